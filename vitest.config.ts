@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    pool: 'forks',
+    // e2e files spawn the built binary; keep a few in flight without starving the 2 cores.
+    maxWorkers: 3,
+  },
+});

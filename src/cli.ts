@@ -1,4 +1,130 @@
-export async function run(argv: string[]): Promise<number> {
-  void argv;
-  return 0;
+// Builds the commander program and runs it. The only place where an error becomes a message and
+// an exit code. Kept light: command modules, output styling, zod, undici and the config store
+// load only when a command actually runs, so `--version` and `--help` start fast.
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { registerCommands } from './commands/register.js';
+import { Context, type ContextDeps, defaultDeps, type GlobalOptions } from './context.js';
+import { CliError, EXIT_CODE_HELP, ExitCode } from './errors.js';
+import { VERSION } from './version.js';
+
+export function buildProgram(ctx: Context): Command {
+  const program = new Command('llmobs');
+  program
+    .description('Operate a Langfuse project from the terminal and CI: model definitions, prompts and labels, offline token and cost estimates, and a local Langfuse-compatible server.')
+    .version(VERSION, '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help for a command')
+    .addOption(new Option('--profile <profile>', 'use this profile (default: $LLMOBS_PROFILE, then the active profile)'))
+    .addOption(new Option('--base-url <url>', 'server address, e.g. https://us.cloud.langfuse.com or http://localhost:3000'))
+    .option('--json', 'print JSON on stdout (errors as JSON on stderr)')
+    .option('--verbose', 'trace requests, retries and timings on stderr (also LLMOBS_DEBUG=1)')
+    .option('--no-color', 'disable colour (also NO_COLOR)')
+    .addOption(new Option('--timeout <ms>', 'time limit per request attempt in milliseconds').argParser(positiveInteger('--timeout')).default(30_000))
+    .addOption(new Option('--retries <n>', 'retries after a rate limit or a transient server error').argParser(nonNegativeInteger('--retries')).default(3))
+    .showSuggestionAfterError(true)
+    .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
+    .addHelpText('after', helpFooter());
+
+  // Commander must never exit or print errors behind our back.
+  program.exitOverride();
+  program.configureOutput({
+    writeOut: (text) => ctx.io.stdout.write(text),
+    writeErr: (text) => ctx.io.stderr.write(text),
+    outputError: () => {},
+  });
+
+  registerCommands(program, ctx);
+  return program;
+}
+
+export async function run(argv: string[], deps: Partial<ContextDeps> = {}): Promise<number> {
+  const ctx = new Context({ ...defaultDeps(), ...deps });
+  const program = buildProgram(ctx);
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return ctx.exitCode;
+  } catch (error) {
+    return await reportError(ctx, program, argv, error);
+  } finally {
+    await ctx.dispose();
+  }
+}
+
+async function reportError(ctx: Context, program: Command, argv: string[], error: unknown): Promise<number> {
+  if (error instanceof CommanderError) {
+    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return ExitCode.ok;
+    // Help printed because a command group was called without a verb: a usage error.
+    if (error.code === 'commander.help' || error.code === 'commander.executeSubCommandAsync') return ExitCode.usage;
+  }
+  ctx.globals = { ...ctx.globals, ...globalsFromArgv(argv, program) };
+  try {
+    await ctx.prepare();
+  } catch {
+    ctx.io.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+    return ExitCode.unexpected;
+  }
+  if (error instanceof CommanderError) {
+    const message = error.message.replace(/^error: /, '');
+    ctx.out.error({ code: 'usage', message, exitCode: ExitCode.usage, hint: 'Run with --help to see the usage.' });
+    return ExitCode.usage;
+  }
+  if (error instanceof CliError) {
+    ctx.out.error({
+      code: error.code,
+      message: error.message,
+      exitCode: error.exitCode,
+      status: (error as { status?: number }).status,
+      hint: error.hint,
+      details: error.details,
+    });
+    if (ctx.verbose && error.cause instanceof Error && error.cause.stack) ctx.trace(error.cause.stack);
+    return error.exitCode;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  ctx.out.error({
+    code: 'unexpected',
+    message: `unexpected error: ${message}`,
+    exitCode: ExitCode.unexpected,
+    hint: ctx.verbose ? undefined : 'Run again with --verbose for details.',
+  });
+  if (ctx.verbose && error instanceof Error && error.stack) ctx.trace(error.stack);
+  return ExitCode.unexpected;
+}
+
+/** After a parse error the options object may be incomplete; --json and colour still apply. */
+function globalsFromArgv(argv: string[], program: Command): Partial<GlobalOptions> {
+  const opts = program.opts<Partial<GlobalOptions>>();
+  const globals: Partial<GlobalOptions> = {};
+  globals.json = opts.json === true || argv.includes('--json');
+  globals.verbose = opts.verbose === true || argv.includes('--verbose');
+  globals.color = opts.color !== false && !argv.includes('--no-color');
+  return globals;
+}
+
+function positiveInteger(flag: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError(`${flag} needs a positive whole number, got "${value}"`);
+    return n;
+  };
+}
+
+function nonNegativeInteger(flag: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${flag} needs a whole number >= 0, got "${value}"`);
+    return n;
+  };
+}
+
+function helpFooter(): string {
+  const codes = EXIT_CODE_HELP.map(([code, text]) => `  ${String(code).padStart(2)}  ${text}`).join('\n');
+  return `
+Environment:
+  LLMOBS_PROFILE, LLMOBS_BASE_URL, LLMOBS_PUBLIC_KEY, LLMOBS_SECRET_KEY, LLMOBS_API_KEY,
+  LANGFUSE_PUBLIC_KEY, LANGFUSE_SECRET_KEY, LANGFUSE_HOST, LANGFUSE_BASE_URL,
+  LLMOBS_CONFIG_DIR, LLMOBS_DEBUG, NO_COLOR, FORCE_COLOR, HTTPS_PROXY, HTTP_PROXY, NO_PROXY
+
+Exit codes:
+${codes}
+`;
 }

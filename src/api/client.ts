@@ -1,0 +1,315 @@
+// The HTTP client every command uses: undici with a keep-alive agent (or the proxy from the
+// environment), a timeout per attempt, retries with backoff, zod-checked answers, typed errors.
+import { STATUS_CODES } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { Agent, type Dispatcher, EnvHttpProxyAgent, request } from 'undici';
+import type { z } from 'zod';
+import { NetworkError } from '../errors.js';
+import type { ResolvedConfig } from '../config/resolve.js';
+import { isLoopbackHost } from '../config/url.js';
+import { describeNonJson, errorForBadResponse, errorForResponse, parseErrorBody } from './http-error.js';
+import { decideRetry, isIdempotent, parseRetryAfter } from './retry.js';
+import { type Page, pageSchema } from './schemas/common.js';
+
+export type QueryValue = string | number | boolean | undefined | null | ReadonlyArray<string | number>;
+export type Query = Record<string, QueryValue>;
+
+export interface ApiClientOptions {
+  config: ResolvedConfig;
+  timeoutMs: number;
+  retries: number;
+  retryBaseMs: number;
+  userAgent: string;
+  dispatcher?: Dispatcher | undefined;
+  env: Record<string, string | undefined>;
+  trace?: ((line: string) => void) | undefined;
+  sleep: (ms: number) => Promise<void>;
+  random: () => number;
+  now: () => Date;
+}
+
+export interface RequestOptions<T> {
+  query?: Query | undefined;
+  /** Sent as JSON. */
+  body?: unknown;
+  /** Checks (and types) a 2xx answer. Without it the parsed JSON is returned as `unknown`. */
+  schema?: z.ZodType<T> | undefined;
+  /** Overrides the method's default retry safety. */
+  idempotent?: boolean | undefined;
+}
+
+export interface ApiResponse<T> {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  data: T;
+  durationMs: number;
+  attempts: number;
+}
+
+export class ApiClient {
+  readonly config: ResolvedConfig;
+  private readonly options: ApiClientOptions;
+  private readonly dispatcher: Dispatcher;
+  private readonly ownsDispatcher: boolean;
+
+  constructor(options: ApiClientOptions) {
+    this.options = options;
+    this.config = options.config;
+    if (options.dispatcher) {
+      this.dispatcher = options.dispatcher;
+      this.ownsDispatcher = false;
+    } else {
+      this.dispatcher = createDispatcher(options.env, options.timeoutMs);
+      this.ownsDispatcher = true;
+    }
+    for (const note of options.config.notes) this.trace(`note: ${note}`);
+  }
+
+  get baseUrl(): string {
+    return this.config.baseUrl;
+  }
+
+  url(path: string, query?: Query): string {
+    const url = new URL(this.config.baseUrl + path);
+    for (const [key, value] of Object.entries(query ?? {})) {
+      if (value === undefined || value === null) continue;
+      if (Array.isArray(value)) for (const item of value) url.searchParams.append(key, String(item));
+      else url.searchParams.append(key, String(value));
+    }
+    return url.toString();
+  }
+
+  async request<T = unknown>(method: string, path: string, options: RequestOptions<T> = {}): Promise<ApiResponse<T>> {
+    const upper = method.toUpperCase();
+    const url = this.url(path, options.query);
+    const idempotent = options.idempotent ?? isIdempotent(upper, path);
+    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.options.userAgent };
+    const auth = this.authorization();
+    if (auth) headers.authorization = auth;
+    let body: string | undefined;
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] = 'application/json';
+    }
+    const displayPath = new URL(url).pathname + new URL(url).search;
+    const started = performance.now();
+
+    for (let attempt = 0; ; attempt++) {
+      this.trace(`→ ${upper} ${url}${attempt ? ` (attempt ${attempt + 1})` : ''}`);
+      if (attempt === 0) {
+        for (const [name, value] of Object.entries(headers)) {
+          this.trace(`  ${name}: ${name === 'authorization' ? `${value.split(' ')[0]} [redacted]` : value}`);
+        }
+      }
+      const attemptStarted = performance.now();
+      let status: number;
+      let responseHeaders: Record<string, string | string[] | undefined>;
+      let text: string;
+      const controller = new AbortController();
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        controller.abort();
+      }, this.options.timeoutMs);
+      try {
+        const response = await request(url, { method: upper as Dispatcher.HttpMethod, headers, body, dispatcher: this.dispatcher, signal: controller.signal });
+        status = response.statusCode;
+        responseHeaders = response.headers;
+        text = await response.body.text();
+      } catch (error) {
+        const elapsed = Math.round(performance.now() - attemptStarted);
+        if (timedOut) {
+          this.trace(`← timeout after ${elapsed} ms`);
+          throw new NetworkError(`${upper} ${displayPath}: no answer from ${this.config.baseUrl} within ${this.options.timeoutMs} ms`, {
+            code: 'timeout',
+            hint: 'The server is slow or unreachable. Raise the limit with --timeout <ms>, or check the server with: llmobs health',
+          });
+        }
+        const code = errorCode(error);
+        this.trace(`← ${code ?? 'error'}: ${errorText(error)} after ${elapsed} ms`);
+        const decision = decideRetry({
+          attempt,
+          maxRetries: this.options.retries,
+          idempotent,
+          errorCode: code,
+          baseMs: this.options.retryBaseMs,
+          now: this.options.now(),
+          random: this.options.random,
+        });
+        if (decision.retry) {
+          await this.wait(attempt, decision.delayMs, decision.reason);
+          continue;
+        }
+        throw new NetworkError(`${upper} ${displayPath}: cannot reach ${this.config.baseUrl}: ${errorText(error)}${attempt ? ` (after ${attempt + 1} attempts)` : ''}`, {
+          code: 'network',
+          hint: networkHint(code, this.config.baseUrl, idempotent),
+          cause: error,
+        });
+      } finally {
+        clearTimeout(timer);
+      }
+
+      const statusText = STATUS_CODES[status] ?? '';
+      const contentType = headerValue(responseHeaders['content-type']);
+      this.trace(`← ${status} ${statusText} (${Math.round(performance.now() - attemptStarted)} ms, ${text.length} bytes)`);
+
+      if (status >= 200 && status < 300) {
+        return {
+          status,
+          headers: responseHeaders,
+          data: this.parseSuccess(upper, displayPath, status, text, contentType, options.schema),
+          durationMs: Math.round(performance.now() - started),
+          attempts: attempt + 1,
+        };
+      }
+
+      const retryAfter = headerValue(responseHeaders['retry-after']);
+      const decision = decideRetry({
+        attempt,
+        maxRetries: this.options.retries,
+        idempotent,
+        status,
+        retryAfter,
+        bodyRetryAfterSeconds: status === 429 ? parseErrorBody(text).retryAfterSeconds : undefined,
+        baseMs: this.options.retryBaseMs,
+        now: this.options.now(),
+        random: this.options.random,
+      });
+      if (decision.retry) {
+        await this.wait(attempt, decision.delayMs, decision.reason);
+        continue;
+      }
+      if (decision.reason) this.trace(`  not retried: ${decision.reason}`);
+      throw errorForResponse(
+        {
+          method: upper,
+          path: displayPath,
+          status,
+          statusText,
+          contentType,
+          bodyText: text,
+          attempts: attempt + 1,
+          retryAfterMs: decision.waitMs ?? parseRetryAfter(retryAfter, this.options.now()),
+        },
+        this.config,
+      );
+    }
+  }
+
+  /** Every item of a page-based list (`meta.page` / `meta.totalPages`), in server order. */
+  async getAllPages<T>(path: string, itemSchema: z.ZodType<T>, query: Query = {}, pageSize = 100): Promise<T[]> {
+    const schema = pageSchema(itemSchema);
+    const items: T[] = [];
+    for (let page = 1; ; page++) {
+      const { data } = await this.request<Page<T>>('GET', path, { query: { ...query, page, limit: pageSize }, schema });
+      items.push(...data.data);
+      if (page >= data.meta.totalPages || data.data.length === 0) return items;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.ownsDispatcher) await this.dispatcher.close();
+  }
+
+  private authorization(): string | undefined {
+    const { auth } = this.config;
+    if (auth.type === 'basic') return `Basic ${Buffer.from(`${auth.publicKey}:${auth.secretKey}`).toString('base64')}`;
+    if (auth.type === 'bearer') return `Bearer ${auth.apiKey}`;
+    return undefined;
+  }
+
+  private parseSuccess<T>(method: string, path: string, status: number, text: string, contentType: string | undefined, schema: z.ZodType<T> | undefined): T {
+    if (text.trim() === '') {
+      if (schema) {
+        const empty = schema.safeParse(undefined);
+        if (empty.success) return empty.data;
+        throw errorForBadResponse(method, path, status, 'empty body');
+      }
+      return undefined as T;
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw errorForBadResponse(method, path, status, `not JSON (${describeNonJson(text, contentType)})`);
+    }
+    if (!schema) return json as T;
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) {
+      const issues = parsed.error.issues.slice(0, 5).map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`);
+      throw errorForBadResponse(method, path, status, issues.join('; '));
+    }
+    return parsed.data;
+  }
+
+  private async wait(attempt: number, delayMs: number, reason: string): Promise<void> {
+    this.trace(`  retry ${attempt + 1}/${this.options.retries} in ${delayMs} ms (${reason})`);
+    await this.options.sleep(delayMs);
+  }
+
+  private trace(line: string): void {
+    this.options.trace?.(line);
+  }
+}
+
+function createDispatcher(env: Record<string, string | undefined>, timeoutMs: number): Dispatcher {
+  const pick = (...names: string[]) => names.map((name) => env[name]).find((value) => value !== undefined && value !== '');
+  const httpProxy = pick('HTTP_PROXY', 'http_proxy');
+  const httpsProxy = pick('HTTPS_PROXY', 'https_proxy');
+  const connect = { timeout: Math.min(timeoutMs, 30_000) };
+  if (httpProxy || httpsProxy) {
+    return new EnvHttpProxyAgent({ httpProxy, httpsProxy, noProxy: pick('NO_PROXY', 'no_proxy'), keepAliveTimeout: 4_000, connect });
+  }
+  return new Agent({ keepAliveTimeout: 4_000, connect });
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function errorCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && code !== 'UND_ERR_REQ_ABORTED') return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function errorText(error: unknown): string {
+  const parts: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; depth < 3 && current instanceof Error; depth++) {
+    if (current.message && !parts.includes(current.message)) parts.push(current.message);
+    current = current.cause;
+  }
+  return parts.join(': ') || String(error);
+}
+
+function networkHint(code: string | undefined, baseUrl: string, idempotent: boolean): string {
+  const notRetried = idempotent ? '' : ' This request was not retried because repeating it could create a duplicate.';
+  switch (code) {
+    case 'ECONNREFUSED':
+      return `Nothing is listening at ${baseUrl}. Is the server running and the address right?${notRetried}`;
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `The host name in ${baseUrl} cannot be resolved. Check the address and your DNS or proxy settings.`;
+    case 'CERT_HAS_EXPIRED':
+    case 'DEPTH_ZERO_SELF_SIGNED_CERT':
+    case 'SELF_SIGNED_CERT_IN_CHAIN':
+    case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
+      return 'The server\'s TLS certificate was not accepted. For a private CA set NODE_EXTRA_CA_CERTS.';
+    default:
+      return `The connection to ${baseUrl} failed. Check the network, proxy settings (HTTPS_PROXY, NO_PROXY) and the server.${notRetried}`;
+  }
+}
+
+/** Warns when credentials would travel in clear text to a host that is not this machine. */
+export function warnIfInsecure(config: ResolvedConfig, warn: (message: string) => void): void {
+  if (config.auth.type === 'none') return;
+  const url = new URL(config.baseUrl);
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+    warn(`credentials are sent over plain http to ${url.host}; anyone on the network path can read them. Use https.`);
+  }
+}

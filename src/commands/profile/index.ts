@@ -1,0 +1,54 @@
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { lazy } from '../action.js';
+
+export function registerProfile(program: Command, ctx: Context): void {
+  const profile = program
+    .command('profile')
+    .description('manage connection profiles (server, region and keys), stored in a 0600 file');
+
+  profile
+    .command('add')
+    .description('add or replace a profile; asks for what is missing on a terminal. Keys are never taken as arguments: pass secrets on stdin')
+    .argument('<name>', 'profile name')
+    .option('--region <region>', 'Langfuse Cloud region: eu (cloud.langfuse.com) or us (us.cloud.langfuse.com); for other servers use --base-url')
+    .option('--public-key <key>', 'project public key (pk-lf-...)')
+    .option('--secret-key-stdin', 'read the project secret key (sk-lf-...) from stdin')
+    .option('--api-key-stdin', 'read a Bearer API key from stdin instead of a key pair')
+    .option('--default', 'make it the active profile')
+    .option('--force', 'replace a profile of the same name')
+    .action(lazy(ctx, () => import('./add.js')));
+
+  profile
+    .command('list')
+    .alias('ls')
+    .description('list profiles')
+    .option('--names', 'print only the names, one per line')
+    .action(lazy(ctx, () => import('./list.js')));
+
+  profile
+    .command('show')
+    .description('show a profile, or without a name the settings in effect and where each comes from')
+    .argument('[profile]', 'profile name')
+    .action(lazy(ctx, () => import('./show.js')));
+
+  profile
+    .command('use')
+    .description('make a profile the active one')
+    .argument('<profile>', 'profile name')
+    .action(lazy(ctx, () => import('./use.js')));
+
+  profile
+    .command('remove')
+    .alias('rm')
+    .description('delete a profile')
+    .argument('<profile>', 'profile name')
+    .option('-y, --yes', 'do not ask for confirmation (required without a terminal)')
+    .action(lazy(ctx, () => import('./remove.js')));
+
+  profile
+    .command('test')
+    .description('check a profile against its server: project, organisation, host and round-trip time')
+    .argument('[profile]', 'profile name (default: the settings in effect)')
+    .action(lazy(ctx, () => import('./test.js')));
+}

@@ -1,0 +1,70 @@
+import type { Context } from '../../context.js';
+import { NotFoundError } from '../../errors.js';
+import { maskKey } from '../../config/mask.js';
+import { describeConfig, profileUrl, type Source, sourceText } from '../../config/resolve.js';
+import type { ActionInput } from '../action.js';
+
+export default async function action(ctx: Context, { args }: ActionInput): Promise<void> {
+  const name = args[0] as string | undefined;
+  return name ? showStored(ctx, name) : showEffective(ctx);
+}
+
+async function showStored(ctx: Context, name: string): Promise<void> {
+  const store = await ctx.profiles();
+  const profile = store.get(name);
+  if (!profile) {
+    throw new NotFoundError(`profile "${name}" not found`, { hint: `Known profiles: ${store.names().join(', ') || 'none'}. Add one with: llmobs profile add ${name}` });
+  }
+  const data = {
+    name,
+    active: store.activeName() === name,
+    baseUrl: profileUrl(profile) ?? null,
+    region: profile.region ?? null,
+    auth: profile.apiKey ? 'bearer' : profile.secretKey ? 'basic' : 'none',
+    publicKey: profile.publicKey ? maskKey(profile.publicKey) : null,
+    secretKey: profile.secretKey ? maskKey(profile.secretKey) : null,
+    apiKey: profile.apiKey ? maskKey(profile.apiKey) : null,
+    path: store.path,
+  };
+  if (ctx.globals.json) return ctx.out.printJson(data);
+  ctx.out.keyValues([
+    ['Profile', `${name}${data.active ? ' (active)' : ''}`],
+    ['Server', data.baseUrl],
+    ['Region', data.region ?? 'none (custom server)'],
+    ['Auth', data.auth],
+    ['Public key', data.publicKey],
+    ['Secret key', data.secretKey],
+    ...(data.apiKey ? ([['API key', data.apiKey]] as const) : []),
+    ['File', store.path],
+  ]);
+}
+
+async function showEffective(ctx: Context): Promise<void> {
+  const store = await ctx.profiles();
+  const view = describeConfig({ globals: ctx.globals, env: ctx.env, store });
+  const { publicKey, secretKey, apiKey } = view.credentials;
+  const from = (source: Source | undefined) => (source ? sourceText(source) : null);
+  const auth = secretKey && publicKey ? 'basic' : apiKey ? 'bearer' : 'none';
+  const data = {
+    profile: view.profile ? { name: view.profile.name, from: from(view.profile.source) } : null,
+    baseUrl: view.baseUrl ? { value: view.baseUrl, from: from(view.baseUrlSource) } : null,
+    auth,
+    publicKey: publicKey ? { value: maskKey(publicKey), from: from(view.keySources.publicKey) } : null,
+    secretKey: secretKey ? { value: maskKey(secretKey), from: from(view.keySources.secretKey) } : null,
+    apiKey: apiKey ? { value: maskKey(apiKey), from: from(view.keySources.apiKey) } : null,
+    configFile: store.path,
+    notes: view.notes,
+  };
+  if (ctx.globals.json) return ctx.out.printJson(data);
+  const withSource = (entry: { value: string; from: string | null } | null) => (entry ? `${entry.value}  ${ctx.out.c.dim(`(${entry.from})`)}` : ctx.out.c.dim('not set'));
+  ctx.out.keyValues([
+    ['Profile', data.profile ? `${data.profile.name}  ${ctx.out.c.dim(`(${data.profile.from})`)}` : ctx.out.c.dim('none')],
+    ['Server', withSource(data.baseUrl)],
+    ['Auth', auth],
+    ['Public key', withSource(data.publicKey)],
+    ['Secret key', withSource(data.secretKey)],
+    ...(apiKey ? ([['API key', withSource(data.apiKey)]] as const) : []),
+    ['Config file', store.path],
+  ]);
+  for (const note of view.notes) ctx.out.hint(`note: ${note}`);
+}

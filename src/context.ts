@@ -1,0 +1,219 @@
+// Everything a command touches from the outside world comes from here, so tests can swap it.
+// Heavy pieces (output styling, config store, HTTP client, prompts) load on first use.
+import type { Dispatcher } from 'undici';
+import type { ApiClient } from './api/client.js';
+import type { ProfileStore } from './config/store.js';
+import type { ResolvedConfig } from './config/resolve.js';
+import type { Output, OutStream } from './output/output.js';
+import type { Prompter } from './prompter.js';
+
+export interface InStream extends NodeJS.ReadableStream {
+  isTTY?: boolean | undefined;
+}
+
+export interface Io {
+  stdout: OutStream;
+  stderr: OutStream;
+  stdin: InStream;
+}
+
+export interface GlobalOptions {
+  profile?: string | undefined;
+  baseUrl?: string | undefined;
+  json: boolean;
+  verbose: boolean;
+  color: boolean;
+  timeout: number;
+  retries: number;
+}
+
+export const DEFAULT_GLOBALS: GlobalOptions = {
+  json: false,
+  verbose: false,
+  color: true,
+  timeout: 30_000,
+  retries: 3,
+};
+
+export interface ContextDeps {
+  io: Io;
+  env: Record<string, string | undefined>;
+  cwd: string;
+  now: () => Date;
+  /** undici dispatcher for every request (tests pass a MockAgent). */
+  dispatcher?: Dispatcher | undefined;
+  sleep: (ms: number) => Promise<void>;
+  random: () => number;
+  prompter?: Prompter | undefined;
+}
+
+export function defaultDeps(): ContextDeps {
+  return {
+    io: { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin },
+    env: process.env,
+    cwd: process.cwd(),
+    now: () => new Date(),
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    random: Math.random,
+  };
+}
+
+export class Context {
+  readonly io: Io;
+  readonly env: Record<string, string | undefined>;
+  readonly cwd: string;
+  readonly now: () => Date;
+  readonly sleep: (ms: number) => Promise<void>;
+  readonly random: () => number;
+  globals: GlobalOptions = { ...DEFAULT_GLOBALS };
+  /** A command may set a non-zero exit code without throwing (e.g. some batch lines failed). */
+  exitCode = 0;
+
+  private readonly deps: ContextDeps;
+  private outputInstance: Output | undefined;
+  private readonly secrets = new Set<string>();
+  private storePromise: Promise<ProfileStore> | undefined;
+  private clients: ApiClient[] = [];
+  private prompterInstance: Prompter | undefined;
+
+  constructor(deps: ContextDeps) {
+    this.deps = deps;
+    this.io = deps.io;
+    this.env = deps.env;
+    this.cwd = deps.cwd;
+    this.now = deps.now;
+    this.sleep = deps.sleep;
+    this.random = deps.random;
+    this.prompterInstance = deps.prompter;
+  }
+
+  /** Loads the output module; the CLI calls this before any command runs. */
+  async prepare(): Promise<void> {
+    if (this.outputInstance) return;
+    const { Output } = await import('./output/output.js');
+    this.outputInstance = new Output({
+      stdout: this.io.stdout,
+      stderr: this.io.stderr,
+      env: this.env,
+      json: this.globals.json,
+      noColor: !this.globals.color,
+      redact: (text) => this.redact(text),
+    });
+  }
+
+  get out(): Output {
+    if (!this.outputInstance) throw new Error('output used before Context.prepare()');
+    return this.outputInstance;
+  }
+
+  get verbose(): boolean {
+    return this.globals.verbose || isTruthy(this.env.LLMOBS_DEBUG);
+  }
+
+  /** Trace line on stderr, only with --verbose or LLMOBS_DEBUG=1. */
+  trace(line: string): void {
+    if (this.verbose) this.io.stderr.write(this.redact(`${line}\n`));
+  }
+
+  /** Registers a value that must never be printed. */
+  addSecret(value: string | undefined): void {
+    if (value && value.length >= 4) this.secrets.add(value);
+  }
+
+  redact(text: string): string {
+    let result = text;
+    for (const secret of this.secrets) {
+      if (result.includes(secret)) result = result.split(secret).join('[redacted]');
+    }
+    return result;
+  }
+
+  /** True when we may ask questions: both stdin and stderr are terminals. */
+  get interactive(): boolean {
+    return this.io.stdin.isTTY === true && this.io.stderr.isTTY === true;
+  }
+
+  async prompter(): Promise<Prompter> {
+    if (!this.prompterInstance) {
+      const { InquirerPrompter } = await import('./prompter.js');
+      this.prompterInstance = new InquirerPrompter(this.io);
+    }
+    return this.prompterInstance;
+  }
+
+  profiles(): Promise<ProfileStore> {
+    this.storePromise ??= import('./config/store.js').then(({ openProfileStore }) =>
+      openProfileStore({ env: this.env, warn: (message) => this.out.warn(message) }),
+    );
+    return this.storePromise;
+  }
+
+  /** Resolves server and credentials (flags > environment > active profile). */
+  async resolveConfig(options: { auth: boolean; profile?: string } = { auth: true }): Promise<ResolvedConfig> {
+    const { resolveConfig } = await import('./config/resolve.js');
+    const resolved = resolveConfig({
+      globals: options.profile ? { ...this.globals, profile: options.profile } : this.globals,
+      env: this.env,
+      store: await this.profiles(),
+      requireAuth: options.auth,
+    });
+    if (resolved.auth.type === 'basic') this.addSecret(resolved.auth.secretKey);
+    if (resolved.auth.type === 'bearer') this.addSecret(resolved.auth.apiKey);
+    return resolved;
+  }
+
+  /** An API client for the resolved server; `auth: false` for endpoints such as health. */
+  async api(options: { auth: boolean } = { auth: true }): Promise<ApiClient> {
+    const resolved = await this.resolveConfig(options);
+    return this.apiFor(resolved);
+  }
+
+  async apiFor(resolved: ResolvedConfig): Promise<ApiClient> {
+    const { ApiClient, warnIfInsecure } = await import('./api/client.js');
+    const { VERSION } = await import('./version.js');
+    warnIfInsecure(resolved, (message) => this.out.warn(message));
+    const client = new ApiClient({
+      config: resolved,
+      timeoutMs: this.globals.timeout,
+      retries: this.globals.retries,
+      retryBaseMs: positiveInt(this.env.LLMOBS_RETRY_BASE_MS) ?? 500,
+      userAgent: `llmobs/${VERSION}`,
+      dispatcher: this.deps.dispatcher,
+      env: this.env,
+      trace: this.verbose ? (line) => this.trace(line) : undefined,
+      sleep: this.sleep,
+      random: this.random,
+      now: this.now,
+    });
+    this.clients.push(client);
+    return client;
+  }
+
+  async dispose(): Promise<void> {
+    const clients = this.clients;
+    this.clients = [];
+    await Promise.all(clients.map((client) => client.close()));
+  }
+}
+
+export function globalsFrom(opts: Record<string, unknown>): GlobalOptions {
+  return {
+    profile: typeof opts.profile === 'string' ? opts.profile : undefined,
+    baseUrl: typeof opts.baseUrl === 'string' ? opts.baseUrl : undefined,
+    json: opts.json === true,
+    verbose: opts.verbose === true,
+    color: opts.color !== false,
+    timeout: typeof opts.timeout === 'number' ? opts.timeout : DEFAULT_GLOBALS.timeout,
+    retries: typeof opts.retries === 'number' ? opts.retries : DEFAULT_GLOBALS.retries,
+  };
+}
+
+export function isTruthy(value: string | undefined): boolean {
+  return value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';
+}
+
+function positiveInt(value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const n = Number(value);
+  return Number.isInteger(n) && n >= 0 ? n : undefined;
+}

@@ -1,0 +1,40 @@
+// Reading local input files: a missing or unreadable file is a file error (exit 6), bad content a
+// usage error (exit 2) that says where it is. Nothing is sent before both checks pass.
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { Context } from '../context.js';
+import { FileError, UsageError } from '../errors.js';
+import { readAll } from './stdin.js';
+
+/** Reads a file, or stdin when the name is `-`. */
+export async function readTextInput(ctx: Context, file: string): Promise<string> {
+  if (file === '-') return readAll(ctx.io.stdin);
+  const path = resolve(ctx.cwd, file);
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'is a directory' : (error as Error).message;
+    throw new FileError(`cannot read ${file}: ${reason}`);
+  }
+}
+
+export function parseJson(text: string, source: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`${source} is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+/** JSON, or YAML (a superset) when the file name or content says so. */
+export async function parseJsonOrYaml(text: string, source: string): Promise<unknown> {
+  const trimmed = text.trimStart();
+  if (!/\.ya?ml$/i.test(source) && (trimmed.startsWith('{') || trimmed.startsWith('['))) return parseJson(text, source);
+  const YAML = await import('yaml');
+  try {
+    return YAML.parse(text, { prettyErrors: true });
+  } catch (error) {
+    throw new UsageError(`${source} is neither valid JSON nor valid YAML: ${(error as Error).message.split('\n')[0]}`);
+  }
+}

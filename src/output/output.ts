@@ -1,0 +1,176 @@
+// The one place that prints. Data goes to stdout; warnings, hints, progress and errors to stderr.
+// On a terminal: tables with headers and colour. Piped: tab-separated, no header, no colour.
+import { Chalk, type ChalkInstance } from 'chalk';
+import Table from 'cli-table3';
+import { colorLevel } from './color.js';
+
+export interface OutStream {
+  write(chunk: string): unknown;
+  isTTY?: boolean | undefined;
+  columns?: number | undefined;
+}
+
+export interface OutputOptions {
+  stdout: OutStream;
+  stderr: OutStream;
+  env: Record<string, string | undefined>;
+  json: boolean;
+  noColor: boolean;
+  /** Removes known secrets from everything written; identity when none are known. */
+  redact?: (text: string) => string;
+}
+
+export interface Column {
+  header: string;
+  align?: 'left' | 'right';
+  /** Styling for terminal output only. */
+  style?: (text: string, c: ChalkInstance) => string;
+}
+
+export type Cell = string | number | boolean | null | undefined;
+
+export interface ErrorReport {
+  code: string;
+  message: string;
+  exitCode: number;
+  status?: number | undefined;
+  hint?: string | undefined;
+  details?: unknown;
+}
+
+export class Output {
+  readonly json: boolean;
+  readonly isTTY: boolean;
+  readonly stderrIsTTY: boolean;
+  /** Styles for stdout. */
+  readonly c: ChalkInstance;
+  /** Styles for stderr. */
+  readonly e: ChalkInstance;
+  private readonly stdout: OutStream;
+  private readonly stderr: OutStream;
+  private readonly redact: (text: string) => string;
+
+  constructor(options: OutputOptions) {
+    this.stdout = options.stdout;
+    this.stderr = options.stderr;
+    this.json = options.json;
+    this.isTTY = options.stdout.isTTY === true;
+    this.stderrIsTTY = options.stderr.isTTY === true;
+    this.redact = options.redact ?? ((text) => text);
+    const level = (isTTY: boolean) => colorLevel({ env: options.env, isTTY, noColorFlag: options.noColor });
+    this.c = new Chalk({ level: level(this.isTTY) });
+    this.e = new Chalk({ level: level(this.stderrIsTTY) });
+  }
+
+  /** Raw text to stdout. */
+  write(text: string): void {
+    this.stdout.write(this.redact(text));
+  }
+
+  line(text = ''): void {
+    this.write(`${text}\n`);
+  }
+
+  /** Stable JSON on stdout: two-space indented, keys in the order the value was built. */
+  printJson(value: unknown): void {
+    this.write(`${JSON.stringify(value, null, 2)}\n`);
+  }
+
+  /** One compact JSON document per line (for streams of results). */
+  printJsonLine(value: unknown): void {
+    this.write(`${JSON.stringify(value)}\n`);
+  }
+
+  table(columns: Column[], rows: Cell[][]): void {
+    const text = rows.map((row) => row.map(cellText));
+    if (!this.isTTY) {
+      for (const row of text) this.line(row.map(tsvSafe).join('\t'));
+      return;
+    }
+    const table = new Table({
+      head: columns.map((col) => this.c.bold(col.header)),
+      colAligns: columns.map((col) => col.align ?? 'left'),
+      chars: BORDERLESS,
+      style: { head: [], border: [], 'padding-left': 0, 'padding-right': 2 },
+    });
+    for (const row of text) {
+      table.push(row.map((cell, i) => (columns[i]?.style && cell !== '' ? columns[i].style(cell, this.c) : cell)));
+    }
+    this.line(table.toString().replace(/ +$/gm, ''));
+  }
+
+  /** Label/value pairs: aligned on a terminal, `label<TAB>value` when piped. */
+  keyValues(pairs: Array<readonly [string, Cell]>): void {
+    if (!this.isTTY) {
+      for (const [label, value] of pairs) this.line(`${label}\t${tsvSafe(cellText(value))}`);
+      return;
+    }
+    const width = Math.max(0, ...pairs.map(([label]) => label.length));
+    for (const [label, value] of pairs) {
+      this.line(`${this.c.bold(label.padEnd(width))}  ${cellText(value)}`);
+    }
+  }
+
+  /** A heading line for human output on a terminal. */
+  heading(text: string): void {
+    this.line(this.isTTY ? this.c.bold(text) : text);
+  }
+
+  // ---- stderr ------------------------------------------------------------------------------
+
+  info(message: string): void {
+    this.stderr.write(this.redact(`${message}\n`));
+  }
+
+  success(message: string): void {
+    this.info(this.stderrIsTTY ? `${this.e.green('✓')} ${message}` : message);
+  }
+
+  warn(message: string): void {
+    this.info(`${this.e.yellow('warning:')} ${message}`);
+  }
+
+  hint(message: string): void {
+    this.info(this.e.dim(message));
+  }
+
+  error(report: ErrorReport): void {
+    if (this.json) {
+      const error: Record<string, unknown> = { code: report.code, message: report.message, exitCode: report.exitCode };
+      if (report.status !== undefined) error.status = report.status;
+      if (report.hint !== undefined) error.hint = report.hint;
+      if (report.details !== undefined) error.details = report.details;
+      this.info(JSON.stringify({ error }));
+      return;
+    }
+    this.info(`${this.e.red('error:')} ${report.message}`);
+    if (report.hint) this.info(this.e.dim(report.hint));
+  }
+}
+
+function cellText(value: Cell): string {
+  if (value === null || value === undefined) return '';
+  return String(value);
+}
+
+function tsvSafe(text: string): string {
+  return text.replace(/[\t\n\r]/g, ' ');
+}
+
+const BORDERLESS = {
+  top: '',
+  'top-mid': '',
+  'top-left': '',
+  'top-right': '',
+  bottom: '',
+  'bottom-mid': '',
+  'bottom-left': '',
+  'bottom-right': '',
+  left: '',
+  'left-mid': '',
+  mid: '',
+  'mid-mid': '',
+  right: '',
+  'right-mid': '',
+  middle: '',
+};

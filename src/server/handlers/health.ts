@@ -1,0 +1,19 @@
+import type { Route } from '../router.js';
+
+/** The Langfuse API level this server implements (PUT /api/public/models arrived in 4.35.0). */
+export const API_VERSION = '4.35.0';
+
+export const healthRoutes: Route[] = [
+  {
+    pattern: /^\/api\/public\/health$/,
+    auth: 'none',
+    methodNotAllowedClass: true,
+    methods: { GET: () => ({ status: 200, body: { status: 'OK', version: API_VERSION } }) },
+  },
+  {
+    pattern: /^\/api\/public\/ready$/,
+    auth: 'none',
+    methodNotAllowedClass: true,
+    methods: { GET: () => ({ status: 200, body: { status: 'OK', version: API_VERSION } }) },
+  },
+];

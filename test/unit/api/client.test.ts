@@ -1,0 +1,114 @@
+// The client at the transport: undici MockAgent, network disabled, every interceptor used.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MockAgent } from 'undici';
+import { isolatedEnv, runInProcess } from '../../helpers/cli.js';
+
+const HOST = 'https://us.cloud.langfuse.com';
+const PK = 'pk-lf-aaaaaaaa-bbbb-cccc-dddd-eeeeeeee1234';
+const SK = 'sk-lf-aaaaaaaa-bbbb-cccc-dddd-eeeeeeee9f3a';
+let agent: MockAgent;
+
+beforeEach(() => {
+  agent = new MockAgent();
+  agent.disableNetConnect();
+});
+
+afterEach(async () => {
+  agent.assertNoPendingInterceptors();
+  await agent.close();
+});
+
+const env = () => isolatedEnv({ LANGFUSE_HOST: HOST, LANGFUSE_PUBLIC_KEY: PK, LANGFUSE_SECRET_KEY: SK });
+const pool = () => agent.get(HOST);
+
+describe('API errors', () => {
+  it('maps 401 to exit 7 with the host, the key and the region advice', async () => {
+    pool().intercept({ path: '/api/public/projects', method: 'GET' }).reply(401, { message: "Invalid credentials. Confirm that you've configured the correct host." });
+    const result = await runInProcess(['projects'], { env: env(), dispatcher: agent });
+    expect(result.exitCode).toBe(7);
+    expect(result.stderr).toContain("401 Unauthorized from GET /api/public/projects: Invalid credentials. Confirm that you've configured the correct host.");
+    expect(result.stderr).toContain(`Sent to ${HOST} (from $LANGFUSE_HOST) with keys from the environment`);
+    expect(result.stderr).toContain('public key pk-lf-…1234');
+    expect(result.stderr).toMatch(/region/);
+    expect(result.stderr).not.toContain(SK);
+  });
+
+  it('explains a 403 caused by an organization key', async () => {
+    pool().intercept({ path: '/api/public/projects', method: 'GET' }).reply(403, { message: 'Invalid API key. Are you using an organization key?' });
+    const result = await runInProcess(['whoami', '--json'], { env: env(), dispatcher: agent });
+    expect(result.exitCode).toBe(7);
+    const { error } = JSON.parse(result.stderr);
+    expect(error).toMatchObject({ code: 'forbidden', status: 403, exitCode: 7 });
+    expect(error.hint).toMatch(/organization-scoped key/);
+  });
+
+  it('shows the zod issues of a 400 and exits 5', async () => {
+    pool()
+      .intercept({ path: '/api/public/models', method: 'POST' })
+      .reply(400, { message: 'Invalid request data', error: [{ code: 'invalid_type', path: ['unit'], message: 'Required' }, { code: 'custom', path: ['pricingTiers', 0, 'name'], message: 'too short' }] });
+    const result = await runInProcess(['api', 'POST', 'models', '-f', 'modelName=x'], { env: env(), dispatcher: agent });
+    expect(result.exitCode).toBe(5);
+    expect(result.stderr).toContain('400 Bad Request from POST /api/public/models: Invalid request data');
+    expect(result.stderr).toContain('  - unit: Required');
+    expect(result.stderr).toContain('  - pricingTiers.0.name: too short');
+  });
+
+  it('maps 404 to exit 8 and keeps the server message', async () => {
+    pool().intercept({ path: '/api/public/models/nope', method: 'GET' }).reply(404, { message: 'No model with this id found.', error: 'LangfuseNotFoundError' });
+    const result = await runInProcess(['api', 'GET', '/models/nope'], { env: env(), dispatcher: agent });
+    expect(result.exitCode).toBe(8);
+    expect(result.stderr).toContain('No model with this id found.');
+  });
+
+  it('reports an answer that is not the promised shape as a clear API error', async () => {
+    pool().intercept({ path: '/api/public/projects', method: 'GET' }).reply(200, { data: [{ id: 42 }] });
+    const result = await runInProcess(['projects'], { env: env(), dispatcher: agent });
+    expect(result.exitCode).toBe(5);
+    expect(result.stderr).toMatch(/unexpected answer from GET \/api\/public\/projects \(200\): data\.0\.id/);
+  });
+
+  it('retries a 503 on GET with backoff and succeeds', async () => {
+    pool().intercept({ path: '/api/public/projects', method: 'GET' }).reply(503, { message: 'Service Unavailable' }).times(2);
+    pool().intercept({ path: '/api/public/projects', method: 'GET' }).reply(200, { data: [{ id: 'p', name: 'n' }] });
+    const sleeps: number[] = [];
+    const result = await runInProcess(['projects', '--json'], { env: env(), dispatcher: agent, sleeps });
+    expect(result.exitCode).toBe(0);
+    expect(sleeps).toEqual([375, 750]);
+    expect(JSON.parse(result.stdout)).toEqual([{ id: 'p', name: 'n' }]);
+  });
+
+  it('sends the user agent, Basic auth and JSON bodies', async () => {
+    const expected = `Basic ${Buffer.from(`${PK}:${SK}`).toString('base64')}`;
+    pool()
+      .intercept({
+        path: '/api/public/models?x=1',
+        method: 'PATCH',
+        headers: (headers: Record<string, string>) => headers.authorization === expected && /^llmobs\/\d+\.\d+\.\d+$/.test(headers['user-agent'] ?? ''),
+        body: (body: string) => JSON.parse(body).n === 5 && JSON.parse(body).s === 'v',
+      })
+      .reply(200, { ok: true });
+    const result = await runInProcess(['api', 'PATCH', '/models?x=1', '-F', 'n=5', '-f', 's=v'], { env: env(), dispatcher: agent });
+    expect(result.exitCode).toBe(0);
+  });
+
+  it('refuses bad local input before sending anything', async () => {
+    const dir = (await import('node:fs')).mkdtempSync((await import('node:path')).join((await import('node:os')).tmpdir(), 'llmobs-'));
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(`${dir}/bad.json`, '{"modelName": ');
+    const bad = await runInProcess(['api', 'POST', 'models', '--input', 'bad.json'], { env: env(), dispatcher: agent, cwd: dir });
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toMatch(/bad\.json is not valid JSON/);
+    const missing = await runInProcess(['api', 'POST', 'models', '--input', 'missing.json'], { env: env(), dispatcher: agent, cwd: dir });
+    expect(missing.exitCode).toBe(6);
+    const method = await runInProcess(['api', 'FETCH', 'models'], { env: env(), dispatcher: agent });
+    expect(method.exitCode).toBe(2);
+  });
+
+  it('merges every page with --paginate', async () => {
+    pool().intercept({ path: '/api/public/models?page=1', method: 'GET' }).reply(200, { data: [1, 2], meta: { page: 1, limit: 2, totalItems: 3, totalPages: 2 } });
+    pool().intercept({ path: '/api/public/models?page=2', method: 'GET' }).reply(200, { data: [3], meta: { page: 2, limit: 2, totalItems: 3, totalPages: 2 } });
+    const result = await runInProcess(['api', 'GET', 'models', '--paginate'], { env: env(), dispatcher: agent });
+    expect(result.exitCode).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual([1, 2, 3]);
+  });
+});

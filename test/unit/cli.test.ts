@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { EXIT_CODE_HELP } from '../../src/errors.js';
+import { runInProcess } from '../helpers/cli.js';
+
+describe('the CLI frame', () => {
+  it('prints the version and help, exit 0', async () => {
+    const version = await runInProcess(['--version']);
+    expect(version.exitCode).toBe(0);
+    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+    const help = await runInProcess(['--help']);
+    expect(help.exitCode).toBe(0);
+    for (const [code, text] of EXIT_CODE_HELP) expect(help.stdout).toContain(`${String(code).padStart(2)}  ${text}`);
+  });
+
+  it('has --help on every command', async () => {
+    for (const path of [['profile'], ['profile', 'add'], ['health'], ['api'], ['server'], ['completion']]) {
+      const result = await runInProcess([...path, '--help']);
+      expect(result.exitCode).toBe(0);
+      expect(result.stdout).toContain('Usage: llmobs');
+      expect(result.stdout).toContain('--json');
+    }
+  });
+
+  it('maps usage errors to exit 2 on stderr, as JSON with --json', async () => {
+    const unknown = await runInProcess(['whoamii']);
+    expect(unknown.exitCode).toBe(2);
+    expect(unknown.stdout).toBe('');
+    expect(unknown.stderr).toMatch(/unknown command 'whoamii'/);
+    expect(unknown.stderr).toMatch(/whoami/);
+
+    const json = await runInProcess(['health', '--bogus', '--json']);
+    expect(json.exitCode).toBe(2);
+    expect(JSON.parse(json.stderr)).toMatchObject({ error: { code: 'usage', exitCode: 2 } });
+
+    const timeout = await runInProcess(['health', '--timeout', 'soon']);
+    expect(timeout.exitCode).toBe(2);
+    expect(timeout.stderr).toContain('--timeout needs a positive whole number');
+  });
+
+  it('treats a command group without a verb as a usage error', async () => {
+    const result = await runInProcess(['profile']);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('Usage: llmobs profile');
+  });
+});

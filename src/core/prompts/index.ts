@@ -7,3 +7,6 @@ export * from './commit-message.js';
 export * from './chat-content.js';
 export * from './parse-content.js';
 export * from './variables.js';
+export * from './template.js';
+export * from './compile.js';
+export * from './analyze.js';

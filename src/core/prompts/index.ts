@@ -10,3 +10,5 @@ export * from './variables.js';
 export * from './template.js';
 export * from './compile.js';
 export * from './analyze.js';
+export * from './label-map.js';
+export * from './label-plan.js';

@@ -12,3 +12,5 @@ export * from './compile.js';
 export * from './analyze.js';
 export * from './label-map.js';
 export * from './label-plan.js';
+export * from './stable-json.js';
+export * from './diff.js';

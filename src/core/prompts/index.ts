@@ -14,3 +14,4 @@ export * from './label-map.js';
 export * from './label-plan.js';
 export * from './stable-json.js';
 export * from './diff.js';
+export * from './create-body.js';

@@ -1,4 +1,5 @@
-import { isMessageList, type Placeholders, type Variables } from './compile.js';
+import type { Placeholders, Variables } from './compile.js';
+import { fillPlaceholder } from './placeholder-value.js';
 import { childrenOf, isLookupToken, namesIn, newWriter, parseTemplate, type TemplateToken } from './template.js';
 import { isPlaceholder, type PromptContent } from './types.js';
 
@@ -46,11 +47,12 @@ export function analyzeCompile(
         continue;
       }
       inPrompt.add(item.name);
-      const value = Object.hasOwn(placeholders, item.name) ? placeholders[item.name] : undefined;
-      if (value === undefined) missingPlaceholders.push(item.name);
-      else if (isMessageList(value)) {
-        for (const message of value) if (typeof message.content === 'string') templates.push(message.content);
-      } else if (!(Array.isArray(value) && value.length === 0)) invalidPlaceholders.push(item.name);
+      const fill = fillPlaceholder(placeholders, item.name);
+      if (fill.kind === 'unfilled') missingPlaceholders.push(item.name);
+      else if (fill.kind === 'json') invalidPlaceholders.push(item.name);
+      else if (fill.kind === 'messages') {
+        for (const message of fill.messages) if (typeof message.content === 'string') templates.push(message.content);
+      }
     }
   }
 

@@ -1,16 +1,10 @@
 import type mustache from 'mustache';
+import { fillPlaceholder, isMessageLike, type SplicedMessage } from './placeholder-value.js';
 import { MUSTACHE_TAGS, newWriter, parseTemplate } from './template.js';
 import { isPlaceholder, type ChatItem, type ChatMessage, type PlaceholderMessage, type PromptContent } from './types.js';
 
 export type Variables = Record<string, unknown>;
 export type Placeholders = Record<string, unknown>;
-
-/** A message spliced in from a placeholder value: kept with all its fields, as the SDK does. */
-export interface SplicedMessage {
-  role: unknown;
-  content: unknown;
-  [key: string]: unknown;
-}
 
 /**
  * One item of a compiled chat prompt, as the official SDK returns it: a message, a placeholder
@@ -53,14 +47,14 @@ export function compileChat(
       filled.push({ item: { role: item.role, content: item.content }, where: `Chat message [${index}]` });
       return;
     }
-    // Own properties only: the SDK's plain `placeholders[name]` finds `Object.prototype` members,
-    // so there a placeholder named `constructor` turns into `undefined`.
-    const value =
-      placeholders !== undefined && Object.hasOwn(placeholders, item.name) ? placeholders[item.name] : undefined;
-    const where = (n: number) => `Message [${n}] of placeholder "${item.name}"`;
-    if (value === undefined) filled.push({ item: { type: 'placeholder', name: item.name }, where: '' });
-    else if (isMessageList(value)) value.forEach((message, n) => filled.push({ item: message, where: where(n) }));
-    else if (!(Array.isArray(value) && value.length === 0)) filled.push({ item: JSON.stringify(value), where: '' });
+    const fill = fillPlaceholder(placeholders, item.name);
+    if (fill.kind === 'unfilled') filled.push({ item: { type: 'placeholder', name: item.name }, where: '' });
+    else if (fill.kind === 'json') filled.push({ item: fill.text, where: '' });
+    else if (fill.kind === 'messages') {
+      fill.messages.forEach((message, n) =>
+        filled.push({ item: message, where: `Message [${n}] of placeholder "${item.name}"` }),
+      );
+    }
   });
 
   const writer = newWriter();
@@ -78,18 +72,6 @@ export function compilePrompt(
   return content.type === 'text'
     ? compileText(content.prompt, variables)
     : compileChat(content.prompt, variables, placeholders);
-}
-
-/**
- * The SDK's test for a fillable placeholder value: a non-empty array of objects that have `role`
- * and `content`. The SDK throws a TypeError on a `null` element; here it simply fails the test.
- */
-export function isMessageList(value: unknown): value is SplicedMessage[] {
-  return Array.isArray(value) && value.length > 0 && value.every(isMessageLike);
-}
-
-function isMessageLike(value: unknown): value is SplicedMessage {
-  return typeof value === 'object' && value !== null && 'role' in value && 'content' in value;
 }
 
 function isRenderable(item: CompiledChatItem): item is SplicedMessage & { content: string } {

@@ -8,6 +8,7 @@ export * from './chat-content.js';
 export * from './parse-content.js';
 export * from './variables.js';
 export * from './template.js';
+export * from './placeholder-value.js';
 export * from './compile.js';
 export * from './analyze.js';
 export * from './label-map.js';

@@ -17,10 +17,12 @@ export function parseChatContent(text: string): ChatItem[] {
  * list of objects is a chat prompt and anything else is a text prompt kept verbatim.
  */
 export function parsePromptContent(text: string, type?: PromptType): PromptContent {
-  const resolved = type ?? inferPromptType(text);
-  return resolved === 'chat'
-    ? { type: 'chat', prompt: parseChatContent(text) }
-    : { type: 'text', prompt: text };
+  if (type === 'chat') return { type: 'chat', prompt: parseChatContent(text) };
+  if (type === undefined) {
+    const value = tryParseStructured(text);
+    if (inferTypeOfValue(value) === 'chat') return { type: 'chat', prompt: validateChatContent(value) };
+  }
+  return { type: 'text', prompt: text };
 }
 
 /**
@@ -28,13 +30,7 @@ export function parsePromptContent(text: string, type?: PromptType): PromptConte
  * text prompt that happens to be a YAML list of sentences stays text.
  */
 export function inferPromptType(text: string): PromptType {
-  let value: unknown;
-  try {
-    value = parseStructured(text);
-  } catch {
-    return 'text';
-  }
-  return inferTypeOfValue(value) ?? 'text';
+  return inferTypeOfValue(tryParseStructured(text)) === 'chat' ? 'chat' : 'text';
 }
 
 /** The type a parsed value would be sent as, or undefined if it is neither shape. */
@@ -47,6 +43,15 @@ export function inferTypeOfValue(value: unknown): PromptType | undefined {
     return 'chat';
   }
   return undefined;
+}
+
+/** Unparsable text can only be a text prompt, so for inference a failure is just "not chat". */
+function tryParseStructured(text: string): unknown {
+  try {
+    return parseStructured(text);
+  } catch {
+    return undefined;
+  }
 }
 
 function parseStructured(text: string): unknown {

@@ -135,6 +135,10 @@ describe('inferPromptType and parsePromptContent', () => {
     expect(() => parsePromptContent('Hello', 'chat')).toThrow(/array of messages, got string/);
   });
 
+  it('reports a bad message of inferred chat content instead of falling back to text', () => {
+    expect(() => parsePromptContent('- role: user\n  content: ok\n- role: user\n')).toThrow(/^Chat message \[1\]/);
+  });
+
   it('parses inferred chat content into messages', () => {
     expect(parsePromptContent('- role: user\n  content: x\n')).toEqual({
       type: 'chat',

@@ -38,6 +38,8 @@ export function openProfileStore(options: {
       });
     }
   }
+  // Before parsing: a broken file that holds keys should still be flagged when others can read it.
+  warnIfExposed(join(dir, 'config.json'), options.warn);
   let conf: Conf<ConfigFile>;
   try {
     conf = new Conf<ConfigFile>({
@@ -51,7 +53,6 @@ export function openProfileStore(options: {
     throw invalidFile(join(dir, 'config.json'), error);
   }
   const store = new ConfProfileStore(conf);
-  warnIfExposed(store.path, options.warn);
   store.read(); // surfaces a broken file now, with its path, not deep inside a command
   return store;
 }

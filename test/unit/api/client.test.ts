@@ -112,3 +112,27 @@ describe('API errors', () => {
     expect(JSON.parse(result.stdout)).toEqual([1, 2, 3]);
   });
 });
+
+describe('warnings and traces', () => {
+  it('warns when credentials would go over plain http to another host, not to loopback', async () => {
+    const remote = 'http://langfuse.internal.example:3000';
+    agent.get(remote).intercept({ path: '/api/public/projects', method: 'GET' }).reply(200, { data: [{ id: 'p', name: 'n' }] });
+    const insecure = await runInProcess(['projects'], { env: isolatedEnv({ LANGFUSE_HOST: remote, LANGFUSE_PUBLIC_KEY: PK, LANGFUSE_SECRET_KEY: SK }), dispatcher: agent });
+    expect(insecure.exitCode).toBe(0);
+    expect(insecure.stderr).toContain('credentials are sent over plain http to langfuse.internal.example:3000');
+
+    agent.get('http://localhost:3000').intercept({ path: '/api/public/projects', method: 'GET' }).reply(200, { data: [{ id: 'p', name: 'n' }] });
+    const local = await runInProcess(['projects'], { env: isolatedEnv({ LANGFUSE_HOST: 'http://localhost:3000', LANGFUSE_PUBLIC_KEY: PK, LANGFUSE_SECRET_KEY: SK }), dispatcher: agent });
+    expect(local.stderr).toBe('');
+  });
+
+  it('traces with LLMOBS_DEBUG=1 as with --verbose, without the secret', async () => {
+    pool().intercept({ path: '/api/public/projects', method: 'GET' }).reply(200, { data: [{ id: 'p', name: 'n' }] });
+    const result = await runInProcess(['projects'], { env: { ...env(), LLMOBS_DEBUG: '1' }, dispatcher: agent });
+    expect(result.stderr).toContain(`→ GET ${HOST}/api/public/projects`);
+    expect(result.stderr).toMatch(/← 200 OK \(\d+ ms, \d+ bytes\)/);
+    expect(result.stderr).toContain('authorization: Basic [redacted]');
+    expect(result.stderr).not.toContain(SK);
+    expect(result.stderr).not.toContain(Buffer.from(`${PK}:${SK}`).toString('base64'));
+  });
+});

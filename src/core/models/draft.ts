@@ -101,15 +101,14 @@ export function normalizeDraftInput(raw: unknown): { input: ModelDraftInput; iss
     }
   }
 
-  const prices: Record<string, unknown> = {};
-  let hasPrices = false;
+  // A Map, so that usage types such as "toString" or "__proto__" are plain keys.
+  const prices = new Map<string, unknown>();
   const addPrice = (usageType: string, value: unknown, from: string): void => {
-    if (usageType in prices && !sameValue(prices[usageType], value)) {
+    if (prices.has(usageType) && !sameValue(prices.get(usageType), value)) {
       issues.push(error('conflicting-fields', `The price of "${usageType}" is given twice with different values (${from}).`, `prices.${usageType}`));
       return;
     }
-    prices[usageType] = value;
-    hasPrices = true;
+    prices.set(usageType, value);
   };
   for (const key of ['pricing', 'prices']) {
     if (!(key in raw)) continue;
@@ -132,7 +131,7 @@ export function normalizeDraftInput(raw: unknown): { input: ModelDraftInput; iss
     if (raw[key] === null || raw[key] === undefined) continue;
     addPrice(usageType, raw[key], key);
   }
-  if (hasPrices) input.prices = prices;
+  if (prices.size > 0) input.prices = Object.fromEntries(prices);
 
   for (const key of Object.keys(raw)) {
     if (used.has(key) || READ_ONLY.has(key)) continue;

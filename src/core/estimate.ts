@@ -2,6 +2,8 @@ import type { CostResult } from './cost.js';
 import { computeCost } from './cost.js';
 import type { MatchResult } from './models/match.js';
 import { findModel } from './models/match.js';
+import type { PatternDescription } from './models/pattern.js';
+import { describePattern } from './models/pattern.js';
 import type { DefinitionSource, ModelDefinition } from './models/types.js';
 import type { TierSelection } from './pricing-tier.js';
 import { selectPricingTier } from './pricing-tier.js';
@@ -42,6 +44,8 @@ export type UsageSource = 'provided' | 'tokenized' | 'none';
 /** Everything an `--explain` view needs to show how each number came about. */
 export interface EstimateExplanation {
   match: MatchResult | null;
+  /** How the winning definition's pattern is read. */
+  pattern: PatternDescription | null;
   tokenizer: TokenizerResolution | null;
   usage: {
     source: UsageSource;
@@ -226,6 +230,7 @@ export function estimate(input: EstimateInput, options: EstimateOptions): Estima
     warnings,
     explain: {
       match,
+      pattern: definition ? describePattern(definition.matchPattern) : null,
       tokenizer: resolution,
       usage: {
         source: usageSource,

@@ -74,3 +74,27 @@ export function validatePattern(pattern: string): PatternValidity {
   if (parsed.kind === 'invalid') return { valid: false, reason: parsed.reason };
   return { valid: 'unknown', reason: `uses ${parsed.reason}` };
 }
+
+/** How a pattern is read, for explanations: options, anchoring, and the JS regex used offline. */
+export interface PatternDescription {
+  pattern: string;
+  status: CompiledPattern['status'];
+  /** Why it is invalid or cannot be evaluated. */
+  reason?: string;
+  caseInsensitive?: boolean;
+  /** Embedded options or director as written, e.g. "(?i)". */
+  prefix?: string;
+  js?: { source: string; flags: string };
+}
+
+export function describePattern(pattern: string): PatternDescription {
+  const c = compilePattern(pattern);
+  if (c.status !== 'ok') return { pattern, status: c.status, reason: c.reason };
+  return {
+    pattern,
+    status: 'ok',
+    caseInsensitive: c.parsed.options.icase,
+    prefix: c.parsed.prefix,
+    js: { source: c.translation.source, flags: c.translation.flags },
+  };
+}

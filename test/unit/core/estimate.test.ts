@@ -30,6 +30,7 @@ describe('estimate with provided usage', () => {
     expect(r.pricingTier).toBe('Standard');
     expect(r.warnings).toEqual([]);
     expect(r.explain.usage).toMatchObject({ source: 'provided', totalAdded: true, tokenization: null });
+    expect(r.explain.pattern).toMatchObject({ status: 'ok', caseInsensitive: true, prefix: '(?i)' });
   });
 
   it('returns the stored total, and keeps the worker value for explain', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compilePattern, testPattern, validatePattern } from '../../../src/core/models/pattern.js';
+import { compilePattern, describePattern, testPattern, validatePattern } from '../../../src/core/models/pattern.js';
 import { builtInDefinitions } from '../../../src/data/catalogue.js';
 
 const matches = (pattern: string, subject: string): boolean => {
@@ -273,5 +273,24 @@ describe('validatePattern', () => {
 
   it('cannot tell for BRE mode', () => {
     expect(validatePattern('(?b)a')).toMatchObject({ valid: 'unknown' });
+  });
+});
+
+describe('describePattern', () => {
+  it('shows the options and the JS regex used offline', () => {
+    const d = describePattern('(?i)^(openai/)?(gpt-4o)$');
+    expect(d).toEqual({
+      pattern: '(?i)^(openai/)?(gpt-4o)$',
+      status: 'ok',
+      caseInsensitive: true,
+      prefix: '(?i)',
+      js: { source: '^(openai\\/)?(gpt-4o)$', flags: 'isu' },
+    });
+    expect(new RegExp(d.js!.source, d.js!.flags).test('OPENAI/GPT-4O')).toBe(true);
+  });
+
+  it('gives the reason for invalid and unsupported patterns', () => {
+    expect(describePattern('[')).toMatchObject({ status: 'invalid', reason: expect.stringContaining('brackets') });
+    expect(describePattern('(?b)x')).toMatchObject({ status: 'unsupported', reason: expect.stringContaining('basic') });
   });
 });

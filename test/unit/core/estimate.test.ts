@@ -186,6 +186,10 @@ describe('estimate: matching outcomes', () => {
     expect(r.usageDetails).toEqual({ input: 5, total: 5 });
     expect(r.totalCost).toBeNull();
     expect(codes(r)).toEqual(['no-matching-model']);
+    // Provided costs are still stored without a match.
+    const withCost = run({ model: 'my-llm', input: 'hello', costDetails: { input: 0.5 } });
+    expect(withCost.costDetails).toEqual({ input: 0.5, total: 0.5 });
+    expect(withCost.usageDetails).toEqual({});
   });
 
   it('does not look up an empty model name', () => {

@@ -58,6 +58,11 @@ describe('findModel', () => {
     expect(ids(dated.tiedWith)).toEqual(['y']);
   });
 
+  it('ignores the unit: a definition priced in characters matches like any other', () => {
+    const chars = { ...custom('chars', 'gpt', '2025-01-01T00:00:00.000Z'), unit: 'CHARACTERS' as const };
+    expect(findModel('gpt-4', [custom('tokens', 'gpt', '2024-01-01T00:00:00.000Z'), chars]).winner?.definition.id).toBe('chars');
+  });
+
   it('returns no winner when nothing matches', () => {
     expect(findModel('mistral', [custom('a', '^gpt')])).toMatchObject({ winner: null, losers: [], tiedWith: [] });
   });

@@ -35,6 +35,13 @@ describe('catalogue patterns', () => {
     }
   });
 
+  it('all start with (?i) and are anchored ^...$', () => {
+    for (const d of builtInDefinitions()) {
+      expect(d.matchPattern.startsWith('(?i)^'), d.matchPattern).toBe(true);
+      expect(d.matchPattern.endsWith('$'), d.matchPattern).toBe(true);
+    }
+  });
+
   it('match the real ids of the definitions whose display name is not an id', () => {
     const byName = new Map(builtInDefinitions().map((d) => [d.modelName, d]));
     for (const [name, realId] of Object.entries(NAME_NOT_MATCHED)) {

@@ -139,6 +139,10 @@ describe('serverTokenCount: the server test expectations', () => {
     expect(count(def(model, tokenizer), WORLD_SERIES)).toBe(expected);
   });
 
+  it('counts special tokens as one token, as encode(text, "all") does', () => {
+    expect(count(def('gpt-4', 'openai'), '<|endoftext|>')).toBe(1);
+  });
+
   it('counts a non-array object and an array of non-messages as JSON', () => {
     expect(count(def('gpt-4', 'openai'), { role: 'Helo world' })).toBe(7);
     expect(count(def('gpt-4', 'openai'), [{ role: 'Helo world' }])).toBe(9);

@@ -202,7 +202,9 @@ export function estimate(input: EstimateInput, options: EstimateOptions): Estima
     if (tier.tier === null) {
       warn('no-prices', `"${definition.modelName}" has ${tier.reason === 'no-tiers' ? 'no prices' : 'no applicable pricing tier'}, so the server computes no cost.`);
     } else {
-      const unpriced = cost.unpriced.filter((k) => k !== 'total');
+      // A total price stands for the whole generation; unpriced parts are expected then.
+      const totalPriced = cost.totalMethod === 'total-price';
+      const unpriced = totalPriced ? [] : cost.unpriced.filter((k) => k !== 'total');
       if (unpriced.length > 0) {
         const priced = Object.keys(tier.tier.prices);
         const hints = unpriced

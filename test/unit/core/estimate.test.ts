@@ -75,6 +75,13 @@ describe('estimate with provided usage', () => {
     expect(r.costDetails).toEqual({ input: 0.000025, total: 0.000025 });
   });
 
+  it('does not warn about unpriced parts when a total price applies', () => {
+    const d = custom('per-call', '^per-call$', { pricing: { total: 0.001 } });
+    const r = run({ model: 'per-call', usageDetails: { input: 10, output: 5 } }, [d]);
+    expect(r.costDetails).toEqual({ total: 0.015 });
+    expect(r.warnings).toEqual([]);
+  });
+
   it('keeps a provided total that disagrees with the parts, and says so', () => {
     const r = run({ model: 'gpt-4o', usageDetails: { input: 10, output: 10, total: 5 } });
     expect(r.usageDetails['total']).toBe(5);

@@ -1,0 +1,100 @@
+import { costComponent, fitsStoredCost, storedCost } from './precision.js';
+
+/** Price × units for one usage type. `cost` is what the worker computes, `stored` what the API returns. */
+export interface CostLine {
+  usageType: string;
+  units: number;
+  price: number;
+  cost: number;
+  stored: number;
+}
+
+export type TotalMethod =
+  /** Provided costs include `total`. */
+  | 'provided-total'
+  /** Provided costs are only input and/or output: total = (input ?? 0) + (output ?? 0). */
+  | 'provided-input-output'
+  /** Provided costs have other keys and no total: the server stores no total cost. */
+  | 'provided-no-total'
+  /** A price for usage type "total" applied: it replaces the sum of the components. */
+  | 'total-price'
+  /** Sum of the components, in usage-key order, as JS numbers. */
+  | 'sum'
+  | 'none';
+
+export interface CostResult {
+  source: 'provided' | 'computed' | 'none';
+  /** As computed by the worker, before storage. */
+  costDetails: Record<string, number>;
+  totalCost: number | null;
+  /** After Decimal64(12) storage: what the server returns. */
+  stored: { costDetails: Record<string, number>; totalCost: number | null };
+  lines: CostLine[];
+  /** Usage keys with no price in the chosen tier (ignored by the server). */
+  unpriced: string[];
+  totalMethod: TotalMethod;
+  /** Keys whose value does not fit Decimal64(12). */
+  outOfRange: string[];
+}
+
+const has = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+
+function store(details: Record<string, number>, total: number | null): Pick<CostResult, 'stored' | 'outOfRange'> {
+  const costDetails: Record<string, number> = {};
+  const outOfRange: string[] = [];
+  for (const [k, v] of Object.entries(details)) {
+    costDetails[k] = storedCost(v);
+    if (!fitsStoredCost(v)) outOfRange.push(k);
+  }
+  return { stored: { costDetails, totalCost: total === null ? null : storedCost(total) }, outOfRange };
+}
+
+/**
+ * Cost of an observation. Provided costs win entirely; otherwise each usage key with a price in
+ * `prices` (the chosen tier; exact, case-sensitive keys) costs price × units.
+ */
+export function computeCost(provided: Record<string, number>, usage: Record<string, number>, prices: Record<string, number> | null): CostResult {
+  const providedKeys = Object.keys(provided).filter((k) => provided[k] != null);
+  if (providedKeys.length > 0) {
+    const costDetails = { ...provided };
+    let total: number | null = null;
+    let totalMethod: TotalMethod = 'provided-no-total';
+    if (provided['total'] != null) {
+      total = provided['total'];
+      totalMethod = 'provided-total';
+    } else if (providedKeys.every((k) => k === 'input' || k === 'output')) {
+      total = (provided['input'] ?? 0) + (provided['output'] ?? 0);
+      totalMethod = 'provided-input-output';
+    }
+    if (!has(costDetails, 'total') && total !== null) costDetails['total'] = total;
+    return { source: 'provided', costDetails, totalCost: total, lines: [], unpriced: [], totalMethod, ...store(costDetails, total) };
+  }
+
+  const lines: CostLine[] = [];
+  const unpriced: string[] = [];
+  for (const [usageType, units] of Object.entries(usage)) {
+    if (units == null) continue;
+    if (prices === null || !has(prices, usageType)) {
+      unpriced.push(usageType);
+      continue;
+    }
+    const price = prices[usageType]!;
+    const cost = costComponent(price, units);
+    lines.push({ usageType, units, price, cost, stored: storedCost(cost) });
+  }
+  if (lines.length === 0) {
+    return { source: 'none', costDetails: {}, totalCost: null, lines, unpriced, totalMethod: 'none', ...store({}, null) };
+  }
+  const costDetails: Record<string, number> = Object.fromEntries(lines.map((l) => [l.usageType, l.cost]));
+  let total: number;
+  let totalMethod: TotalMethod;
+  if (has(costDetails, 'total')) {
+    total = costDetails['total']!;
+    totalMethod = 'total-price';
+  } else {
+    total = lines.reduce((acc, l) => acc + l.cost, 0);
+    costDetails['total'] = total;
+    totalMethod = 'sum';
+  }
+  return { source: 'computed', costDetails, totalCost: total, lines, unpriced, totalMethod, ...store(costDetails, total) };
+}

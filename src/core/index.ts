@@ -1,0 +1,19 @@
+// The pure estimation core: model definitions, matching, usage, tokenization rules and cost,
+// all reproducing what the Langfuse server does at ingestion.
+export * from './models/types.js';
+export * from './models/issues.js';
+export * from './models/draft.js';
+export * from './models/pattern.js';
+export * from './models/match.js';
+export * from './models/checks.js';
+export { checkPricingTiers, checkPrices } from './models/tier-checks.js';
+export * from './models/request.js';
+export * from './models/shadowing.js';
+export * from './tokenizer-models.js';
+export * from './tokenize.js';
+export * from './usage.js';
+export * from './pricing-tier.js';
+export * from './cost.js';
+export * from './precision.js';
+export * from './warnings.js';
+export * from './estimate.js';

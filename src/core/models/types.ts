@@ -1,0 +1,129 @@
+import { z } from 'zod';
+
+/** Units a model definition can be priced in (`unit` on the API). */
+export const MODEL_UNITS = ['TOKENS', 'CHARACTERS', 'MILLISECONDS', 'SECONDS', 'REQUESTS', 'IMAGES'] as const;
+export type ModelUnit = (typeof MODEL_UNITS)[number];
+
+export const USAGE_OPERATORS = ['gt', 'gte', 'lt', 'lte', 'eq', 'neq'] as const;
+export type UsageOperator = (typeof USAGE_OPERATORS)[number];
+
+export interface UsageCondition {
+  usageDetailPattern: string;
+  operator: UsageOperator;
+  value: number;
+  caseSensitive?: boolean;
+}
+
+export interface AttributeCondition {
+  source: 'model_parameters' | 'metadata';
+  key: string;
+  operator: 'in';
+  values: string[];
+}
+
+export type PricingTierCondition = UsageCondition | AttributeCondition;
+
+export interface PricingTier {
+  id: string;
+  name: string;
+  isDefault: boolean;
+  priority: number;
+  conditions: PricingTierCondition[];
+  /** usageType -> price per unit, as the API returns it on `pricingTiers[]`. */
+  prices: Record<string, number>;
+}
+
+/** A model definition in the API's response shape (GET /api/public/models). */
+export interface ModelDefinition {
+  id: string;
+  modelName: string;
+  matchPattern: string;
+  startDate: string | null;
+  unit: ModelUnit | null;
+  inputPrice: number | null;
+  outputPrice: number | null;
+  totalPrice: number | null;
+  tokenizerId: string | null;
+  tokenizerConfig: unknown;
+  isLangfuseManaged: boolean;
+  createdAt: string | null;
+  /** Default-tier prices wrapped in `{price}`, as the API returns them. */
+  prices: Record<string, { price: number }>;
+  pricingTiers: PricingTier[];
+}
+
+export function isUsageCondition(c: PricingTierCondition): c is UsageCondition {
+  return 'usageDetailPattern' in c;
+}
+
+const usageConditionSchema = z.object({
+  usageDetailPattern: z.string(),
+  operator: z.enum(USAGE_OPERATORS),
+  value: z.number(),
+  caseSensitive: z.boolean().optional(),
+});
+
+const attributeConditionSchema = z.object({
+  source: z.enum(['model_parameters', 'metadata']),
+  key: z.string(),
+  operator: z.literal('in'),
+  values: z.array(z.string()),
+});
+
+export const pricingTierSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  isDefault: z.boolean(),
+  priority: z.number(),
+  conditions: z.array(z.union([usageConditionSchema, attributeConditionSchema])),
+  prices: z.record(z.string(), z.number()),
+});
+
+/**
+ * The API's model object. Unknown keys are tolerated (servers add fields over time);
+ * fields older servers omit get their neutral value.
+ */
+export const modelDefinitionSchema = z.object({
+  id: z.string(),
+  modelName: z.string(),
+  matchPattern: z.string(),
+  startDate: z.string().nullish().transform((v) => v ?? null),
+  unit: z.enum(MODEL_UNITS).nullish().transform((v) => v ?? null),
+  inputPrice: z.number().nullish().transform((v) => v ?? null),
+  outputPrice: z.number().nullish().transform((v) => v ?? null),
+  totalPrice: z.number().nullish().transform((v) => v ?? null),
+  tokenizerId: z.string().nullish().transform((v) => v ?? null),
+  tokenizerConfig: z.unknown().transform((v) => (v === undefined ? null : v)),
+  isLangfuseManaged: z.boolean(),
+  createdAt: z.string().nullish().transform((v) => v ?? null),
+  prices: z.record(z.string(), z.object({ price: z.number() })).default({}),
+  pricingTiers: z.array(pricingTierSchema).default([]),
+});
+
+/** Where a definition comes from: the project's own, or the Langfuse-managed catalogue. */
+export type DefinitionSource = 'custom' | 'built-in';
+
+export function definitionSource(d: Pick<ModelDefinition, 'isLangfuseManaged'>): DefinitionSource {
+  return d.isLangfuseManaged ? 'built-in' : 'custom';
+}
+
+/** `prices` as the API derives it: the default tier's prices, each wrapped in `{price}`. */
+export function pricesFromTiers(tiers: readonly PricingTier[]): Record<string, { price: number }> {
+  const def = tiers.find((t) => t.isDefault);
+  const out: Record<string, { price: number }> = {};
+  if (!def) return out;
+  for (const [usageType, price] of Object.entries(def.prices)) out[usageType] = { price };
+  return out;
+}
+
+/** The deprecated flat price mirrors, read from the default tier like the API does. */
+export function flatPricesFromTiers(
+  tiers: readonly PricingTier[],
+): Pick<ModelDefinition, 'inputPrice' | 'outputPrice' | 'totalPrice'> {
+  const def = tiers.find((t) => t.isDefault);
+  return {
+    inputPrice: def?.prices['input'] ?? null,
+    outputPrice: def?.prices['output'] ?? null,
+    totalPrice: def?.prices['total'] ?? null,
+  };
+}

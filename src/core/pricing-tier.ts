@@ -1,0 +1,115 @@
+import type { AttributeCondition, PricingTier, PricingTierCondition, UsageCondition } from './models/types.js';
+import { isUsageCondition } from './models/types.js';
+
+/** Observation attributes that attribute conditions look at. */
+export interface TierAttributes {
+  modelParameters?: unknown;
+  metadata?: unknown;
+}
+
+export type ConditionEvaluation =
+  | {
+      kind: 'usage';
+      condition: UsageCondition;
+      /** Usage keys the pattern matched; their values are summed. */
+      matchedKeys: string[];
+      sum: number;
+      passed: boolean;
+      /** Set when the pattern is not a valid JS regex (the condition then fails). */
+      error?: string;
+    }
+  | {
+      kind: 'attribute';
+      condition: AttributeCondition;
+      /** The attribute's value, when the key is present with a string, number or boolean. */
+      value?: string | number | boolean;
+      passed: boolean;
+    };
+
+export interface TierEvaluation {
+  tier: PricingTier;
+  conditions: ConditionEvaluation[];
+  passed: boolean;
+}
+
+export type TierSelectionReason =
+  /** A non-default tier whose conditions all passed. */
+  | 'conditions'
+  /** No non-default tier passed; the default tier applies. */
+  | 'default'
+  /** No tier passed and there is no default tier: no cost. */
+  | 'no-default'
+  | 'no-tiers'
+  /** Empty usage: the server prices nothing and picks no tier. */
+  | 'no-usage';
+
+export interface TierSelection {
+  tier: PricingTier | null;
+  reason: TierSelectionReason;
+  /** Non-default tiers in the order they were tried. */
+  evaluated: TierEvaluation[];
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function compare(sum: number, operator: string, value: number): boolean {
+  switch (operator) {
+    case 'gt':
+      return sum > value;
+    case 'gte':
+      return sum >= value;
+    case 'lt':
+      return sum < value;
+    case 'lte':
+      return sum <= value;
+    case 'eq':
+      return sum === value;
+    case 'neq':
+      return sum !== value;
+    default:
+      return false;
+  }
+}
+
+function evaluateCondition(condition: PricingTierCondition, usage: Record<string, number>, attrs: TierAttributes): ConditionEvaluation {
+  if (isUsageCondition(condition)) {
+    let regex: RegExp;
+    try {
+      // A JS regex, unanchored, case-insensitive unless caseSensitive: not Postgres' dialect.
+      regex = new RegExp(condition.usageDetailPattern, condition.caseSensitive ? '' : 'i');
+    } catch (e) {
+      return { kind: 'usage', condition, matchedKeys: [], sum: 0, passed: false, error: (e as Error).message };
+    }
+    const matchedKeys = Object.keys(usage).filter((key) => regex.test(key));
+    const sum = matchedKeys.reduce((acc, key) => acc + (usage[key] || 0), 0);
+    return { kind: 'usage', condition, matchedKeys, sum, passed: compare(sum, condition.operator, condition.value) };
+  }
+  const source = condition.source === 'model_parameters' ? attrs.modelParameters : attrs.metadata;
+  const raw = isRecord(source) && Object.prototype.hasOwnProperty.call(source, condition.key) ? source[condition.key] : undefined;
+  if (typeof raw !== 'string' && typeof raw !== 'number' && typeof raw !== 'boolean') {
+    return { kind: 'attribute', condition, passed: false };
+  }
+  const passed = condition.operator === 'in' && condition.values.includes(String(raw));
+  return { kind: 'attribute', condition, value: raw, passed };
+}
+
+/**
+ * The server's tier choice: non-default tiers by ascending priority, the first whose conditions
+ * all pass wins (a tier without conditions never does), otherwise the default tier.
+ */
+export function selectPricingTier(tiers: readonly PricingTier[], usage: Record<string, number>, attrs: TierAttributes = {}): TierSelection {
+  if (tiers.length === 0) return { tier: null, reason: 'no-tiers', evaluated: [] };
+  if (Object.keys(usage).length === 0) return { tier: null, reason: 'no-usage', evaluated: [] };
+  const candidates = tiers.filter((t) => !t.isDefault).sort((a, b) => a.priority - b.priority);
+  const evaluated: TierEvaluation[] = [];
+  for (const tier of candidates) {
+    const conditions = tier.conditions.map((c) => evaluateCondition(c, usage, attrs));
+    const passed = conditions.length > 0 && conditions.every((c) => c.passed);
+    evaluated.push({ tier, conditions, passed });
+    if (passed) return { tier, reason: 'conditions', evaluated };
+  }
+  const fallback = tiers.find((t) => t.isDefault);
+  return fallback ? { tier: fallback, reason: 'default', evaluated } : { tier: null, reason: 'no-default', evaluated };
+}

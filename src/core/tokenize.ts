@@ -1,0 +1,206 @@
+import type { ModelDefinition } from './models/types.js';
+import type { Encoding } from './tokenizer-models.js';
+import { encodingForTokenizerModel, isChatModel } from './tokenizer-models.js';
+
+/**
+ * Counts tokens of `text` in `encoding`. Contract, to match the server:
+ * - tiktoken encodings: `encode(text, "all")`, i.e. special tokens such as `<|endoftext|>` count as one token;
+ * - `claude`: what `countTokens(text)` of `@anthropic-ai/tokenizer` returns (it NFKC-normalises first).
+ */
+export type TokenCounter = (encoding: Encoding, text: string) => number;
+
+export interface TokenizerInfo {
+  id: 'openai' | 'claude';
+  encoding: Encoding;
+  tokenizerModel?: string;
+}
+
+export interface ChatConfig {
+  tokensPerMessage: number;
+  tokensPerName: number;
+}
+
+export type TokenizerResolution =
+  | {
+      ok: true;
+      tokenizer: TokenizerInfo;
+      /** Message overhead, when the tokenizer model is a chat model and the config has it. */
+      chat: ChatConfig | null;
+      /** A chat tokenizer model without numeric tokensPerMessage/tokensPerName: chat arrays get no count. */
+      chatConfigMissing: boolean;
+    }
+  | { ok: false; reason: 'no-tokenizer' | 'unknown-tokenizer' | 'invalid-config'; message: string };
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Which tokenizer the server would use for a definition, or why it would not tokenize at all. */
+export function resolveTokenizer(def: Pick<ModelDefinition, 'tokenizerId' | 'tokenizerConfig'>): TokenizerResolution {
+  if (def.tokenizerId === null || def.tokenizerId === undefined) {
+    return { ok: false, reason: 'no-tokenizer', message: 'the definition has no tokenizer, so the server never computes usage for it' };
+  }
+  if (def.tokenizerId === 'claude') {
+    return { ok: true, tokenizer: { id: 'claude', encoding: 'claude' }, chat: null, chatConfigMissing: false };
+  }
+  if (def.tokenizerId !== 'openai') {
+    return { ok: false, reason: 'unknown-tokenizer', message: `the server does not know the tokenizer "${def.tokenizerId}"` };
+  }
+  const cfg = def.tokenizerConfig;
+  const tokenizerModel = isRecord(cfg) ? cfg['tokenizerModel'] : undefined;
+  if (typeof tokenizerModel !== 'string') {
+    return { ok: false, reason: 'invalid-config', message: 'tokenizer "openai" needs tokenizerConfig.tokenizerModel; the server skips tokenization without it' };
+  }
+  const encoding = encodingForTokenizerModel(tokenizerModel);
+  if (encoding === undefined) {
+    return {
+      ok: false,
+      reason: 'invalid-config',
+      message: `the server cannot tokenize with tokenizerModel "${tokenizerModel}" (not in its tiktoken model list)`,
+    };
+  }
+  const tokenizer: TokenizerInfo = { id: 'openai', encoding, tokenizerModel };
+  if (!isChatModel(tokenizerModel)) return { ok: true, tokenizer, chat: null, chatConfigMissing: false };
+  const perMessage = (cfg as Record<string, unknown>)['tokensPerMessage'];
+  const perName = (cfg as Record<string, unknown>)['tokensPerName'];
+  const numeric = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+  if (numeric(perMessage) && numeric(perName)) {
+    return { ok: true, tokenizer, chat: { tokensPerMessage: perMessage, tokensPerName: perName }, chatConfigMissing: false };
+  }
+  return { ok: true, tokenizer, chat: null, chatConfigMissing: true };
+}
+
+export type TokenCountOutcome =
+  | { kind: 'count'; tokens: number; path: 'chat' | 'text' | 'claude' }
+  /** The server returns no count (and logs why). */
+  | { kind: 'none'; reason: string }
+  /** The server's tokenizer throws; the whole observation then gets no usage. */
+  | { kind: 'error'; reason: string };
+
+/** What ingestion hands to the tokenizer: the last truthy value, stringified unless already a string. */
+export function ingestionText(value: unknown): string | undefined {
+  if (!value) return undefined;
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+function parseJsonPrioritised(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+interface ChatMessage {
+  role: string;
+  content: string;
+  name?: string;
+  [key: string]: unknown;
+}
+
+function isChatMessageArray(value: unknown): value is ChatMessage[] {
+  return (
+    Array.isArray(value) &&
+    value.every(
+      (item: unknown) =>
+        typeof item === 'object' &&
+        item !== null &&
+        'role' in item &&
+        typeof item.role === 'string' &&
+        'content' in item &&
+        typeof item.content === 'string' &&
+        (!('name' in item) || typeof item.name === 'string'),
+    )
+  );
+}
+
+const CHAT_KEYS = ['content', 'role', 'name', 'tool_calls', 'function_call', 'toolCalls', 'functionCall'];
+
+class TokenizerThrows extends Error {}
+
+function encodeLength(count: TokenCounter, encoding: Encoding, value: unknown): number {
+  // The WASM tiktoken throws on anything but a string.
+  if (typeof value !== 'string') {
+    throw new TokenizerThrows(`the tokenizer is handed a ${Array.isArray(value) ? 'array' : typeof value}, which it cannot encode`);
+  }
+  return count(encoding, value);
+}
+
+function chatCount(messages: ChatMessage[], chat: ChatConfig, encoding: Encoding, count: TokenCounter): number {
+  let n = 0;
+  for (const message of messages) {
+    n += chat.tokensPerMessage;
+    for (const key of Object.keys(message)) {
+      const value = message[key];
+      if (value && CHAT_KEYS.includes(key)) {
+        const tokens = encodeLength(count, encoding, value);
+        if (tokens) n += tokens;
+      }
+      if (key === 'name') n += chat.tokensPerName;
+    }
+  }
+  // "every reply is primed with <|start|>assistant<|message|>"
+  return n + 3;
+}
+
+/**
+ * The server's `tokenCount({model, text})`. `text` is normally the string from `ingestionText`;
+ * other values are accepted because the function itself handles them.
+ */
+export function serverTokenCount(resolution: TokenizerResolution, text: unknown, count: TokenCounter): TokenCountOutcome {
+  if (text === null || text === undefined || (Array.isArray(text) && text.length === 0)) {
+    return { kind: 'none', reason: 'no text' };
+  }
+  if (!resolution.ok) return { kind: 'none', reason: resolution.message };
+  const { tokenizer } = resolution;
+  try {
+    if (tokenizer.id === 'claude') {
+      return { kind: 'count', tokens: encodeLength(count, 'claude', typeof text === 'string' ? text : JSON.stringify(text)), path: 'claude' };
+    }
+    const parsed = typeof text === 'string' ? parseJsonPrioritised(text) : text;
+    if (isChatMessageArray(parsed) && isChatModel(tokenizer.tokenizerModel ?? '')) {
+      if (resolution.chat === null) {
+        return {
+          kind: 'none',
+          reason: `chat input, but the definition's tokenizerConfig lacks numeric tokensPerMessage/tokensPerName for chat model "${tokenizer.tokenizerModel}"`,
+        };
+      }
+      return { kind: 'count', tokens: chatCount(parsed, resolution.chat, tokenizer.encoding, count), path: 'chat' };
+    }
+    const asText = typeof parsed === 'string' ? parsed : JSON.stringify(parsed);
+    return { kind: 'count', tokens: encodeLength(count, tokenizer.encoding, asText), path: 'text' };
+  } catch (e) {
+    if (e instanceof TokenizerThrows) return { kind: 'error', reason: e.message };
+    throw e;
+  }
+}
+
+export interface ObservationTokenization {
+  input: TokenCountOutcome;
+  output: TokenCountOutcome;
+  /** `usage_details` as the server builds it from the counts; `{}` when the tokenizer failed. */
+  usage: Record<string, number>;
+  failed: boolean;
+}
+
+/** Tokenizes input and output separately and assembles `{input, output, total}` like the server. */
+export function tokenizeObservation(
+  resolution: TokenizerResolution,
+  input: unknown,
+  output: unknown,
+  count: TokenCounter,
+): ObservationTokenization {
+  const inputOutcome = serverTokenCount(resolution, ingestionText(input), count);
+  const outputOutcome = serverTokenCount(resolution, ingestionText(output), count);
+  if (inputOutcome.kind === 'error' || outputOutcome.kind === 'error') {
+    return { input: inputOutcome, output: outputOutcome, usage: {}, failed: true };
+  }
+  const inCount = inputOutcome.kind === 'count' ? inputOutcome.tokens : undefined;
+  const outCount = outputOutcome.kind === 'count' ? outputOutcome.tokens : undefined;
+  const total = inCount || outCount ? (inCount ?? 0) + (outCount ?? 0) : undefined;
+  const usage: Record<string, number> = {};
+  if (inCount != null) usage['input'] = inCount;
+  if (outCount != null) usage['output'] = outCount;
+  if (total != null) usage['total'] = total;
+  return { input: inputOutcome, output: outputOutcome, usage, failed: false };
+}

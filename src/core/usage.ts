@@ -1,0 +1,242 @@
+/**
+ * Usage and cost normalisation as the ingestion API applies it to a generation's `usage`,
+ * `usageDetails` and `costDetails`, up to the `usage_details` the server stores.
+ */
+
+export type UsageDetailsShape = 'chat-completions' | 'responses' | 'raw';
+
+export interface DroppedValue {
+  field: 'usage' | 'usageDetails' | 'costDetails' | 'provided';
+  key: string;
+  value: unknown;
+  reason: string;
+}
+
+/** Thrown for inputs the server's schema rejects outright (the whole event fails validation). */
+export class ObservationRejectedError extends Error {
+  constructor(readonly issues: string[]) {
+    super(`The server would reject this observation: ${issues.join('; ')}`);
+    this.name = 'ObservationRejectedError';
+  }
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v);
+const isNonNegInt = (v: unknown): v is number => isInt(v) && v >= 0;
+
+export interface LegacyUsage {
+  input?: number;
+  output?: number;
+  total?: number;
+  inputCost?: number;
+  outputCost?: number;
+  totalCost?: number;
+}
+
+const UNITS = ['TOKENS', 'CHARACTERS', 'MILLISECONDS', 'SECONDS', 'REQUESTS', 'IMAGES'];
+
+/**
+ * The legacy `usage` field. OpenAI camelCase keys (promptTokens, completionTokens, totalTokens)
+ * switch it to `{input, output, total}` and drop everything else, costs included.
+ */
+export function normalizeLegacyUsage(usage: unknown): LegacyUsage | undefined {
+  if (usage === null || usage === undefined) return undefined;
+  if (!isRecord(usage)) throw new ObservationRejectedError(['usage must be an object']);
+  const issues: string[] = [];
+  for (const key of ['input', 'output', 'total', 'promptTokens', 'completionTokens', 'totalTokens']) {
+    const v = usage[key];
+    if (v !== null && v !== undefined && !isInt(v)) issues.push(`usage.${key} must be an integer`);
+  }
+  for (const key of ['inputCost', 'outputCost', 'totalCost']) {
+    const v = usage[key];
+    if (v !== null && v !== undefined && (typeof v !== 'number' || !Number.isFinite(v))) issues.push(`usage.${key} must be a number`);
+  }
+  const unit = usage['unit'];
+  if (unit !== null && unit !== undefined && !UNITS.includes(unit as string)) issues.push(`usage.unit must be one of ${UNITS.join(', ')}`);
+  if (issues.length > 0) throw new ObservationRejectedError(issues);
+
+  const pick = (key: string): number | undefined => {
+    const v = usage[key];
+    return typeof v === 'number' ? v : undefined;
+  };
+  if ('promptTokens' in usage || 'completionTokens' in usage || 'totalTokens' in usage) {
+    return { input: pick('promptTokens'), output: pick('completionTokens'), total: pick('totalTokens') };
+  }
+  if (Object.keys(usage).length === 0) return undefined;
+  return {
+    input: pick('input'),
+    output: pick('output'),
+    total: pick('total'),
+    inputCost: pick('inputCost'),
+    outputCost: pick('outputCost'),
+    totalCost: pick('totalCost'),
+  };
+}
+
+function strictOpenAi(
+  v: Record<string, unknown>,
+  keys: { input: string; output: string; total: string; inputDetails: string; outputDetails: string },
+): Record<string, number> | undefined {
+  const allowed = new Set(Object.values(keys));
+  if (Object.keys(v).some((k) => !allowed.has(k))) return undefined;
+  if (!isNonNegInt(v[keys.input]) || !isNonNegInt(v[keys.output]) || !isNonNegInt(v[keys.total])) return undefined;
+  const details: [string, Record<string, unknown> | null][] = [];
+  for (const [prefix, key] of [
+    ['input', keys.inputDetails],
+    ['output', keys.outputDetails],
+  ] as const) {
+    const d = v[key];
+    if (d === null || d === undefined) continue;
+    if (!isRecord(d)) return undefined;
+    if (Object.values(d).some((x) => x !== null && x !== undefined && !isNonNegInt(x))) return undefined;
+    details.push([prefix, d]);
+  }
+  const result: Record<string, number> = { input: v[keys.input] as number, output: v[keys.output] as number, total: v[keys.total] as number };
+  for (const [prefix, d] of details) {
+    for (const [k, x] of Object.entries(d!)) {
+      if (x === null || x === undefined) continue;
+      result[`${prefix}_${k}`] = x as number;
+      // Every detail is subtracted, text tokens and zeros included; total is left alone.
+      result[prefix] = Math.max(result[prefix]! - (x as number), 0);
+    }
+  }
+  return result;
+}
+
+export interface NormalizedUsageDetails {
+  details: Record<string, number> | undefined;
+  shape: UsageDetailsShape | null;
+  dropped: DroppedValue[];
+}
+
+/**
+ * `usageDetails`: OpenAI Chat Completions usage, then OpenAI Responses usage (both strict),
+ * else a raw map keeping non-negative integers and `parseInt`-able strings.
+ */
+export function normalizeUsageDetails(value: unknown): NormalizedUsageDetails {
+  if (value === null || value === undefined) return { details: undefined, shape: null, dropped: [] };
+  if (!isRecord(value)) throw new ObservationRejectedError(['usageDetails must be an object']);
+  const chat = strictOpenAi(value, {
+    input: 'prompt_tokens',
+    output: 'completion_tokens',
+    total: 'total_tokens',
+    inputDetails: 'prompt_tokens_details',
+    outputDetails: 'completion_tokens_details',
+  });
+  if (chat) return { details: chat, shape: 'chat-completions', dropped: [] };
+  const responses = strictOpenAi(value, {
+    input: 'input_tokens',
+    output: 'output_tokens',
+    total: 'total_tokens',
+    inputDetails: 'input_tokens_details',
+    outputDetails: 'output_tokens_details',
+  });
+  if (responses) return { details: responses, shape: 'responses', dropped: [] };
+
+  const details: Record<string, number> = {};
+  const dropped: DroppedValue[] = [];
+  for (const [key, v] of Object.entries(value)) {
+    if (isNonNegInt(v)) {
+      details[key] = v;
+    } else if (typeof v === 'string') {
+      // No radix, as on the server: "0x1f" parses as 31.
+      const n = parseInt(v);
+      if (n >= 0) details[key] = n;
+      else dropped.push({ field: 'usageDetails', key, value: v, reason: 'string that does not parse to a non-negative integer' });
+    } else {
+      dropped.push({ field: 'usageDetails', key, value: v, reason: describeDrop(v) });
+    }
+  }
+  return { details: Object.keys(details).length > 0 ? details : undefined, shape: 'raw', dropped };
+}
+
+function describeDrop(v: unknown): string {
+  if (v === null || v === undefined) return 'null';
+  if (typeof v === 'number') return v < 0 ? 'negative' : Number.isInteger(v) ? 'not a safe integer' : 'not an integer';
+  return `not a number (${Array.isArray(v) ? 'array' : typeof v})`;
+}
+
+/** `costDetails`: non-negative numbers are kept, everything else dropped. */
+export function normalizeCostDetails(value: unknown): { details: Record<string, number>; dropped: DroppedValue[] } {
+  if (value === null || value === undefined) return { details: {}, dropped: [] };
+  if (!isRecord(value)) throw new ObservationRejectedError(['costDetails must be an object']);
+  const details: Record<string, number> = {};
+  const dropped: DroppedValue[] = [];
+  for (const [key, v] of Object.entries(value)) {
+    if (typeof v === 'number' && Number.isFinite(v) && v >= 0) details[key] = v;
+    else dropped.push({ field: 'costDetails', key, value: v, reason: describeDrop(v) });
+  }
+  return { details, dropped };
+}
+
+export interface ProvidedUsage {
+  /** `provided_usage_details` after the server keeps only finite numbers >= 0. */
+  usage: Record<string, number>;
+  /** `provided_cost_details`. */
+  cost: Record<string, number>;
+  usageDetailsShape: UsageDetailsShape | null;
+  dropped: DroppedValue[];
+}
+
+/** Merges legacy `usage` with `usageDetails` and `costDetails` the way ingestion does. */
+export function mergeProvidedUsage(input: { usage?: unknown; usageDetails?: unknown; costDetails?: unknown }): ProvidedUsage {
+  const rejected: string[] = [];
+  const attempt = <T>(f: () => T): T | undefined => {
+    try {
+      return f();
+    } catch (e) {
+      if (e instanceof ObservationRejectedError) {
+        rejected.push(...e.issues);
+        return undefined;
+      }
+      throw e;
+    }
+  };
+  const legacy = attempt(() => normalizeLegacyUsage(input.usage));
+  const details = attempt(() => normalizeUsageDetails(input.usageDetails));
+  const costs = attempt(() => normalizeCostDetails(input.costDetails));
+  if (rejected.length > 0 || !details || !costs) throw new ObservationRejectedError(rejected);
+
+  const dropped: DroppedValue[] = [...details.dropped, ...costs.dropped];
+  const inputCount = legacy?.input;
+  const outputCount = legacy?.output;
+  const detailsEmpty = Object.keys(details.details ?? {}).length === 0;
+  const total =
+    legacy?.total || (detailsEmpty ? (inputCount && outputCount ? inputCount + outputCount : (inputCount ?? outputCount)) : undefined);
+
+  let merged: Record<string, number> = {};
+  if (inputCount != null) merged['input'] = inputCount;
+  if (outputCount != null) merged['output'] = outputCount;
+  if (total != null) merged['total'] = total;
+  merged = { ...merged, ...(details.details ?? {}) };
+
+  const usage: Record<string, number> = {};
+  for (const [key, value] of Object.entries(merged)) {
+    if (Number.isFinite(value) && value >= 0) usage[key] = value;
+    else dropped.push({ field: 'provided', key, value, reason: 'negative' });
+  }
+
+  let cost: Record<string, number> = {};
+  if (legacy?.inputCost != null) cost['input'] = legacy.inputCost;
+  if (legacy?.outputCost != null) cost['output'] = legacy.outputCost;
+  if (legacy?.totalCost != null) cost['total'] = legacy.totalCost;
+  cost = { ...cost, ...costs.details };
+
+  return { usage, cost, usageDetailsShape: details.shape, dropped };
+}
+
+/**
+ * The stored `usage_details` when usage was provided: a missing `total` becomes the sum of every
+ * key (cache and reasoning buckets included). A provided total is kept even if it is smaller.
+ */
+export function finalizeProvidedUsage(provided: Record<string, number>): { usage: Record<string, number>; totalAdded: boolean } {
+  const usage = { ...provided };
+  if (Object.keys(usage).length > 0 && !('total' in usage)) {
+    usage['total'] = Object.values(provided).reduce((acc, v) => acc + v, 0);
+    return { usage, totalAdded: true };
+  }
+  return { usage, totalAdded: false };
+}

@@ -30,6 +30,8 @@ export interface EstimateOptions {
   /** Custom and built-in definitions together; `isLangfuseManaged` tells them apart. */
   definitions: readonly ModelDefinition[];
   count: TokenCounter;
+  /** Matching over `definitions`, e.g. `createMatcher(definitions)` to reuse answers across calls. */
+  match?: (model: string) => MatchResult;
 }
 
 export interface MatchedModel {
@@ -125,7 +127,7 @@ export function estimate(input: EstimateInput, options: EstimateOptions): Estima
 
   const provided = mergeProvidedUsage(input);
   // An empty model name is falsy on the server: no lookup at all.
-  const match = input.model === '' ? null : findModel(input.model, options.definitions);
+  const match = input.model === '' ? null : options.match ? options.match(input.model) : findModel(input.model, options.definitions);
   const definition = match?.winner?.definition ?? null;
 
   if (match) {

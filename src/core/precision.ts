@@ -24,13 +24,77 @@ export function storedPrice(price: number): Decimal {
 }
 
 export function costComponent(price: number, units: number): number {
+  return fastCostComponent(price, units) ?? decimalCostComponent(price, units);
+}
+
+/** The reference computation; `fastCostComponent` must always agree with it. */
+export function decimalCostComponent(price: number, units: number): number {
   return new Dec(storedPrice(price)).mul(units).toNumber();
+}
+
+// A price as an exact decimal: mantissa × 10^-scale, from its shortest decimal representation
+// (the digits decimal.js parses too). Cached: a batch reuses the same few prices.
+interface ScaledPrice {
+  mantissa: number;
+  scale: number;
+}
+const scaledPrices = new Map<number, ScaledPrice | null>();
+
+function scaledPrice(price: number): ScaledPrice | null {
+  let scaled = scaledPrices.get(price);
+  if (scaled === undefined) {
+    scaled = parseScaled(price);
+    if (scaledPrices.size >= 10_000) scaledPrices.clear();
+    scaledPrices.set(price, scaled);
+  }
+  return scaled;
+}
+
+function parseScaled(price: number): ScaledPrice | null {
+  const match = /^(\d+)(?:\.(\d+))?(?:e([-+]\d+))?$/.exec(String(price));
+  if (!match) return null;
+  const fraction = match[2] ?? '';
+  const scale = fraction.length - Number(match[3] ?? 0);
+  const mantissa = Number(match[1]! + fraction);
+  // 10^scale must be exact (scale <= 22) and the price must already fit 30 decimal places.
+  if (scale < 0 || scale > 22 || !Number.isSafeInteger(mantissa)) return null;
+  return { mantissa, scale };
+}
+
+const POWERS_OF_TEN = Array.from({ length: 23 }, (_, i) => 10 ** i);
+
+/**
+ * price × units without decimal.js when the result is exact: mantissa × units is a safe integer
+ * (so at most 16 significant digits, within decimal.js' 20) and 10^scale is an exact double. One
+ * IEEE division then rounds the exact decimal value once, correctly, which is what decimal.js'
+ * `toNumber()` (parsing its exact decimal string) gives. Returns undefined when it cannot decide.
+ */
+export function fastCostComponent(price: number, units: number): number | undefined {
+  if (!Number.isInteger(units) || units < 0) return undefined;
+  const scaled = scaledPrice(price);
+  if (scaled === null) return undefined;
+  const product = scaled.mantissa * units;
+  if (!Number.isSafeInteger(product)) return undefined;
+  return product / POWERS_OF_TEN[scaled.scale]!;
 }
 
 /** The largest magnitude Decimal64(12) can hold (18 digits, 12 of them fractional). */
 export const MAX_STORED_COST = 999999.999999999999;
 
 export function storedCost(value: number): number {
+  // Fast path: in plain notation (|value| >= 1e-6) truncating the shortest representation at
+  // 12 decimals cuts exactly the digits decimal.js would cut.
+  const text = String(value);
+  if (!text.includes('e')) {
+    const dot = text.indexOf('.');
+    if (dot < 0 || text.length - dot - 1 <= 12) return value;
+    return Number(text.slice(0, dot + 13));
+  }
+  return decimalStoredCost(value);
+}
+
+/** The reference computation; `storedCost` must always agree with it. */
+export function decimalStoredCost(value: number): number {
   return new Dec(value).toDecimalPlaces(12, Dec.ROUND_DOWN).toNumber();
 }
 

@@ -73,14 +73,32 @@ function compare(sum: number, operator: string, value: number): boolean {
   }
 }
 
-function evaluateCondition(condition: PricingTierCondition, usage: Record<string, number>, attrs: TierAttributes): ConditionEvaluation {
-  if (isUsageCondition(condition)) {
-    let regex: RegExp;
+// Tier conditions repeat across generations: compile each pattern once. No `g` flag, so a
+// cached RegExp carries no lastIndex state between tests.
+const REGEX_CACHE_LIMIT = 2000;
+const regexCache = new Map<string, RegExp | Error>();
+
+function conditionRegex(pattern: string, caseSensitive: boolean): RegExp | Error {
+  const key = `${caseSensitive ? 's' : 'i'}:${pattern}`;
+  let compiled = regexCache.get(key);
+  if (compiled === undefined) {
     try {
       // A JS regex, unanchored, case-insensitive unless caseSensitive: not Postgres' dialect.
-      regex = new RegExp(condition.usageDetailPattern, condition.caseSensitive ? '' : 'i');
+      compiled = new RegExp(pattern, caseSensitive ? '' : 'i');
     } catch (e) {
-      return { kind: 'usage', condition, matchedKeys: [], sum: 0, passed: false, error: (e as Error).message };
+      compiled = e as Error;
+    }
+    if (regexCache.size >= REGEX_CACHE_LIMIT) regexCache.clear();
+    regexCache.set(key, compiled);
+  }
+  return compiled;
+}
+
+function evaluateCondition(condition: PricingTierCondition, usage: Record<string, number>, attrs: TierAttributes): ConditionEvaluation {
+  if (isUsageCondition(condition)) {
+    const regex = conditionRegex(condition.usageDetailPattern, condition.caseSensitive === true);
+    if (regex instanceof Error) {
+      return { kind: 'usage', condition, matchedKeys: [], sum: 0, passed: false, error: regex.message };
     }
     const matchedKeys = Object.keys(usage).filter((key) => regex.test(key));
     const sum = matchedKeys.reduce((acc, key) => acc + (usage[key] || 0), 0);

@@ -107,3 +107,21 @@ export function findModel(model: string, definitions: readonly ModelDefinition[]
   }));
   return { model, winner, tiedWith, losers, unevaluated };
 }
+
+/**
+ * `findModel` over a fixed set of definitions, remembering the answer per model name: a batch of
+ * generations repeats the same few names, and matching tests every pattern. Bounded, so a stream
+ * of distinct names cannot grow it without limit.
+ */
+export function createMatcher(definitions: readonly ModelDefinition[], limit = 10_000): (model: string) => MatchResult {
+  const cache = new Map<string, MatchResult>();
+  return (model) => {
+    let result = cache.get(model);
+    if (result === undefined) {
+      result = findModel(model, definitions);
+      if (cache.size >= limit) cache.clear();
+      cache.set(model, result);
+    }
+    return result;
+  };
+}

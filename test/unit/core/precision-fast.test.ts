@@ -1,0 +1,54 @@
+// The fast paths of the cost arithmetic against decimal.js, which defines the right answer.
+import { describe, expect, it } from 'vitest';
+import { costComponent, decimalCostComponent, decimalStoredCost, fastCostComponent, storedCost } from '../../../src/core/precision.js';
+import { builtInDefinitions } from '../../../src/data/catalogue.js';
+
+function rng(seed: number) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state * 1664525 + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+const catalogPrices = [...new Set(builtInDefinitions().flatMap((d) => d.pricingTiers.flatMap((t) => Object.values(t.prices))))];
+
+describe('cost arithmetic fast paths', () => {
+  it('agree with decimal.js for every catalogue price over many unit counts', () => {
+    const random = rng(7);
+    let fast = 0;
+    for (const price of catalogPrices) {
+      for (const units of [0, 1, 2, 3, 7, 10, 99, 1000, 123_457, 999_999, 1_000_000, 2 ** 31, Math.floor(random() * 1e9), Math.floor(random() * 1e12)]) {
+        const expected = decimalCostComponent(price, units);
+        expect(costComponent(price, units), `${price} × ${units}`).toBe(expected);
+        if (fastCostComponent(price, units) !== undefined) fast++;
+      }
+    }
+    // The fast path must actually carry the common cases, or it is not worth having.
+    expect(fast).toBeGreaterThan(catalogPrices.length * 10);
+  });
+
+  it('agree with decimal.js for random prices, including awkward ones', () => {
+    const random = rng(42);
+    for (let i = 0; i < 20_000; i++) {
+      const digits = 1 + Math.floor(random() * 15);
+      const exponent = -1 - Math.floor(random() * 25);
+      const price = Number(`${Math.floor(random() * 10 ** digits)}e${exponent}`);
+      const units = random() < 0.1 ? random() * 1000 : Math.floor(random() * 10 ** (1 + Math.floor(random() * 12)));
+      expect(costComponent(price, units), `${price} × ${units}`).toBe(decimalCostComponent(price, units));
+    }
+    for (const price of [0, 1, 0.1, 0.3, 1e-22, 1e-23, 1.5e-30, 1.23456789012345e-31, 123456789.123, Number.MAX_SAFE_INTEGER]) {
+      for (const units of [0, 1, 3, 12_345_678, 2 ** 53 - 1]) expect(costComponent(price, units), `${price} × ${units}`).toBe(decimalCostComponent(price, units));
+    }
+  });
+
+  it('truncate stored costs to 12 decimals exactly as decimal.js does', () => {
+    const random = rng(3);
+    const samples = [0, 1, 0.012325000000000001, 0.7999999999999999, 1e-6, 1e-7, 1.23456789012345e-7, 123456.123456789, 999999.9999999999, 1e21, 0.1 + 0.2];
+    for (let i = 0; i < 50_000; i++) {
+      samples.push(random() * 10 ** (Math.floor(random() * 14) - 8));
+      samples.push(decimalCostComponent(random() * 1e-4, Math.floor(random() * 1e6)) + decimalCostComponent(random() * 1e-5, Math.floor(random() * 1e5)));
+    }
+    for (const value of samples) expect(storedCost(value), String(value)).toBe(decimalStoredCost(value));
+  });
+});

@@ -3,10 +3,14 @@ import { type Command, Option } from 'commander';
 import type { Context } from '../context.js';
 import { collect } from './options.js';
 import { lazy } from './action.js';
+import { registerEstimate } from './estimate/index.js';
 import { registerProfile } from './profile/index.js';
+import { registerTokens } from './tokens/index.js';
 
 export function registerCommands(program: Command, ctx: Context): void {
   registerProfile(program, ctx);
+  registerTokens(program, ctx);
+  registerEstimate(program, ctx);
 
   program
     .command('health')

@@ -80,6 +80,8 @@ function strictOpenAi(
   v: Record<string, unknown>,
   keys: { input: string; output: string; total: string; inputDetails: string; outputDetails: string },
 ): Record<string, number> | undefined {
+  // Both OpenAI shapes require their input and total counts: without them the schema fails at once.
+  if (!(keys.input in v) || !(keys.total in v)) return undefined;
   const allowed = new Set(Object.values(keys));
   if (Object.keys(v).some((k) => !allowed.has(k))) return undefined;
   if (!isNonNegInt(v[keys.input]) || !isNonNegInt(v[keys.output]) || !isNonNegInt(v[keys.total])) return undefined;

@@ -1,8 +1,14 @@
 // The one place that prints. Data goes to stdout; warnings, hints, progress and errors to stderr.
 // On a terminal: tables with headers and colour. Piped: tab-separated, no header, no colour.
+import { createRequire } from 'node:module';
 import { Chalk, type ChalkInstance } from 'chalk';
-import Table from 'cli-table3';
+import type TableType from 'cli-table3';
 import { colorLevel } from './color.js';
+
+// cli-table3 loads only when a terminal table is printed: piped and JSON output never need it,
+// and commands such as `tokens count` start faster without it.
+const require = createRequire(import.meta.url);
+const loadTable = (): typeof TableType => require('cli-table3') as typeof TableType;
 
 export interface OutStream {
   write(chunk: string): unknown;
@@ -67,6 +73,18 @@ export class Output {
     this.stdout.write(this.redact(text));
   }
 
+  /** Raw text to stdout that waits when the reader is slower (for long streams of results). */
+  async writeChunk(text: string): Promise<void> {
+    if (this.stdout.write(this.redact(text)) === false && typeof (this.stdout as { once?: unknown }).once === 'function') {
+      await new Promise<void>((resolve) => (this.stdout as NodeJS.WritableStream).once('drain', () => resolve()));
+    }
+  }
+
+  /** A progress line on stderr, drawn only when stderr is a terminal. */
+  progress(): Progress {
+    return new Progress(this.stderrIsTTY ? this.stderr : undefined);
+  }
+
   line(text = ''): void {
     this.write(`${text}\n`);
   }
@@ -87,6 +105,7 @@ export class Output {
       for (const row of text) this.line(row.map(tsvSafe).join('\t'));
       return;
     }
+    const Table = loadTable();
     const table = new Table({
       head: columns.map((col) => this.c.bold(col.header)),
       colAligns: columns.map((col) => col.align ?? 'left'),
@@ -145,6 +164,25 @@ export class Output {
     }
     this.info(`${this.e.red('error:')} ${report.message}`);
     if (report.hint) this.info(this.e.dim(report.hint));
+  }
+}
+
+/** Redraws one status line on a terminal at most every 200 ms; a no-op elsewhere. */
+export class Progress {
+  private last = 0;
+  private drawn = false;
+  constructor(private readonly stream: OutStream | undefined) {}
+
+  update(text: () => string, now = Date.now()): void {
+    if (!this.stream || now - this.last < 200) return;
+    this.last = now;
+    this.drawn = true;
+    this.stream.write(`\r\u001b[2K${text()}`);
+  }
+
+  clear(): void {
+    if (this.stream && this.drawn) this.stream.write('\r\u001b[2K');
+    this.drawn = false;
   }
 }
 

@@ -1,0 +1,56 @@
+import type { Context } from '../../context.js';
+import { estimate, type EstimateInput, ObservationRejectedError } from '../../core/index.js';
+import { UsageError } from '../../errors.js';
+import { parseJson, parseJsonOrYaml, readTextInput } from '../../io/files.js';
+import { engineCounter } from '../../tokenizer/counter.js';
+import type { ActionInput } from '../action.js';
+import { loadDefinitions } from './definitions.js';
+import { printEstimate, resultJson } from './render.js';
+
+export default async function action(ctx: Context, { opts }: ActionInput): Promise<void> {
+  if (opts.batch !== undefined) {
+    const single = ['model', 'input', 'inputFile', 'output', 'outputFile', 'usage', 'usageFile', 'cost', 'modelParameters', 'metadata', 'level', 'explain'].filter((key) => opts[key] !== undefined);
+    if (single.length) throw new UsageError(`--batch reads everything from the file; drop ${single.map(flag).join(', ')}`);
+    const { runBatch } = await import('./batch.js');
+    await runBatch(ctx, { file: opts.batch as string, modelsFile: opts.modelsFile as string | undefined });
+    return;
+  }
+  if (typeof opts.model !== 'string') throw new UsageError('--model is required (or --batch FILE)');
+  exclusive(opts, 'input', 'inputFile');
+  exclusive(opts, 'output', 'outputFile');
+  exclusive(opts, 'usage', 'usageFile');
+
+  const input: EstimateInput = { model: opts.model };
+  const text = async (inline: string, file: string) =>
+    opts[inline] !== undefined ? (opts[inline] as string) : opts[file] !== undefined ? await readTextInput(ctx, opts[file] as string) : undefined;
+  const json = (key: string) => (opts[key] === undefined ? undefined : parseJson(opts[key] as string, flag(key)));
+  input.input = await text('input', 'inputFile');
+  input.output = await text('output', 'outputFile');
+  input.usageDetails = opts.usageFile !== undefined ? await parseJsonOrYaml(await readTextInput(ctx, opts.usageFile as string), opts.usageFile as string) : json('usage');
+  input.costDetails = json('cost');
+  input.modelParameters = json('modelParameters');
+  input.metadata = json('metadata');
+  if (opts.level !== undefined) input.level = opts.level as EstimateInput['level'];
+
+  const { definitions } = await loadDefinitions(ctx, { modelsFile: opts.modelsFile as string | undefined });
+  let result;
+  try {
+    result = estimate(input, { definitions, count: engineCounter });
+  } catch (error) {
+    if (error instanceof ObservationRejectedError) throw new UsageError(error.message);
+    throw error;
+  }
+  if (ctx.globals.json) {
+    ctx.out.printJson(resultJson(result, opts.explain === true));
+    return;
+  }
+  printEstimate(ctx, result, opts.explain === true);
+}
+
+function exclusive(opts: Record<string, unknown>, a: string, b: string): void {
+  if (opts[a] !== undefined && opts[b] !== undefined) throw new UsageError(`use ${flag(a)} or ${flag(b)}, not both`);
+}
+
+function flag(key: string): string {
+  return `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+}

@@ -1,0 +1,24 @@
+import { type Command, Option } from 'commander';
+import type { Context } from '../../context.js';
+import { lazy } from '../action.js';
+
+export function registerEstimate(program: Command, ctx: Context): void {
+  program
+    .command('estimate')
+    .description('estimate usage and cost of a generation offline, with the rules the server applies at ingestion')
+    .option('--model <name>', 'the model name the generation carries (matched against the definitions)')
+    .option('--input <text>', 'the generation input: plain text, or JSON such as a chat message array')
+    .option('--input-file <file>', 'read the input from a file')
+    .option('--output <text>', 'the generation output: plain text or JSON')
+    .option('--output-file <file>', 'read the output from a file')
+    .option('--usage <json>', 'usage as the client would send it (usageDetails: a map, or OpenAI usage); it wins over tokenizing')
+    .option('--usage-file <file>', 'read the usage from a JSON or YAML file')
+    .option('--cost <json>', 'costs as the client would send them (costDetails); they win over prices')
+    .option('--model-parameters <json>', 'model parameters (pricing tiers can depend on them, e.g. service_tier)')
+    .option('--metadata <json>', 'metadata (pricing tiers can depend on it)')
+    .addOption(new Option('--level <level>', 'observation level; the server does not tokenize ERROR generations').choices(['DEBUG', 'DEFAULT', 'WARNING', 'ERROR']))
+    .option('--explain', 'say which definition matched and why, which pricing tier, and price × units per usage type')
+    .option('--models-file <file>', 'custom model definitions (JSON or YAML, API or spec shape) that take precedence over the built-in catalogue')
+    .option('--batch <file>', 'estimate one generation per line of a JSONL file (- for stdin); one result line per input line')
+    .action(lazy(ctx, () => import('./action.js')));
+}

@@ -1,0 +1,86 @@
+// Counts tokens offline. Kept light on purpose (no zod, no HTTP stack): it is often run in loops.
+import { open } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { Context } from '../../context.js';
+import type { Encoding } from '../../core/tokenizer-models.js';
+import { FileError, UsageError } from '../../errors.js';
+import type { ActionInput } from '../action.js';
+import { ENCODINGS } from './index.js';
+
+interface Choice {
+  encoding: Encoding;
+  tokenizer: 'openai' | 'claude';
+  model?: string;
+  definition?: string;
+}
+
+export default async function action(ctx: Context, { args, opts }: ActionInput): Promise<void> {
+  const text = args[0] as string | undefined;
+  const file = opts.file as string | undefined;
+  const model = opts.model as string | undefined;
+  if (text !== undefined && file !== undefined) throw new UsageError('give the text as an argument or with --file, not both');
+  if (model !== undefined && opts.encoding !== undefined) throw new UsageError('use --model or --encoding, not both');
+  if (opts.modelsFile !== undefined && model === undefined) throw new UsageError('--models-file is only used with --model');
+  if (text === undefined && file === undefined && ctx.io.stdin.isTTY) {
+    throw new UsageError('no text to count', { hint: 'Pass it as an argument, with --file FILE, or on stdin: llmobs tokens count < notes.txt' });
+  }
+
+  const choice = model !== undefined ? await encodingForModel(ctx, model, opts.modelsFile as string | undefined) : encodingFor(opts.encoding as Encoding | undefined);
+  const { loadTokenizer } = await import('../../tokenizer/load.js');
+  const tokenizer = loadTokenizer(choice.encoding);
+  const tokens = text !== undefined ? tokenizer.count(text) : await countStream(ctx, file ?? '-', tokenizer.counter());
+
+  if (ctx.globals.json) {
+    ctx.out.printJson({ tokens, tokenizer: choice.tokenizer, encoding: choice.encoding, ...(choice.model !== undefined ? { model: choice.model, definition: choice.definition } : {}) });
+  } else {
+    ctx.out.line(String(tokens));
+  }
+}
+
+function encodingFor(encoding: Encoding | undefined): Choice {
+  const chosen = encoding ?? 'o200k_base';
+  if (!(ENCODINGS as readonly string[]).includes(chosen)) throw new UsageError(`unknown encoding "${chosen}"`);
+  return { encoding: chosen, tokenizer: chosen === 'claude' ? 'claude' : 'openai' };
+}
+
+async function encodingForModel(ctx: Context, model: string, modelsFile: string | undefined): Promise<Choice> {
+  const { loadDefinitions } = await import('../estimate/definitions.js');
+  const { findModel, resolveTokenizer } = await import('../../core/index.js');
+  const { definitions } = await loadDefinitions(ctx, { modelsFile });
+  const winner = findModel(model, definitions).winner;
+  if (!winner) {
+    throw new UsageError(`no model definition matches "${model}"`, { hint: 'Pass --encoding, or add a definition with --models-file. See: llmobs models match ' + model + ' --offline' });
+  }
+  const resolution = resolveTokenizer(winner.definition);
+  if (!resolution.ok) {
+    throw new UsageError(`"${model}" matches "${winner.definition.modelName}", which has no usable tokenizer: ${resolution.message}`, {
+      hint: 'The server does not count tokens for it; pass --encoding to count anyway.',
+    });
+  }
+  return { encoding: resolution.tokenizer.encoding, tokenizer: resolution.tokenizer.id, model, definition: winner.definition.modelName };
+}
+
+/** Streams a file or stdin through the counter: memory stays flat whatever the size. */
+async function countStream(ctx: Context, file: string, counter: { write(chunk: string): void; end(): number }): Promise<number> {
+  let stream: NodeJS.ReadableStream;
+  if (file === '-') {
+    stream = ctx.io.stdin;
+  } else {
+    const path = resolve(ctx.cwd, file);
+    try {
+      const handle = await open(path, 'r');
+      stream = handle.createReadStream({ highWaterMark: 1 << 20 });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new FileError(`cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (error as Error).message}`);
+    }
+  }
+  // A streaming decoder keeps multi-byte characters split across chunks intact, and the BOM.
+  stream.setEncoding('utf8');
+  try {
+    for await (const chunk of stream) counter.write(chunk as string);
+  } catch (error) {
+    throw new FileError(`cannot read ${file}: ${(error as Error).message}`);
+  }
+  return counter.end();
+}

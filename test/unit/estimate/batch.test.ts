@@ -1,0 +1,74 @@
+// `llmobs estimate --batch`: order, one result per line, bad lines reported, totals, exit codes.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { isolatedEnv, runInProcess, tempDir } from '../../helpers/cli.js';
+
+const good = (id: string, model: string, input: number, output: number) => JSON.stringify({ id, model, usageDetails: { input, output } });
+
+describe('estimate --batch', () => {
+  it('answers every line in order, reports bad ones with their line number, and exits 2 at the end', async () => {
+    const dir = tempDir();
+    const lines = [
+      good('a', 'gpt-4o', 1000, 100),
+      '{"model": "gpt-4o", "usage_details": {"input": 10}}',
+      '{not json',
+      '',
+      '[1, 2]',
+      '{"id": "no-model"}',
+      good('b', 'claude-sonnet-4-5', 500, 50),
+      '{"model": "gpt-4o", "modelParameters": {"x": {"nested": 1}}}',
+      `${good('c', 'unknown-model', 1, 1)}\r`,
+      good('d', 'gpt-4o', 5, 5),
+    ];
+    writeFileSync(join(dir, 'in.jsonl'), lines.join('\n')); // no final newline
+    const result = await runInProcess(['estimate', '--batch', 'in.jsonl'], { env: isolatedEnv(), cwd: dir });
+    expect(result.exitCode).toBe(2);
+    const out = result.stdout.trimEnd().split('\n').map((line) => JSON.parse(line));
+    expect(out.map((r) => r.line)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(out[0]).toMatchObject({ line: 1, id: 'a', model: 'gpt-4o', usageDetails: { input: 1000, output: 100, total: 1100 } });
+    expect(out[1].usageDetails).toEqual({ input: 10, total: 10 });
+    expect(out[2]).toMatchObject({ line: 3, error: { code: 'invalid_json' } });
+    expect(out[3]).toEqual({ line: 4, skipped: 'empty line' });
+    expect(out[4]).toMatchObject({ error: { code: 'invalid_line' } });
+    expect(out[5]).toMatchObject({ id: 'no-model', error: { code: 'invalid_line', message: '"model" must be a string' } });
+    expect(out[7]).toMatchObject({ line: 8, error: { code: 'rejected' } });
+    expect(out[8]).toMatchObject({ id: 'c', matchedModel: null, totalCost: null });
+    expect(out[9]).toMatchObject({ id: 'd' });
+    expect(result.stderr).toContain('line 3: not valid JSON');
+    expect(result.stderr).toContain('line 8:');
+    expect(result.stderr).toMatch(/10 lines: 5 estimated, 4 failed, 1 empty/);
+  });
+
+  it('gives a batch line the same fields as a single estimate', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'in.jsonl'), `${good('x', 'gpt-4o-mini', 1234, 56)}\n`);
+    const batch = await runInProcess(['estimate', '--batch', 'in.jsonl'], { env: isolatedEnv(), cwd: dir });
+    const single = await runInProcess(['estimate', '--json', '--model', 'gpt-4o-mini', '--usage', '{"input":1234,"output":56}'], { env: isolatedEnv() });
+    const { line, id, ...fromBatch } = JSON.parse(batch.stdout);
+    expect([line, id]).toEqual([1, 'x']);
+    expect(fromBatch).toEqual(JSON.parse(single.stdout));
+    expect(batch.exitCode).toBe(0);
+  });
+
+  it('reads stdin and ends with a summary object per model with --json', async () => {
+    const input = [good('1', 'gpt-4o', 100, 10), good('2', 'gpt-4o', 200, 20), good('3', 'nope', 1, 1)].join('\n') + '\n';
+    const result = await runInProcess(['estimate', '--batch', '-', '--json'], { env: isolatedEnv(), stdin: input });
+    expect(result.exitCode).toBe(0);
+    const out = result.stdout.trimEnd().split('\n').map((line) => JSON.parse(line));
+    expect(out).toHaveLength(4);
+    const { summary } = out[3];
+    expect(summary).toMatchObject({ lines: 3, estimated: 3, failed: 0, skipped: 0 });
+    const gpt = summary.models.find((m: { model: string }) => m.model === 'gpt-4o');
+    expect(gpt).toMatchObject({ definition: 'gpt-4o', generations: 2, usage: { input: 300, output: 30, total: 330 } });
+    expect(gpt.totalCost).toBeCloseTo(out[0].totalCost + out[1].totalCost, 15);
+    expect(summary.models.find((m: { model: string }) => m.model === 'nope')).toMatchObject({ definition: null, totalCost: 0, withoutCost: 1 });
+    expect(summary.totalCost).toBeCloseTo(gpt.totalCost, 15);
+    expect(result.stderr).toBe('');
+  });
+
+  it('fails with exit 6 for a missing file', async () => {
+    const result = await runInProcess(['estimate', '--batch', 'missing.jsonl'], { env: isolatedEnv(), cwd: tempDir() });
+    expect(result.exitCode).toBe(6);
+  });
+});

@@ -1,0 +1,95 @@
+// `llmobs estimate` for one generation: the JSON contract, the numbers, explanations and refusals.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Decimal } from 'decimal.js';
+import { get_encoding } from 'tiktoken';
+import { afterAll, describe, expect, it } from 'vitest';
+import { builtInDefinitions } from '../../../src/data/catalogue.js';
+import { isolatedEnv, runInProcess, tempDir } from '../../helpers/cli.js';
+
+const o200k = get_encoding('o200k_base');
+afterAll(() => o200k.free());
+
+const catalogue = builtInDefinitions();
+const defaultPrices = (name: string) => catalogue.find((d) => d.modelName === name)!.pricingTiers.find((t) => t.isDefault)!.prices;
+const cost = (price: number, units: number) => new Decimal(price).mul(units).toNumber();
+
+async function estimateJson(args: string[], cwd?: string) {
+  const result = await runInProcess(['estimate', '--json', ...args], { env: isolatedEnv(), cwd });
+  expect(result.stderr, result.stderr).toBe('');
+  expect(result.exitCode).toBe(0);
+  return JSON.parse(result.stdout);
+}
+
+describe('estimate', () => {
+  it('prices provided OpenAI usage with the server mapping, in the documented shape', async () => {
+    const usage = { prompt_tokens: 1200, completion_tokens: 300, total_tokens: 1500, prompt_tokens_details: { cached_tokens: 200 } };
+    const result = await estimateJson(['--model', 'gpt-4o', '--usage', JSON.stringify(usage)]);
+    expect(Object.keys(result)).toEqual(['model', 'matchedModel', 'tokenizer', 'usageDetails', 'costDetails', 'totalCost', 'pricingTier', 'warnings']);
+    expect(result.matchedModel).toEqual({ id: 'b9854a5c92dc496b997d99d20', modelName: 'gpt-4o', matchPattern: '(?i)^(openai/)?(gpt-4o)$', source: 'built-in' });
+    // Cached tokens are subtracted from input; total stays as provided.
+    expect(result.usageDetails).toEqual({ input: 1000, output: 300, total: 1500, input_cached_tokens: 200 });
+    const prices = defaultPrices('gpt-4o');
+    const expected = { input: cost(prices.input!, 1000), output: cost(prices.output!, 300), input_cached_tokens: cost(prices.input_cached_tokens!, 200) };
+    expect(result.costDetails).toMatchObject(expected);
+    expect(result.totalCost).toBeCloseTo(expected.input + expected.output + expected.input_cached_tokens, 12);
+    expect(result.pricingTier).toBe('Standard');
+  });
+
+  it('tokenizes input and output when no usage is given, counting chat messages as the server does', async () => {
+    const messages = [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'What is the capital of France?', name: 'ann' }];
+    const result = await estimateJson(['--model', 'gpt-4o', '--input', JSON.stringify(messages), '--output', 'Paris.']);
+    const chatTokens = messages.reduce((n, m) => n + 3 + o200k.encode(m.role).length + o200k.encode(m.content).length + (m.name ? o200k.encode(m.name).length + 1 : 0), 0) + 3;
+    expect(result.usageDetails).toEqual({ input: chatTokens, output: o200k.encode('Paris.').length, total: chatTokens + o200k.encode('Paris.').length });
+    expect(result.tokenizer).toEqual({ id: 'openai', encoding: 'o200k_base', tokenizerModel: 'gpt-4o' });
+  });
+
+  it('picks a pricing tier from model parameters', async () => {
+    const result = await estimateJson(['--model', 'gpt-4o-mini', '--usage', '{"input":10,"output":5}', '--model-parameters', '{"service_tier":"priority"}']);
+    expect(result.pricingTier).toBe('Fast mode');
+  });
+
+  it('warns with stable codes: no match, reasoning models, claude approximations', async () => {
+    const unknown = await runInProcess(['estimate', '--json', '--model', 'my-own-model', '--input', 'hi'], { env: isolatedEnv() });
+    expect(JSON.parse(unknown.stdout)).toMatchObject({ matchedModel: null, usageDetails: {}, costDetails: {}, totalCost: null, warnings: [{ code: 'no-matching-model' }] });
+    const claude = await estimateJson(['--model', 'claude-sonnet-4-5', '--input', 'hello', '--output', 'hi']);
+    expect(claude.warnings.map((w: { code: string }) => w.code)).toContain('claude-count-approximate');
+  });
+
+  it('lets custom definitions from --models-file win over built-in ones', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'models.yaml'), 'name: gpt-4o\nmatch_pattern: "(?i)^gpt-4o$"\nunit: TOKENS\npricing:\n  input: 0.000001\n  output: 0.000002\n');
+    const result = await estimateJson(['--model', 'gpt-4o', '--usage', '{"input":1000,"output":100}', '--models-file', 'models.yaml'], dir);
+    expect(result.matchedModel).toMatchObject({ modelName: 'gpt-4o', source: 'custom', id: 'models.yaml#0' });
+    // The JS sum is 0.0012000000000000001; stored as Decimal64(12) it comes back as 0.0012.
+    const stored = (value: number) => new Decimal(value).toDecimalPlaces(12, Decimal.ROUND_DOWN).toNumber();
+    expect(result.costDetails).toEqual({ input: cost(0.000001, 1000), output: cost(0.000002, 100), total: stored(cost(0.000001, 1000) + cost(0.000002, 100)) });
+  });
+
+  it('explains in words which definition, which tier, and price × units', async () => {
+    const result = await runInProcess(['estimate', '--model', 'gpt-4o', '--usage', '{"input":1000,"output":100}', '--explain'], { env: isolatedEnv() });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toContain('"gpt-4o" matches built-in definition "gpt-4o"');
+    expect(result.stdout).toContain('Chosen: "Standard", because no other tier applies');
+    expect(result.stdout).toMatch(/input: 1000 × \$0\.0000025 = \$0\.0025/);
+    const json = await estimateJson(['--model', 'gpt-4o', '--usage', '{"input":1000}', '--explain']);
+    expect(json.explain.cost.lines).toEqual([{ usageType: 'input', units: 1000, price: 0.0000025, cost: 0.0025, stored: 0.0025 }]);
+  });
+
+  it('refuses bad input with exit 2 before doing anything', async () => {
+    const env = isolatedEnv();
+    for (const args of [
+      ['estimate', '--usage', '{}'],
+      ['estimate', '--model', 'gpt-4o', '--usage', '{"input":'],
+      ['estimate', '--model', 'gpt-4o', '--input', 'a', '--input-file', 'b'],
+      ['estimate', '--model', 'gpt-4o', '--model-parameters', '[1]'],
+      ['estimate', '--batch', 'x.jsonl', '--model', 'gpt-4o'],
+    ]) {
+      const result = await runInProcess(args, { env });
+      expect(result.exitCode, args.join(' ')).toBe(2);
+      expect(result.stdout).toBe('');
+    }
+    const missing = await runInProcess(['estimate', '--model', 'gpt-4o', '--input-file', 'nope.txt'], { env });
+    expect(missing.exitCode).toBe(6);
+  });
+});

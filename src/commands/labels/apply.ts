@@ -1,5 +1,5 @@
 // Carries out a label plan and reports it the same way for `labels set` and `labels promote`.
-import { addLabels } from '../../api/prompts.js';
+import { addLabels, promptPath } from '../../api/prompts.js';
 import type { ApiClient } from '../../api/client.js';
 import type { Context } from '../../context.js';
 import { ApiError } from '../../errors.js';
@@ -15,7 +15,7 @@ export async function applyPlan(ctx: Context, client: ApiClient, name: string, p
       throw new ApiError(`the server accepted the change but version ${updated.version} does not list the label '${label}'`, {
         status: 200,
         method: 'PATCH',
-        path: `/api/public/v2/prompts/.../versions/${plan.update.version}`,
+        path: `${promptPath(name)}/versions/${plan.update.version}`,
         hint: `Check with: llmobs labels list ${shellQuote(name)}`,
       });
     }

@@ -3,7 +3,7 @@ import { createPrompt, PROMPTS_PATH } from '../../api/prompts.js';
 import type { Prompt } from '../../api/schemas/prompts.js';
 import type { Context } from '../../context.js';
 import { ApiError, UsageError } from '../../errors.js';
-import { buildCreatePromptBody } from '../../core/prompts/create-body.js';
+import { type CreatePromptBody, buildCreatePromptBody } from '../../core/prompts/create-body.js';
 import { inferPromptType, parseChatContent, parsePromptContent } from '../../core/prompts/parse-content.js';
 import type { PromptContent, PromptType } from '../../core/prompts/types.js';
 import { parseJson, parseJsonOrYaml, readTextInput } from '../../io/files.js';
@@ -65,12 +65,7 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
     return;
   }
 
-  let created: Prompt;
-  try {
-    created = await createPrompt(await ctx.api(), body);
-  } catch (error) {
-    throw explain(error, body.name);
-  }
+  const created = await createWithRetry(ctx, body);
   if (ctx.globals.json) return ctx.out.printJson(created);
   ctx.out.success(`Created version ${created.version} of ${created.type} prompt '${created.name}'`);
   ctx.out.keyValues([
@@ -109,13 +104,39 @@ function dropFinalLineBreak(text: string): string {
   return text.replace(/\r?\n$/, '');
 }
 
+/** A create that lost the race for a version number; the server created nothing. */
+function isVersionConflict(error: unknown): error is ApiError {
+  return error instanceof ApiError && error.status === 400 && /unique constraint|concurrent prompt creation/i.test(error.serverMessage ?? '');
+}
+
+/**
+ * POST is never retried by the client, since a repeat could create a second version. The one
+ * exception is the server's own "two creates collided" answer: nothing was created, and the
+ * server asks for a delay, so the create is tried again after a backoff (up to --retries times).
+ */
+async function createWithRetry(ctx: Context, body: CreatePromptBody): Promise<Prompt> {
+  const client = await ctx.api();
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await createPrompt(client, body);
+    } catch (error) {
+      if (isVersionConflict(error) && attempt < ctx.globals.retries) {
+        const delay = Math.round(250 * 2 ** attempt * (0.5 + ctx.random() / 2));
+        ctx.trace(`  version conflict with a concurrent create; trying again in ${delay} ms`);
+        await ctx.sleep(delay);
+        continue;
+      }
+      throw explain(error, body.name);
+    }
+  }
+}
+
 function explain(error: unknown, name: string): unknown {
   if (!(error instanceof ApiError) || error.status !== 400) return error;
-  const message = error.serverMessage ?? '';
-  if (/different prompt type/i.test(message)) {
+  if (/different prompt type/i.test(error.serverMessage ?? '')) {
     error.hint = `Every version of '${name}' has the same type; create the other type under a new name.`;
-  } else if (/unique constraint|concurrent/i.test(message)) {
-    error.hint = 'Another version of this prompt was created at the same moment. Nothing was created; run the command again.';
+  } else if (isVersionConflict(error)) {
+    error.hint = 'Other versions of this prompt were being created at the same moment. Nothing was created; run the command again.';
   }
   return error;
 }

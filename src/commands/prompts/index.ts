@@ -32,6 +32,8 @@ Content comes from exactly one of --text, --file, --chat-file, or stdin when non
 Everything is checked before anything is sent (exit 2): the name, labels (lowercase letters,
 digits, _ - . and at most 36 characters; 'latest' is set by the server), the commit message, chat
 messages, and that a chat prompt does not use one name for a variable and a placeholder.
+A create is never repeated after a failure, except when the server answers that it collided with
+concurrent creates of the same prompt (nothing was created): then it is tried again, up to --retries.
 
 Examples:
   llmobs prompts create support/greeting --text 'Hello {{name}}' --label staging

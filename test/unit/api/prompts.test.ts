@@ -102,3 +102,34 @@ describe('reading labels', () => {
     await agent.close();
   });
 });
+
+describe('creating while others create', () => {
+  const conflict = { message: "Failed to create prompt 'p' due to unique constraint failure. Too many concurrent prompt creations. Please add a delay.", error: 'InvalidRequestError' };
+  const created = { name: 'p', version: 3, type: 'text', prompt: 'x', config: {}, labels: ['latest'], tags: [] };
+
+  it('tries again after a backoff when the server reports a version collision, and only then', async () => {
+    let posts = 0;
+    const { agent, requests } = recordingAgent(HOST, () => (++posts <= 2 ? { status: 400, body: conflict } : { status: 201, body: created }));
+    const sleeps: number[] = [];
+    const result = await runInProcess(['prompts', 'create', 'p', '--text', 'x', '--json'], { env: env(), dispatcher: agent, sleeps });
+    expect(result.exitCode).toBe(0);
+    expect(JSON.parse(result.stdout).version).toBe(3);
+    expect(requests.map((r) => r.method)).toEqual(['POST', 'POST', 'POST']);
+    expect(sleeps).toEqual([188, 375]);
+    await agent.close();
+  });
+
+  it('gives up after --retries with a hint, and never repeats other refusals', async () => {
+    const always = recordingAgent(HOST, () => ({ status: 400, body: conflict }));
+    const result = await runInProcess(['prompts', 'create', 'p', '--text', 'x', '--retries', '1'], { env: env(), dispatcher: always.agent });
+    expect(result.exitCode).toBe(5);
+    expect(always.requests).toHaveLength(2);
+    expect(result.stderr).toContain('Nothing was created; run the command again.');
+    await always.agent.close();
+
+    const other = recordingAgent(HOST, () => ({ status: 400, body: { message: 'Invalid request data', error: [] } }));
+    expect((await runInProcess(['prompts', 'create', 'p', '--text', 'x'], { env: env(), dispatcher: other.agent })).exitCode).toBe(5);
+    expect(other.requests).toHaveLength(1);
+    await other.agent.close();
+  });
+});

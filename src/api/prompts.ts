@@ -1,6 +1,6 @@
 // The v2 prompt endpoints (API.md 4). A 404 is re-thrown with what it means for a prompt: which
 // of name, version or label is missing, found out with one extra list request only on failure.
-import { ApiNotFoundError, NotFoundError, PreconditionError } from '../errors.js';
+import { ApiNotFoundError, NotFoundError, PreconditionError, UsageError } from '../errors.js';
 import type { CreatePromptBody } from '../core/prompts/create-body.js';
 import { promptPathSegment } from '../core/prompts/name.js';
 import type { PromptSelector } from '../core/prompts/selector.js';
@@ -16,6 +16,11 @@ export const PROMPTS_PATH = '/api/public/v2/prompts';
 export const READ_CONCURRENCY = 4;
 
 export function promptPath(name: string): string {
+  // URL parsers treat `.` and `..` (even as %2E) as "this" and "parent" directory: such a path
+  // would reach another endpoint, so the request is not sent at all.
+  if (name === '.' || name === '..') {
+    throw new UsageError(`a prompt named '${name}' cannot be addressed in a URL`, { hint: 'Only creating it works; use another name.' });
+  }
   return `${PROMPTS_PATH}/${promptPathSegment(name)}`;
 }
 

@@ -62,6 +62,18 @@ describe('small parsers', () => {
   });
 });
 
+describe('names a URL cannot carry', () => {
+  it('refuses to address . and .. (they would become another path), sending nothing', async () => {
+    const { agent, requests } = recordingAgent(HOST, () => ({ status: 200, body: {} }));
+    for (const name of ['.', '..']) {
+      const result = await runInProcess(['prompts', 'get', name], { env: env(), dispatcher: agent });
+      expect([result.exitCode, result.stderr]).toEqual([2, expect.stringContaining('cannot be addressed in a URL')]);
+    }
+    expect(requests).toEqual([]);
+    await agent.close();
+  });
+});
+
 describe('reading labels', () => {
   const meta = { name: 'p', type: 'text', versions: [1, 2], labels: ['latest', 'production'], tags: [], lastUpdatedAt: '2026-01-01T00:00:00.000Z', lastConfig: {} };
   const row = (version: number, labels: string[]) => ({ name: 'p', version, type: 'text', prompt: 'x', config: {}, labels, tags: [] });

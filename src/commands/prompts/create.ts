@@ -36,7 +36,7 @@ export default async function action(ctx: Context, { args, opts }: ActionInput):
 
 export async function run(ctx: Context, opts: Options): Promise<void> {
   const sources = [opts.text !== undefined && '--text', opts.file && '--file', opts.chatFile && '--chat-file'].filter(Boolean);
-  if (sources.length > 1) throw new UsageError(`give the content once: ${sources.join(' and ')} were both given`);
+  if (sources.length > 1) throw new UsageError(`give the content once: ${sources.join(', ')} were given together`);
   if (opts.chatFile && opts.type === 'text') throw new UsageError('--chat-file makes a chat prompt; drop --type text or use --file');
   if (opts.config !== undefined && opts.configFile) throw new UsageError('use either --config or --config-file, not both');
   if (opts.clearTags && opts.tag.length) throw new UsageError('use either --tag or --clear-tags, not both');

@@ -86,7 +86,7 @@ describe('prompts create', () => {
     ['an uppercase label', ['p', '--text', 'x', '--label', 'Prod'], /lowercase letters/],
     ['latest as a label', ['p', '--text', 'x', '--label', 'latest'], /'latest' cannot be set by hand/],
     ['a 37-character label', ['p', '--text', 'x', '--label', 'l'.repeat(37)], /1 to 36 characters/],
-    ['two content sources', ['p', '--text', 'x', '--file', 'f.txt'], /--text and --file/],
+    ['two content sources', ['p', '--text', 'x', '--file', 'f.txt'], /--text, --file were given together/],
     ['a 501-character commit message', ['p', '--text', 'x', '-m', 'm'.repeat(501)], /limit is 500/],
     ['a variable named like a placeholder', ['p', '--text', '[{"role":"user","content":"{{h}}"},{"type":"placeholder","name":"h"}]', '--type', 'chat'], /variables and placeholders must be unique, the following are not: h/],
     ['--chat-file with --type text', ['p', '--chat-file', 'x.json', '--type', 'text'], /--chat-file makes a chat prompt/],

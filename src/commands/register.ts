@@ -3,10 +3,14 @@ import { type Command, Option } from 'commander';
 import type { Context } from '../context.js';
 import { collect } from './options.js';
 import { lazy } from './action.js';
+import { registerLabels } from './labels/index.js';
 import { registerProfile } from './profile/index.js';
+import { registerPrompts } from './prompts/index.js';
 
 export function registerCommands(program: Command, ctx: Context): void {
   registerProfile(program, ctx);
+  registerPrompts(program, ctx);
+  registerLabels(program, ctx);
 
   program
     .command('health')

@@ -11,7 +11,9 @@ export function buildProgram(ctx: Context): Command {
   const program = new Command('llmobs');
   program
     .description('Operate a Langfuse project from the terminal and CI: model definitions, prompts and labels, offline token and cost estimates, and a local Langfuse-compatible server.')
-    .version(VERSION, '-V, --version', 'print the version')
+    // Only -V is the program's: commander would take a program-level --version anywhere on the
+    // line, and prompt commands need --version for themselves. A leading --version still works.
+    .version(VERSION, '-V', 'print the version (also --version before any command)')
     .helpOption('-h, --help', 'show help for a command')
     .addOption(new Option('--profile <profile>', 'use this profile (default: $LLMOBS_PROFILE, then the active profile)'))
     .addOption(new Option('--base-url <url>', 'server address, e.g. https://us.cloud.langfuse.com or http://localhost:3000'))
@@ -40,7 +42,7 @@ export async function run(argv: string[], deps: Partial<ContextDeps> = {}): Prom
   const ctx = new Context({ ...defaultDeps(), ...deps });
   const program = buildProgram(ctx);
   try {
-    await program.parseAsync(argv, { from: 'user' });
+    await program.parseAsync(programVersionFlag(argv, program), { from: 'user' });
     return ctx.exitCode;
   } catch (error) {
     return await reportError(ctx, program, argv, error);
@@ -88,6 +90,13 @@ async function reportError(ctx: Context, program: Command, argv: string[], error
   });
   if (ctx.verbose && error instanceof Error && error.stack) ctx.trace(error.stack);
   return ExitCode.unexpected;
+}
+
+/** `--version` before the first command name asks for the program's version: it becomes `-V`. */
+export function programVersionFlag(argv: string[], program: Command): string[] {
+  const commands = new Set(program.commands.flatMap((command) => [command.name(), ...command.aliases()]));
+  const first = argv.findIndex((arg) => commands.has(arg));
+  return argv.map((arg, index) => (arg === '--version' && (first === -1 || index < first) ? '-V' : arg));
 }
 
 /** After a parse error the options object may be incomplete; --json and colour still apply. */

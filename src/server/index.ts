@@ -10,12 +10,13 @@ import { authenticate } from './auth.js';
 import { HttpError, methodNotAllowed } from './errors.js';
 import { healthRoutes } from './handlers/health.js';
 import { projectRoutes } from './handlers/projects.js';
+import { promptRoutes } from './handlers/prompts.js';
 import { type HandlerContext, matchRoute, type Route, type ServerReply } from './router.js';
 import { DataStore, recordLockUrl } from './store.js';
 
 export const DEFAULT_BODY_LIMIT = 4.5 * 1024 * 1024;
 
-export const ROUTES: Route[] = [...healthRoutes, ...projectRoutes];
+export const ROUTES: Route[] = [...healthRoutes, ...projectRoutes, ...promptRoutes];
 
 export interface ServerOptions {
   port?: number;

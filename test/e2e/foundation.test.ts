@@ -132,3 +132,17 @@ describe('profiles against the local server', () => {
     expect(JSON.parse(list.stdout)).toEqual([]);
   });
 });
+
+describe('output to a reader that stops early', () => {
+  it('exits quietly when stdout is closed (llmobs ... | head)', async () => {
+    const { spawn } = await import('node:child_process');
+    const { BIN } = await import('../helpers/bin.js');
+    const child = spawn(process.execPath, [BIN, 'completion', 'bash'], { env: isolatedEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+  });
+});

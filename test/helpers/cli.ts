@@ -1,5 +1,5 @@
 // Runs the CLI in-process with fake streams and environment (unit tests of commands).
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Dispatcher } from 'undici';
@@ -23,8 +23,17 @@ export interface InProcessResult {
   stderr: string;
 }
 
+const created: string[] = [];
+
+/** A fresh temp directory, removed after the test file (see test/setup.ts). */
 export function tempDir(prefix = 'llmobs-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  created.push(dir);
+  return dir;
+}
+
+export function removeTempDirs(): void {
+  for (const dir of created.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
 /** A clean environment: config in a temp dir, no colour forcing, no Langfuse variables. */

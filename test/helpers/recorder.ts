@@ -1,5 +1,5 @@
 // A MockAgent that records every request the CLI sends to one origin and answers from a function.
-import { MockAgent } from 'undici';
+import { Agent, type Dispatcher, MockAgent } from 'undici';
 
 export interface Recorded {
   method: string;
@@ -31,4 +31,23 @@ export function recordingAgent(origin: string, respond: Responder): { agent: Moc
     })
     .persist();
   return { agent, requests };
+}
+
+/**
+ * A real undici Agent that records every request before sending it on: the CLI talks to a real
+ * server (the local one) and the test still sees exactly what went over the wire.
+ */
+export function recordingDispatcher(): { dispatcher: Dispatcher; requests: Recorded[]; close: () => Promise<void> } {
+  const agent = new Agent();
+  const requests: Recorded[] = [];
+  const dispatcher = agent.compose((dispatch) => (options, handler) => {
+    const text = typeof options.body === 'string' ? options.body : options.body instanceof Uint8Array ? Buffer.from(options.body).toString('utf8') : '';
+    const headers: Record<string, string> = {};
+    const raw = options.headers;
+    if (Array.isArray(raw)) for (let i = 0; i + 1 < raw.length; i += 2) headers[String(raw[i]).toLowerCase()] = String(raw[i + 1]);
+    else if (raw && typeof raw === 'object') for (const [key, value] of Object.entries(raw)) headers[key.toLowerCase()] = String(value);
+    requests.push({ method: options.method, path: options.path, body: text ? JSON.parse(text) : undefined, headers });
+    return dispatch(options, handler);
+  });
+  return { dispatcher, requests, close: () => agent.close() };
 }

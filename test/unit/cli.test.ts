@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EXIT_CODE_HELP } from '../../src/errors.js';
+import { VERSION } from '../../src/version.js';
 import { runInProcess } from '../helpers/cli.js';
 
 describe('the CLI frame', () => {
@@ -13,7 +14,7 @@ describe('the CLI frame', () => {
   });
 
   it('has --help on every command', async () => {
-    for (const path of [['profile'], ['profile', 'add'], ['health'], ['api'], ['server'], ['completion']]) {
+    for (const path of [['profile'], ['profile', 'add'], ['health'], ['api'], ['server'], ['completion'], ['prompts', 'create'], ['prompts', 'compile'], ['labels', 'promote']]) {
       const result = await runInProcess([...path, '--help']);
       expect(result.exitCode).toBe(0);
       expect(result.stdout).toContain('Usage: llmobs');
@@ -35,6 +36,18 @@ describe('the CLI frame', () => {
     const timeout = await runInProcess(['health', '--timeout', 'soon']);
     expect(timeout.exitCode).toBe(2);
     expect(timeout.stderr).toContain('--timeout needs a positive whole number');
+  });
+
+  it('keeps --version after a command for the command, and prints the version before one', async () => {
+    for (const argv of [['--version'], ['--json', '--version'], ['-V']]) {
+      const result = await runInProcess(argv);
+      expect([argv, result.exitCode, result.stdout.trim()]).toEqual([argv, 0, VERSION]);
+    }
+    const help = await runInProcess(['prompts', 'get', '--help']);
+    expect(help.stdout).toMatch(/--version <n>\s+a version number/);
+    const local = await runInProcess(['prompts', 'get', 'x', '--version', 'two']);
+    expect(local.exitCode).toBe(2);
+    expect(local.stdout).not.toContain(VERSION);
   });
 
   it('treats a command group without a verb as a usage error', async () => {

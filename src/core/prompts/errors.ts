@@ -1,37 +1,51 @@
+import { NotFoundError, PreconditionError, UsageError } from '../../errors.js';
+
 /**
- * Errors raised by the prompt core. Each carries a `kind` so the CLI can map it to an exit code
- * without string matching: `usage` is a bad input caught before anything is sent (exit 2),
- * `precondition` means the prompt is not in the state the caller required (exit 9),
- * `not-found` names a version that does not exist, `template` a template mustache cannot parse.
+ * Errors raised by the prompt core. Each carries a `kind` for callers that reason about it, and
+ * extends the CLI's typed error for its exit code, so the one mapping in src/cli.ts handles them:
+ * `usage` is a bad input caught before anything is sent (exit 2), `precondition` means the prompt
+ * is not in the state the caller required (exit 9), `not-found` names a version that does not
+ * exist (exit 8), `template` a template mustache cannot parse (exit 2: nothing can be compiled).
  */
 export type PromptErrorKind = 'usage' | 'precondition' | 'not-found' | 'template';
 
-export abstract class PromptError extends Error {
-  abstract readonly kind: PromptErrorKind;
-
-  constructor(
-    message: string,
-    readonly hint?: string,
-  ) {
-    super(message);
-    this.name = new.target.name;
+export class PromptUsageError extends UsageError {
+  readonly kind = 'usage' as const;
+  constructor(message: string, hint?: string) {
+    super(message, { hint });
   }
 }
 
-export class PromptUsageError extends PromptError {
-  readonly kind = 'usage' as const;
-}
-
-export class LabelPreconditionError extends PromptError {
+export class LabelPreconditionError extends PreconditionError {
   readonly kind = 'precondition' as const;
+  constructor(message: string, hint?: string) {
+    super(message, { hint });
+  }
 }
 
-export class PromptVersionNotFoundError extends PromptError {
+export class PromptVersionNotFoundError extends NotFoundError {
   readonly kind = 'not-found' as const;
+  constructor(message: string, hint?: string) {
+    super(message, { hint });
+  }
 }
 
-export class PromptTemplateError extends PromptError {
+export class PromptTemplateError extends UsageError {
   readonly kind = 'template' as const;
+  constructor(message: string, hint?: string) {
+    super(message, { hint });
+  }
+}
+
+export type PromptError = PromptUsageError | LabelPreconditionError | PromptVersionNotFoundError | PromptTemplateError;
+
+export function isPromptError(error: unknown): error is PromptError {
+  return (
+    error instanceof PromptUsageError ||
+    error instanceof LabelPreconditionError ||
+    error instanceof PromptVersionNotFoundError ||
+    error instanceof PromptTemplateError
+  );
 }
 
 /** Quotes a user-supplied value for an error message so empty strings and spaces stay visible. */

@@ -1,7 +1,7 @@
 // The client at the transport: undici MockAgent, network disabled, every interceptor used.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MockAgent } from 'undici';
-import { isolatedEnv, runInProcess } from '../../helpers/cli.js';
+import { isolatedEnv, runInProcess, tempDir } from '../../helpers/cli.js';
 
 const HOST = 'https://us.cloud.langfuse.com';
 const PK = 'pk-lf-aaaaaaaa-bbbb-cccc-dddd-eeeeeeee1234';
@@ -92,7 +92,7 @@ describe('API errors', () => {
   });
 
   it('refuses bad local input before sending anything', async () => {
-    const dir = (await import('node:fs')).mkdtempSync((await import('node:path')).join((await import('node:os')).tmpdir(), 'llmobs-'));
+    const dir = tempDir();
     const { writeFileSync } = await import('node:fs');
     writeFileSync(`${dir}/bad.json`, '{"modelName": ');
     const bad = await runInProcess(['api', 'POST', 'models', '--input', 'bad.json'], { env: env(), dispatcher: agent, cwd: dir });

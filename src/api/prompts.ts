@@ -1,0 +1,188 @@
+// The v2 prompt endpoints (API.md 4). A 404 is re-thrown with what it means for a prompt: which
+// of name, version or label is missing, found out with one extra list request only on failure.
+import { ApiNotFoundError, NotFoundError, PreconditionError, UsageError } from '../errors.js';
+import type { CreatePromptBody } from '../core/prompts/create-body.js';
+import { promptPathSegment } from '../core/prompts/name.js';
+import type { PromptSelector } from '../core/prompts/selector.js';
+import type { ChatItem, PromptContent, VersionLabels } from '../core/prompts/types.js';
+import type { ApiClient, Query } from './client.js';
+import { mapLimit } from './map-limit.js';
+import { type Page } from './schemas/common.js';
+import { type Prompt, type PromptMeta, PromptMetaPageSchema, PromptMetaSchema, PromptSchema } from './schemas/prompts.js';
+
+export const PROMPTS_PATH = '/api/public/v2/prompts';
+
+/** Requests in flight when one command reads many versions. */
+export const READ_CONCURRENCY = 4;
+
+export function promptPath(name: string): string {
+  // URL parsers treat `.` and `..` (even as %2E) as "this" and "parent" directory: such a path
+  // would reach another endpoint, so the request is not sent at all.
+  if (name === '.' || name === '..') {
+    throw new UsageError(`a prompt named '${name}' cannot be addressed in a URL`, { hint: 'Only creating it works; use another name.' });
+  }
+  return `${PROMPTS_PATH}/${promptPathSegment(name)}`;
+}
+
+export interface PromptFilters {
+  name?: string | undefined;
+  label?: string | undefined;
+  tag?: string | undefined;
+}
+
+export async function createPrompt(client: ApiClient, body: CreatePromptBody): Promise<Prompt> {
+  return (await client.request('POST', PROMPTS_PATH, { body, schema: PromptSchema })).data;
+}
+
+export interface GetOptions {
+  /** false: the stored content with dependency tags, bypassing the server's cache. */
+  resolve?: boolean;
+}
+
+/** One version; without version or label the server serves `production`. */
+export async function getPrompt(client: ApiClient, name: string, selector: PromptSelector, options: GetOptions = {}): Promise<Prompt> {
+  const query: Query = { ...selectorQuery(selector), resolve: options.resolve === false ? 'false' : undefined };
+  try {
+    return (await client.request('GET', promptPath(name), { query, schema: PromptSchema })).data;
+  } catch (error) {
+    throw await explainNotFound(client, error, name, selector);
+  }
+}
+
+export async function listPrompts(client: ApiClient, filters: PromptFilters, page: { page?: number; limit?: number } = {}): Promise<Page<PromptMeta>> {
+  const query: Query = { ...filters, page: page.page, limit: page.limit };
+  return (await client.request('GET', PROMPTS_PATH, { query, schema: PromptMetaPageSchema })).data;
+}
+
+export async function listAllPrompts(client: ApiClient, filters: PromptFilters): Promise<PromptMeta[]> {
+  return client.getAllPages(PROMPTS_PATH, PromptMetaSchema, { ...filters }, 100);
+}
+
+/** A prompt's versions and labels from the list endpoint (exact name match), or undefined. */
+export async function findPromptMeta(client: ApiClient, name: string): Promise<PromptMeta | undefined> {
+  const page = await listPrompts(client, { name }, { limit: 1 });
+  return page.data.find((meta) => meta.name === name);
+}
+
+export async function requirePromptMeta(client: ApiClient, name: string): Promise<PromptMeta> {
+  const meta = await findPromptMeta(client, name);
+  if (!meta) throw promptNotFound(name);
+  return meta;
+}
+
+/** `PATCH .../versions/{v}` with `{newLabels}`: adds the labels there and takes them from other versions. */
+export async function addLabels(client: ApiClient, name: string, version: number, newLabels: string[]): Promise<Prompt> {
+  try {
+    const path = `${promptPath(name)}/versions/${version}`;
+    return (await client.request('PATCH', path, { body: { newLabels }, schema: PromptSchema })).data;
+  } catch (error) {
+    throw await explainNotFound(client, error, name, { version });
+  }
+}
+
+export async function deletePrompt(client: ApiClient, name: string, selector: PromptSelector): Promise<void> {
+  try {
+    await client.request('DELETE', promptPath(name), { query: selectorQuery(selector) });
+  } catch (error) {
+    throw await explainNotFound(client, error, name, selector);
+  }
+}
+
+/** Several versions, a few at a time, in the order asked. */
+export async function getVersions(client: ApiClient, name: string, versions: readonly number[]): Promise<Prompt[]> {
+  return mapLimit(versions, READ_CONCURRENCY, (version) => getPrompt(client, name, { version }, { resolve: false }));
+}
+
+export interface LabelState {
+  meta: PromptMeta;
+  /** Every version with its labels, ascending. */
+  versions: VersionLabels[];
+}
+
+/**
+ * Which version holds each label. The API has no such listing: the list endpoint gives the
+ * prompt's versions and labels without the link, so each label is fetched once (1 + labels
+ * requests, not 1 + versions). A version no label points at has none.
+ */
+export async function readLabelState(client: ApiClient, name: string): Promise<LabelState> {
+  const meta = await requirePromptMeta(client, name);
+  const holders = await mapLimit(meta.labels, READ_CONCURRENCY, async (label) => {
+    try {
+      return await getPrompt(client, name, { label }, { resolve: false });
+    } catch (error) {
+      if (error instanceof NotFoundError) {
+        throw new PreconditionError(`the label '${label}' of prompt '${name}' disappeared while the labels were being read`, {
+          hint: 'Someone changed the prompt meanwhile; run the command again.',
+        });
+      }
+      throw error;
+    }
+  });
+  const labels = new Map<number, string[]>(meta.versions.map((version) => [version, []]));
+  for (const holder of holders) labels.set(holder.version, holder.labels);
+  const versions = [...labels].sort(([a], [b]) => a - b).map(([version, list]) => ({ version, labels: list }));
+  return { meta, versions };
+}
+
+/** The content of a fetched version in the core's terms (unknown message fields dropped). */
+export function contentOf(prompt: Prompt): PromptContent {
+  if (prompt.type === 'text') return { type: 'text', prompt: prompt.prompt };
+  const items: ChatItem[] = prompt.prompt.map((item) =>
+    item.type === 'placeholder' ? { type: 'placeholder', name: String(item.name) } : { role: String(item.role), content: String(item.content) },
+  );
+  return { type: 'chat', prompt: items };
+}
+
+function selectorQuery(selector: PromptSelector): Query {
+  if ('version' in selector) return { version: selector.version };
+  if ('label' in selector) return { label: selector.label };
+  return {};
+}
+
+export function promptNotFound(name: string): NotFoundError {
+  return new NotFoundError(`prompt '${name}' not found`, {
+    status: 404,
+    hint: 'Names are case-sensitive and include their folders (team/app/summary). List them with: llmobs prompts list',
+  });
+}
+
+/**
+ * Turns the server's 404 into which part is missing. Other errors, and 404s that are not the
+ * API's "not found" (a wrong base URL), pass through unchanged.
+ */
+async function explainNotFound(client: ApiClient, error: unknown, name: string, selector: PromptSelector): Promise<unknown> {
+  if (!(error instanceof ApiNotFoundError) || !/not found/i.test(error.serverMessage ?? '')) return error;
+  let meta: PromptMeta | undefined;
+  try {
+    meta = await findPromptMeta(client, name);
+  } catch {
+    return error;
+  }
+  if (!meta) return promptNotFound(name);
+  const options = { status: 404, cause: error };
+  const versions = `Its versions: ${compactVersions(meta.versions)}.`;
+  const labels = `Its labels: ${meta.labels.join(', ')}.`;
+  if ('version' in selector) {
+    return new NotFoundError(`prompt '${name}' has no version ${selector.version}`, { ...options, hint: versions });
+  }
+  if ('label' in selector) {
+    return new NotFoundError(`prompt '${name}' has no version labelled '${selector.label}'`, { ...options, hint: labels });
+  }
+  return new NotFoundError(`prompt '${name}' has no version labelled 'production' — the server's default when no --version/--label is given`, {
+    ...options,
+    hint: `${labels} Pick one with --label (e.g. --label latest) or a version with --version.`,
+  });
+}
+
+/** `1-4, 7, 9-10`: a long version list stays readable. */
+export function compactVersions(versions: readonly number[]): string {
+  const sorted = [...new Set(versions)].sort((a, b) => a - b);
+  const ranges: string[] = [];
+  for (let i = 0; i < sorted.length; ) {
+    let j = i;
+    while (j + 1 < sorted.length && sorted[j + 1] === (sorted[j] as number) + 1) j++;
+    ranges.push(j === i ? String(sorted[i]) : `${sorted[i]}-${sorted[j]}`);
+    i = j + 1;
+  }
+  return ranges.join(', ');
+}

@@ -1,0 +1,56 @@
+// Pieces the prompt and label verbs share: argument parsing and plain-text output.
+import type { Context } from '../../context.js';
+import { PromptUsageError } from '../../core/prompts/errors.js';
+import { assertNotLatest } from '../../core/prompts/label.js';
+import { validatePromptName } from '../../core/prompts/name.js';
+import { type PromptSelector, parseVersion, validateSelector } from '../../core/prompts/selector.js';
+
+/** The name the server will store (trimmed), or a usage error by the server's rules. */
+export function promptName(raw: unknown): string {
+  return validatePromptName(String(raw ?? ''));
+}
+
+export function selectorFrom(opts: { version?: string | undefined; label?: string | undefined }): PromptSelector {
+  return validateSelector({ version: opts.version, label: opts.label });
+}
+
+export function describeSelector(selector: PromptSelector): string {
+  if ('version' in selector) return `version ${selector.version}`;
+  if ('label' in selector) return `label '${selector.label}'`;
+  return "label 'production' (the default)";
+}
+
+/** A version or a label given as one word: digits are a version. */
+export function versionOrLabel(token: string): PromptSelector {
+  return /^\s*\d+\s*$/.test(token) ? { version: parseVersion(token) } : validateSelector({ label: token });
+}
+
+/** `--expect-current N`, or `none` for "on no version". */
+export function parseExpectCurrent(value: string | undefined): number | null | undefined {
+  if (value === undefined) return undefined;
+  if (value.trim().toLowerCase() === 'none') return null;
+  return parseVersion(value);
+}
+
+/**
+ * Prompt text exactly as stored, for pipes and files; on a terminal a missing final line break is
+ * added so the shell prompt does not end up on the last line.
+ */
+export function writeText(ctx: Context, text: string): void {
+  ctx.out.write(ctx.out.isTTY && !text.endsWith('\n') ? `${text}\n` : text);
+}
+
+/** A word a POSIX shell reads back unchanged. */
+export function shellQuote(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * What a label to set can never be, checked before anything is sent. The rest needs the current
+ * labels: a label that exists may be moved even if create would refuse it (PATCH does not check).
+ */
+export function checkLabelToMove(label: string): string {
+  assertNotLatest(label);
+  if (label.length === 0) throw new PromptUsageError('The label must not be empty.');
+  return label;
+}

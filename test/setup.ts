@@ -1,0 +1,4 @@
+import { afterAll } from 'vitest';
+import { removeTempDirs } from './helpers/cli.js';
+
+afterAll(() => removeTempDirs());

@@ -119,6 +119,7 @@ function initialState(now: Date): ServerState {
       createdAt,
     },
     apiKeys: [{ id: randomUUID(), publicKey: `pk-lf-${randomUUID()}`, secretKey: `sk-lf-${randomUUID()}`, createdAt }],
+    models: [],
   };
 }
 
@@ -143,6 +144,8 @@ function readState(dir: string): ServerState | undefined {
       hint: 'Point --data-dir at an empty directory or at one a llmobs server created.',
     });
   }
+  // Collections added after the first release are missing from older state files.
+  if (!Array.isArray(state.models)) state.models = [];
   return state;
 }
 

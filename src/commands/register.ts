@@ -3,10 +3,12 @@ import { type Command, Option } from 'commander';
 import type { Context } from '../context.js';
 import { collect } from './options.js';
 import { lazy } from './action.js';
+import { registerModels } from './models/index.js';
 import { registerProfile } from './profile/index.js';
 
 export function registerCommands(program: Command, ctx: Context): void {
   registerProfile(program, ctx);
+  registerModels(program, ctx);
 
   program
     .command('health')

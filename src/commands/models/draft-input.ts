@@ -33,9 +33,10 @@ export const DefinitionFlags = z.object({
 
 export type DefinitionFlags = z.infer<typeof DefinitionFlags>;
 
+const FIELD_FLAGS = ['name', 'matchPattern', 'tokenizer', 'tokenizerModel', 'tokensPerMessage', 'tokensPerName', 'tokenizationConfig', 'unit', 'startDate', 'file'] as const;
+
 export function hasDefinitionChanges(flags: DefinitionFlags): boolean {
-  const { price, removePrice, strict: _s, dryRun: _d, ...rest } = flags;
-  return price.length > 0 || removePrice.length > 0 || Object.values(rest).some((v) => v !== undefined);
+  return flags.price.length > 0 || flags.removePrice.length > 0 || FIELD_FLAGS.some((key) => flags[key] !== undefined);
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -66,6 +67,8 @@ export function overlay(target: ModelDraftInput, layer: ModelDraftInput): ModelD
  */
 export function storedInput(stored: unknown): ModelDraftInput {
   const { input } = normalizeDraftInput(stored);
+  // A replace body without tokenizerConfig means the same as null; leave it out.
+  if (input.tokenizerConfig === null) input.tokenizerConfig = undefined;
   const tiers = input.pricingTiers;
   if (Array.isArray(tiers) && tiers.length === 1) {
     const [tier] = tiers as unknown[];

@@ -104,9 +104,17 @@ export function whyText(result: MatchResult): string | null {
   return parts.join('; ');
 }
 
+/** The tokenizer the server would use; null without one; the problem when it would not work. */
+function tokenizerView(definition: ModelDefinition) {
+  const r = resolveTokenizer(definition);
+  if (r.ok) {
+    return { id: r.tokenizer.id, encoding: r.tokenizer.encoding, tokenizerModel: r.tokenizer.tokenizerModel ?? null, chat: r.chat, chatConfigMissing: r.chatConfigMissing };
+  }
+  return r.reason === 'no-tokenizer' ? null : { id: definition.tokenizerId, problem: r.reason, message: r.message };
+}
+
 function matchView(result: MatchResult, definitions: Record<string, unknown>) {
   const winner = result.winner?.definition ?? null;
-  const tokenizer = winner ? resolveTokenizer(winner) : null;
   return {
     model: result.model,
     definitions,
@@ -114,11 +122,7 @@ function matchView(result: MatchResult, definitions: Record<string, unknown>) {
     winner: result.winner ? summary(result.winner) : null,
     why: whyText(result),
     definition: winner,
-    tokenizer: tokenizer
-      ? tokenizer.ok
-        ? { id: tokenizer.tokenizer.id, encoding: tokenizer.tokenizer.encoding, tokenizerModel: tokenizer.tokenizer.tokenizerModel ?? null, chat: tokenizer.chat, chatConfigMissing: tokenizer.chatConfigMissing }
-        : { id: winner?.tokenizerId ?? null, problem: tokenizer.reason, message: tokenizer.message }
-      : null,
+    tokenizer: winner ? tokenizerView(winner) : null,
     unit: winner?.unit ?? null,
     prices: winner ? defaultPrices(winner) : null,
     pricingTiers: winner?.pricingTiers ?? null,

@@ -16,6 +16,8 @@ export interface FakeOptions {
   failCreate?: number;
   /** Overrides what the version implies: false answers PUT with 405. */
   put?: boolean;
+  /** DELETE removes the model but answers 404, as a retried DELETE does after a lost answer. */
+  deleteLost?: boolean;
 }
 
 export function fakeModelsApi(options: FakeOptions = {}) {
@@ -61,7 +63,7 @@ export function fakeModelsApi(options: FakeOptions = {}) {
       if (request.method === 'DELETE') {
         if (index < 0 || definitions[index]!.isLangfuseManaged) return notFound;
         definitions.splice(index, 1);
-        return { status: 200, body: { message: 'Model successfully deleted' } };
+        return options.deleteLost ? notFound : { status: 200, body: { message: 'Model successfully deleted' } };
       }
       if (request.method === 'PUT') {
         if (!putSupported) return { status: 405, body: { message: 'Method not allowed', error: 'MethodNotAllowedError' } };

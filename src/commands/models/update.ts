@@ -6,7 +6,7 @@ import type { ApiModel } from '../../api/schemas/models.js';
 import type { Context } from '../../context.js';
 import { checkModelDraft } from '../../core/models/checks.js';
 import { buildCreateModelBody, type CreateModelBody } from '../../core/models/request.js';
-import { CliError, UsageError } from '../../errors.js';
+import { ApiNotFoundError, CliError, UsageError } from '../../errors.js';
 import { forgetRemoteDefinitions } from '../../model-definitions.js';
 import type { ActionInput } from '../action.js';
 import { parseOptions } from '../options.js';
@@ -79,7 +79,14 @@ async function recreate(ctx: Context, client: ApiClient, current: ApiModel, body
     if (clash) throw new UsageError(`another custom definition is already named "${body.modelName}" (${clash.id}); nothing was changed`);
   }
   ctx.out.info(`${server} cannot update in place: deleting "${current.modelName}" (${current.id}) and creating it again.`);
-  await deleteModel(client, current.id);
+  try {
+    await deleteModel(client, current.id);
+  } catch (error) {
+    // The id was found a moment ago: a 404 now means it is gone, e.g. a retried DELETE whose
+    // first attempt went through. Anything else leaves the definition in place.
+    if (!(error instanceof ApiNotFoundError)) throw error;
+    ctx.trace(`models: DELETE answered 404; ${current.id} is gone`);
+  }
   await forgetRemoteDefinitions(ctx, client);
   let created: ApiModel;
   try {

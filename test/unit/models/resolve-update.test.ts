@@ -90,6 +90,13 @@ describe('models update', () => {
     expect(r.stderr).toContain('llmobs models create --file <file>');
   });
 
+  it('goes on to create when the DELETE answers 404 because an earlier attempt went through', async () => {
+    const r = await cli(['models', 'update', 'override-1', '--price', 'input=3/1M', '--recreate'], { version: '4.16.0', deleteLost: true });
+    expect(r.exitCode).toBe(0);
+    expect(r.requests.map((q) => q.method)).toEqual(['GET', 'GET', 'DELETE', 'POST']);
+    expect(r.definitions.map((d) => d.id)).toEqual(['new-1', GPT_4O.id]);
+  });
+
   it('needs something to change', async () => {
     const r = await cli(['models', 'update', 'override-1']);
     expect(r.exitCode).toBe(2);

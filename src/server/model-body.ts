@@ -89,9 +89,12 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 
 const SPEC_ONLY_KEYS = ['name', 'match_pattern', 'tokenizer', 'tokenization_config', 'pricing', 'start_date'];
 
-/** A body in the spec's shape, mapped to API field names; an API-shaped body is returned as is. */
+/**
+ * A body in the spec's shape, mapped to API field names. A body with the API's required fields is
+ * taken as the API's shape, whose unknown fields (spec-named ones included) the server drops.
+ */
 function fromSpecShape(body: Record<string, unknown>): Record<string, unknown> {
-  if (!SPEC_ONLY_KEYS.some((key) => key in body)) return body;
+  if ('modelName' in body || 'matchPattern' in body || !SPEC_ONLY_KEYS.some((key) => key in body)) return body;
   const { input, issues } = normalizeDraftInput(body);
   const conflicts = issues.filter((issue) => issue.code === 'conflicting-fields' || issue.code === 'price-map-invalid');
   if (conflicts.length) {

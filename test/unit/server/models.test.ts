@@ -93,6 +93,12 @@ describe('POST /api/public/models', () => {
     expect(created.body).toMatchObject({ inputPrice: 1e-6, outputPrice: 2e-6, prices: { input: { price: 1e-6 }, output: { price: 2e-6 } } });
   });
 
+  it('takes a body with the API\'s fields as the API shape, dropping spec-named extras', async () => {
+    const created = await call('POST', '/api/public/models', flat('api-with-extras', { name: 'other', pricing: { input: 5 } }));
+    expect(created.status).toBe(200);
+    expect(created.body).toMatchObject({ modelName: 'api-with-extras', inputPrice: 0.000001 });
+  });
+
   it('drops unknown fields silently, as a Langfuse server does (a misspelt tokenizationConfig is lost)', async () => {
     const created = await call('POST', '/api/public/models', flat('dropped', { tokenizationConfig: { tokenizerModel: 'gpt-4' }, colour: 'red' }));
     expect(created.status).toBe(200);

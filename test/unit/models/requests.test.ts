@@ -24,7 +24,7 @@ afterEach(() => {
 async function cli(argv: string[], options: Parameters<typeof fakeModelsApi>[0] = {}, cwd?: string) {
   const api = fakeModelsApi({ definitions: [TEAM, GPT_4O], ...options });
   const result = await runInProcess(argv, { env: api.env, dispatcher: api.agent, cwd });
-  recorded = api.requests;
+  recorded.push(...api.requests);
   return { ...result, requests: api.requests, definitions: api.definitions };
 }
 
@@ -59,7 +59,6 @@ describe('models create sends what a Langfuse server accepts', () => {
   it('sends a total price alone, another unit, and a whole tokenizer config from JSON', async () => {
     const total = await cli(['models', 'create', '--name', 'per-char', '--price', 'total=0.00001', '--unit', 'CHARACTERS', '--tokenizer', 'claude']);
     expect(bodyOf(total.requests, 'POST')).toEqual({ modelName: 'per-char', matchPattern: '(?i)^per-char$', unit: 'CHARACTERS', tokenizerId: 'claude', totalPrice: 0.00001 });
-    recorded.push(...total.requests);
     const config = await cli(['models', 'create', '--name', 'emb', '--tokenizer', 'openai', '--tokenization-config', '{"tokenizerModel":"text-embedding-ada-002"}', '--price', 'input=1e-7']);
     expect(bodyOf(config.requests, 'POST')).toMatchObject({ tokenizerId: 'openai', tokenizerConfig: { tokenizerModel: 'text-embedding-ada-002' }, inputPrice: 1e-7 });
   });
@@ -117,7 +116,6 @@ describe('models update', () => {
     expect(refused.stderr).toContain('Langfuse 4.16.0 cannot update a model definition in place');
     expect(refused.stderr).toContain('--recreate');
     expect(refused.requests.map((q) => q.method)).toEqual(['GET', 'GET']);
-    recorded.push(...refused.requests);
 
     const r = await cli(['models', 'update', 'team-1', '--price', 'output=5/1M', '--recreate'], { version: '4.16.0' });
     expect(r.exitCode).toBe(0);
@@ -137,13 +135,10 @@ describe('models update', () => {
 describe('reads', () => {
   it('list, get by name and match ask for pages the contract allows', async () => {
     expect((await cli(['models', 'list', '--page', '2', '--limit', '1'])).requests[0]!.path).toBe('/api/public/models?page=2&limit=1');
-    recorded = [];
     const all = await cli(['models', 'list', '--all', '--json']);
     expect(JSON.parse(all.stdout).map((m: { id: string }) => m.id)).toEqual(['team-1', GPT_4O.id]);
-    recorded.push(...all.requests);
     const get = await cli(['models', 'get', 'team-model', '--json']);
     expect(get.requests.map((q) => q.path)).toEqual(['/api/public/models/team-model', '/api/public/models?page=1&limit=100']);
-    recorded.push(...get.requests);
     const match = await cli(['models', 'match', 'openai/gpt-4o', '--json']);
     expect(JSON.parse(match.stdout).winner.id).toBe(GPT_4O.id);
   });

@@ -89,22 +89,24 @@ export function conditionText(c: PricingTierCondition): string {
   return `${c.source}.${c.key} in [${c.values.join(', ')}]`;
 }
 
+function priceLine(usage: string, price: number, unit: ModelUnit | null): string {
+  return `  ${usage.padEnd(28)} ${priceText(price, unit).padStart(14)}  ${price} per ${PER_UNIT[unit ?? 'TOKENS']}`;
+}
+
 /** The pricing tiers, in the order the server tries them, each with all its prices. */
-export function printTiers(ctx: Context, def: ModelDefinition, indent = ''): void {
-  ctx.out.heading(`${indent}Prices (USD per ${unitWord(def.unit)}, then per ${PER_UNIT[def.unit ?? 'TOKENS']})`);
+export function printTiers(ctx: Context, def: ModelDefinition): void {
+  ctx.out.heading(`Prices (USD per ${unitWord(def.unit)}, then per ${PER_UNIT[def.unit ?? 'TOKENS']})`);
   const tiers = [...def.pricingTiers].sort((a, b) => Number(b.isDefault) - Number(a.isDefault) || a.priority - b.priority);
   if (tiers.length === 0) {
     const flat = defaultPrices(def);
-    if (Object.keys(flat).length === 0) ctx.out.line(`${indent}no prices: the server computes no cost`);
-    for (const [usage, price] of Object.entries(flat)) ctx.out.line(`${indent}  ${usage.padEnd(28)} ${priceText(price, def.unit).padStart(14)}  ${price} per ${PER_UNIT[def.unit ?? 'TOKENS']}`);
+    if (Object.keys(flat).length === 0) ctx.out.line(`no prices: the server computes no cost`);
+    for (const [usage, price] of Object.entries(flat)) ctx.out.line(priceLine(usage, price, def.unit));
     return;
   }
   for (const tier of tiers) {
     const when = tier.isDefault ? 'default, used when no other tier applies' : `priority ${tier.priority}, when ${tier.conditions.map(conditionText).join(' and ')}`;
-    ctx.out.line(`${indent}${ctx.out.isTTY ? ctx.out.c.bold(tier.name) : tier.name} (${when})`);
-    for (const [usage, price] of Object.entries(tier.prices)) {
-      ctx.out.line(`${indent}  ${usage.padEnd(28)} ${priceText(price, def.unit).padStart(14)}  ${price} per ${PER_UNIT[def.unit ?? 'TOKENS']}`);
-    }
+    ctx.out.line(`${ctx.out.isTTY ? ctx.out.c.bold(tier.name) : tier.name} (${when})`);
+    for (const [usage, price] of Object.entries(tier.prices)) ctx.out.line(priceLine(usage, price, def.unit));
   }
 }
 

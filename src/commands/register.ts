@@ -4,6 +4,7 @@ import type { Context } from '../context.js';
 import { collect } from './options.js';
 import { lazy } from './action.js';
 import { registerLabels } from './labels/index.js';
+import { registerModels } from './models/index.js';
 import { registerProfile } from './profile/index.js';
 import { registerPrompts } from './prompts/index.js';
 
@@ -11,6 +12,7 @@ export function registerCommands(program: Command, ctx: Context): void {
   registerProfile(program, ctx);
   registerPrompts(program, ctx);
   registerLabels(program, ctx);
+  registerModels(program, ctx);
 
   program
     .command('health')

@@ -5,12 +5,14 @@ import { collect } from './options.js';
 import { lazy } from './action.js';
 import { registerEstimate } from './estimate/index.js';
 import { registerLabels } from './labels/index.js';
+import { registerModels } from './models/index.js';
 import { registerProfile } from './profile/index.js';
 import { registerPrompts } from './prompts/index.js';
 import { registerTokens } from './tokens/index.js';
 
 export function registerCommands(program: Command, ctx: Context): void {
   registerProfile(program, ctx);
+  registerModels(program, ctx);
   registerPrompts(program, ctx);
   registerLabels(program, ctx);
   registerTokens(program, ctx);

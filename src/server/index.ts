@@ -8,7 +8,8 @@ import { UsageError } from '../errors.js';
 import { VERSION } from '../version.js';
 import { authenticate } from './auth.js';
 import { HttpError, methodNotAllowed } from './errors.js';
-import { healthRoutes } from './handlers/health.js';
+import { API_VERSION, healthRoutes } from './handlers/health.js';
+import { modelRoutes } from './handlers/models.js';
 import { projectRoutes } from './handlers/projects.js';
 import { promptRoutes } from './handlers/prompts.js';
 import { type HandlerContext, matchRoute, type Route, type ServerReply } from './router.js';
@@ -16,7 +17,7 @@ import { DataStore, recordLockUrl } from './store.js';
 
 export const DEFAULT_BODY_LIMIT = 4.5 * 1024 * 1024;
 
-export const ROUTES: Route[] = [...healthRoutes, ...projectRoutes, ...promptRoutes];
+export const ROUTES: Route[] = [...healthRoutes, ...projectRoutes, ...modelRoutes, ...promptRoutes];
 
 export interface ServerOptions {
   port?: number;
@@ -28,6 +29,11 @@ export interface ServerOptions {
   log?: (line: string) => void;
   now?: () => Date;
   bodyLimitBytes?: number;
+  /**
+   * The Langfuse version to behave as (default: the newest this server implements). An older one
+   * turns off what came later, e.g. "4.16.0" has no PUT /api/public/models/{id}.
+   */
+  apiVersion?: string;
 }
 
 export interface RunningServer {
@@ -46,7 +52,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const now = options.now ?? (() => new Date());
   if (!options.ephemeral && !options.dataDir) throw new UsageError('startServer needs a dataDir unless ephemeral');
   const { store, created } = DataStore.open({ dataDir: options.ephemeral ? undefined : options.dataDir, now });
-  const context: HandlerContext = { store, now };
+  const context: HandlerContext = { store, now, apiVersion: options.apiVersion ?? API_VERSION };
   const limit = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT;
   const log = options.log;
 

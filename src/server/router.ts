@@ -27,6 +27,8 @@ export interface ServerReply {
 export interface HandlerContext {
   store: DataStore;
   now: () => Date;
+  /** The Langfuse version the server behaves as (health reports it). */
+  apiVersion: string;
 }
 
 export type Handler = (request: ServerRequest, context: HandlerContext) => ServerReply | Promise<ServerReply>;

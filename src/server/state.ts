@@ -1,3 +1,5 @@
+import type { ModelUnit, PricingTier } from '../core/models/types.js';
+
 // What the local server keeps. One JSON document, written whole and atomically on every change.
 
 export interface ApiKeyRecord {
@@ -42,6 +44,27 @@ export interface ServerState {
   apiKeys: ApiKeyRecord[];
   /** Every version of every prompt. Absent in state files written before prompts existed. */
   prompts: PromptRecord[];
+  /** The project's own model definitions. Absent in state files written before models existed. */
+  models: ModelRecord[];
 }
 
 export const STATE_SCHEMA_VERSION = 1;
+
+/** A project-owned model definition, as the server's `models` row plus its tiers and prices. */
+export interface ModelRecord {
+  id: string;
+  projectId: string;
+  modelName: string;
+  matchPattern: string;
+  startDate: string | null;
+  unit: ModelUnit;
+  /** Legacy price columns: set when the model was created with flat prices. */
+  inputPrice: number | null;
+  outputPrice: number | null;
+  totalPrice: number | null;
+  tokenizerId: 'openai' | 'claude' | null;
+  tokenizerConfig: unknown;
+  createdAt: string;
+  updatedAt: string;
+  pricingTiers: PricingTier[];
+}

@@ -12,7 +12,7 @@ export default async function action(ctx: Context, { opts }: ActionInput): Promi
     const single = ['model', 'input', 'inputFile', 'output', 'outputFile', 'usage', 'usageFile', 'cost', 'modelParameters', 'metadata', 'level', 'explain'].filter((key) => opts[key] !== undefined);
     if (single.length) throw new UsageError(`--batch reads everything from the file; drop ${single.map(flag).join(', ')}`);
     const { runBatch } = await import('./batch.js');
-    await runBatch(ctx, { file: opts.batch as string, modelsFile: opts.modelsFile as string | undefined });
+    await runBatch(ctx, { file: opts.batch as string, modelsFile: opts.modelsFile as string | undefined, remote: opts.remote === true });
     return;
   }
   if (typeof opts.model !== 'string') throw new UsageError('--model is required (or --batch FILE)');
@@ -32,7 +32,7 @@ export default async function action(ctx: Context, { opts }: ActionInput): Promi
   input.metadata = json('metadata');
   if (opts.level !== undefined) input.level = opts.level as EstimateInput['level'];
 
-  const { definitions } = await loadDefinitions(ctx, { modelsFile: opts.modelsFile as string | undefined });
+  const { definitions } = await loadDefinitions(ctx, { modelsFile: opts.modelsFile as string | undefined, remote: opts.remote === true });
   let result;
   try {
     result = estimate(input, { definitions, count: engineCounter });

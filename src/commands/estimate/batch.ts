@@ -40,8 +40,8 @@ const FIELDS: Array<[keyof EstimateInput, string[]]> = [
   ['level', ['level']],
 ];
 
-export async function runBatch(ctx: Context, options: { file: string; modelsFile?: string | undefined }): Promise<void> {
-  const { definitions } = await loadDefinitions(ctx, { modelsFile: options.modelsFile });
+export async function runBatch(ctx: Context, options: { file: string; modelsFile?: string | undefined; remote?: boolean }): Promise<void> {
+  const { definitions } = await loadDefinitions(ctx, { modelsFile: options.modelsFile, remote: options.remote });
   const estimateOptions: EstimateOptions = { definitions, count: engineCounter, match: createMatcher(definitions) };
   const { stream, size } = await openInput(ctx, options.file);
 

@@ -1,42 +1,23 @@
-// Which model definitions an offline estimate sees: the built-in catalogue, plus custom ones from a
-// file (JSON or YAML, one definition or a list, in the API shape or the spec's shape), which take
-// precedence exactly as a project's own definitions do on the server.
+// Which model definitions an offline estimate sees: the built-in catalogue plus custom ones from
+// --models-file (they take precedence, as a project's own definitions do on the server), or with
+// --remote the profile's definitions exactly as the server has them (cached for a while).
 import type { Context } from '../../context.js';
-import { checkDefinitionInput, draftToDefinition, modelDefinitionSchema, type ModelDefinition } from '../../core/index.js';
-import { builtInDefinitions } from '../../data/catalogue.js';
+import type { ModelDefinition } from '../../core/index.js';
 import { UsageError } from '../../errors.js';
-import { parseJsonOrYaml, readTextInput } from '../../io/files.js';
+import { loadModelsFile, loadRemoteDefinitions, offlineDefinitions, REMOTE_CACHE_TTL_MS } from '../../model-definitions.js';
 
-export interface DefinitionSet {
-  definitions: ModelDefinition[];
-  custom: number;
-  builtIn: number;
+export interface DefinitionOptions {
+  modelsFile?: string | undefined;
+  remote?: boolean | undefined;
 }
 
-export async function loadDefinitions(ctx: Context, options: { modelsFile?: string | undefined }): Promise<DefinitionSet> {
-  const custom = options.modelsFile === undefined ? [] : await loadModelsFile(ctx, options.modelsFile);
-  const builtIn = builtInDefinitions();
-  return { definitions: [...custom, ...builtIn], custom: custom.length, builtIn: builtIn.length };
-}
-
-export async function loadModelsFile(ctx: Context, file: string): Promise<ModelDefinition[]> {
-  const source = file === '-' ? 'stdin' : file;
-  const raw = await parseJsonOrYaml(await readTextInput(ctx, file), source);
-  const entries = Array.isArray(raw) ? raw : [raw];
-  const problems: string[] = [];
-  const definitions = entries.flatMap((entry, index): ModelDefinition[] => {
-    const where = Array.isArray(raw) ? `${source}[${index}]` : source;
-    // Objects exported from the API (e.g. `llmobs models list --json`) are used as they are.
-    const asApiObject = modelDefinitionSchema.safeParse(entry);
-    if (asApiObject.success && typeof (entry as { id?: unknown }).id === 'string') return [asApiObject.data as ModelDefinition];
-    const checked = checkDefinitionInput(entry);
-    for (const issue of checked.issues) {
-      const text = `${where}${issue.path ? ` ${issue.path}` : ''}: ${issue.message}`;
-      if (issue.severity === 'error') problems.push(text);
-      else ctx.out.warn(text);
-    }
-    return checked.draft ? [draftToDefinition(checked.draft, { id: `${source}#${index}` })] : [];
-  });
-  if (problems.length) throw new UsageError(`${source} has invalid model definitions:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-  return definitions;
+export async function loadDefinitions(ctx: Context, options: DefinitionOptions): Promise<{ definitions: ModelDefinition[] }> {
+  const fromFile = options.modelsFile === undefined ? [] : await loadModelsFile(ctx, options.modelsFile);
+  if (!options.remote) return { definitions: offlineDefinitions(fromFile).definitions };
+  if (fromFile.some((definition) => definition.isLangfuseManaged)) {
+    throw new UsageError('with --remote the server provides the built-in definitions; --models-file may only add custom ones');
+  }
+  const remote = await loadRemoteDefinitions(ctx, { maxAgeMs: REMOTE_CACHE_TTL_MS });
+  if (remote.fromCache) ctx.out.hint(`Using the definitions of ${remote.baseUrl} fetched at ${remote.fetchedAt} (cached; they refresh after 10 minutes).`);
+  return { definitions: [...fromFile, ...remote.definitions] };
 }

@@ -19,6 +19,7 @@ export function registerEstimate(program: Command, ctx: Context): void {
     .addOption(new Option('--level <level>', 'observation level; the server does not tokenize ERROR generations').choices(['DEBUG', 'DEFAULT', 'WARNING', 'ERROR']))
     .option('--explain', 'say which definition matched and why, which pricing tier, and price × units per usage type')
     .option('--models-file <file>', 'custom model definitions (JSON or YAML, API or spec shape) that take precedence over the built-in catalogue')
+    .option('--remote', "use the profile's model definitions from the server (all pages, cached 10 minutes) instead of the built-in catalogue")
     .option('--batch <file>', 'estimate one generation per line of a JSONL file (- for stdin); one result line per input line')
     .action(lazy(ctx, () => import('./action.js')));
 }

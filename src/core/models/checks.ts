@@ -260,3 +260,31 @@ export function checkDefinitionInput(raw: unknown, options: CheckOptions = {}): 
   const issues = [...normalized.issues, ...checked.issues];
   return hasErrors(issues) || !checked.draft ? { issues } : { issues, draft: checked.draft };
 }
+
+// The most expensive token prices are far below $10,000 per million tokens; a larger per-token
+// price is almost always a per-million price typed into a per-token field.
+const PER_TOKEN_PRICE_LIMIT = 0.01;
+
+/**
+ * Warns about token prices that look like prices per million tokens. Kept apart from
+ * `checkModelDraft` because it is a guess about intent, for commands that take prices from people.
+ */
+export function checkPriceMagnitudes(draft: Pick<ModelDraft, 'unit' | 'prices' | 'pricingTiers'>): DefinitionIssue[] {
+  const issues: DefinitionIssue[] = [];
+  if (draft.unit !== 'TOKENS' && draft.unit !== 'CHARACTERS') return issues;
+  const per = draft.unit === 'CHARACTERS' ? 'character' : 'token';
+  const maps: [string, Record<string, number>][] = draft.pricingTiers
+    ? draft.pricingTiers.map((t, i) => [`pricingTiers.${i}.prices`, t.prices])
+    : [['prices', draft.prices]];
+  for (const [path, prices] of maps) {
+    for (const [key, price] of Object.entries(prices)) {
+      if (price > PER_TOKEN_PRICE_LIMIT && (/^(input|output|total)$/.test(key) || /token/i.test(key))) {
+        const perMillion = Number((price * 1e6).toPrecision(12));
+        issues.push(
+          warning('price-per-million', `The price of "${key}" is ${price} USD per ${per} ($${perMillion} per million); prices are per ${per}, so ${price}/1M (= ${Number((price / 1e6).toPrecision(12))}) may be what was meant.`, `${path}.${key}`),
+        );
+      }
+    }
+  }
+  return issues;
+}

@@ -132,6 +132,7 @@ export function normalizeDraftInput(raw: unknown): { input: ModelDraftInput; iss
     addPrice(usageType, raw[key], key);
   }
   if (prices.size > 0) input.prices = Object.fromEntries(prices);
+  dropReadMirrors(input);
 
   for (const key of Object.keys(raw)) {
     if (used.has(key) || READ_ONLY.has(key)) continue;
@@ -144,6 +145,27 @@ export function normalizeDraftInput(raw: unknown): { input: ModelDraftInput; iss
     }
   }
   return { input, issues };
+}
+
+/**
+ * A definition read from the API states its default tier's prices three times: in `pricingTiers`,
+ * in `prices` and in the flat inputPrice/outputPrice/totalPrice mirrors. The copies are read-only,
+ * not a second pricing approach, so a fetched definition can be fed back unchanged. Flat prices
+ * that disagree with the default tier stay, and are reported as a conflict by the checks.
+ */
+function dropReadMirrors(input: ModelDraftInput): void {
+  const tiers = input.pricingTiers;
+  if (!Array.isArray(tiers) || input.prices === undefined) return;
+  // Models created before pricing tiers existed are read with an empty tier list.
+  if (tiers.length === 0) {
+    input.pricingTiers = undefined;
+    return;
+  }
+  const defaultTier = tiers.find((t) => isRecord(t) && t['isDefault'] === true) as Record<string, unknown> | undefined;
+  const defaultPrices = defaultTier?.['prices'];
+  if (!isRecord(defaultPrices)) return;
+  const mirrors = Object.entries(input.prices).every(([usageType, price]) => Object.hasOwn(defaultPrices, usageType) && sameValue(defaultPrices[usageType], price));
+  if (mirrors) input.prices = undefined;
 }
 
 /** The spec's snake_case shape of a model definition. */

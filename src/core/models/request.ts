@@ -17,11 +17,28 @@ export interface CreateModelBody {
 
 const FLAT = { input: 'inputPrice', output: 'outputPrice', total: 'totalPrice' } as const;
 
+/** How a flat usageType -> price map is sent: flat price fields, or a default "Standard" tier. */
+export type PricingFields = Pick<CreateModelBody, 'inputPrice' | 'outputPrice' | 'totalPrice' | 'pricingTiers'>;
+
 /**
- * Builds the create body from a checked draft. Prices go out as the deprecated flat fields only
- * when every usage type is input, output or total (the server turns them into the default
- * tier); any other usage type needs a default "Standard" tier. The tokenizer settings go under
- * `tokenizerConfig`, the only name the server reads.
+ * Prices go out as the deprecated flat fields only when every usage type is input, output or
+ * total (the server turns them into the default tier); any other usage type needs a default
+ * "Standard" tier, because the flat fields cannot carry it.
+ */
+export function pricingFields<P>(prices: Record<string, P>): { inputPrice?: P; outputPrice?: P; totalPrice?: P } | { pricingTiers: Array<Omit<PricingTierInput, 'prices'> & { prices: Record<string, P> }> } {
+  const keys = Object.keys(prices);
+  if (keys.length === 0) return {};
+  if (keys.every((k) => Object.prototype.hasOwnProperty.call(FLAT, k))) {
+    const flat: { inputPrice?: P; outputPrice?: P; totalPrice?: P } = {};
+    for (const k of keys) flat[FLAT[k as keyof typeof FLAT]] = prices[k];
+    return flat;
+  }
+  return { pricingTiers: [{ name: 'Standard', isDefault: true, priority: 0, conditions: [], prices: { ...prices } }] };
+}
+
+/**
+ * Builds the create body from a checked draft (see `pricingFields` for the prices). The tokenizer
+ * settings go under `tokenizerConfig`, the only name the server reads.
  */
 export function buildCreateModelBody(draft: ModelDraft): CreateModelBody {
   const body: CreateModelBody = { modelName: draft.modelName, matchPattern: draft.matchPattern, unit: draft.unit };
@@ -32,11 +49,5 @@ export function buildCreateModelBody(draft: ModelDraft): CreateModelBody {
     body.pricingTiers = draft.pricingTiers.map((t) => ({ ...t, conditions: [...t.conditions], prices: { ...t.prices } }));
     return body;
   }
-  const keys = Object.keys(draft.prices);
-  if (keys.length > 0 && keys.every((k) => Object.prototype.hasOwnProperty.call(FLAT, k))) {
-    for (const k of keys) body[FLAT[k as keyof typeof FLAT]] = draft.prices[k];
-  } else if (keys.length > 0) {
-    body.pricingTiers = [{ name: 'Standard', isDefault: true, priority: 0, conditions: [], prices: { ...draft.prices } }];
-  }
-  return body;
+  return Object.assign(body, pricingFields(draft.prices));
 }

@@ -8,12 +8,12 @@ export const healthRoutes: Route[] = [
     pattern: /^\/api\/public\/health$/,
     auth: 'none',
     methodNotAllowedClass: true,
-    methods: { GET: () => ({ status: 200, body: { status: 'OK', version: API_VERSION } }) },
+    methods: { GET: (_request, { apiVersion }) => ({ status: 200, body: { status: 'OK', version: apiVersion } }) },
   },
   {
     pattern: /^\/api\/public\/ready$/,
     auth: 'none',
     methodNotAllowedClass: true,
-    methods: { GET: () => ({ status: 200, body: { status: 'OK', version: API_VERSION } }) },
+    methods: { GET: (_request, { apiVersion }) => ({ status: 200, body: { status: 'OK', version: apiVersion } }) },
   },
 ];

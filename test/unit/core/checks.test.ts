@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkDefinitionInput } from '../../../src/core/models/checks.js';
+import { checkDefinitionInput, checkPriceMagnitudes } from '../../../src/core/models/checks.js';
 
 const GOOD = { name: 'my-model', match_pattern: '(?i)^my-model$', pricing: { input: 0.001, output: 0.002 }, unit: 'TOKENS' };
 
@@ -156,5 +156,33 @@ describe('warnings', () => {
 
   it('reports the misspelt tokenizationConfig as an error', () => {
     expect(errors({ ...GOOD, tokenizationConfig: { tokenizerModel: 'gpt-4' } })).toEqual(['misspelt-tokenizer-config']);
+  });
+});
+
+describe('checkPriceMagnitudes', () => {
+  const draft = (prices: Record<string, number>, unit: 'TOKENS' | 'REQUESTS' | 'CHARACTERS' = 'TOKENS') => ({ unit, prices, pricingTiers: null });
+
+  it('warns about token prices above $10,000 per million, which are per-million prices typed per token', () => {
+    const issues = checkPriceMagnitudes(draft({ input: 2.5, output: 0.00001, input_cached_tokens: 1.25 }));
+    expect(issues.map((i) => [i.code, i.path])).toEqual([
+      ['price-per-million', 'prices.input'],
+      ['price-per-million', 'prices.input_cached_tokens'],
+    ]);
+    expect(issues[0]?.message).toContain('($2500000 per million)');
+    expect(issues[0]?.message).toContain('2.5/1M (= 0.0000025)');
+  });
+
+  it('leaves alone per-request usage types and units that are not tokens or characters', () => {
+    expect(checkPriceMagnitudes(draft({ web_search_queries: 0.035, input: 0.01 }))).toEqual([]);
+    expect(checkPriceMagnitudes(draft({ input: 3 }, 'REQUESTS'))).toEqual([]);
+    expect(checkPriceMagnitudes(draft({ input: 3 }, 'CHARACTERS'))).toHaveLength(1);
+  });
+
+  it('looks into every pricing tier', () => {
+    const tiers = [
+      { name: 'Standard', isDefault: true, priority: 0, conditions: [], prices: { input: 0.000001 } },
+      { name: 'Big', isDefault: false, priority: 1, conditions: [{ usageDetailPattern: 'input', operator: 'gt' as const, value: 1 }], prices: { input: 2 } },
+    ];
+    expect(checkPriceMagnitudes({ unit: 'TOKENS', prices: {}, pricingTiers: tiers }).map((i) => i.path)).toEqual(['pricingTiers.1.prices.input']);
   });
 });

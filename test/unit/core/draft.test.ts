@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { checkDefinitionInput } from '../../../src/core/models/checks.js';
 import { draftToDefinition, normalizeDraftInput, specToDefinition } from '../../../src/core/models/draft.js';
 import { modelDefinitionSchema } from '../../../src/core/models/types.js';
 
@@ -58,6 +59,30 @@ describe('normalizeDraftInput', () => {
     const n = normalizeDraftInput({ id: 'abc', createdAt: 'x', isLangfuseManaged: false, modelName: 'x', matchPattern: 'p', prices: { input: { price: 1 } } });
     expect(n.issues).toEqual([]);
     expect(n.input.prices).toEqual({ input: 1 });
+  });
+
+  it('takes a definition as GET returns it back unchanged: prices and flat prices mirror the default tier', () => {
+    const fetched = specToDefinition(
+      { name: 'x', match_pattern: '(?i)^x$', pricing: { input: 1e-6, output: 2e-6, input_cached_tokens: 5e-7 }, unit: 'TOKENS' },
+      { id: 'abc', createdAt: '2025-01-01T00:00:00.000Z' },
+    );
+    const n = normalizeDraftInput(JSON.parse(JSON.stringify(fetched)));
+    expect(n.issues).toEqual([]);
+    expect(n.input.prices).toBeUndefined();
+    expect(n.input.pricingTiers).toEqual(fetched.pricingTiers);
+    expect(checkDefinitionInput(fetched).draft?.pricingTiers).toHaveLength(1);
+  });
+
+  it('keeps flat prices that disagree with the default tier, so the conflict is reported', () => {
+    const tiers = [{ name: 'Standard', isDefault: true, priority: 0, conditions: [], prices: { input: 1 } }];
+    expect(normalizeDraftInput({ modelName: 'x', matchPattern: 'x', inputPrice: 2, pricingTiers: tiers }).input.prices).toEqual({ input: 2 });
+    expect(normalizeDraftInput({ modelName: 'x', matchPattern: 'x', inputPrice: 1, outputPrice: 1, pricingTiers: tiers }).input.prices).toEqual({ input: 1, output: 1 });
+    expect(checkDefinitionInput({ modelName: 'x', matchPattern: 'x', inputPrice: 2, pricingTiers: tiers }).issues.map((i) => i.code)).toContain('prices-and-tiers');
+  });
+
+  it('reads a model without tiers (created before pricing tiers existed) by its flat prices', () => {
+    const n = normalizeDraftInput({ modelName: 'x', matchPattern: 'x', inputPrice: 1, prices: { input: { price: 1 } }, pricingTiers: [] });
+    expect(n.input).toMatchObject({ prices: { input: 1 }, pricingTiers: undefined });
   });
 
   it('reports conflicting spellings, misspelt tokenizerConfig and unknown fields', () => {

@@ -60,7 +60,7 @@ describe('estimate', () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'models.yaml'), 'name: gpt-4o\nmatch_pattern: "(?i)^gpt-4o$"\nunit: TOKENS\npricing:\n  input: 0.000001\n  output: 0.000002\n');
     const result = await estimateJson(['--model', 'gpt-4o', '--usage', '{"input":1000,"output":100}', '--models-file', 'models.yaml'], dir);
-    expect(result.matchedModel).toMatchObject({ modelName: 'gpt-4o', source: 'custom', id: 'models.yaml#0' });
+    expect(result.matchedModel).toMatchObject({ modelName: 'gpt-4o', source: 'custom' });
     // The JS sum is 0.0012000000000000001; stored as Decimal64(12) it comes back as 0.0012.
     const stored = (value: number) => new Decimal(value).toDecimalPlaces(12, Decimal.ROUND_DOWN).toNumber();
     expect(result.costDetails).toEqual({ input: cost(0.000001, 1000), output: cost(0.000002, 100), total: stored(cost(0.000001, 1000) + cost(0.000002, 100)) });
@@ -91,5 +91,28 @@ describe('estimate', () => {
     }
     const missing = await runInProcess(['estimate', '--model', 'gpt-4o', '--input-file', 'nope.txt'], { env });
     expect(missing.exitCode).toBe(6);
+  });
+});
+
+describe('estimate --remote', () => {
+  it("uses the profile's definitions from the server, custom ones first, and caches them", async () => {
+    const { startServer } = await import('../../../src/server/index.js');
+    const server = await startServer({ port: 0, ephemeral: true });
+    try {
+      const env = isolatedEnv({ LANGFUSE_HOST: server.url, LANGFUSE_PUBLIC_KEY: server.keys.publicKey, LANGFUSE_SECRET_KEY: server.keys.secretKey });
+      const created = await runInProcess(['models', 'create', '--name', 'gpt-4o', '--match-pattern', '(?i)^gpt-4o$', '--price', 'input=0.000003', '--price', 'output=0.000004'], { env });
+      expect(created.exitCode, created.stderr).toBe(0);
+      const first = await runInProcess(['estimate', '--json', '--remote', '--model', 'gpt-4o', '--usage', '{"input":1000,"output":10}'], { env });
+      expect(first.exitCode, first.stderr).toBe(0);
+      const result = JSON.parse(first.stdout);
+      expect(result.matchedModel).toMatchObject({ modelName: 'gpt-4o', source: 'custom' });
+      expect(result.costDetails).toMatchObject({ input: cost(0.000003, 1000), output: cost(0.000004, 10) });
+      // A built-in definition still comes from the server's list.
+      const builtIn = JSON.parse((await runInProcess(['estimate', '--json', '--remote', '--model', 'gpt-4o-mini', '--usage', '{"input":1}'], { env })).stdout);
+      expect(builtIn.matchedModel).toMatchObject({ modelName: 'gpt-4o-mini', source: 'built-in' });
+      expect((await runInProcess(['estimate', '--remote', '--model', 'gpt-4o', '--usage', '{"input":1}'], { env })).stderr).toContain('cached');
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -1,0 +1,91 @@
+import { type Command, Option } from 'commander';
+import type { Context } from '../../context.js';
+import { lazy } from '../action.js';
+import { collect } from '../options.js';
+
+// Kept here rather than imported from src/core so that registering commands loads nothing heavy.
+const UNITS = ['TOKENS', 'CHARACTERS', 'MILLISECONDS', 'SECONDS', 'REQUESTS', 'IMAGES'];
+
+function definitionOptions(command: Command, verb: 'create' | 'update'): Command {
+  const update = verb === 'update';
+  return command
+    .option('--name <name>', update ? 'new model name' : 'model name (unique among the project\'s definitions; the same name as a built-in one overrides it)')
+    .option('--match-pattern <regex>', update ? 'new match pattern (Postgres regex)' : 'Postgres regex matched against the generation\'s model name (default: (?i)^<name>$, the name in any case)')
+    .addOption(new Option('--tokenizer <tokenizer>', 'tokenizer for generations sent without usage (none: no tokenizer)').choices(['openai', 'claude', 'none']))
+    .option('--tokenizer-model <model>', 'tiktoken model of the openai tokenizer, e.g. gpt-4o')
+    .option('--tokens-per-message <n>', 'tokens added per chat message (openai chat models, usually 3)')
+    .option('--tokens-per-name <n>', 'tokens added per message name (openai chat models, usually 1)')
+    .option('--tokenization-config <json>', 'the whole tokenizer config as JSON, e.g. \'{"tokenizerModel":"gpt-4o","tokensPerMessage":3,"tokensPerName":1}\'')
+    .option('--price <usage-type=usd>', 'price of a usage type in USD per unit, or per million with /1M: --price input=2.5/1M (repeatable; any usage type, e.g. input, output, input_cached_tokens)', collect)
+    .addOption(new Option('--unit <unit>', update ? 'new unit' : 'unit of the usage counts (default: TOKENS)').choices(UNITS))
+    .option('--start-date <date>', update ? 'new start date (ISO date or date-time; none removes it)' : 'ISO date or date-time; among matching definitions the latest start date wins')
+    .option('--file <file>', update
+      ? 'the new definition from a JSON or YAML file (- for stdin); fields it leaves out are kept, flags override it'
+      : 'the definition from a JSON or YAML file (- for stdin), in the API shape or the spec\'s (name, match_pattern, tokenizer, tokenization_config, pricing); flags override it')
+    .option('--strict', 'refuse to send when the checks warn (not only when they find errors)')
+    .option('--dry-run', 'check and print the request body without sending it');
+}
+
+export function registerModels(program: Command, ctx: Context): void {
+  const models = program
+    .command('models')
+    .description('model definitions: list, inspect, create, update and delete them; see what a model name matches and what it costs');
+
+  models
+    .command('list')
+    .alias('ls')
+    .description('list model definitions, the project\'s own (custom) and the built-in ones, with prices per 1M tokens')
+    .option('--all', 'every page (default: one page)')
+    .option('--page <n>', 'page to show, from 1')
+    .option('--limit <n>', 'definitions per page, 1 to 100 (default: the server\'s, 50)')
+    .option('--custom', 'only the project\'s own definitions (reads every page)')
+    .option('--managed', 'only the built-in, Langfuse-managed definitions (reads every page)')
+    .action(lazy(ctx, () => import('./list.js')));
+
+  models
+    .command('get')
+    .description('show one definition in full, with every pricing tier')
+    .argument('<id-or-name>', 'definition id, or model name')
+    .action(lazy(ctx, () => import('./get.js')));
+
+  definitionOptions(
+    models.command('create').description('create a model definition from flags or a file; checked before sending (exit 2 and nothing sent when the server would reject or misread it)'),
+    'create',
+  ).action(lazy(ctx, () => import('./create.js')));
+
+  definitionOptions(
+    models
+      .command('update')
+      .description('change a custom definition: in place where the server supports it (Langfuse 4.35+), else by deleting and re-creating it with --recreate')
+      .argument('<id-or-name>', 'definition id, or model name'),
+    'update',
+  )
+    .option('--remove-price <usage-type>', 'stop pricing a usage type (repeatable)', collect)
+    .option('--recreate', 'on servers without update (before Langfuse 4.35): delete the definition and create it again, which gives it a new id')
+    .action(lazy(ctx, () => import('./update.js')));
+
+  models
+    .command('delete')
+    .alias('rm')
+    .description('delete a custom definition (built-in ones cannot be deleted: override them instead)')
+    .argument('<id-or-name>', 'definition id, or model name')
+    .option('-y, --yes', 'do not ask for confirmation (required without a terminal)')
+    .action(lazy(ctx, () => import('./delete.js')));
+
+  models
+    .command('match')
+    .description('which definition a generation\'s model name matches, why, which others lose, and the tokenizer and prices that apply')
+    .argument('<model-name>', 'the model name exactly as generations send it')
+    .option('--offline', 'use the built-in catalogue (and --models-file) instead of the profile\'s server')
+    .option('--models-file <file>', 'with --offline: custom definitions from a JSON or YAML file (one, an array, or a saved list)')
+    .option('--expect <id-or-name>', 'exit 9 unless this definition (id or model name) wins')
+    .action(lazy(ctx, () => import('./match.js')));
+
+  models
+    .command('lint')
+    .description('check every custom definition: patterns, tokenizer, prices, and definitions that never win because others hide them')
+    .option('--offline', 'check the definitions in --models-file instead of the profile\'s')
+    .option('--models-file <file>', 'with --offline: the definitions to check (JSON or YAML)')
+    .option('--strict', 'exit 9 on warnings too (default: on errors only)')
+    .action(lazy(ctx, () => import('./lint.js')));
+}

@@ -1,0 +1,166 @@
+import { z } from 'zod';
+import type { Context } from '../../context.js';
+import { findModel, type LosingMatch, type MatchResult, type RankedDefinition } from '../../core/models/match.js';
+import type { ModelDefinition } from '../../core/models/types.js';
+import { resolveTokenizer } from '../../core/tokenize.js';
+import { PreconditionError, UsageError } from '../../errors.js';
+import { loadModelsFile, loadRemoteDefinitions, offlineDefinitions } from '../../model-definitions.js';
+import type { ActionInput } from '../action.js';
+import { parseOptions } from '../options.js';
+import { defaultPrices, printTiers, tokenizerDescription } from './render.js';
+
+const Options = z.object({
+  offline: z.boolean().default(false),
+  modelsFile: z.string().optional(),
+  expect: z.string().min(1).optional(),
+});
+
+type Options = z.infer<typeof Options>;
+
+export default async function action(ctx: Context, { args, opts }: ActionInput): Promise<void> {
+  await run(ctx, String(args[0]), parseOptions(Options, opts));
+}
+
+interface Origin {
+  from: 'server' | 'offline';
+  baseUrl?: string;
+  builtIn?: 'catalogue' | 'file';
+  modelsFile?: string | null;
+}
+
+export async function run(ctx: Context, model: string, opts: Options): Promise<void> {
+  if (opts.modelsFile !== undefined && !opts.offline) {
+    throw new UsageError('--models-file works with --offline; otherwise match uses exactly the definitions the profile\'s server has', {
+      hint: 'Add --offline to match against the built-in catalogue plus the file.',
+    });
+  }
+  let definitions: ModelDefinition[];
+  let origin: Origin;
+  if (opts.offline) {
+    const offline = offlineDefinitions(opts.modelsFile !== undefined ? await loadModelsFile(ctx, opts.modelsFile) : []);
+    definitions = offline.definitions;
+    origin = { from: 'offline', builtIn: offline.builtIn, modelsFile: opts.modelsFile ?? null };
+  } else {
+    const remote = await loadRemoteDefinitions(ctx);
+    definitions = remote.definitions;
+    origin = { from: 'server', baseUrl: remote.baseUrl };
+  }
+  // The server does no lookup for an empty model name.
+  const result: MatchResult = model === '' ? { model, winner: null, tiedWith: [], losers: [], unevaluated: [] } : findModel(model, definitions);
+  const custom = definitions.filter((d) => !d.isLangfuseManaged).length;
+  const counts = { total: definitions.length, custom, builtIn: definitions.length - custom };
+  const view = matchView(result, { ...origin, ...counts });
+
+  if (ctx.globals.json) ctx.out.printJson(view);
+  else printMatch(ctx, result, view.why);
+  const where = origin.from === 'server' ? origin.baseUrl : `the ${origin.builtIn === 'file' ? 'built-in definitions in the file' : 'built-in catalogue'}${origin.modelsFile ? ` and ${origin.modelsFile}` : ''}`;
+  ctx.out.info(`Matched against ${counts.total} definitions (${counts.custom} custom, ${counts.builtIn} built-in) from ${where}.`);
+  if (model !== model.trim()) ctx.out.warn('the name has leading or trailing spaces; the server matches the name exactly as sent, spaces included');
+  for (const skipped of result.unevaluated.filter((u) => u.affectsResult)) {
+    ctx.out.warn(`the pattern of "${skipped.definition.modelName}" (${skipped.definition.id}) ${skipped.reason}; it could change the result`);
+  }
+  if (result.tiedWith.length > 0) {
+    ctx.out.warn(`the server's choice is undefined: ${result.tiedWith.length + 1} definitions tie (same kind, same start date). Give one a later start date to decide.`);
+  }
+
+  if (opts.expect !== undefined) {
+    const winner = result.winner?.definition;
+    if (!winner || (winner.id !== opts.expect && winner.modelName !== opts.expect)) {
+      throw new PreconditionError(`"${model}" matches ${winner ? `"${winner.modelName}" (${winner.id})` : 'no definition'}, not "${opts.expect}"`);
+    }
+  }
+}
+
+function summary(r: RankedDefinition) {
+  const d = r.definition;
+  return { id: d.id, modelName: d.modelName, matchPattern: d.matchPattern, source: r.source, startDate: d.startDate };
+}
+
+function lossText(loser: LosingMatch, winner: ModelDefinition): string {
+  switch (loser.reason) {
+    case 'custom-definition-first':
+      return 'built-in: a custom definition matches too, and custom ones come first';
+    case 'older-start-date':
+      return `older start date than the winner's (${winner.startDate})`;
+    case 'no-start-date':
+      return 'no start date: definitions with one come first';
+    case 'tie':
+      return 'tie: same kind and start date as the winner; the server may pick this one instead';
+  }
+}
+
+export function whyText(result: MatchResult): string | null {
+  const winner = result.winner;
+  if (!winner) return null;
+  if (result.losers.length === 0) return `the only definition whose pattern matches "${result.model}"`;
+  const parts: string[] = [];
+  if (result.losers.some((l) => l.reason === 'custom-definition-first')) parts.push('custom definitions come before built-in ones');
+  if (result.losers.some((l) => l.reason === 'older-start-date' || l.reason === 'no-start-date')) {
+    parts.push(`it has the latest start date (${winner.definition.startDate}) of the matching ${winner.source} definitions`);
+  }
+  if (result.tiedWith.length > 0) {
+    parts.push(`it ties with ${result.tiedWith.length} other${result.tiedWith.length > 1 ? 's' : ''} and comes first by id here; the server may pick another`);
+  }
+  return parts.join('; ');
+}
+
+/** The tokenizer the server would use; null without one; the problem when it would not work. */
+function tokenizerView(definition: ModelDefinition) {
+  const r = resolveTokenizer(definition);
+  if (r.ok) {
+    return { id: r.tokenizer.id, encoding: r.tokenizer.encoding, tokenizerModel: r.tokenizer.tokenizerModel ?? null, chat: r.chat, chatConfigMissing: r.chatConfigMissing };
+  }
+  return r.reason === 'no-tokenizer' ? null : { id: definition.tokenizerId, problem: r.reason, message: r.message };
+}
+
+function matchView(result: MatchResult, definitions: Record<string, unknown>) {
+  const winner = result.winner?.definition ?? null;
+  return {
+    model: result.model,
+    definitions,
+    matched: winner !== null,
+    winner: result.winner ? summary(result.winner) : null,
+    why: whyText(result),
+    definition: winner,
+    tokenizer: winner ? tokenizerView(winner) : null,
+    unit: winner?.unit ?? null,
+    prices: winner ? defaultPrices(winner) : null,
+    pricingTiers: winner?.pricingTiers ?? null,
+    ties: result.tiedWith.map(summary),
+    losers: winner ? result.losers.map((l) => ({ ...summary(l), reason: l.reason, explanation: lossText(l, winner) })) : [],
+    notEvaluated: result.unevaluated.map((u) => ({ ...summary(u), reason: u.reason, couldChangeResult: u.affectsResult })),
+  };
+}
+
+function printMatch(ctx: Context, result: MatchResult, why: string | null): void {
+  const winner = result.winner?.definition;
+  if (!winner) {
+    ctx.out.keyValues([
+      ['Model name', result.model],
+      ['Matches', result.model === '' ? 'nothing: the server does no lookup for an empty model name' : 'no definition'],
+    ]);
+    ctx.out.line();
+    ctx.out.line('The server would compute no cost and count no tokens for such generations; usage sent with them is still stored.');
+    ctx.out.line('Add a definition with: llmobs models create --name <name> --match-pattern <regex> --price input=...');
+    return;
+  }
+  const tokenizer = tokenizerDescription(winner);
+  ctx.out.keyValues([
+    ['Model name', result.model],
+    ['Matches', `${ctx.out.c.bold(winner.modelName)} (${result.winner!.source}, id ${winner.id})`],
+    ['Why', why],
+    ['Match pattern', winner.matchPattern],
+    ['Start date', winner.startDate ?? 'none'],
+    ['Tokenizer', tokenizer.problem ? ctx.out.c.yellow(tokenizer.text) : tokenizer.text],
+  ]);
+  ctx.out.line();
+  printTiers(ctx, winner);
+  if (result.losers.length > 0) {
+    ctx.out.line();
+    ctx.out.heading(`Also matching, not chosen (${result.losers.length})`);
+    ctx.out.table(
+      [{ header: 'NAME' }, { header: 'SOURCE' }, { header: 'START DATE' }, { header: 'WHY NOT' }, { header: 'ID', style: (t, c) => c.dim(t) }],
+      result.losers.map((l) => [l.definition.modelName, l.source, l.definition.startDate ?? '', lossText(l, winner), l.definition.id]),
+    );
+  }
+}

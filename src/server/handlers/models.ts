@@ -1,0 +1,160 @@
+// Model definitions (API.md section 3, PUT from NEWER-API.md): the project's own definitions plus
+// the built-in catalogue, served as Langfuse-managed ones.
+import { randomUUID } from 'node:crypto';
+import { compareVersions, MODEL_PUT_SINCE } from '../../api/langfuse-version.js';
+import type { ModelDefinition, PricingTier } from '../../core/models/types.js';
+import { flatPricesFromTiers, pricesFromTiers } from '../../core/models/types.js';
+import { builtInDefinitions } from '../../data/catalogue.js';
+import { invalidRequest, methodNotAllowed, notFound } from '../errors.js';
+import { type ModelBody, parseModelBody } from '../model-body.js';
+import type { Route, ServerReply } from '../router.js';
+import type { ModelRecord, ServerState } from '../state.js';
+import { pageMeta, paginate, parsePagination } from '../validate.js';
+
+const NOT_FOUND = 'No model with this id found.';
+const BUILT_IN_DELETE = `${NOT_FOUND} Note: You cannot delete built-in models, override them with a model with the same name.`;
+
+/** The API's model object for a stored definition; prices come from the default tier, as on the server. */
+export function modelResponse(record: ModelRecord): ModelDefinition {
+  const fromTiers = flatPricesFromTiers(record.pricingTiers);
+  return {
+    id: record.id,
+    modelName: record.modelName,
+    matchPattern: record.matchPattern,
+    startDate: record.startDate,
+    unit: record.unit,
+    inputPrice: fromTiers.inputPrice ?? record.inputPrice,
+    outputPrice: fromTiers.outputPrice ?? record.outputPrice,
+    totalPrice: fromTiers.totalPrice ?? record.totalPrice,
+    tokenizerId: record.tokenizerId,
+    tokenizerConfig: record.tokenizerConfig,
+    isLangfuseManaged: false,
+    createdAt: record.createdAt,
+    prices: pricesFromTiers(record.pricingTiers),
+    pricingTiers: [...record.pricingTiers].sort((a, b) => a.priority - b.priority),
+  };
+}
+
+/** Every definition the project sees (its own first), in the shape src/core matches against. */
+export function projectDefinitions(state: ServerState): ModelDefinition[] {
+  return [...state.models.map(modelResponse), ...builtInDefinitions()];
+}
+
+// ORDER BY model_name ASC, unit ASC, start_date DESC NULLS LAST. Postgres has no tie-break here;
+// the id makes paging over equal keys stable.
+function listOrder(a: ModelDefinition, b: ModelDefinition): number {
+  const text = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
+  const nullsLast = <T>(x: T | null, y: T | null, cmp: (x: T, y: T) => number) => (x === null ? (y === null ? 0 : 1) : y === null ? -1 : cmp(x, y));
+  return (
+    text(a.modelName, b.modelName) ||
+    nullsLast(a.unit, b.unit, text) ||
+    nullsLast(a.startDate, b.startDate, (x, y) => Date.parse(y) - Date.parse(x)) ||
+    text(a.id, b.id)
+  );
+}
+
+function tiersFor(id: string, body: ModelBody): PricingTier[] {
+  if (body.pricingTiers) {
+    return body.pricingTiers.map((tier) => ({ id: tier.isDefault ? `${id}_tier_default` : randomUUID(), ...tier, prices: { ...tier.prices } }));
+  }
+  // Flat prices become the default tier, with a price row for each one given.
+  const prices: Record<string, number> = {};
+  if (body.inputPrice != null) prices.input = body.inputPrice;
+  if (body.outputPrice != null) prices.output = body.outputPrice;
+  if (body.totalPrice != null) prices.total = body.totalPrice;
+  return [{ id: `${id}_tier_default`, name: 'Standard', isDefault: true, priority: 0, conditions: [], prices }];
+}
+
+function toRecord(id: string, projectId: string, body: ModelBody, createdAt: string, updatedAt: string): ModelRecord {
+  return {
+    id,
+    projectId,
+    modelName: body.modelName,
+    matchPattern: body.matchPattern,
+    startDate: body.startDate,
+    unit: body.unit,
+    inputPrice: body.pricingTiers ? null : body.inputPrice,
+    outputPrice: body.pricingTiers ? null : body.outputPrice,
+    totalPrice: body.pricingTiers ? null : body.totalPrice,
+    tokenizerId: body.tokenizerId,
+    tokenizerConfig: body.tokenizerConfig,
+    createdAt,
+    updatedAt,
+    pricingTiers: tiersFor(id, body),
+  };
+}
+
+function assertNameFree(state: ServerState, modelName: string, exceptId?: string): void {
+  if (state.models.some((m) => m.modelName === modelName && m.id !== exceptId)) {
+    throw invalidRequest(`Model name '${modelName}' already exists in project`);
+  }
+}
+
+const isBuiltIn = (id: string) => builtInDefinitions().some((d) => d.id === id);
+
+export const modelRoutes: Route[] = [
+  {
+    pattern: /^\/api\/public\/models$/,
+    auth: 'project',
+    methodNotAllowedClass: true,
+    methods: {
+      GET: (request, { store }) => {
+        const pagination = parsePagination(request.query);
+        const all = projectDefinitions(store.state).sort(listOrder);
+        return { status: 200, body: { data: paginate(all, pagination), meta: pageMeta(pagination, all.length) } };
+      },
+      POST: async (request, { store, now }): Promise<ServerReply> => {
+        const body = parseModelBody(request.body);
+        const record = await store.mutate((state) => {
+          assertNameFree(state, body.modelName);
+          const at = now().toISOString();
+          const created = toRecord(randomUUID(), state.project.id, body, at, at);
+          state.models.push(created);
+          return created;
+        });
+        return { status: 200, body: modelResponse(record) };
+      },
+    },
+  },
+  {
+    pattern: /^\/api\/public\/models\/([^/]+)$/,
+    auth: 'project',
+    methodNotAllowedClass: true,
+    methods: {
+      GET: (request, { store }) => {
+        const id = request.params[0]!;
+        const own = store.state.models.find((m) => m.id === id);
+        if (own) return { status: 200, body: modelResponse(own) };
+        const builtIn = builtInDefinitions().find((d) => d.id === id);
+        if (builtIn) return { status: 200, body: builtIn };
+        throw notFound(NOT_FOUND);
+      },
+      PUT: async (request, { store, now, apiVersion }): Promise<ServerReply> => {
+        if (compareVersions(apiVersion, MODEL_PUT_SINCE) < 0) throw methodNotAllowed(true);
+        const id = request.params[0]!;
+        if (isBuiltIn(id)) throw invalidRequest('Built-in models cannot be modified. Override them with a model with the same name.');
+        const body = parseModelBody(request.body);
+        const record = await store.mutate((state) => {
+          assertNameFree(state, body.modelName, id);
+          const at = now().toISOString();
+          const index = state.models.findIndex((m) => m.id === id);
+          const existing = state.models[index];
+          const replaced = toRecord(id, state.project.id, body, existing?.createdAt ?? at, at);
+          if (existing) state.models[index] = replaced;
+          else state.models.push(replaced);
+          return replaced;
+        });
+        return { status: 200, body: modelResponse(record) };
+      },
+      DELETE: async (request, { store }): Promise<ServerReply> => {
+        const id = request.params[0]!;
+        await store.mutate((state) => {
+          const index = state.models.findIndex((m) => m.id === id);
+          if (index < 0) throw notFound(BUILT_IN_DELETE);
+          state.models.splice(index, 1);
+        });
+        return { status: 200, body: { message: 'Model successfully deleted' } };
+      },
+    },
+  },
+];

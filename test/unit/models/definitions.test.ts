@@ -1,0 +1,107 @@
+// The shared definitions loader: models files in every accepted shape, the offline set, and the
+// cache of the profile's definitions.
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Context, defaultDeps } from '../../../src/context.js';
+import { specToDefinition } from '../../../src/core/models/draft.js';
+import { builtInDefinitions } from '../../../src/data/catalogue.js';
+import { UsageError } from '../../../src/errors.js';
+import { forgetRemoteDefinitions, loadModelsFile, loadRemoteDefinitions, offlineDefinitions, readModelsFile, REMOTE_CACHE_TTL_MS } from '../../../src/model-definitions.js';
+import { isolatedEnv, tempDir } from '../../helpers/cli.js';
+import { fakeModelsApi } from '../../helpers/fake-models-api.js';
+
+async function contextIn(cwd: string, extra: Partial<ConstructorParameters<typeof Context>[0]> = {}) {
+  const ctx = new Context({ ...defaultDeps(), env: isolatedEnv(), cwd, ...extra });
+  await ctx.prepare();
+  return ctx;
+}
+
+function write(dir: string, name: string, content: unknown): string {
+  writeFileSync(join(dir, name), typeof content === 'string' ? content : JSON.stringify(content));
+  return name;
+}
+
+describe('loadModelsFile', () => {
+  it('reads one spec-shaped definition from YAML as a custom definition in the API shape', async () => {
+    const dir = tempDir();
+    write(dir, 'one.yaml', "name: mine\nmatch_pattern: '(?i)^mine$'\npricing:\n  input: 0.000001\n  cached_tokens: 0.0000005\n");
+    const [def] = await loadModelsFile(await contextIn(dir), 'one.yaml');
+    expect(def).toMatchObject({ id: 'local:mine', modelName: 'mine', isLangfuseManaged: false, unit: 'TOKENS', prices: { input: { price: 0.000001 }, cached_tokens: { price: 0.0000005 } } });
+  });
+
+  it('reads arrays and saved list pages, keeping ids and managed flags of saved API objects', async () => {
+    const dir = tempDir();
+    const builtIn = builtInDefinitions()[0]!;
+    write(dir, 'page.json', { data: [builtIn, { modelName: 'x', matchPattern: 'x', inputPrice: 1e-6 }], meta: {} });
+    write(dir, 'list.json', [{ name: 'dup', match_pattern: 'a', pricing: { input: 1e-6 } }, { name: 'dup', match_pattern: 'b', pricing: { input: 1e-6 } }]);
+    const ctx = await contextIn(dir);
+    const page = await loadModelsFile(ctx, 'page.json');
+    expect(page.map((d) => [d.id, d.isLangfuseManaged])).toEqual([
+      [builtIn.id, true],
+      ['local:x', false],
+    ]);
+    expect((await loadModelsFile(ctx, 'list.json')).map((d) => d.id)).toEqual(['local:dup', 'local:dup#2']);
+  });
+
+  it('refuses a file with a definition the server would reject, naming it, and lets lint see every issue', async () => {
+    const dir = tempDir();
+    write(dir, 'bad.json', [{ name: 'ok', match_pattern: 'ok', pricing: { input: 1e-6 } }, { name: 'broken', match_pattern: '[', tokenizationConfig: {}, pricing: { input: 1e-6 } }]);
+    const ctx = await contextIn(dir);
+    const error = await loadModelsFile(ctx, 'bad.json').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as Error).message).toContain('definition 2 ("broken"), matchPattern: matchPattern is not a valid Postgres regular expression');
+    expect((error as Error).message).toContain('"tokenizationConfig"');
+    const entries = await readModelsFile(ctx, 'bad.json');
+    expect(entries.map((e) => e.definition !== undefined)).toEqual([true, false]);
+    expect(entries[1]!.issues.map((i) => i.code)).toEqual(['misspelt-tokenizer-config', 'invalid-regex']);
+    await expect(loadModelsFile(ctx, 'missing.json')).rejects.toThrow('cannot read missing.json: no such file');
+    write(dir, 'scalar.json', '42');
+    await expect(loadModelsFile(ctx, 'scalar.json')).rejects.toThrow('must hold a model definition');
+  });
+});
+
+describe('offlineDefinitions', () => {
+  it('adds the built-in catalogue, unless the file brings its own managed definitions', () => {
+    const mine = specToDefinition({ name: 'mine', match_pattern: 'mine' });
+    expect(offlineDefinitions([mine]).definitions).toHaveLength(1 + builtInDefinitions().length);
+    const snapshot = [mine, builtInDefinitions()[0]!];
+    expect(offlineDefinitions(snapshot)).toEqual({ definitions: snapshot, builtIn: 'file' });
+  });
+});
+
+describe('loadRemoteDefinitions', () => {
+  it('reads every page, caches them per server and key without secrets, and honours the age limit', async () => {
+    const custom = specToDefinition({ name: 'c', match_pattern: 'c', pricing: { input: 1e-6 }, unit: 'TOKENS' }, { id: 'c-1', createdAt: '2025-01-01T00:00:00.000Z' });
+    const api = fakeModelsApi({ definitions: [custom, ...builtInDefinitions()] });
+    const cacheDir = join(tempDir(), 'cache');
+    let now = new Date('2026-05-01T10:00:00.000Z');
+    const ctx = await contextIn(process.cwd(), { env: { ...api.env, XDG_CACHE_HOME: cacheDir }, dispatcher: api.agent, now: () => now });
+
+    const first = await loadRemoteDefinitions(ctx, { maxAgeMs: REMOTE_CACHE_TTL_MS });
+    expect(first.fromCache).toBe(false);
+    expect(first.definitions).toHaveLength(1 + builtInDefinitions().length);
+    expect(api.requests.map((r) => r.path)).toEqual(['/api/public/models?page=1&limit=100', '/api/public/models?page=2&limit=100']);
+    const files = readdirSync(join(cacheDir, 'llmobs'));
+    expect(files).toEqual([expect.stringMatching(/^models-[0-9a-f]{32}\.json$/)]);
+    const text = readFileSync(join(cacheDir, 'llmobs', files[0]!), 'utf8');
+    expect(text).not.toContain('sk-lf-test-0001');
+    expect(text).not.toContain('pk-lf-test-0001');
+
+    now = new Date(now.getTime() + REMOTE_CACHE_TTL_MS - 1000);
+    const cached = await loadRemoteDefinitions(ctx, { maxAgeMs: REMOTE_CACHE_TTL_MS });
+    expect(cached).toMatchObject({ fromCache: true, fetchedAt: first.fetchedAt });
+    expect(cached.definitions).toEqual(first.definitions);
+    expect(api.requests).toHaveLength(2);
+
+    // Without an age limit, or once the copy is too old, the server is asked again.
+    await loadRemoteDefinitions(ctx);
+    expect(api.requests).toHaveLength(4);
+    now = new Date(now.getTime() + REMOTE_CACHE_TTL_MS + 1);
+    expect((await loadRemoteDefinitions(ctx, { maxAgeMs: REMOTE_CACHE_TTL_MS })).fromCache).toBe(false);
+
+    await forgetRemoteDefinitions(ctx, await ctx.api());
+    expect(existsSync(join(cacheDir, 'llmobs', files[0]!))).toBe(false);
+    await ctx.dispose();
+  });
+});

@@ -1,0 +1,137 @@
+// Names and ids, and the update paths that need care: ambiguity, built-in definitions, and a
+// delete-and-create that fails half-way.
+import { describe, expect, it } from 'vitest';
+import { specToDefinition } from '../../../src/core/models/draft.js';
+import { builtInDefinitions } from '../../../src/data/catalogue.js';
+import { runInProcess } from '../../helpers/cli.js';
+import { fakeModelsApi } from '../../helpers/fake-models-api.js';
+import type { Prompter } from '../../../src/prompter.js';
+
+const GPT_4O = builtInDefinitions().find((d) => d.modelName === 'gpt-4o')!;
+const OVERRIDE = specToDefinition({ name: 'gpt-4o', match_pattern: '(?i)^gpt-4o$', pricing: { input: 0.000002 }, unit: 'TOKENS', start_date: '2025-01-01T00:00:00.000Z' }, { id: 'override-1', createdAt: '2025-01-01T00:00:00.000Z' });
+
+async function cli(argv: string[], options: Parameters<typeof fakeModelsApi>[0] = {}) {
+  const api = fakeModelsApi({ definitions: [OVERRIDE, GPT_4O], ...options });
+  const result = await runInProcess(argv, { env: api.env, dispatcher: api.agent });
+  return { ...result, requests: api.requests, definitions: api.definitions };
+}
+
+describe('<id|name>', () => {
+  it('an exact id wins, without reading the list', async () => {
+    const r = await cli(['models', 'get', GPT_4O.id, '--json']);
+    expect(JSON.parse(r.stdout).id).toBe(GPT_4O.id);
+    expect(r.requests).toHaveLength(1);
+  });
+
+  it('a name two definitions share is ambiguous for get: exit 2 with the candidates', async () => {
+    const r = await cli(['models', 'get', 'gpt-4o']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('"gpt-4o" is the name of 2 model definitions');
+    expect(r.stderr).toContain('override-1  custom');
+    expect(r.stderr).toContain(`${GPT_4O.id}  built-in`);
+    const json = await cli(['models', 'get', 'gpt-4o', '--json']);
+    expect(JSON.parse(json.stderr).error.details.map((c: { id: string }) => c.id)).toEqual(['override-1', GPT_4O.id]);
+  });
+
+  it('update and delete pick the one custom definition of that name', async () => {
+    const r = await cli(['models', 'delete', 'gpt-4o', '--yes']);
+    expect(r.exitCode).toBe(0);
+    expect(r.requests.filter((q) => q.method === 'DELETE').map((q) => q.path)).toEqual(['/api/public/models/override-1']);
+  });
+
+  it('an unknown name is not found (exit 8), with similar names as a hint', async () => {
+    const r = await cli(['models', 'get', 'GPT-4O']);
+    expect(r.exitCode).toBe(8);
+    expect(r.stderr).toContain('no model definition has the id or name "GPT-4O"');
+    expect(r.stderr).toContain('Similar: "gpt-4o"');
+  });
+});
+
+describe('models delete on a terminal', () => {
+  it('asks first, and deletes nothing when the answer is no', async () => {
+    const api = fakeModelsApi({ definitions: [OVERRIDE, GPT_4O] });
+    const asked: string[] = [];
+    const prompter = { confirm: async ({ message }: { message: string }) => (asked.push(message), false) } as unknown as Prompter;
+    const r = await runInProcess(['models', 'delete', 'override-1'], { env: api.env, dispatcher: api.agent, tty: true, prompter });
+    expect(r.exitCode).toBe(0);
+    expect(asked).toEqual(['Delete model definition "gpt-4o" (override-1)? Generations ingested afterwards no longer match it.']);
+    expect(r.stderr).toContain('Nothing deleted.');
+    expect(api.requests.map((q) => q.method)).toEqual(['GET']);
+  });
+});
+
+describe('models list', () => {
+  it('says so on stderr when a filter leaves nothing, and prints no rows', async () => {
+    const r = await cli(['models', 'list', '--custom'], { definitions: [GPT_4O] });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('No model definitions.');
+  });
+
+  it('refuses --page with --all or a filter, before sending anything', async () => {
+    for (const extra of [['--all'], ['--managed']]) {
+      const r = await cli(['models', 'list', '--page', '2', ...extra]);
+      expect(r.exitCode).toBe(2);
+      expect(r.requests).toEqual([]);
+    }
+    expect((await cli(['models', 'list', '--limit', '101'])).stderr).toContain('--limit: must be at most 100');
+  });
+});
+
+describe('built-in definitions', () => {
+  it('cannot be updated or deleted: exit 2, nothing sent but the lookup, and the override advice', async () => {
+    for (const verb of [['update', '--price', 'input=1/1M'], ['delete', '--yes']]) {
+      const r = await cli(['models', verb[0]!, GPT_4O.id, ...verb.slice(1)]);
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toMatch(/is a built-in definition/);
+      expect(r.stderr).toContain("llmobs models create --name 'gpt-4o'");
+      expect(r.requests.map((q) => q.method)).toEqual(['GET']);
+    }
+  });
+});
+
+describe('models update', () => {
+  it('says so and sends nothing when the flags change nothing', async () => {
+    const r = await cli(['models', 'update', 'override-1', '--price', 'input=2/1M']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toContain('Nothing to change');
+    expect(r.requests.map((q) => q.method)).toEqual(['GET']);
+  });
+
+  it('falls back when PUT answers 405 although the version is unknown', async () => {
+    const r = await cli(['models', 'update', 'override-1', '--price', 'input=3/1M', '--recreate'], { version: null, put: false });
+    expect(r.exitCode).toBe(0);
+    expect(r.requests.map((q) => q.method)).toEqual(['GET', 'GET', 'PUT', 'DELETE', 'POST']);
+  });
+
+  it('refuses a rename onto another custom definition\'s name before deleting anything', async () => {
+    const other = specToDefinition({ name: 'other', match_pattern: 'other', pricing: { input: 1e-6 }, unit: 'TOKENS' }, { id: 'other-1' });
+    const r = await cli(['models', 'update', 'override-1', '--name', 'other', '--recreate'], { version: '4.16.0', definitions: [OVERRIDE, other, GPT_4O] });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('another custom definition is already named "other" (other-1); nothing was changed');
+    expect(r.requests.some((q) => q.method === 'DELETE')).toBe(false);
+  });
+
+  it('when creating fails after the delete, prints the old definition and how to restore it', async () => {
+    const r = await cli(['models', 'update', 'override-1', '--price', 'input=3/1M', '--recreate'], { version: '4.16.0', failCreate: 500 });
+    expect(r.exitCode).toBe(5);
+    expect(r.definitions.map((d) => d.id)).toEqual([GPT_4O.id]);
+    expect(r.stderr).toContain('was deleted, but creating it again failed');
+    const json = r.stderr.slice(r.stderr.indexOf('{'), r.stderr.indexOf('\n}') + 2);
+    expect(JSON.parse(json)).toEqual(OVERRIDE);
+    expect(r.stderr).toContain('llmobs models create --file <file>');
+  });
+
+  it('goes on to create when the DELETE answers 404 because an earlier attempt went through', async () => {
+    const r = await cli(['models', 'update', 'override-1', '--price', 'input=3/1M', '--recreate'], { version: '4.16.0', deleteLost: true });
+    expect(r.exitCode).toBe(0);
+    expect(r.requests.map((q) => q.method)).toEqual(['GET', 'GET', 'DELETE', 'POST']);
+    expect(r.definitions.map((d) => d.id)).toEqual(['new-1', GPT_4O.id]);
+  });
+
+  it('needs something to change', async () => {
+    const r = await cli(['models', 'update', 'override-1']);
+    expect(r.exitCode).toBe(2);
+    expect(r.requests).toEqual([]);
+  });
+});

@@ -1,4 +1,4 @@
-import { costComponent, fitsStoredCost, storedCost } from './precision.js';
+import { costComponentStored, fitsStoredCost, storedCost } from './precision.js';
 
 /** Price × units for one usage type. `cost` is what the worker computes, `stored` what the API returns. */
 export interface CostLine {
@@ -79,13 +79,14 @@ export function computeCost(provided: Record<string, number>, usage: Record<stri
       continue;
     }
     const price = prices[usageType]!;
-    const cost = costComponent(price, units);
-    lines.push({ usageType, units, price, cost, stored: storedCost(cost) });
+    const { cost, stored } = costComponentStored(price, units);
+    lines.push({ usageType, units, price, cost, stored });
   }
   if (lines.length === 0) {
     return { source: 'none', costDetails: {}, totalCost: null, lines, unpriced, totalMethod: 'none', ...store({}, null) };
   }
-  const costDetails: Record<string, number> = Object.fromEntries(lines.map((l) => [l.usageType, l.cost]));
+  const costDetails: Record<string, number> = {};
+  for (const line of lines) costDetails[line.usageType] = line.cost;
   let total: number;
   let totalMethod: TotalMethod;
   if (has(costDetails, 'total')) {
@@ -96,5 +97,17 @@ export function computeCost(provided: Record<string, number>, usage: Record<stri
     costDetails['total'] = total;
     totalMethod = 'sum';
   }
-  return { source: 'computed', costDetails, totalCost: total, lines, unpriced, totalMethod, ...store(costDetails, total) };
+  // Components are already stored; only a summed total still needs it.
+  const storedDetails: Record<string, number> = {};
+  const outOfRange: string[] = [];
+  for (const line of lines) {
+    storedDetails[line.usageType] = line.stored;
+    if (!fitsStoredCost(line.cost)) outOfRange.push(line.usageType);
+  }
+  const storedTotal = totalMethod === 'total-price' ? storedDetails['total']! : storedCost(total);
+  if (totalMethod === 'sum') {
+    storedDetails['total'] = storedTotal;
+    if (!fitsStoredCost(total)) outOfRange.push('total');
+  }
+  return { source: 'computed', costDetails, totalCost: total, lines, unpriced, totalMethod, stored: { costDetails: storedDetails, totalCost: storedTotal }, outOfRange };
 }

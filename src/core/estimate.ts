@@ -1,4 +1,5 @@
 import type { CostResult } from './cost.js';
+import { isEmpty } from './objects.js';
 import { computeCost } from './cost.js';
 import type { MatchResult } from './models/match.js';
 import { findModel } from './models/match.js';
@@ -149,14 +150,14 @@ export function estimate(input: EstimateInput, options: EstimateOptions): Estima
   let totalAdded = false;
   let tokenization: EstimateExplanation['usage']['tokenization'] = null;
   let tokenizationSkipped: string | null = null;
-  const providedUsageEmpty = Object.keys(provided.usage).length === 0;
-  const providedCostPresent = Object.keys(provided.cost).length > 0;
+  const providedUsageEmpty = isEmpty(provided.usage);
+  const providedCostPresent = !isEmpty(provided.cost);
 
   if (definition && resolution && providedUsageEmpty && !providedCostPresent && input.level !== 'ERROR') {
     const result = tokenizeObservation(resolution, input.input, input.output, options.count);
     tokenization = { input: result.input, output: result.output };
     usage = result.usage;
-    usageSource = Object.keys(usage).length > 0 ? 'tokenized' : 'none';
+    usageSource = isEmpty(usage) ? 'none' : 'tokenized';
     if (result.failed) {
       const reason = [result.input, result.output].find((o) => o.kind === 'error');
       warn('tokenization-failed', `The server's tokenizer would fail (${reason?.kind === 'error' ? reason.reason : 'error'}), leaving the generation without usage.`);
@@ -170,7 +171,7 @@ export function estimate(input: EstimateInput, options: EstimateOptions): Estima
     const finalized = finalizeProvidedUsage(provided.usage);
     usage = finalized.usage;
     totalAdded = finalized.totalAdded;
-    usageSource = Object.keys(usage).length > 0 ? 'provided' : 'none';
+    usageSource = isEmpty(usage) ? 'none' : 'provided';
     if (definition && providedUsageEmpty) {
       tokenizationSkipped = input.level === 'ERROR' ? 'the generation has level ERROR' : 'costs were provided';
       warn('tokenization-skipped', `No usage was provided and the server does not tokenize because ${tokenizationSkipped}.`);
@@ -200,7 +201,7 @@ export function estimate(input: EstimateInput, options: EstimateOptions): Estima
   const tier = selectPricingTier(definition?.pricingTiers ?? [], usage, { modelParameters: input.modelParameters, metadata: input.metadata });
   const cost = computeCost(provided.cost, usage, tier.tier?.prices ?? null);
 
-  if (definition && cost.source !== 'provided' && Object.keys(usage).length > 0) {
+  if (definition && cost.source !== 'provided' && !isEmpty(usage)) {
     if (tier.tier === null) {
       warn('no-prices', `"${definition.modelName}" has ${tier.reason === 'no-tiers' ? 'no prices' : 'no applicable pricing tier'}, so the server computes no cost.`);
     } else {

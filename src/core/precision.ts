@@ -27,6 +27,26 @@ export function costComponent(price: number, units: number): number {
   return fastCostComponent(price, units) ?? decimalCostComponent(price, units);
 }
 
+/**
+ * A component and its stored value together. When the exact fast path applies with at most 12
+ * decimals and 15 significant digits, the double's shortest representation is that decimal
+ * itself (any decimal of up to 15 digits survives a round trip), so storage changes nothing.
+ */
+export function costComponentStored(price: number, units: number): { cost: number; stored: number } {
+  if (Number.isInteger(units) && units >= 0) {
+    const scaled = scaledPrice(price);
+    if (scaled !== null) {
+      const product = scaled.mantissa * units;
+      if (product < 1e15) {
+        const cost = product / POWERS_OF_TEN[scaled.scale]!;
+        return { cost, stored: scaled.scale <= 12 ? cost : storedCost(cost) };
+      }
+    }
+  }
+  const cost = costComponent(price, units);
+  return { cost, stored: storedCost(cost) };
+}
+
 /** The reference computation; `fastCostComponent` must always agree with it. */
 export function decimalCostComponent(price: number, units: number): number {
   return new Dec(storedPrice(price)).mul(units).toNumber();

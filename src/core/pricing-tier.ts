@@ -1,4 +1,5 @@
 import type { AttributeCondition, PricingTier, PricingTierCondition, UsageCondition } from './models/types.js';
+import { isEmpty } from './objects.js';
 import { isUsageCondition } from './models/types.js';
 
 /** Observation attributes that attribute conditions look at. */
@@ -119,7 +120,7 @@ function evaluateCondition(condition: PricingTierCondition, usage: Record<string
  */
 export function selectPricingTier(tiers: readonly PricingTier[], usage: Record<string, number>, attrs: TierAttributes = {}): TierSelection {
   if (tiers.length === 0) return { tier: null, reason: 'no-tiers', evaluated: [] };
-  if (Object.keys(usage).length === 0) return { tier: null, reason: 'no-usage', evaluated: [] };
+  if (isEmpty(usage)) return { tier: null, reason: 'no-usage', evaluated: [] };
   const candidates = tiers.filter((t) => !t.isDefault).sort((a, b) => a.priority - b.priority);
   const evaluated: TierEvaluation[] = [];
   for (const tier of candidates) {

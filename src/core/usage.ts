@@ -2,6 +2,7 @@
  * Usage and cost normalisation as the ingestion API applies it to a generation's `usage`,
  * `usageDetails` and `costDetails`, up to the `usage_details` the server stores.
  */
+import { assignAll, isEmpty, sumValues } from './objects.js';
 
 export type UsageDetailsShape = 'chat-completions' | 'responses' | 'raw';
 
@@ -205,15 +206,15 @@ export function mergeProvidedUsage(input: { usage?: unknown; usageDetails?: unkn
   const dropped: DroppedValue[] = [...details.dropped, ...costs.dropped];
   const inputCount = legacy?.input;
   const outputCount = legacy?.output;
-  const detailsEmpty = Object.keys(details.details ?? {}).length === 0;
+  const detailsEmpty = details.details === undefined || isEmpty(details.details);
   const total =
     legacy?.total || (detailsEmpty ? (inputCount && outputCount ? inputCount + outputCount : (inputCount ?? outputCount)) : undefined);
 
-  let merged: Record<string, number> = {};
+  const merged: Record<string, number> = {};
   if (inputCount != null) merged['input'] = inputCount;
   if (outputCount != null) merged['output'] = outputCount;
   if (total != null) merged['total'] = total;
-  merged = { ...merged, ...(details.details ?? {}) };
+  assignAll(merged, details.details);
 
   const usage: Record<string, number> = {};
   for (const [key, value] of Object.entries(merged)) {
@@ -221,11 +222,11 @@ export function mergeProvidedUsage(input: { usage?: unknown; usageDetails?: unkn
     else dropped.push({ field: 'provided', key, value, reason: 'negative' });
   }
 
-  let cost: Record<string, number> = {};
+  const cost: Record<string, number> = {};
   if (legacy?.inputCost != null) cost['input'] = legacy.inputCost;
   if (legacy?.outputCost != null) cost['output'] = legacy.outputCost;
   if (legacy?.totalCost != null) cost['total'] = legacy.totalCost;
-  cost = { ...cost, ...costs.details };
+  assignAll(cost, costs.details);
 
   return { usage, cost, usageDetailsShape: details.shape, dropped };
 }
@@ -235,9 +236,9 @@ export function mergeProvidedUsage(input: { usage?: unknown; usageDetails?: unkn
  * key (cache and reasoning buckets included). A provided total is kept even if it is smaller.
  */
 export function finalizeProvidedUsage(provided: Record<string, number>): { usage: Record<string, number>; totalAdded: boolean } {
-  const usage = { ...provided };
-  if (Object.keys(usage).length > 0 && !('total' in usage)) {
-    usage['total'] = Object.values(provided).reduce((acc, v) => acc + v, 0);
+  const usage = assignAll({}, provided);
+  if (!isEmpty(usage) && !('total' in usage)) {
+    usage['total'] = sumValues(provided);
     return { usage, totalAdded: true };
   }
   return { usage, totalAdded: false };

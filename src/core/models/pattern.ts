@@ -87,7 +87,20 @@ export interface PatternDescription {
   js?: { source: string; flags: string };
 }
 
+const descriptions = new Map<string, PatternDescription>();
+
+/** How a pattern is read, remembered per pattern (callers must not modify the result). */
 export function describePattern(pattern: string): PatternDescription {
+  let description = descriptions.get(pattern);
+  if (description === undefined) {
+    description = describeUncached(pattern);
+    if (descriptions.size >= CACHE_LIMIT) descriptions.clear();
+    descriptions.set(pattern, description);
+  }
+  return description;
+}
+
+function describeUncached(pattern: string): PatternDescription {
   const c = compilePattern(pattern);
   if (c.status !== 'ok') return { pattern, status: c.status, reason: c.reason };
   return {

@@ -52,3 +52,18 @@ describe('cost arithmetic fast paths', () => {
     for (const value of samples) expect(storedCost(value), String(value)).toBe(decimalStoredCost(value));
   });
 });
+
+describe('component and stored value together', () => {
+  it('agrees with computing and storing separately', async () => {
+    const { costComponentStored } = await import('../../../src/core/precision.js');
+    const random = rng(99);
+    const prices = [...catalogPrices];
+    for (let i = 0; i < 5000; i++) prices.push(Number(`${Math.floor(random() * 10 ** (1 + Math.floor(random() * 15)))}e-${1 + Math.floor(random() * 20)}`));
+    for (const price of prices) {
+      for (const units of [0, 1, 17, 4096, Math.floor(random() * 1e7), Math.floor(random() * 1e13)]) {
+        const cost = decimalCostComponent(price, units);
+        expect(costComponentStored(price, units), `${price} × ${units}`).toEqual({ cost, stored: decimalStoredCost(cost) });
+      }
+    }
+  });
+});

@@ -72,3 +72,16 @@ describe('estimate --batch', () => {
     expect(result.exitCode).toBe(6);
   });
 });
+
+describe('numberMapJson', () => {
+  it('writes exactly what JSON.stringify writes for maps of numbers', async () => {
+    const { numberMapJson } = await import('../../../src/commands/estimate/batch.js');
+    const samples: Array<Record<string, number>> = [
+      {},
+      { input: 1, output: 0, total: 1 },
+      { 'we"ird\\key': 1e-7, 'ünïcode': 0.1 + 0.2, '1': 5, 'line\nbreak': 123456789.123, big: 1e21, neg: -0.5 },
+      { nan: Number.NaN, inf: Number.POSITIVE_INFINITY },
+    ];
+    for (const sample of samples) expect(numberMapJson(sample)).toBe(JSON.stringify(sample));
+  });
+});

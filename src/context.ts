@@ -98,6 +98,7 @@ export class Context {
       json: this.globals.json,
       noColor: !this.globals.color,
       redact: (text) => this.redact(text),
+      redacting: () => this.secrets.size > 0,
     });
   }
 

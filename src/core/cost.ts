@@ -42,7 +42,8 @@ const has = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.c
 function store(details: Record<string, number>, total: number | null): Pick<CostResult, 'stored' | 'outOfRange'> {
   const costDetails: Record<string, number> = {};
   const outOfRange: string[] = [];
-  for (const [k, v] of Object.entries(details)) {
+  for (const k in details) {
+    const v = details[k]!;
     costDetails[k] = storedCost(v);
     if (!fitsStoredCost(v)) outOfRange.push(k);
   }
@@ -54,7 +55,8 @@ function store(details: Record<string, number>, total: number | null): Pick<Cost
  * `prices` (the chosen tier; exact, case-sensitive keys) costs price × units.
  */
 export function computeCost(provided: Record<string, number>, usage: Record<string, number>, prices: Record<string, number> | null): CostResult {
-  const providedKeys = Object.keys(provided).filter((k) => provided[k] != null);
+  const providedKeys: string[] = [];
+  for (const k in provided) if (provided[k] != null) providedKeys.push(k);
   if (providedKeys.length > 0) {
     const costDetails = { ...provided };
     let total: number | null = null;
@@ -72,7 +74,8 @@ export function computeCost(provided: Record<string, number>, usage: Record<stri
 
   const lines: CostLine[] = [];
   const unpriced: string[] = [];
-  for (const [usageType, units] of Object.entries(usage)) {
+  for (const usageType in usage) {
+    const units = usage[usageType]!;
     if (units == null) continue;
     if (prices === null || !has(prices, usageType)) {
       unpriced.push(usageType);

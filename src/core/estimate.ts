@@ -188,9 +188,14 @@ export function estimate(input: EstimateInput, options: EstimateOptions): Estima
     }
   }
   if (!totalAdded && usageSource === 'provided' && usage['total'] !== undefined) {
-    const others = Object.entries(usage).filter(([k]) => k !== 'total');
-    const sum = others.reduce((acc, [, v]) => acc + v, 0);
-    if (others.length > 0 && sum !== usage['total']) {
+    let others = 0;
+    let sum = 0;
+    for (const key in usage) {
+      if (key === 'total') continue;
+      others++;
+      sum += usage[key]!;
+    }
+    if (others > 0 && sum !== usage['total']) {
       warn('usage-total-mismatch', `The provided total (${usage['total']}) differs from the sum of the other usage keys (${sum}); the server keeps it as given.`);
     }
   }

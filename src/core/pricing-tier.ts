@@ -114,6 +114,18 @@ function evaluateCondition(condition: PricingTierCondition, usage: Record<string
   return { kind: 'attribute', condition, value: raw, passed };
 }
 
+// The order of the non-default tiers depends on the definition only: sort it once per tier list.
+const sortedTiers = new WeakMap<readonly PricingTier[], PricingTier[]>();
+
+function nonDefaultByPriority(tiers: readonly PricingTier[]): PricingTier[] {
+  let sorted = sortedTiers.get(tiers);
+  if (sorted === undefined) {
+    sorted = tiers.filter((t) => !t.isDefault).sort((a, b) => a.priority - b.priority);
+    sortedTiers.set(tiers, sorted);
+  }
+  return sorted;
+}
+
 /**
  * The server's tier choice: non-default tiers by ascending priority, the first whose conditions
  * all pass wins (a tier without conditions never does), otherwise the default tier.
@@ -121,7 +133,7 @@ function evaluateCondition(condition: PricingTierCondition, usage: Record<string
 export function selectPricingTier(tiers: readonly PricingTier[], usage: Record<string, number>, attrs: TierAttributes = {}): TierSelection {
   if (tiers.length === 0) return { tier: null, reason: 'no-tiers', evaluated: [] };
   if (isEmpty(usage)) return { tier: null, reason: 'no-usage', evaluated: [] };
-  const candidates = tiers.filter((t) => !t.isDefault).sort((a, b) => a.priority - b.priority);
+  const candidates = nonDefaultByPriority(tiers);
   const evaluated: TierEvaluation[] = [];
   for (const tier of candidates) {
     const conditions = tier.conditions.map((c) => evaluateCondition(c, usage, attrs));

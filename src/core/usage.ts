@@ -77,14 +77,39 @@ export function normalizeLegacyUsage(usage: unknown): LegacyUsage | undefined {
   };
 }
 
-function strictOpenAi(
-  v: Record<string, unknown>,
-  keys: { input: string; output: string; total: string; inputDetails: string; outputDetails: string },
-): Record<string, number> | undefined {
+interface OpenAiKeys {
+  input: string;
+  output: string;
+  total: string;
+  inputDetails: string;
+  outputDetails: string;
+  allowed: ReadonlySet<string>;
+}
+
+function openAiKeys(keys: Omit<OpenAiKeys, 'allowed'>): OpenAiKeys {
+  return { ...keys, allowed: new Set(Object.values(keys)) };
+}
+
+const CHAT_COMPLETIONS_KEYS = openAiKeys({
+  input: 'prompt_tokens',
+  output: 'completion_tokens',
+  total: 'total_tokens',
+  inputDetails: 'prompt_tokens_details',
+  outputDetails: 'completion_tokens_details',
+});
+
+const RESPONSES_KEYS = openAiKeys({
+  input: 'input_tokens',
+  output: 'output_tokens',
+  total: 'total_tokens',
+  inputDetails: 'input_tokens_details',
+  outputDetails: 'output_tokens_details',
+});
+
+function strictOpenAi(v: Record<string, unknown>, keys: OpenAiKeys): Record<string, number> | undefined {
   // Both OpenAI shapes require their input and total counts: without them the schema fails at once.
   if (!(keys.input in v) || !(keys.total in v)) return undefined;
-  const allowed = new Set(Object.values(keys));
-  if (Object.keys(v).some((k) => !allowed.has(k))) return undefined;
+  for (const k in v) if (!keys.allowed.has(k)) return undefined;
   if (!isNonNegInt(v[keys.input]) || !isNonNegInt(v[keys.output]) || !isNonNegInt(v[keys.total])) return undefined;
   const details: [string, Record<string, unknown> | null][] = [];
   for (const [prefix, key] of [
@@ -122,38 +147,31 @@ export interface NormalizedUsageDetails {
 export function normalizeUsageDetails(value: unknown): NormalizedUsageDetails {
   if (value === null || value === undefined) return { details: undefined, shape: null, dropped: [] };
   if (!isRecord(value)) throw new ObservationRejectedError(['usageDetails must be an object']);
-  const chat = strictOpenAi(value, {
-    input: 'prompt_tokens',
-    output: 'completion_tokens',
-    total: 'total_tokens',
-    inputDetails: 'prompt_tokens_details',
-    outputDetails: 'completion_tokens_details',
-  });
+  const chat = strictOpenAi(value, CHAT_COMPLETIONS_KEYS);
   if (chat) return { details: chat, shape: 'chat-completions', dropped: [] };
-  const responses = strictOpenAi(value, {
-    input: 'input_tokens',
-    output: 'output_tokens',
-    total: 'total_tokens',
-    inputDetails: 'input_tokens_details',
-    outputDetails: 'output_tokens_details',
-  });
+  const responses = strictOpenAi(value, RESPONSES_KEYS);
   if (responses) return { details: responses, shape: 'responses', dropped: [] };
 
   const details: Record<string, number> = {};
   const dropped: DroppedValue[] = [];
-  for (const [key, v] of Object.entries(value)) {
+  let kept = 0;
+  for (const key in value) {
+    const v = value[key];
     if (isNonNegInt(v)) {
+      kept++;
       details[key] = v;
     } else if (typeof v === 'string') {
       // No radix, as on the server: "0x1f" parses as 31.
       const n = parseInt(v);
-      if (n >= 0) details[key] = n;
-      else dropped.push({ field: 'usageDetails', key, value: v, reason: 'string that does not parse to a non-negative integer' });
+      if (n >= 0) {
+        details[key] = n;
+        kept++;
+      } else dropped.push({ field: 'usageDetails', key, value: v, reason: 'string that does not parse to a non-negative integer' });
     } else {
       dropped.push({ field: 'usageDetails', key, value: v, reason: describeDrop(v) });
     }
   }
-  return { details: Object.keys(details).length > 0 ? details : undefined, shape: 'raw', dropped };
+  return { details: kept > 0 ? details : undefined, shape: 'raw', dropped };
 }
 
 function describeDrop(v: unknown): string {
@@ -168,7 +186,8 @@ export function normalizeCostDetails(value: unknown): { details: Record<string, 
   if (!isRecord(value)) throw new ObservationRejectedError(['costDetails must be an object']);
   const details: Record<string, number> = {};
   const dropped: DroppedValue[] = [];
-  for (const [key, v] of Object.entries(value)) {
+  for (const key in value) {
+    const v = value[key];
     if (typeof v === 'number' && Number.isFinite(v) && v >= 0) details[key] = v;
     else dropped.push({ field: 'costDetails', key, value: v, reason: describeDrop(v) });
   }
@@ -217,7 +236,8 @@ export function mergeProvidedUsage(input: { usage?: unknown; usageDetails?: unkn
   assignAll(merged, details.details);
 
   const usage: Record<string, number> = {};
-  for (const [key, value] of Object.entries(merged)) {
+  for (const key in merged) {
+    const value = merged[key]!;
     if (Number.isFinite(value) && value >= 0) usage[key] = value;
     else dropped.push({ field: 'provided', key, value, reason: 'negative' });
   }

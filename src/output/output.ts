@@ -11,7 +11,7 @@ const require = createRequire(import.meta.url);
 const loadTable = (): typeof TableType => require('cli-table3') as typeof TableType;
 
 export interface OutStream {
-  write(chunk: string): unknown;
+  write(chunk: string | Uint8Array): unknown;
   isTTY?: boolean | undefined;
   columns?: number | undefined;
 }
@@ -24,6 +24,8 @@ export interface OutputOptions {
   noColor: boolean;
   /** Removes known secrets from everything written; identity when none are known. */
   redact?: (text: string) => string;
+  /** Whether any secret is known (raw bytes can then skip redaction). */
+  redacting?: () => boolean;
 }
 
 export interface Column {
@@ -55,6 +57,7 @@ export class Output {
   private readonly stdout: OutStream;
   private readonly stderr: OutStream;
   private readonly redact: (text: string) => string;
+  private readonly redacting: () => boolean;
 
   constructor(options: OutputOptions) {
     this.stdout = options.stdout;
@@ -63,6 +66,7 @@ export class Output {
     this.isTTY = options.stdout.isTTY === true;
     this.stderrIsTTY = options.stderr.isTTY === true;
     this.redact = options.redact ?? ((text) => text);
+    this.redacting = options.redacting ?? (() => options.redact !== undefined);
     const level = (isTTY: boolean) => colorLevel({ env: options.env, isTTY, noColorFlag: options.noColor });
     this.c = new Chalk({ level: level(this.isTTY) });
     this.e = new Chalk({ level: level(this.stderrIsTTY) });
@@ -76,6 +80,18 @@ export class Output {
   /** Raw text to stdout that waits when the reader is slower (for long streams of results). */
   async writeChunk(text: string): Promise<void> {
     if (this.stdout.write(this.redact(text)) === false && typeof (this.stdout as { once?: unknown }).once === 'function') {
+      await new Promise<void>((resolve) => (this.stdout as NodeJS.WritableStream).once('drain', () => resolve()));
+    }
+  }
+
+  /** UTF-8 bytes to stdout, with the same backpressure as `writeChunk`. */
+  async writeBytes(bytes: Uint8Array): Promise<void> {
+    // Secrets are removed from text; decode only when there could be something to remove.
+    if (this.redacting()) {
+      await this.writeChunk(Buffer.from(bytes).toString('utf8'));
+      return;
+    }
+    if (this.stdout.write(bytes) === false && typeof (this.stdout as { once?: unknown }).once === 'function') {
       await new Promise<void>((resolve) => (this.stdout as NodeJS.WritableStream).once('drain', () => resolve()));
     }
   }

@@ -8,8 +8,8 @@ export class Capture {
   constructor(isTTY = false) {
     this.isTTY = isTTY;
   }
-  write(chunk: string): boolean {
-    this.text += chunk;
+  write(chunk: string | Uint8Array): boolean {
+    this.text += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
     return true;
   }
 }

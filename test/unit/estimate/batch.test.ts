@@ -75,7 +75,7 @@ describe('estimate --batch', () => {
 
 describe('numberMapJson', () => {
   it('writes exactly what JSON.stringify writes for maps of numbers', async () => {
-    const { numberMapJson } = await import('../../../src/commands/estimate/batch.js');
+    const { numberMapJson } = await import('../../../src/commands/estimate/batch-lines.js');
     const samples: Array<Record<string, number>> = [
       {},
       { input: 1, output: 0, total: 1 },
@@ -83,5 +83,26 @@ describe('numberMapJson', () => {
       { nan: Number.NaN, inf: Number.POSITIVE_INFINITY },
     ];
     for (const sample of samples) expect(numberMapJson(sample)).toBe(JSON.stringify(sample));
+  });
+});
+
+describe('estimate --batch across chunk boundaries', () => {
+  it('numbers lines exactly over a large file with a BOM, CRLF endings and one very long line', async () => {
+    const dir = tempDir();
+    const lines: string[] = [];
+    for (let i = 0; i < 6000; i++) {
+      if (i === 3000) lines.push(JSON.stringify({ id: 'long', model: 'gpt-4o', usageDetails: { input: 1 }, metadata: { pad: 'x'.repeat(600_000) } }));
+      else lines.push(good(`g${i}`, i % 2 ? 'gpt-4o' : 'claude-sonnet-4-5', i, 1));
+    }
+    writeFileSync(join(dir, 'big.jsonl'), `\uFEFF${lines.join('\r\n')}\r\n`);
+    const result = await runInProcess(['estimate', '--batch', 'big.jsonl'], { env: isolatedEnv(), cwd: dir });
+    expect(result.exitCode, result.stderr).toBe(0);
+    const out = result.stdout.trimEnd().split('\n').map((line) => JSON.parse(line));
+    expect(out).toHaveLength(6000);
+    out.forEach((row, index) => {
+      expect(row.line).toBe(index + 1);
+      expect(row.id).toBe(index === 3000 ? 'long' : `g${index}`);
+    });
+    expect(out[5999].usageDetails).toEqual({ input: 5999, output: 1, total: 6000 });
   });
 });

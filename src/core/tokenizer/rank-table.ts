@@ -1,0 +1,155 @@
+/**
+ * The binary rank table: one buffer that a tokenizer uses in place, through typed-array views, so
+ * that loading a vocabulary costs a file read and no per-token parsing.
+ *
+ * Layout (little-endian, every section 4-byte aligned):
+ *
+ *   offset 0   magic "LMRT", u32 version (1)
+ *          8   u32 metaLength      UTF-8 JSON of {@link RankTableMeta}
+ *         12   u32 rankCount       R: ordinary ranks are 0..R-1 (a rank may be unused)
+ *         16   u32 slotCount       S: a power of two
+ *         20   u32 blobLength
+ *         24   meta JSON, zero-padded to a multiple of 4
+ *              u32 offsets[R + 1]  token r is blob[offsets[r] .. offsets[r + 1]] (empty if unused)
+ *              u32 slots[S]        open addressing, linear probing on hashBytes(token): rank + 1, 0 = empty
+ *              u8  blob[blobLength] the token bytes, in rank order
+ */
+
+export interface RankTableMeta {
+  /** Encoding name, e.g. "o200k_base". */
+  readonly name: string;
+  /** The pre-tokenisation regex of the source data, verbatim (checked against the known patterns). */
+  readonly pattern: string;
+  /** Special token strings and their ids. */
+  readonly specials: Readonly<Record<string, number>>;
+  /** Where the ranks came from, and under which licence. */
+  readonly source: string;
+}
+
+export interface RankTable {
+  readonly meta: RankTableMeta;
+  readonly rankCount: number;
+  /** Rank of the bytes `bytes[start..end)`, or -1 when they are not a token. */
+  lookup(bytes: Uint8Array, start: number, end: number): number;
+  /** The bytes of an ordinary token (a view into the table). */
+  tokenBytes(rank: number): Uint8Array;
+}
+
+const MAGIC = 0x54524d4c; // "LMRT" read as a little-endian u32
+const VERSION = 1;
+const HEADER_BYTES = 24;
+
+/** FNV-1a over a byte range. Written so that the writer and the reader cannot disagree. */
+export function hashBytes(bytes: Uint8Array, start: number, end: number): number {
+  let h = 0x811c9dc5;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193);
+  return h >>> 0;
+}
+
+const align4 = (n: number): number => (n + 3) & ~3;
+
+/**
+ * Serialises a vocabulary. `tokens[r]` holds the bytes of rank r; holes are unused ranks.
+ * Throws on duplicate tokens, since a lookup could then return only one of the ranks.
+ */
+export function encodeRankTable(meta: RankTableMeta, tokens: ReadonlyArray<Uint8Array | undefined>): Uint8Array {
+  const metaBytes = new TextEncoder().encode(JSON.stringify(meta));
+  const rankCount = tokens.length;
+  let blobLength = 0;
+  let used = 0;
+  for (const t of tokens) {
+    if (t) {
+      blobLength += t.length;
+      used++;
+    }
+  }
+  // Load factor at most 2/3 keeps linear-probing chains short.
+  let slotCount = 1024;
+  while (slotCount * 2 < used * 3) slotCount *= 2;
+
+  const metaStart = HEADER_BYTES;
+  const offsetsStart = metaStart + align4(metaBytes.length);
+  const slotsStart = offsetsStart + 4 * (rankCount + 1);
+  const blobStart = slotsStart + 4 * slotCount;
+  const out = new Uint8Array(blobStart + blobLength);
+  const view = new DataView(out.buffer);
+  view.setUint32(0, MAGIC, true);
+  view.setUint32(4, VERSION, true);
+  view.setUint32(8, metaBytes.length, true);
+  view.setUint32(12, rankCount, true);
+  view.setUint32(16, slotCount, true);
+  view.setUint32(20, blobLength, true);
+  out.set(metaBytes, metaStart);
+
+  const blob = out.subarray(blobStart);
+  const mask = slotCount - 1;
+  let at = 0;
+  for (let r = 0; r < rankCount; r++) {
+    view.setUint32(offsetsStart + 4 * r, at, true);
+    const t = tokens[r];
+    if (!t) continue;
+    if (t.length === 0) throw new Error(`rank ${r} is empty`);
+    blob.set(t, at);
+    for (let s = hashBytes(t, 0, t.length) & mask; ; s = (s + 1) & mask) {
+      const slot = view.getUint32(slotsStart + 4 * s, true);
+      if (slot === 0) {
+        view.setUint32(slotsStart + 4 * s, r + 1, true);
+        break;
+      }
+      const other = tokens[slot - 1]!;
+      if (other.length === t.length && other.every((b, i) => b === t[i])) {
+        throw new Error(`ranks ${slot - 1} and ${r} have the same bytes`);
+      }
+    }
+    at += t.length;
+  }
+  view.setUint32(offsetsStart + 4 * rankCount, at, true);
+  return out;
+}
+
+/** Reads a table in place. The buffer must not be modified afterwards. */
+export function decodeRankTable(input: Uint8Array): RankTable {
+  // Typed-array views need 4-byte alignment; small files read by Node may sit at any offset of a
+  // shared pool.
+  const buf = input.byteOffset % 4 === 0 ? input : input.slice();
+  if (buf.length < HEADER_BYTES) throw new Error('rank table: truncated header');
+  const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  if (view.getUint32(0, true) !== MAGIC) throw new Error('rank table: bad magic');
+  if (view.getUint32(4, true) !== VERSION) throw new Error(`rank table: unsupported version ${view.getUint32(4, true)}`);
+  const metaLength = view.getUint32(8, true);
+  const rankCount = view.getUint32(12, true);
+  const slotCount = view.getUint32(16, true);
+  const blobLength = view.getUint32(20, true);
+  const offsetsStart = HEADER_BYTES + align4(metaLength);
+  const slotsStart = offsetsStart + 4 * (rankCount + 1);
+  const blobStart = slotsStart + 4 * slotCount;
+  if (buf.length !== blobStart + blobLength || (slotCount & (slotCount - 1)) !== 0) {
+    throw new Error('rank table: inconsistent section sizes');
+  }
+  const meta = JSON.parse(new TextDecoder().decode(buf.subarray(HEADER_BYTES, HEADER_BYTES + metaLength))) as RankTableMeta;
+  const offsets = new Uint32Array(buf.buffer, buf.byteOffset + offsetsStart, rankCount + 1);
+  const slots = new Uint32Array(buf.buffer, buf.byteOffset + slotsStart, slotCount);
+  const blob = buf.subarray(blobStart);
+  const mask = slotCount - 1;
+
+  function lookup(bytes: Uint8Array, start: number, end: number): number {
+    const len = end - start;
+    for (let s = hashBytes(bytes, start, end) & mask; ; s = (s + 1) & mask) {
+      const slot = slots[s]!;
+      if (slot === 0) return -1;
+      const rank = slot - 1;
+      const from = offsets[rank]!;
+      if (offsets[rank + 1]! - from !== len) continue;
+      let i = 0;
+      while (i < len && blob[from + i] === bytes[start + i]) i++;
+      if (i === len) return rank;
+    }
+  }
+
+  return {
+    meta,
+    rankCount,
+    lookup,
+    tokenBytes: (rank) => blob.subarray(offsets[rank]!, offsets[rank + 1]!),
+  };
+}

@@ -1,0 +1,240 @@
+/**
+ * Streaming counts. The text is cut into stretches that are counted on their own, and a cut is
+ * only made where counting the two sides separately cannot differ from counting the whole:
+ *
+ * - at a special token (the reference splits the text there too);
+ * - at a "safe boundary" c of ordinary text, where no match of the pattern that starts before c
+ *   reads or consumes the character at c, and no match that starts at c depends on what came
+ *   before (the patterns have no look-behind). Two kinds qualify, for all three pattern families:
+ *     (a) text[c] is U+0020 and text[c-1] is not white space: every alternative that could take
+ *         the space at c needs it at its start (` ?`, `[^\r\n\p{L}\p{N}]?`) or in a white-space
+ *         run, which text[c-1] interrupts;
+ *     (b) text[c-1] is a letter or number, text[c] is none of letter, mark, number or apostrophe:
+ *         letter and number runs end at c, and so do contractions; punctuation runs and
+ *         white-space runs cannot reach c across text[c-1].
+ *   The character at c must be known, so the last character of the buffer is never a cut, and
+ *   neither is anything from where a special token might be starting.
+ *
+ * For Claude, whose input is normalised to NFKC first, a first stage holds back the tail from the
+ * last character before which normalisation cannot interact (see `isNormalizationBoundary`).
+ *
+ * Work is batched: a stage only looks at its buffer once the new input is at least as long as
+ * what it carried over, so a tail that never finds a cut costs linear time in total.
+ */
+import { LETTER, MARK, NUMBER, WHITE_SPACE } from './unicode-classes.js';
+import type { TokenizerCore } from './tokenizer.js';
+import { wellFormed } from './well-formed.js';
+
+export interface StreamingCounter {
+  /** Adds text. Chunks may split words, surrogate pairs and special tokens anywhere. */
+  write(chunk: string): void;
+  /** Counts what is left and returns the total. The counter cannot be used afterwards. */
+  end(): number;
+}
+
+const MIN_BATCH = 16_384;
+
+const WS = 1;
+const LET = 2;
+const NUM = 4;
+const MRK = 8;
+
+let bmp: Uint8Array | undefined;
+let astral: { starts: Int32Array; ends: Int32Array; bits: Uint8Array } | undefined;
+
+function buildClasses(): Uint8Array {
+  const table = new Uint8Array(0x10000);
+  const spans: [number, number, number][] = [];
+  const add = (ranges: readonly number[], bit: number): void => {
+    for (let i = 0; i < ranges.length; i += 2) {
+      const lo = ranges[i]!;
+      const hi = ranges[i + 1]!;
+      for (let cp = lo; cp <= Math.min(hi, 0xffff); cp++) table[cp]! |= bit;
+      if (hi > 0xffff) spans.push([Math.max(lo, 0x10000), hi, bit]);
+    }
+  };
+  add(WHITE_SPACE, WS);
+  add(LETTER, LET);
+  add(NUMBER, NUM);
+  add(MARK, MRK);
+  spans.sort((a, b) => a[0] - b[0]);
+  astral = {
+    starts: Int32Array.from(spans, (s) => s[0]),
+    ends: Int32Array.from(spans, (s) => s[1]),
+    bits: Uint8Array.from(spans, (s) => s[2]),
+  };
+  return table;
+}
+
+/** Class bits of a code point, as the reference engine sees it. */
+function classOf(cp: number): number {
+  if (!bmp) bmp = buildClasses();
+  if (cp < 0x10000) return bmp[cp]!;
+  const { starts, ends, bits } = astral!;
+  // The classes are disjoint, so the spans do not overlap.
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (cp < starts[mid]!) hi = mid - 1;
+    else if (cp > ends[mid]!) lo = mid + 1;
+    else return bits[mid]!;
+  }
+  return 0;
+}
+
+/** The code point that ends at index `end` (exclusive) of `s`. */
+function codePointBefore(s: string, end: number): number {
+  const lo = s.charCodeAt(end - 1);
+  if (lo >= 0xdc00 && lo < 0xe000 && end >= 2) {
+    const hi = s.charCodeAt(end - 2);
+    if (hi >= 0xd800 && hi < 0xdc00) return 0x10000 + ((hi - 0xd800) << 10) + (lo - 0xdc00);
+  }
+  return lo;
+}
+
+/** Whether ordinary text may be cut before index c (1 <= c < text.length); see the module comment. */
+export function isSafeCut(text: string, c: number): boolean {
+  const at = text.charCodeAt(c);
+  if (at === 0x20) {
+    const before = text.charCodeAt(c - 1);
+    return before >= 0x10000 || (classOf(before) & WS) === 0;
+  }
+  if (at === 0x27 || (at >= 0xd800 && at < 0xe000)) return false;
+  if ((classOf(at) & (LET | MRK | NUM)) !== 0) return false;
+  return (classOf(codePointBefore(text, c)) & (LET | NUM)) !== 0;
+}
+
+/** Batches chunks so that a stage rescans its carried-over tail only when the input has doubled. */
+class Batcher {
+  private parts: string[] = [];
+  private fresh = 0;
+  carry = '';
+
+  /** Adds a chunk; returns the text to process when a batch is due. */
+  add(chunk: string): string | undefined {
+    if (chunk.length === 0) return undefined;
+    this.parts.push(chunk);
+    this.fresh += chunk.length;
+    if (this.fresh < MIN_BATCH || this.fresh < this.carry.length) return undefined;
+    return this.take();
+  }
+
+  take(): string {
+    const text = this.carry + this.parts.join('');
+    this.parts = [];
+    this.fresh = 0;
+    this.carry = '';
+    return text;
+  }
+}
+
+class TokenStream implements StreamingCounter {
+  private total = 0;
+  private done = false;
+  private readonly batch = new Batcher();
+  private readonly specialRe: RegExp | undefined;
+  private readonly specialNames: string[];
+
+  constructor(private readonly core: TokenizerCore) {
+    this.specialNames = [...core.specials.keys()];
+    this.specialRe =
+      this.specialNames.length > 0
+        ? new RegExp(this.specialNames.map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g')
+        : undefined;
+  }
+
+  write(chunk: string): void {
+    if (this.done) throw new Error('counter: write after end');
+    const text = this.batch.add(chunk);
+    if (text !== undefined) this.process(text, false);
+  }
+
+  end(): number {
+    if (this.done) throw new Error('counter: end called twice');
+    this.process(this.batch.take(), true);
+    this.done = true;
+    return this.total;
+  }
+
+  private process(text: string, final: boolean): void {
+    let start = 0;
+    const re = this.specialRe;
+    if (re) {
+      re.lastIndex = 0;
+      for (let m = re.exec(text); m; m = re.exec(text)) {
+        if (m.index > start) this.total += this.core.countOrdinary(wellFormed(text.slice(start, m.index)));
+        this.total += 1;
+        start = m.index + m[0].length;
+      }
+    }
+    if (final) {
+      if (start < text.length) this.total += this.core.countOrdinary(wellFormed(text.slice(start)));
+      return;
+    }
+    const limit = this.specialStart(text, start);
+    let cut = -1;
+    for (let c = limit - 1; c > start; c--) {
+      if (isSafeCut(text, c)) {
+        cut = c;
+        break;
+      }
+    }
+    if (cut > start) {
+      this.total += this.core.countOrdinary(wellFormed(text.slice(start, cut)));
+      start = cut;
+    }
+    this.batch.carry = text.slice(start);
+  }
+
+  /** Where a special token may be starting at the end of `text` (text.length if nowhere). */
+  private specialStart(text: string, from: number): number {
+    const longest = Math.min(this.core.maxSpecialLength - 1, text.length - from);
+    for (let k = longest; k > 0; k--) {
+      const tail = text.slice(text.length - k);
+      if (this.specialNames.some((s) => s.startsWith(tail))) return text.length - k;
+    }
+    return text.length;
+  }
+}
+
+const HANGUL_JAMO = /[\u1100-\u11ff\u3130-\u318f\ua960-\ua97f\ud7b0-\ud7ff\uffa0-\uffdc]/;
+const NODE_MARK = /\p{M}/u;
+
+/**
+ * Whether NFKC(a + b) = NFKC(a) + NFKC(b) for any a, when b starts with `ch` (one UTF-16 unit).
+ * True when `ch` is a starter that normalises to itself and never combines with what precedes
+ * it: not a mark, not a surrogate, and not a conjoining Hangul jamo (a vowel or final jamo
+ * composes with the syllable before it). Normalisation uses Node's own Unicode data, on both
+ * sides of the comparison, so the checks do too.
+ */
+export function isNormalizationBoundary(ch: string): boolean {
+  const u = ch.charCodeAt(0);
+  if (u < 0x80) return true;
+  if (u >= 0xd800 && u < 0xe000) return false;
+  return !NODE_MARK.test(ch) && !HANGUL_JAMO.test(ch) && ch.normalize('NFKC') === ch;
+}
+
+class NfkcStream implements StreamingCounter {
+  private readonly batch = new Batcher();
+  constructor(private readonly inner: StreamingCounter) {}
+
+  write(chunk: string): void {
+    const text = this.batch.add(chunk);
+    if (text === undefined) return;
+    let k = text.length - 1;
+    while (k > 0 && !isNormalizationBoundary(text[k]!)) k--;
+    if (k > 0) this.inner.write(text.slice(0, k).normalize('NFKC'));
+    this.batch.carry = text.slice(Math.max(k, 0));
+  }
+
+  end(): number {
+    this.inner.write(this.batch.take().normalize('NFKC'));
+    return this.inner.end();
+  }
+}
+
+export function createStreamingCounter(core: TokenizerCore): StreamingCounter {
+  const counter = new TokenStream(core);
+  return core.nfkc ? new NfkcStream(counter) : counter;
+}

@@ -1,0 +1,217 @@
+import { bytePairMerge } from './bpe.js';
+import { ENCODINGS, type EncodingName } from './encodings.js';
+import { familyOfPattern, jsPatternSources, type PatternFamily } from './patterns.js';
+import type { RankTable } from './rank-table.js';
+import { createStreamingCounter, type StreamingCounter } from './streaming.js';
+import { wellFormed } from './well-formed.js';
+
+export interface Tokenizer {
+  readonly name: EncodingName;
+  /** Number of tokens, as `encode(text).length` but faster. */
+  count(text: string): number;
+  /** Token ids, as the reference's `encode(text, "all")`: every special token string is that token. */
+  encode(text: string): number[];
+  /** A counter fed in chunks; its total equals `count` of the concatenated chunks. */
+  counter(): StreamingCounter;
+}
+
+export interface TokenizerOptions {
+  /** Pieces kept per cache generation (two generations are kept). 0 disables the cache. */
+  readonly cacheSize?: number;
+}
+
+/** Pieces longer than this are not cached: they rarely repeat and would pin memory. */
+const MAX_CACHED_PIECE = 48;
+
+/**
+ * Counts of recently seen pieces. Two generations approximate an LRU without bookkeeping: when
+ * the young one is full it becomes the old one, and hits in the old one are moved back.
+ */
+class PieceCache {
+  private young = new Map<string, number>();
+  private old = new Map<string, number>();
+  constructor(private readonly limit: number) {}
+
+  get(piece: string): number | undefined {
+    const hit = this.young.get(piece);
+    if (hit !== undefined || this.old.size === 0) return hit;
+    const aged = this.old.get(piece);
+    if (aged !== undefined) this.set(piece, aged);
+    return aged;
+  }
+
+  set(piece: string, count: number): void {
+    if (this.young.size >= this.limit) {
+      this.old = this.young;
+      this.young = new Map();
+    }
+    this.young.set(piece, count);
+  }
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** The engine shared by `count`, `encode` and streaming counters of one tokenizer. */
+export class TokenizerCore {
+  readonly family: PatternFamily;
+  readonly nfkc: boolean;
+  readonly specials: ReadonlyMap<string, number>;
+  readonly maxSpecialLength: number;
+  private readonly specialRe: RegExp | undefined;
+  private readonly pieceRe: RegExp;
+  private readonly lookup: RankTable['lookup'];
+  private readonly cache: PieceCache | undefined;
+  private scratch = new Uint8Array(1024);
+
+  constructor(
+    readonly name: EncodingName,
+    table: RankTable,
+    options: TokenizerOptions = {},
+  ) {
+    const family = familyOfPattern(table.meta.pattern);
+    if (family !== ENCODINGS[name].family) {
+      throw new Error(`rank table for ${name} has an unexpected pattern: ${table.meta.pattern}`);
+    }
+    this.family = family;
+    this.nfkc = ENCODINGS[name].nfkc;
+    this.lookup = table.lookup;
+    this.specials = new Map(Object.entries(table.meta.specials));
+    const names = [...this.specials.keys()];
+    this.maxSpecialLength = Math.max(0, ...names.map((s) => s.length));
+    this.specialRe = names.length > 0 ? new RegExp(names.map(escapeRegExp).join('|'), 'g') : undefined;
+    this.pieceRe = new RegExp(jsPatternSources()[family], 'uy');
+    const cacheSize = options.cacheSize ?? 32_768;
+    this.cache = cacheSize > 0 ? new PieceCache(cacheSize) : undefined;
+  }
+
+  /** What the reference actually encodes: NFKC for Claude, and no lone surrogates. */
+  prepare(text: string): string {
+    return wellFormed(this.nfkc ? text.normalize('NFKC') : text);
+  }
+
+  /** Counts prepared text, special tokens included. */
+  countPrepared(text: string): number {
+    const re = this.specialRe;
+    if (!re) return this.countOrdinary(text);
+    let total = 0;
+    let start = 0;
+    re.lastIndex = 0;
+    for (let m = re.exec(text); m; m = re.exec(text)) {
+      // Each stretch between special tokens is matched on its own, as a whole string: the
+      // pattern's look-ahead must see its end, not the special token.
+      if (m.index > start) total += this.countOrdinary(start === 0 ? text.slice(0, m.index) : text.slice(start, m.index));
+      total += 1;
+      start = m.index + m[0].length;
+    }
+    if (start < text.length) total += this.countOrdinary(start === 0 ? text : text.slice(start));
+    return total;
+  }
+
+  encodePrepared(text: string): number[] {
+    const out: number[] = [];
+    const re = this.specialRe;
+    let start = 0;
+    if (re) {
+      re.lastIndex = 0;
+      for (let m = re.exec(text); m; m = re.exec(text)) {
+        if (m.index > start) this.encodeOrdinary(text.slice(start, m.index), out);
+        out.push(this.specials.get(m[0])!);
+        start = m.index + m[0].length;
+      }
+    }
+    if (start < text.length) this.encodeOrdinary(start === 0 ? text : text.slice(start), out);
+    return out;
+  }
+
+  /** Counts text that holds no special token. */
+  countOrdinary(text: string): number {
+    const re = this.pieceRe;
+    const cache = this.cache;
+    const n = text.length;
+    let total = 0;
+    let pos = 0;
+    re.lastIndex = 0;
+    while (pos < n) {
+      if (!re.test(text)) throw new Error(`tokenizer: no piece matches at offset ${pos}`);
+      const end = re.lastIndex;
+      if (cache && end - pos <= MAX_CACHED_PIECE) {
+        const piece = text.slice(pos, end);
+        let c = cache.get(piece);
+        if (c === undefined) {
+          c = this.bpe(text, pos, end);
+          cache.set(piece, c);
+        }
+        total += c;
+      } else {
+        total += this.bpe(text, pos, end);
+      }
+      pos = end;
+    }
+    return total;
+  }
+
+  private encodeOrdinary(text: string, out: number[]): void {
+    const re = this.pieceRe;
+    const n = text.length;
+    let pos = 0;
+    re.lastIndex = 0;
+    while (pos < n) {
+      if (!re.test(text)) throw new Error(`tokenizer: no piece matches at offset ${pos}`);
+      const end = re.lastIndex;
+      this.bpe(text, pos, end, out);
+      pos = end;
+    }
+  }
+
+  /** Byte-pair encodes `text[start..end)`; returns the token count and appends ids to `out`. */
+  private bpe(text: string, start: number, end: number, out?: number[]): number {
+    const n = this.utf8(text, start, end);
+    const bytes = this.scratch;
+    const whole = this.lookup(bytes, 0, n);
+    if (whole >= 0) {
+      out?.push(whole);
+      return 1;
+    }
+    return bytePairMerge(bytes, n, this.lookup, out);
+  }
+
+  /** UTF-8 of `text[start..end)` into the scratch buffer; returns its length. */
+  private utf8(text: string, start: number, end: number): number {
+    if (this.scratch.length < 3 * (end - start)) this.scratch = new Uint8Array(3 * (end - start) + 64);
+    const b = this.scratch;
+    let n = 0;
+    for (let i = start; i < end; i++) {
+      let c = text.charCodeAt(i);
+      if (c < 0x80) {
+        b[n++] = c;
+      } else if (c < 0x800) {
+        b[n++] = 0xc0 | (c >> 6);
+        b[n++] = 0x80 | (c & 0x3f);
+      } else if (c >= 0xd800 && c < 0xdc00 && i + 1 < end) {
+        // Prepared text has no lone surrogates, so a high surrogate is followed by a low one.
+        c = 0x10000 + ((c - 0xd800) << 10) + (text.charCodeAt(++i) - 0xdc00);
+        b[n++] = 0xf0 | (c >> 18);
+        b[n++] = 0x80 | ((c >> 12) & 0x3f);
+        b[n++] = 0x80 | ((c >> 6) & 0x3f);
+        b[n++] = 0x80 | (c & 0x3f);
+      } else {
+        b[n++] = 0xe0 | (c >> 12);
+        b[n++] = 0x80 | ((c >> 6) & 0x3f);
+        b[n++] = 0x80 | (c & 0x3f);
+      }
+    }
+    return n;
+  }
+}
+
+export function createTokenizer(name: EncodingName, table: RankTable, options?: TokenizerOptions): Tokenizer {
+  const core = new TokenizerCore(name, table, options);
+  return {
+    name,
+    count: (text) => core.countPrepared(core.prepare(text)),
+    encode: (text) => core.encodePrepared(core.prepare(text)),
+    counter: () => createStreamingCounter(core),
+  };
+}

@@ -21,7 +21,7 @@
  * Work is batched: a stage only looks at its buffer once the new input is at least as long as
  * what it carried over, so a tail that never finds a cut costs linear time in total.
  */
-import { LETTER, MARK, NUMBER, WHITE_SPACE } from './unicode-classes.js';
+import { classTable, LET, MRK, NUM, WS } from './scanner.js';
 import type { TokenizerCore } from './tokenizer.js';
 import { wellFormed } from './well-formed.js';
 
@@ -30,58 +30,14 @@ export interface StreamingCounter {
   write(chunk: string): void;
   /** Counts what is left and returns the total. The counter cannot be used afterwards. */
   end(): number;
+  /**
+   * Characters written but not yet counted: a batch being gathered, plus the tail that later
+   * text may still change the split of. Bounded by the longest piece, not by the input.
+   */
+  readonly pending: number;
 }
 
 const MIN_BATCH = 16_384;
-
-const WS = 1;
-const LET = 2;
-const NUM = 4;
-const MRK = 8;
-
-let bmp: Uint8Array | undefined;
-let astral: { starts: Int32Array; ends: Int32Array; bits: Uint8Array } | undefined;
-
-function buildClasses(): Uint8Array {
-  const table = new Uint8Array(0x10000);
-  const spans: [number, number, number][] = [];
-  const add = (ranges: readonly number[], bit: number): void => {
-    for (let i = 0; i < ranges.length; i += 2) {
-      const lo = ranges[i]!;
-      const hi = ranges[i + 1]!;
-      for (let cp = lo; cp <= Math.min(hi, 0xffff); cp++) table[cp]! |= bit;
-      if (hi > 0xffff) spans.push([Math.max(lo, 0x10000), hi, bit]);
-    }
-  };
-  add(WHITE_SPACE, WS);
-  add(LETTER, LET);
-  add(NUMBER, NUM);
-  add(MARK, MRK);
-  spans.sort((a, b) => a[0] - b[0]);
-  astral = {
-    starts: Int32Array.from(spans, (s) => s[0]),
-    ends: Int32Array.from(spans, (s) => s[1]),
-    bits: Uint8Array.from(spans, (s) => s[2]),
-  };
-  return table;
-}
-
-/** Class bits of a code point, as the reference engine sees it. */
-function classOf(cp: number): number {
-  if (!bmp) bmp = buildClasses();
-  if (cp < 0x10000) return bmp[cp]!;
-  const { starts, ends, bits } = astral!;
-  // The classes are disjoint, so the spans do not overlap.
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (cp < starts[mid]!) hi = mid - 1;
-    else if (cp > ends[mid]!) lo = mid + 1;
-    else return bits[mid]!;
-  }
-  return 0;
-}
 
 /** The code point that ends at index `end` (exclusive) of `s`. */
 function codePointBefore(s: string, end: number): number {
@@ -95,14 +51,13 @@ function codePointBefore(s: string, end: number): number {
 
 /** Whether ordinary text may be cut before index c (1 <= c < text.length); see the module comment. */
 export function isSafeCut(text: string, c: number): boolean {
+  const cls = classTable();
   const at = text.charCodeAt(c);
-  if (at === 0x20) {
-    const before = text.charCodeAt(c - 1);
-    return before >= 0x10000 || (classOf(before) & WS) === 0;
-  }
+  // White space is all in the BMP, so a surrogate before the space is not white space.
+  if (at === 0x20) return (cls[text.charCodeAt(c - 1)]! & WS) === 0;
   if (at === 0x27 || (at >= 0xd800 && at < 0xe000)) return false;
-  if ((classOf(at) & (LET | MRK | NUM)) !== 0) return false;
-  return (classOf(codePointBefore(text, c)) & (LET | NUM)) !== 0;
+  if ((cls[at]! & (LET | MRK | NUM)) !== 0) return false;
+  return (cls[codePointBefore(text, c)]! & (LET | NUM)) !== 0;
 }
 
 /** Batches chunks so that a stage rescans its carried-over tail only when the input has doubled. */
@@ -110,6 +65,10 @@ class Batcher {
   private parts: string[] = [];
   private fresh = 0;
   carry = '';
+
+  get size(): number {
+    return this.carry.length + this.fresh;
+  }
 
   /** Adds a chunk; returns the text to process when a batch is due. */
   add(chunk: string): string | undefined {
@@ -142,6 +101,10 @@ class TokenStream implements StreamingCounter {
       this.specialNames.length > 0
         ? new RegExp(this.specialNames.map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g')
         : undefined;
+  }
+
+  get pending(): number {
+    return this.batch.size;
   }
 
   write(chunk: string): void {
@@ -218,6 +181,10 @@ export function isNormalizationBoundary(ch: string): boolean {
 class NfkcStream implements StreamingCounter {
   private readonly batch = new Batcher();
   constructor(private readonly inner: StreamingCounter) {}
+
+  get pending(): number {
+    return this.batch.size + this.inner.pending;
+  }
 
   write(chunk: string): void {
     const text = this.batch.add(chunk);

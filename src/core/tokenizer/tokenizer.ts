@@ -1,7 +1,8 @@
 import { bytePairMerge } from './bpe.js';
 import { ENCODINGS, type EncodingName } from './encodings.js';
-import { familyOfPattern, jsPatternSources, type PatternFamily } from './patterns.js';
+import { familyOfPattern, type PatternFamily } from './patterns.js';
 import type { RankTable } from './rank-table.js';
+import { makeScanner, type Scanner } from './scanner.js';
 import { createStreamingCounter, type StreamingCounter } from './streaming.js';
 import { wellFormed } from './well-formed.js';
 
@@ -60,7 +61,7 @@ export class TokenizerCore {
   readonly specials: ReadonlyMap<string, number>;
   readonly maxSpecialLength: number;
   private readonly specialRe: RegExp | undefined;
-  private readonly pieceRe: RegExp;
+  private readonly scan: Scanner;
   private readonly lookup: RankTable['lookup'];
   private readonly cache: PieceCache | undefined;
   private scratch = new Uint8Array(1024);
@@ -81,7 +82,7 @@ export class TokenizerCore {
     const names = [...this.specials.keys()];
     this.maxSpecialLength = Math.max(0, ...names.map((s) => s.length));
     this.specialRe = names.length > 0 ? new RegExp(names.map(escapeRegExp).join('|'), 'g') : undefined;
-    this.pieceRe = new RegExp(jsPatternSources()[family], 'uy');
+    this.scan = makeScanner(family);
     const cacheSize = options.cacheSize ?? 32_768;
     this.cache = cacheSize > 0 ? new PieceCache(cacheSize) : undefined;
   }
@@ -127,54 +128,44 @@ export class TokenizerCore {
 
   /** Counts text that holds no special token. */
   countOrdinary(text: string): number {
-    const re = this.pieceRe;
-    const cache = this.cache;
+    const scan = this.scan;
     const n = text.length;
     let total = 0;
-    let pos = 0;
-    re.lastIndex = 0;
-    while (pos < n) {
-      if (!re.test(text)) throw new Error(`tokenizer: no piece matches at offset ${pos}`);
-      const end = re.lastIndex;
-      if (cache && end - pos <= MAX_CACHED_PIECE) {
-        const piece = text.slice(pos, end);
-        let c = cache.get(piece);
-        if (c === undefined) {
-          c = this.bpe(text, pos, end);
-          cache.set(piece, c);
-        }
-        total += c;
-      } else {
-        total += this.bpe(text, pos, end);
-      }
+    for (let pos = 0; pos < n; ) {
+      const end = scan(text, pos, n);
+      total += this.countPiece(text, pos, end);
       pos = end;
     }
     return total;
   }
 
-  private encodeOrdinary(text: string, out: number[]): void {
-    const re = this.pieceRe;
-    const n = text.length;
-    let pos = 0;
-    re.lastIndex = 0;
-    while (pos < n) {
-      if (!re.test(text)) throw new Error(`tokenizer: no piece matches at offset ${pos}`);
-      const end = re.lastIndex;
-      this.bpe(text, pos, end, out);
-      pos = end;
-    }
-  }
-
-  /** Byte-pair encodes `text[start..end)`; returns the token count and appends ids to `out`. */
-  private bpe(text: string, start: number, end: number, out?: number[]): number {
+  private countPiece(text: string, start: number, end: number): number {
     const n = this.utf8(text, start, end);
     const bytes = this.scratch;
-    const whole = this.lookup(bytes, 0, n);
-    if (whole >= 0) {
-      out?.push(whole);
-      return 1;
+    // Most pieces are one token: answer those from the rank table, before touching the cache.
+    if (this.lookup(bytes, 0, n) >= 0) return 1;
+    const cache = this.cache;
+    if (!cache || end - start > MAX_CACHED_PIECE) return bytePairMerge(bytes, n, this.lookup);
+    const piece = text.slice(start, end);
+    let count = cache.get(piece);
+    if (count === undefined) {
+      count = bytePairMerge(bytes, n, this.lookup);
+      cache.set(piece, count);
     }
-    return bytePairMerge(bytes, n, this.lookup, out);
+    return count;
+  }
+
+  private encodeOrdinary(text: string, out: number[]): void {
+    const scan = this.scan;
+    const n = text.length;
+    for (let pos = 0; pos < n; ) {
+      const end = scan(text, pos, n);
+      const len = this.utf8(text, pos, end);
+      const whole = this.lookup(this.scratch, 0, len);
+      if (whole >= 0) out.push(whole);
+      else bytePairMerge(this.scratch, len, this.lookup, out);
+      pos = end;
+    }
   }
 
   /** UTF-8 of `text[start..end)` into the scratch buffer; returns its length. */

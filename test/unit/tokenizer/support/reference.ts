@@ -1,0 +1,41 @@
+/**
+ * The reference implementations, as the Langfuse server runs them: WASM `tiktoken`'s
+ * `encode(text, "all")` and `@anthropic-ai/tokenizer`'s `countTokens`.
+ */
+import { fileURLToPath } from 'node:url';
+import { get_encoding, type Tiktoken, type TiktokenEncoding } from 'tiktoken';
+import { countTokens, getTokenizer } from '@anthropic-ai/tokenizer';
+import { loadTokenizer, type EncodingName, type Tokenizer } from '../../../../src/tokenizer/load.js';
+
+export const OPENAI_ENCODINGS = ['o200k_base', 'cl100k_base', 'p50k_base', 'p50k_edit', 'r50k_base', 'gpt2'] as const satisfies readonly TiktokenEncoding[];
+
+/** The tables that `npm run build` generates. */
+export const RANKS_DIR = fileURLToPath(new URL('../../../../dist/ranks/', import.meta.url));
+
+export function ours(name: EncodingName): Tokenizer {
+  return loadTokenizer(name, RANKS_DIR);
+}
+
+/** Runs `fn` with a WASM encoder, freeing it afterwards. */
+export function withTiktoken<T>(name: TiktokenEncoding, fn: (enc: Tiktoken) => T): T {
+  const enc = get_encoding(name);
+  try {
+    return fn(enc);
+  } finally {
+    enc.free();
+  }
+}
+
+export { countTokens as claudeCountTokens };
+
+/**
+ * `countTokens` builds a new WASM tokenizer per call (about 0.1 s). This is its body with the
+ * tokenizer built once; tests check it against `countTokens` itself on a sample.
+ */
+export function claudeCounter(): { count(text: string): number; free(): void } {
+  const tokenizer = getTokenizer();
+  return {
+    count: (text) => tokenizer.encode(text.normalize('NFKC'), 'all').length,
+    free: () => tokenizer.free(),
+  };
+}

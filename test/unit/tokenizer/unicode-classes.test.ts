@@ -1,0 +1,38 @@
+/**
+ * The committed class tables are what the reference engine matches today: regenerated from the
+ * installed WASM tiktoken and compared byte for byte.
+ */
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { CASE_FOLDS, LETTER, WHITE_SPACE } from '../../../src/core/tokenizer/unicode-classes.js';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+
+describe('unicode-classes.ts', () => {
+  it('matches the classes and case folds of the installed reference engine', () => {
+    // Exits non-zero with a message when the file is stale.
+    expect(() => execFileSync(process.execPath, ['scripts/gen-unicode-classes.mjs', '--check'], { cwd: root, stdio: 'pipe' })).not.toThrow();
+  });
+
+  const has = (ranges: readonly number[], cp: number): boolean => {
+    for (let i = 0; i < ranges.length; i += 2) if (cp >= ranges[i]! && cp <= ranges[i + 1]!) return true;
+    return false;
+  };
+
+  it('differs from JavaScript where the reference does', () => {
+    // Rust's \s is White_Space: NEL yes, BOM no. JavaScript's \s is the other way round.
+    expect(has(WHITE_SPACE, 0x85)).toBe(true);
+    expect(has(WHITE_SPACE, 0xfeff)).toBe(false);
+    expect(/\s/.test('\u0085')).toBe(false);
+    expect(/\s/.test('\ufeff')).toBe(true);
+    // The reference's Unicode is older than Node's: some letters Node knows are not letters there.
+    let newer = 0;
+    for (let cp = 0; cp < 0x110000; cp++) {
+      if ((cp < 0xd800 || cp > 0xdfff) && /\p{L}/u.test(String.fromCodePoint(cp)) && !has(LETTER, cp)) newer++;
+    }
+    expect(newer).toBeGreaterThan(0);
+    // (?i:'s) also matches the long s.
+    expect(CASE_FOLDS.s).toContain('\u017f');
+  });
+});

@@ -71,87 +71,169 @@ function mergeByScan(bytes: Uint8Array, n: number, lookup: Lookup, out?: number[
   return parts;
 }
 
+/**
+ * Ranks of merged pairs, keyed by the ranks of the two parts (every part is a token), so that a
+ * long piece looks each distinct pair up in the rank table once instead of hashing its bytes at
+ * every occurrence.
+ */
+class PairRanks {
+  private left: Int32Array;
+  private right: Int32Array;
+  private merged: Int32Array;
+  private size = 0;
+
+  constructor(capacity: number) {
+    this.left = new Int32Array(capacity).fill(-1);
+    this.right = new Int32Array(capacity);
+    this.merged = new Int32Array(capacity);
+  }
+
+  /** The merged rank (or -1 if the pair is no token), or -2 if not known yet. */
+  get(a: number, b: number): number {
+    const mask = this.left.length - 1;
+    for (let i = (Math.imul(a, 0x9e3779b1) ^ b) & mask; ; i = (i + 1) & mask) {
+      const l = this.left[i]!;
+      if (l === -1) return -2;
+      if (l === a && this.right[i] === b) return this.merged[i]!;
+    }
+  }
+
+  set(a: number, b: number, rank: number): void {
+    if (2 * (this.size + 1) > this.left.length) this.grow();
+    const mask = this.left.length - 1;
+    let i = (Math.imul(a, 0x9e3779b1) ^ b) & mask;
+    while (this.left[i] !== -1) i = (i + 1) & mask;
+    this.left[i] = a;
+    this.right[i] = b;
+    this.merged[i] = rank;
+    this.size++;
+  }
+
+  private grow(): void {
+    const { left, right, merged } = this;
+    this.left = new Int32Array(left.length * 2).fill(-1);
+    this.right = new Int32Array(left.length * 2);
+    this.merged = new Int32Array(left.length * 2);
+    this.size = 0;
+    for (let i = 0; i < left.length; i++) if (left[i] !== -1) this.set(left[i]!, right[i]!, merged[i]!);
+  }
+}
+
 function mergeByHeap(bytes: Uint8Array, n: number, lookup: Lookup, out?: number[]): number {
   // Parts are identified by their start offset. next[i] is the start of the following part (n at
-  // the end), prev[i] the start of the previous one (-1 at the start). pair[i] is the rank of the
-  // part at i merged with its successor, NONE if that is not a token, -1 if i is no longer a part.
+  // the end), prev[i] the start of the previous one (-1 at the start), part[i] its rank. pair[i]
+  // is the rank of the part at i merged with its successor, NONE if that is not a token, -1 if i
+  // is no longer a part.
   const next = new Int32Array(n);
   const prev = new Int32Array(n);
+  const part = new Int32Array(n);
   const pair = new Int32Array(n);
-  // Heap entries are rank * 2^32 + start, exact in a double since ranks are far below 2^21.
-  let heap = new Float64Array(Math.max(16, n));
+  const pairs = new PairRanks(1024);
+  // A 4-ary heap of (rank, start), smallest rank first, then leftmost. (Four children per node
+  // halve the depth of a binary heap and keep siblings in one cache line, which is what matters
+  // once a piece is long enough for the heap to leave the cache.)
+  let heapRank = new Int32Array(n);
+  let heapStart = new Int32Array(n);
   let size = 0;
-  const push = (key: number): void => {
-    if (size === heap.length) {
-      const grown = new Float64Array(size * 2);
-      grown.set(heap);
-      heap = grown;
+
+  const push = (rank: number, start: number): void => {
+    if (size === heapRank.length) {
+      const r = new Int32Array(size * 2);
+      const s = new Int32Array(size * 2);
+      r.set(heapRank);
+      s.set(heapStart);
+      heapRank = r;
+      heapStart = s;
     }
     let i = size++;
     while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (heap[parent]! <= key) break;
-      heap[i] = heap[parent]!;
-      i = parent;
+      const up = (i - 1) >> 2;
+      const ur = heapRank[up]!;
+      if (ur < rank || (ur === rank && heapStart[up]! < start)) break;
+      heapRank[i] = ur;
+      heapStart[i] = heapStart[up]!;
+      i = up;
     }
-    heap[i] = key;
+    heapRank[i] = rank;
+    heapStart[i] = start;
   };
-  const pop = (): number => {
-    const top = heap[0]!;
-    const last = heap[--size]!;
+  /** Removes the top; its rank and start must have been read before. */
+  const pop = (): void => {
+    const rank = heapRank[--size]!;
+    const start = heapStart[size]!;
     let i = 0;
     for (;;) {
-      let child = 2 * i + 1;
-      if (child >= size) break;
-      if (child + 1 < size && heap[child + 1]! < heap[child]!) child++;
-      if (heap[child]! >= last) break;
-      heap[i] = heap[child]!;
-      i = child;
+      const first = 4 * i + 1;
+      if (first >= size) break;
+      let c = first;
+      let cr = heapRank[first]!;
+      const last = Math.min(first + 4, size);
+      for (let k = first + 1; k < last; k++) {
+        const kr = heapRank[k]!;
+        if (kr < cr || (kr === cr && heapStart[k]! < heapStart[c]!)) {
+          c = k;
+          cr = kr;
+        }
+      }
+      if (rank < cr || (rank === cr && start < heapStart[c]!)) break;
+      heapRank[i] = cr;
+      heapStart[i] = heapStart[c]!;
+      i = c;
     }
-    heap[i] = last;
-    return top;
+    heapRank[i] = rank;
+    heapStart[i] = start;
   };
-  const SHIFT = 4294967296;
+  /** Rank of the parts at a and b (= next[a]) merged, given that b's part ends at end. */
+  const merged = (a: number, b: number, end: number): number => {
+    let r = pairs.get(part[a]!, part[b]!);
+    if (r === -2) {
+      r = lookup(bytes, a, end);
+      pairs.set(part[a]!, part[b]!, r);
+    }
+    return r < 0 ? NONE : r;
+  };
 
   for (let i = 0; i < n; i++) {
     next[i] = i + 1;
     prev[i] = i - 1;
+    part[i] = lookup(bytes, i, i + 1);
   }
   for (let i = 0; i < n - 1; i++) {
-    const r = lookup(bytes, i, i + 2);
-    pair[i] = r < 0 ? NONE : r;
-    if (r >= 0) push(r * SHIFT + i);
+    const r = merged(i, i + 1, i + 2);
+    pair[i] = r;
+    if (r !== NONE) push(r, i);
   }
   pair[n - 1] = NONE;
   let parts = n;
   while (size > 0) {
-    const key = pop();
-    const start = key % SHIFT;
-    const rank = (key - start) / SHIFT;
+    const rank = heapRank[0]!;
+    const start = heapStart[0]!;
+    pop();
     // Stale entry: the part is gone or its successor changed since the entry was pushed.
     if (pair[start] !== rank) continue;
     const removed = next[start]!;
     const after = next[removed]!;
     pair[removed] = -1;
+    part[start] = rank;
     next[start] = after;
     if (after < n) prev[after] = start;
     parts--;
     if (after < n) {
-      const r = lookup(bytes, start, next[after]!);
-      pair[start] = r < 0 ? NONE : r;
-      if (r >= 0) push(r * SHIFT + start);
+      const r = merged(start, after, next[after]!);
+      pair[start] = r;
+      if (r !== NONE) push(r, start);
     } else {
       pair[start] = NONE;
     }
     const before = prev[start]!;
     if (before >= 0) {
-      const r = lookup(bytes, before, after);
-      pair[before] = r < 0 ? NONE : r;
-      if (r >= 0) push(r * SHIFT + before);
+      const r = merged(before, start, after);
+      pair[before] = r;
+      if (r !== NONE) push(r, before);
     }
   }
   if (out) {
-    for (let i = 0; i < n; i = next[i]!) out.push(lookup(bytes, i, next[i]!));
+    for (let i = 0; i < n; i = next[i]!) out.push(part[i]!);
   }
   return parts;
 }

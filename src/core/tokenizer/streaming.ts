@@ -66,6 +66,8 @@ class Batcher {
   private fresh = 0;
   carry = '';
 
+  constructor(private readonly minBatch: number) {}
+
   get size(): number {
     return this.carry.length + this.fresh;
   }
@@ -75,7 +77,7 @@ class Batcher {
     if (chunk.length === 0) return undefined;
     this.parts.push(chunk);
     this.fresh += chunk.length;
-    if (this.fresh < MIN_BATCH || this.fresh < this.carry.length) return undefined;
+    if (this.fresh < this.minBatch || this.fresh < this.carry.length) return undefined;
     return this.take();
   }
 
@@ -91,11 +93,15 @@ class Batcher {
 class TokenStream implements StreamingCounter {
   private total = 0;
   private done = false;
-  private readonly batch = new Batcher();
+  private readonly batch: Batcher;
   private readonly specialRe: RegExp | undefined;
   private readonly specialNames: string[];
 
-  constructor(private readonly core: TokenizerCore) {
+  constructor(
+    private readonly core: TokenizerCore,
+    minBatch: number,
+  ) {
+    this.batch = new Batcher(minBatch);
     this.specialNames = [...core.specials.keys()];
     this.specialRe =
       this.specialNames.length > 0
@@ -179,14 +185,21 @@ export function isNormalizationBoundary(ch: string): boolean {
 }
 
 class NfkcStream implements StreamingCounter {
-  private readonly batch = new Batcher();
-  constructor(private readonly inner: StreamingCounter) {}
+  private readonly batch: Batcher;
+  private done = false;
+  constructor(
+    private readonly inner: StreamingCounter,
+    minBatch: number,
+  ) {
+    this.batch = new Batcher(minBatch);
+  }
 
   get pending(): number {
     return this.batch.size + this.inner.pending;
   }
 
   write(chunk: string): void {
+    if (this.done) throw new Error('counter: write after end');
     const text = this.batch.add(chunk);
     if (text === undefined) return;
     let k = text.length - 1;
@@ -196,12 +209,15 @@ class NfkcStream implements StreamingCounter {
   }
 
   end(): number {
+    if (this.done) throw new Error('counter: end called twice');
+    this.done = true;
     this.inner.write(this.batch.take().normalize('NFKC'));
     return this.inner.end();
   }
 }
 
-export function createStreamingCounter(core: TokenizerCore): StreamingCounter {
-  const counter = new TokenStream(core);
-  return core.nfkc ? new NfkcStream(counter) : counter;
+/** `minBatch`: characters gathered before a stage looks for a cut (small values are for tests). */
+export function createStreamingCounter(core: TokenizerCore, minBatch = MIN_BATCH): StreamingCounter {
+  const counter = new TokenStream(core, minBatch);
+  return core.nfkc ? new NfkcStream(counter, minBatch) : counter;
 }

@@ -2,10 +2,13 @@
  * The reference implementations, as the Langfuse server runs them: WASM `tiktoken`'s
  * `encode(text, "all")` and `@anthropic-ai/tokenizer`'s `countTokens`.
  */
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { get_encoding, type Tiktoken, type TiktokenEncoding } from 'tiktoken';
 import { countTokens, getTokenizer } from '@anthropic-ai/tokenizer';
 import { loadTokenizer, type EncodingName, type Tokenizer } from '../../../../src/tokenizer/load.js';
+import { decodeRankTable } from '../../../../src/core/tokenizer/rank-table.js';
+import { TokenizerCore } from '../../../../src/core/tokenizer/tokenizer.js';
 
 export const OPENAI_ENCODINGS = ['o200k_base', 'cl100k_base', 'p50k_base', 'p50k_edit', 'r50k_base', 'gpt2'] as const satisfies readonly TiktokenEncoding[];
 
@@ -38,4 +41,16 @@ export function claudeCounter(): { count(text: string): number; free(): void } {
     count: (text) => tokenizer.encode(text.normalize('NFKC'), 'all').length,
     free: () => tokenizer.free(),
   };
+}
+
+const cores = new Map<EncodingName, TokenizerCore>();
+
+/** An engine like the one behind `ours(name)`, for tests of its parts. */
+export function ourCore(name: EncodingName): TokenizerCore {
+  let core = cores.get(name);
+  if (!core) {
+    core = new TokenizerCore(name, decodeRankTable(readFileSync(`${RANKS_DIR}${name}.bin`)));
+    cores.set(name, core);
+  }
+  return core;
 }

@@ -10,17 +10,17 @@
  *
  * Text must be well formed (no lone surrogates), which the tokenizer guarantees.
  */
-import { CASE_FOLDS, LETTER, LOWERISH, MARK, NUMBER, UPPERISH, WHITE_SPACE } from './unicode-classes.js';
+import { CASE_FOLDS, CLASS_BITS, RUN_BITS, RUN_LENGTHS } from './unicode-classes.js';
 import type { PatternFamily } from './patterns.js';
 
-export const WS = 1;
-export const LET = 2;
-export const NUM = 4;
+export const WS = CLASS_BITS.WHITE_SPACE;
+export const LET = CLASS_BITS.LETTER;
+export const NUM = CLASS_BITS.NUMBER;
 /** [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}] */
-export const UP = 8;
+export const UP = CLASS_BITS.UPPERISH;
 /** [\p{Ll}\p{Lm}\p{Lo}\p{M}] */
-export const LOW = 16;
-export const MRK = 32;
+export const LOW = CLASS_BITS.LOWERISH;
+export const MRK = CLASS_BITS.MARK;
 
 let table: Uint8Array | undefined;
 
@@ -28,17 +28,13 @@ let table: Uint8Array | undefined;
 export function classTable(): Uint8Array {
   if (table) return table;
   const t = new Uint8Array(0x110000);
-  const add = (ranges: readonly number[], bit: number): void => {
-    for (let i = 0; i < ranges.length; i += 2) {
-      for (let cp = ranges[i]!; cp <= ranges[i + 1]!; cp++) t[cp]! |= bit;
-    }
-  };
-  add(WHITE_SPACE, WS);
-  add(LETTER, LET);
-  add(NUMBER, NUM);
-  add(UPPERISH, UP);
-  add(LOWERISH, LOW);
-  add(MARK, MRK);
+  let cp = 0;
+  for (let i = 0; i < RUN_LENGTHS.length; i++) {
+    const bits = RUN_BITS.charCodeAt(i) - 48;
+    const next = cp + RUN_LENGTHS[i]!;
+    if (bits !== 0) t.fill(bits, cp, next);
+    cp = next;
+  }
   table = t;
   return t;
 }

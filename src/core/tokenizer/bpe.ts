@@ -10,6 +10,12 @@
 
 export type Lookup = (bytes: Uint8Array, start: number, end: number) => number;
 
+/** The rank table, as merging uses it (see rank-table.ts). */
+export interface Ranks {
+  lookup: Lookup;
+  pairs(): Int32Array;
+}
+
 /** Pieces up to this many bytes use the array scan. */
 export const SMALL_PIECE_BYTES = 64;
 
@@ -22,47 +28,49 @@ let sRanks = new Int32Array(SMALL_PIECE_BYTES + 1);
  * Merges `bytes[0..n)` (n >= 2). Writes the ranks of the resulting tokens to `out` (when given)
  * from index `outAt`, and returns how many tokens there are.
  */
-export function bytePairMerge(bytes: Uint8Array, n: number, lookup: Lookup, out?: number[], small = SMALL_PIECE_BYTES): number {
-  return n <= small ? mergeByScan(bytes, n, lookup, out) : mergeByHeap(bytes, n, lookup, out);
+export function bytePairMerge(bytes: Uint8Array, n: number, ranks: Ranks, out?: number[], small = SMALL_PIECE_BYTES): number {
+  return n <= small ? mergeByScan(bytes, n, ranks, out) : mergeByHeap(bytes, n, ranks, out);
 }
 
-function mergeByScan(bytes: Uint8Array, n: number, lookup: Lookup, out?: number[]): number {
+function mergeByScan(bytes: Uint8Array, n: number, ranks: Ranks, out?: number[]): number {
+  const lookup = ranks.lookup;
+  const pairTable = ranks.pairs();
   if (sStarts.length <= n) {
     sStarts = new Int32Array(n + 1);
     sRanks = new Int32Array(n + 1);
   }
   const starts = sStarts;
-  const ranks = sRanks; // ranks[i]: rank of parts i and i+1 merged
+  const pair = sRanks; // pair[i]: rank of parts i and i+1 merged
   for (let i = 0; i < n; i++) starts[i] = i;
   starts[n] = n;
   for (let i = 0; i < n - 1; i++) {
-    const r = lookup(bytes, i, i + 2);
-    ranks[i] = r < 0 ? NONE : r;
+    const r = pairTable[(bytes[i]! << 8) | bytes[i + 1]!]!;
+    pair[i] = r < 0 ? NONE : r;
   }
   let parts = n;
   for (;;) {
     let best = NONE;
     let at = -1;
     for (let i = 0; i < parts - 1; i++) {
-      if (ranks[i]! < best) {
-        best = ranks[i]!;
+      if (pair[i]! < best) {
+        best = pair[i]!;
         at = i;
       }
     }
     if (at < 0) break;
     // Remove the boundary at at+1.
     for (let i = at + 1; i < parts; i++) starts[i] = starts[i + 1]!;
-    for (let i = at + 1; i < parts - 1; i++) ranks[i] = ranks[i + 1]!;
+    for (let i = at + 1; i < parts - 1; i++) pair[i] = pair[i + 1]!;
     parts--;
     if (at + 1 < parts) {
       const r = lookup(bytes, starts[at]!, starts[at + 2]!);
-      ranks[at] = r < 0 ? NONE : r;
+      pair[at] = r < 0 ? NONE : r;
     } else {
-      ranks[at] = NONE;
+      pair[at] = NONE;
     }
     if (at > 0) {
       const r = lookup(bytes, starts[at - 1]!, starts[at + 1]!);
-      ranks[at - 1] = r < 0 ? NONE : r;
+      pair[at - 1] = r < 0 ? NONE : r;
     }
   }
   if (out) {
@@ -119,7 +127,8 @@ class PairRanks {
   }
 }
 
-function mergeByHeap(bytes: Uint8Array, n: number, lookup: Lookup, out?: number[]): number {
+function mergeByHeap(bytes: Uint8Array, n: number, ranks: Ranks, out?: number[]): number {
+  const lookup = ranks.lookup;
   // Parts are identified by their start offset. next[i] is the start of the following part (n at
   // the end), prev[i] the start of the previous one (-1 at the start), part[i] its rank. pair[i]
   // is the rank of the part at i merged with its successor, NONE if that is not a token, -1 if i
@@ -198,10 +207,11 @@ function mergeByHeap(bytes: Uint8Array, n: number, lookup: Lookup, out?: number[
     prev[i] = i - 1;
     part[i] = lookup(bytes, i, i + 1);
   }
+  const pairTable = ranks.pairs();
   for (let i = 0; i < n - 1; i++) {
-    const r = merged(i, i + 1, i + 2);
-    pair[i] = r;
-    if (r !== NONE) push(r, i);
+    const r = pairTable[(bytes[i]! << 8) | bytes[i + 1]!]!;
+    pair[i] = r < 0 ? NONE : r;
+    if (r >= 0) push(r, i);
   }
   pair[n - 1] = NONE;
   let parts = n;

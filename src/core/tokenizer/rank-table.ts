@@ -31,6 +31,8 @@ export interface RankTable {
   readonly rankCount: number;
   /** Rank of the bytes `bytes[start..end)`, or -1 when they are not a token. */
   lookup(bytes: Uint8Array, start: number, end: number): number;
+  /** Rank of every two-byte token, indexed by `first << 8 | second` (-1: not a token). */
+  pairs(): Int32Array;
   /** The bytes of an ordinary token (a view into the table). */
   tokenBytes(rank: number): Uint8Array;
 }
@@ -146,10 +148,25 @@ export function decodeRankTable(input: Uint8Array): RankTable {
     }
   }
 
+  let pairTable: Int32Array | undefined;
+  // Byte-pair merging starts by looking up every adjacent pair of bytes; a direct table answers
+  // those without hashing. Built on first use: a command that counts nothing never pays for it.
+  function pairs(): Int32Array {
+    if (!pairTable) {
+      pairTable = new Int32Array(65536).fill(-1);
+      for (let r = 0; r < rankCount; r++) {
+        const from = offsets[r]!;
+        if (offsets[r + 1]! - from === 2) pairTable[(blob[from]! << 8) | blob[from + 1]!] = r;
+      }
+    }
+    return pairTable;
+  }
+
   return {
     meta,
     rankCount,
     lookup,
+    pairs,
     tokenBytes: (rank) => blob.subarray(offsets[rank]!, offsets[rank + 1]!),
   };
 }

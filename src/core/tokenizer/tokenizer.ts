@@ -63,6 +63,7 @@ export class TokenizerCore {
   private readonly specialRe: RegExp | undefined;
   private readonly scan: Scanner;
   private readonly lookup: RankTable['lookup'];
+  private readonly ranks: RankTable;
   private readonly cache: PieceCache | undefined;
   private scratch = new Uint8Array(1024);
 
@@ -78,6 +79,7 @@ export class TokenizerCore {
     this.family = family;
     this.nfkc = ENCODINGS[name].nfkc;
     this.lookup = table.lookup;
+    this.ranks = table;
     this.specials = new Map(Object.entries(table.meta.specials));
     const names = [...this.specials.keys()];
     this.maxSpecialLength = Math.max(0, ...names.map((s) => s.length));
@@ -145,11 +147,11 @@ export class TokenizerCore {
     // Most pieces are one token: answer those from the rank table, before touching the cache.
     if (this.lookup(bytes, 0, n) >= 0) return 1;
     const cache = this.cache;
-    if (!cache || end - start > MAX_CACHED_PIECE) return bytePairMerge(bytes, n, this.lookup);
+    if (!cache || end - start > MAX_CACHED_PIECE) return bytePairMerge(bytes, n, this.ranks);
     const piece = text.slice(start, end);
     let count = cache.get(piece);
     if (count === undefined) {
-      count = bytePairMerge(bytes, n, this.lookup);
+      count = bytePairMerge(bytes, n, this.ranks);
       cache.set(piece, count);
     }
     return count;
@@ -163,7 +165,7 @@ export class TokenizerCore {
       const len = this.utf8(text, pos, end);
       const whole = this.lookup(this.scratch, 0, len);
       if (whole >= 0) out.push(whole);
-      else bytePairMerge(this.scratch, len, this.lookup, out);
+      else bytePairMerge(this.scratch, len, this.ranks, out);
       pos = end;
     }
   }

@@ -10,7 +10,7 @@ const table = decodeRankTable(readFileSync(`${RANKS_DIR}o200k_base.bin`));
 
 function merge(bytes: Uint8Array, small: number): number[] {
   const out: number[] = [];
-  const n = bytePairMerge(bytes, bytes.length, table.lookup, out, small);
+  const n = bytePairMerge(bytes, bytes.length, table, out, small);
   expect(n).toBe(out.length);
   return out;
 }

@@ -3,10 +3,11 @@
  * has the lowest rank, the leftmost one on ties, until no adjacent pair is a token.
  *
  * Short pieces (nearly all of them) use tiktoken's own array scan, which is quadratic but has
- * the smallest constant. Long pieces use a heap of candidate pairs over a linked list of parts,
- * O(n log n), with the same order of merges: the heap is keyed by (rank, start offset), and start
- * offsets increase from left to right, so "lowest rank, then leftmost" is the heap minimum.
+ * the smallest constant. Long pieces keep their parts in a linked list and the candidate merges
+ * in a priority queue keyed by (rank, start offset); start offsets increase from left to right,
+ * so "lowest rank, then leftmost" is the queue's minimum and the merges happen in the same order.
  */
+import { MergeQueue } from './merge-queue.js';
 
 export type Lookup = (bytes: Uint8Array, start: number, end: number) => number;
 
@@ -29,7 +30,7 @@ let sRanks = new Int32Array(SMALL_PIECE_BYTES + 1);
  * from index `outAt`, and returns how many tokens there are.
  */
 export function bytePairMerge(bytes: Uint8Array, n: number, ranks: Ranks, out?: number[], small = SMALL_PIECE_BYTES): number {
-  return n <= small ? mergeByScan(bytes, n, ranks, out) : mergeByHeap(bytes, n, ranks, out);
+  return n <= small ? mergeByScan(bytes, n, ranks, out) : mergeByQueue(bytes, n, ranks, out);
 }
 
 function mergeByScan(bytes: Uint8Array, n: number, ranks: Ranks, out?: number[]): number {
@@ -127,7 +128,7 @@ class PairRanks {
   }
 }
 
-function mergeByHeap(bytes: Uint8Array, n: number, ranks: Ranks, out?: number[]): number {
+function mergeByQueue(bytes: Uint8Array, n: number, ranks: Ranks, out?: number[]): number {
   const lookup = ranks.lookup;
   // Parts are identified by their start offset. next[i] is the start of the following part (n at
   // the end), prev[i] the start of the previous one (-1 at the start), part[i] its rank. pair[i]
@@ -138,60 +139,8 @@ function mergeByHeap(bytes: Uint8Array, n: number, ranks: Ranks, out?: number[])
   const part = new Int32Array(n);
   const pair = new Int32Array(n);
   const pairs = new PairRanks(1024);
-  // A 4-ary heap of (rank, start), smallest rank first, then leftmost. (Four children per node
-  // halve the depth of a binary heap and keep siblings in one cache line, which is what matters
-  // once a piece is long enough for the heap to leave the cache.)
-  let heapRank = new Int32Array(n);
-  let heapStart = new Int32Array(n);
-  let size = 0;
+  const queue = new MergeQueue();
 
-  const push = (rank: number, start: number): void => {
-    if (size === heapRank.length) {
-      const r = new Int32Array(size * 2);
-      const s = new Int32Array(size * 2);
-      r.set(heapRank);
-      s.set(heapStart);
-      heapRank = r;
-      heapStart = s;
-    }
-    let i = size++;
-    while (i > 0) {
-      const up = (i - 1) >> 2;
-      const ur = heapRank[up]!;
-      if (ur < rank || (ur === rank && heapStart[up]! < start)) break;
-      heapRank[i] = ur;
-      heapStart[i] = heapStart[up]!;
-      i = up;
-    }
-    heapRank[i] = rank;
-    heapStart[i] = start;
-  };
-  /** Removes the top; its rank and start must have been read before. */
-  const pop = (): void => {
-    const rank = heapRank[--size]!;
-    const start = heapStart[size]!;
-    let i = 0;
-    for (;;) {
-      const first = 4 * i + 1;
-      if (first >= size) break;
-      let c = first;
-      let cr = heapRank[first]!;
-      const last = Math.min(first + 4, size);
-      for (let k = first + 1; k < last; k++) {
-        const kr = heapRank[k]!;
-        if (kr < cr || (kr === cr && heapStart[k]! < heapStart[c]!)) {
-          c = k;
-          cr = kr;
-        }
-      }
-      if (rank < cr || (rank === cr && start < heapStart[c]!)) break;
-      heapRank[i] = cr;
-      heapStart[i] = heapStart[c]!;
-      i = c;
-    }
-    heapRank[i] = rank;
-    heapStart[i] = start;
-  };
   /** Rank of the parts at a and b (= next[a]) merged, given that b's part ends at end. */
   const merged = (a: number, b: number, end: number): number => {
     let r = pairs.get(part[a]!, part[b]!);
@@ -211,14 +160,13 @@ function mergeByHeap(bytes: Uint8Array, n: number, ranks: Ranks, out?: number[])
   for (let i = 0; i < n - 1; i++) {
     const r = pairTable[(bytes[i]! << 8) | bytes[i + 1]!]!;
     pair[i] = r < 0 ? NONE : r;
-    if (r >= 0) push(r, i);
+    if (r >= 0) queue.push(r, i);
   }
   pair[n - 1] = NONE;
   let parts = n;
-  while (size > 0) {
-    const rank = heapRank[0]!;
-    const start = heapStart[0]!;
-    pop();
+  while (!queue.empty) {
+    const start = queue.pop();
+    const rank = queue.rank;
     // Stale entry: the part is gone or its successor changed since the entry was pushed.
     if (pair[start] !== rank) continue;
     const removed = next[start]!;
@@ -231,7 +179,7 @@ function mergeByHeap(bytes: Uint8Array, n: number, ranks: Ranks, out?: number[])
     if (after < n) {
       const r = merged(start, after, next[after]!);
       pair[start] = r;
-      if (r !== NONE) push(r, start);
+      if (r !== NONE) queue.push(r, start);
     } else {
       pair[start] = NONE;
     }
@@ -239,7 +187,7 @@ function mergeByHeap(bytes: Uint8Array, n: number, ranks: Ranks, out?: number[])
     if (before >= 0) {
       const r = merged(before, start, after);
       pair[before] = r;
-      if (r !== NONE) push(r, before);
+      if (r !== NONE) queue.push(r, before);
     }
   }
   if (out) {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { bytePairMerge } from '../../../src/core/tokenizer/bpe.js';
+import { MergeQueue } from '../../../src/core/tokenizer/merge-queue.js';
 import { decodeRankTable } from '../../../src/core/tokenizer/rank-table.js';
 import { corpus, rng } from './support/corpus.js';
 import { ours, RANKS_DIR, withTiktoken } from './support/reference.js';
@@ -16,7 +17,7 @@ function merge(bytes: Uint8Array, small: number): number[] {
 }
 
 describe('byte-pair merging', () => {
-  it('gives the same tokens with the array scan and with the heap', () => {
+  it('gives the same tokens with the array scan and with the merge queue', () => {
     const r = rng(11);
     const texts = [
       ...corpus(5, 10).map((s) => s.text),
@@ -57,6 +58,31 @@ describe('byte-pair merging', () => {
       // n log n over a 10x larger input is about 12x; a quadratic merge would be 100x. (The
       // megabyte case of the requirement is in bench/README.md; half of it keeps the suite fast.)
       expect(growth((n) => tokenizer.count(ch.repeat(n)), 50_000, 500_000), JSON.stringify(ch)).toBeLessThan(25);
+    }
+  });
+});
+
+describe('merge queue', () => {
+  it('pops candidates by rank, then start, whatever order they arrive in', () => {
+    const r = rng(17);
+    for (let round = 0; round < 200; round++) {
+      const queue = new MergeQueue();
+      const reference: [number, number][] = [];
+      let last = 0;
+      for (let op = 0; op < 400; op++) {
+        if (r() < 0.6 || reference.length === 0) {
+          // Mostly increasing starts within a few ranks, as merging produces them, sometimes not.
+          const rank = Math.floor(r() * (round % 2 ? 4 : 50));
+          const start = r() < 0.8 ? (last += Math.floor(r() * 3)) : Math.floor(r() * last + 1);
+          queue.push(rank, start);
+          reference.push([rank, start]);
+        } else {
+          reference.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+          const [rank, start] = reference.shift()!;
+          expect([queue.pop(), queue.rank]).toEqual([start, rank]);
+        }
+        expect(queue.empty).toBe(reference.length === 0);
+      }
     }
   });
 });

@@ -1,4 +1,4 @@
-import { bytePairMerge } from './bpe.js';
+import { BytePairMerger } from './bpe.js';
 import { ENCODINGS, type EncodingName } from './encodings.js';
 import { familyOfPattern, type PatternFamily } from './patterns.js';
 import type { RankTable } from './rank-table.js';
@@ -23,6 +23,45 @@ export interface TokenizerOptions {
 
 /** Pieces longer than this are not cached: they rarely repeat and would pin memory. */
 const MAX_CACHED_PIECE = 48;
+
+const HOT_BITS = 13;
+const HOT_WIDTH = 16;
+
+/**
+ * The counts of the most recent short pieces, by a hash of their UTF-16 units, stored inline in
+ * typed arrays (direct-mapped: a new piece replaces the one in its slot). Small enough to stay in
+ * the processor cache, unlike the rank table and the piece map, so the common words of a text
+ * cost a hash and a comparison.
+ */
+class HotPieces {
+  private readonly units = new Uint16Array((1 << HOT_BITS) * HOT_WIDTH);
+  private readonly lengths = new Uint8Array(1 << HOT_BITS);
+  private readonly counts = new Int32Array(1 << HOT_BITS);
+  private slot = 0;
+
+  /** The count of text[start..end) (at most HOT_WIDTH units), or -1; remembers the slot for `set`. */
+  get(text: string, start: number, end: number): number {
+    let h = 0x811c9dc5;
+    for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+    const slot = (h >>> (32 - HOT_BITS)) ^ (h & ((1 << HOT_BITS) - 1));
+    this.slot = slot;
+    const len = end - start;
+    if (this.lengths[slot] !== len) return -1;
+    const units = this.units;
+    for (let i = 0, at = slot * HOT_WIDTH; i < len; i++, at++) {
+      if (units[at] !== text.charCodeAt(start + i)) return -1;
+    }
+    return this.counts[slot]!;
+  }
+
+  /** Stores the count of the piece last passed to `get`. */
+  set(text: string, start: number, end: number, count: number): void {
+    const slot = this.slot;
+    for (let i = start, at = slot * HOT_WIDTH; i < end; i++, at++) this.units[at] = text.charCodeAt(i);
+    this.lengths[slot] = end - start;
+    this.counts[slot] = count;
+  }
+}
 
 /**
  * Counts of recently seen pieces. Two generations approximate an LRU without bookkeeping: when
@@ -63,8 +102,9 @@ export class TokenizerCore {
   private readonly specialRe: RegExp | undefined;
   private readonly scan: Scanner;
   private readonly lookup: RankTable['lookup'];
-  private readonly ranks: RankTable;
+  private readonly merger: BytePairMerger;
   private readonly cache: PieceCache | undefined;
+  private readonly hot = new HotPieces();
   private scratch = new Uint8Array(1024);
 
   constructor(
@@ -79,7 +119,7 @@ export class TokenizerCore {
     this.family = family;
     this.nfkc = ENCODINGS[name].nfkc;
     this.lookup = table.lookup;
-    this.ranks = table;
+    this.merger = new BytePairMerger(table);
     this.specials = new Map(Object.entries(table.meta.specials));
     const names = [...this.specials.keys()];
     this.maxSpecialLength = Math.max(0, ...names.map((s) => s.length));
@@ -142,16 +182,30 @@ export class TokenizerCore {
   }
 
   private countPiece(text: string, start: number, end: number): number {
+    if (end - start > HOT_WIDTH) return this.countColdPiece(text, start, end);
+    const hot = this.hot;
+    const known = hot.get(text, start, end);
+    if (known >= 0) return known;
+    const count = this.countColdPiece(text, start, end);
+    hot.set(text, start, end, count);
+    return count;
+  }
+
+  private countColdPiece(text: string, start: number, end: number): number {
     const n = this.utf8(text, start, end);
     const bytes = this.scratch;
     // Most pieces are one token: answer those from the rank table, before touching the cache.
     if (this.lookup(bytes, 0, n) >= 0) return 1;
     const cache = this.cache;
-    if (!cache || end - start > MAX_CACHED_PIECE) return bytePairMerge(bytes, n, this.ranks);
+    if (!cache || end - start > MAX_CACHED_PIECE) {
+      const count = this.merger.merge(bytes, n);
+      this.releaseScratch();
+      return count;
+    }
     const piece = text.slice(start, end);
     let count = cache.get(piece);
     if (count === undefined) {
-      count = bytePairMerge(bytes, n, this.ranks);
+      count = this.merger.merge(bytes, n);
       cache.set(piece, count);
     }
     return count;
@@ -165,9 +219,15 @@ export class TokenizerCore {
       const len = this.utf8(text, pos, end);
       const whole = this.lookup(this.scratch, 0, len);
       if (whole >= 0) out.push(whole);
-      else bytePairMerge(this.scratch, len, this.ranks, out);
+      else this.merger.merge(this.scratch, len, out);
+      this.releaseScratch();
       pos = end;
     }
+  }
+
+  /** A huge piece needs a huge buffer, but only while it is being merged. */
+  private releaseScratch(): void {
+    if (this.scratch.length > 1 << 20) this.scratch = new Uint8Array(1024);
   }
 
   /** UTF-8 of `text[start..end)` into the scratch buffer; returns its length. */

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { bytePairMerge } from '../../../src/core/tokenizer/bpe.js';
+import { BytePairMerger } from '../../../src/core/tokenizer/bpe.js';
 import { MergeQueue } from '../../../src/core/tokenizer/merge-queue.js';
 import { decodeRankTable } from '../../../src/core/tokenizer/rank-table.js';
 import { corpus, rng } from './support/corpus.js';
@@ -8,10 +8,11 @@ import { ours, RANKS_DIR, withTiktoken } from './support/reference.js';
 import { growth } from './support/timing.js';
 
 const table = decodeRankTable(readFileSync(`${RANKS_DIR}o200k_base.bin`));
+const merger = new BytePairMerger(table);
 
 function merge(bytes: Uint8Array, small: number): number[] {
   const out: number[] = [];
-  const n = bytePairMerge(bytes, bytes.length, table, out, small);
+  const n = merger.merge(bytes, bytes.length, out, small);
   expect(n).toBe(out.length);
   return out;
 }

@@ -141,6 +141,8 @@ export function corpus(seed: number, perKind = 60): Sample[] {
         `${sp}\n\n${pick(r, SPECIAL_STRINGS)}`,
         `a${sp}b${pick(r, SPECIAL_STRINGS)}c`,
         `${sp.toUpperCase()} ${sp.replace('|', '｜')}`,
+        // NFKC turns these into special tokens for Claude.
+        `${sp.replace('<', '＜').replace('>', '＞')}${sp.replace(/\|/g, '｜')}`,
       ]);
     },
     contractions: () =>

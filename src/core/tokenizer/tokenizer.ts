@@ -17,7 +17,11 @@ export interface Tokenizer {
 }
 
 export interface TokenizerOptions {
-  /** Pieces kept per cache generation (two generations are kept). 0 disables the cache. */
+  /**
+   * Multi-token pieces whose counts are kept, per cache generation (two generations are kept;
+   * pieces are at most 48 UTF-16 units, so the default bounds the cache to about 10 MB). 0
+   * disables the cache.
+   */
   readonly cacheSize?: number;
 }
 
@@ -125,7 +129,7 @@ export class TokenizerCore {
     this.maxSpecialLength = Math.max(0, ...names.map((s) => s.length));
     this.specialRe = names.length > 0 ? new RegExp(names.map(escapeRegExp).join('|'), 'g') : undefined;
     this.scan = makeScanner(family);
-    const cacheSize = options.cacheSize ?? 32_768;
+    const cacheSize = options.cacheSize ?? 65_536;
     this.cache = cacheSize > 0 ? new PieceCache(cacheSize) : undefined;
   }
 

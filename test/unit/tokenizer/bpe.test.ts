@@ -1,11 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { BytePairMerger } from '../../../src/core/tokenizer/bpe.js';
 import { MergeQueue } from '../../../src/core/tokenizer/merge-queue.js';
 import { decodeRankTable } from '../../../src/core/tokenizer/rank-table.js';
 import { corpus, rng } from './support/corpus.js';
-import { ours, RANKS_DIR, withTiktoken } from './support/reference.js';
+import { ours, RANKS_DIR, withTiktoken, freeTiktokens } from './support/reference.js';
 import { growth } from './support/timing.js';
+
+afterAll(freeTiktokens);
 
 const table = decodeRankTable(readFileSync(`${RANKS_DIR}o200k_base.bin`));
 const merger = new BytePairMerger(table);

@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { decodeRankTable, encodeRankTable, hashBytes, type RankTableMeta } from '../../../src/core/tokenizer/rank-table.js';
 import { SPECIAL_STRINGS } from './support/corpus.js';
-import { OPENAI_ENCODINGS, RANKS_DIR, withTiktoken } from './support/reference.js';
+import { OPENAI_ENCODINGS, RANKS_DIR, withTiktoken, freeTiktokens } from './support/reference.js';
+
+afterAll(freeTiktokens);
 
 const meta: RankTableMeta = { name: 'test', pattern: 'x', specials: { '<s>': 9 }, source: 'test' };
 const bytes = (s: string): Uint8Array => new TextEncoder().encode(s);

@@ -3,12 +3,14 @@
  * generated corpus covers them too; these name them.)
  */
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { decodeRankTable } from '../../../src/core/tokenizer/rank-table.js';
 import { classTable, LET } from '../../../src/core/tokenizer/scanner.js';
 import { createTokenizer } from '../../../src/core/tokenizer/tokenizer.js';
 import { corpus } from './support/corpus.js';
-import { claudeCountTokens, OPENAI_ENCODINGS, ours, RANKS_DIR, withTiktoken } from './support/reference.js';
+import { claudeCountTokens, OPENAI_ENCODINGS, ours, RANKS_DIR, withTiktoken, freeTiktokens } from './support/reference.js';
+
+afterAll(freeTiktokens);
 
 /** A code point that Node's Unicode calls a letter and the reference's older tables do not. */
 function newerLetter(): string {

@@ -19,14 +19,24 @@ export function ours(name: EncodingName): Tokenizer {
   return loadTokenizer(name, RANKS_DIR);
 }
 
-/** Runs `fn` with a WASM encoder, freeing it afterwards. */
+const encoders = new Map<TiktokenEncoding, Tiktoken>();
+
+/**
+ * Runs `fn` with a WASM encoder. Encoders are shared within a test file (o200k_base takes half a
+ * second to build): a file that uses this calls `afterAll(freeTiktokens)`.
+ */
 export function withTiktoken<T>(name: TiktokenEncoding, fn: (enc: Tiktoken) => T): T {
-  const enc = get_encoding(name);
-  try {
-    return fn(enc);
-  } finally {
-    enc.free();
+  let enc = encoders.get(name);
+  if (!enc) {
+    enc = get_encoding(name);
+    encoders.set(name, enc);
   }
+  return fn(enc);
+}
+
+export function freeTiktokens(): void {
+  for (const enc of encoders.values()) enc.free();
+  encoders.clear();
 }
 
 export { countTokens as claudeCountTokens };

@@ -32,7 +32,8 @@ export interface StreamingCounter {
   end(): number;
   /**
    * Characters written but not yet counted: a batch being gathered, plus the tail that later
-   * text may still change the split of. Bounded by the longest piece, not by the input.
+   * text may still change the split of. Bounded by the longest stretch without a safe cut
+   * (for ordinary text, a few words), not by the length of the input.
    */
   readonly pending: number;
 }
@@ -103,10 +104,7 @@ class TokenStream implements StreamingCounter {
   ) {
     this.batch = new Batcher(minBatch);
     this.specialNames = [...core.specials.keys()];
-    this.specialRe =
-      this.specialNames.length > 0
-        ? new RegExp(this.specialNames.map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g')
-        : undefined;
+    this.specialRe = core.specialPattern === undefined ? undefined : new RegExp(core.specialPattern, 'g');
   }
 
   get pending(): number {

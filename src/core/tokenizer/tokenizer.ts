@@ -103,6 +103,8 @@ export class TokenizerCore {
   readonly nfkc: boolean;
   readonly specials: ReadonlyMap<string, number>;
   readonly maxSpecialLength: number;
+  /** Source of a regex that finds any special token (undefined if there is none). */
+  readonly specialPattern: string | undefined;
   private readonly specialRe: RegExp | undefined;
   private readonly scan: Scanner;
   private readonly lookup: RankTable['lookup'];
@@ -126,8 +128,15 @@ export class TokenizerCore {
     this.merger = new BytePairMerger(table);
     this.specials = new Map(Object.entries(table.meta.specials));
     const names = [...this.specials.keys()];
+    // The reference finds special tokens with an alternation in hash-map order; that order only
+    // matters if one special token contains another, which no vocabulary here does. Streaming
+    // counters rely on it too, to tell a special token that may still be arriving.
+    for (const a of names) {
+      if (names.some((b) => b !== a && b.includes(a))) throw new Error(`special token ${a} is part of another one`);
+    }
     this.maxSpecialLength = Math.max(0, ...names.map((s) => s.length));
-    this.specialRe = names.length > 0 ? new RegExp(names.map(escapeRegExp).join('|'), 'g') : undefined;
+    this.specialPattern = names.length > 0 ? names.map(escapeRegExp).join('|') : undefined;
+    this.specialRe = this.specialPattern === undefined ? undefined : new RegExp(this.specialPattern, 'g');
     this.scan = makeScanner(family);
     const cacheSize = options.cacheSize ?? 65_536;
     this.cache = cacheSize > 0 ? new PieceCache(cacheSize) : undefined;

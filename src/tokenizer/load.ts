@@ -4,6 +4,7 @@
  * fast.
  */
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createTokenizer, type Tokenizer } from '../core/tokenizer/tokenizer.js';
 import { decodeRankTable } from '../core/tokenizer/rank-table.js';
@@ -25,7 +26,7 @@ export function loadTokenizer(name: EncodingName, ranksDir: string = DEFAULT_RAN
   const key = `${ranksDir}\0${name}`;
   let tokenizer = loaded.get(key);
   if (!tokenizer) {
-    const file = `${ranksDir.replace(/[\\/]$/, '')}/${name}.bin`;
+    const file = join(ranksDir, `${name}.bin`);
     let bytes: Uint8Array;
     try {
       bytes = readFileSync(file);

@@ -11,7 +11,11 @@
  *         20   u32 blobLength
  *         24   meta JSON, zero-padded to a multiple of 4
  *              u32 offsets[R + 1]  token r is blob[offsets[r] .. offsets[r + 1]] (empty if unused)
- *              u32 slots[S]        open addressing, linear probing on hashBytes(token): rank + 1, 0 = empty
+ *              u32 slots[S]        open addressing, linear probing on h = hashBytes(token):
+ *                                  (rank + 1) | (h >>> 18) << 18, 0 = empty. The high bits are a
+ *                                  fingerprint of the hash, so that a look-up of bytes that are no
+ *                                  token (most of those made while merging) rarely reads the
+ *                                  offsets or the blob.
  *              u8  blob[blobLength] the token bytes, in rank order
  */
 
@@ -38,7 +42,10 @@ export interface RankTable {
 }
 
 const MAGIC = 0x54524d4c; // "LMRT" read as a little-endian u32
-const VERSION = 1;
+const VERSION = 2;
+/** Ranks + 1 must fit below the fingerprint. */
+const RANK_BITS = 18;
+const RANK_MASK = (1 << RANK_BITS) - 1;
 const HEADER_BYTES = 24;
 
 /** FNV-1a over a byte range. Written so that the writer and the reader cannot disagree. */
@@ -57,6 +64,7 @@ const align4 = (n: number): number => (n + 3) & ~3;
 export function encodeRankTable(meta: RankTableMeta, tokens: ReadonlyArray<Uint8Array | undefined>): Uint8Array {
   const metaBytes = new TextEncoder().encode(JSON.stringify(meta));
   const rankCount = tokens.length;
+  if (rankCount >= RANK_MASK) throw new Error(`rank table: at most ${RANK_MASK - 1} ranks`);
   let blobLength = 0;
   let used = 0;
   for (const t of tokens) {
@@ -92,15 +100,16 @@ export function encodeRankTable(meta: RankTableMeta, tokens: ReadonlyArray<Uint8
     if (!t) continue;
     if (t.length === 0) throw new Error(`rank ${r} is empty`);
     blob.set(t, at);
-    for (let s = hashBytes(t, 0, t.length) & mask; ; s = (s + 1) & mask) {
+    const h = hashBytes(t, 0, t.length);
+    for (let s = h & mask; ; s = (s + 1) & mask) {
       const slot = view.getUint32(slotsStart + 4 * s, true);
       if (slot === 0) {
-        view.setUint32(slotsStart + 4 * s, r + 1, true);
+        view.setUint32(slotsStart + 4 * s, ((r + 1) | ((h >>> RANK_BITS) << RANK_BITS)) >>> 0, true);
         break;
       }
-      const other = tokens[slot - 1]!;
+      const other = tokens[(slot & RANK_MASK) - 1]!;
       if (other.length === t.length && other.every((b, i) => b === t[i])) {
-        throw new Error(`ranks ${slot - 1} and ${r} have the same bytes`);
+        throw new Error(`ranks ${(slot & RANK_MASK) - 1} and ${r} have the same bytes`);
       }
     }
     at += t.length;
@@ -136,10 +145,13 @@ export function decodeRankTable(input: Uint8Array): RankTable {
 
   function lookup(bytes: Uint8Array, start: number, end: number): number {
     const len = end - start;
-    for (let s = hashBytes(bytes, start, end) & mask; ; s = (s + 1) & mask) {
+    const h = hashBytes(bytes, start, end);
+    const fingerprint = h >>> RANK_BITS;
+    for (let s = h & mask; ; s = (s + 1) & mask) {
       const slot = slots[s]!;
       if (slot === 0) return -1;
-      const rank = slot - 1;
+      if (slot >>> RANK_BITS !== fingerprint) continue;
+      const rank = (slot & RANK_MASK) - 1;
       const from = offsets[rank]!;
       if (offsets[rank + 1]! - from !== len) continue;
       let i = 0;

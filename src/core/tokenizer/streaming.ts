@@ -11,7 +11,12 @@
  *         run, which text[c-1] interrupts;
  *     (b) text[c-1] is a letter or number, text[c] is none of letter, mark, number or apostrophe:
  *         letter and number runs end at c, and so do contractions; punctuation runs and
- *         white-space runs cannot reach c across text[c-1].
+ *         white-space runs cannot reach c across text[c-1];
+ *     (c) cl100k_base and o200k_base only: text[c-1] is CR or LF, text[c] is neither white space
+ *         nor "/". A run of white space that holds a line break is matched by \s*[\r\n]+ up
+ *         to its last one (the gpt2 patterns lack that alternative, and \s+(?!\S) would give
+ *         the break back when more text follows); the line breaks (and slashes, in o200k_base)
+ *         after punctuation end at c too, and no optional prefix takes CR or LF.
  *   The character at c must be known, so the last character of the buffer is never a cut, and
  *   neither is anything from where a special token might be starting.
  *
@@ -22,6 +27,7 @@
  * what it carried over, so a tail that never finds a cut costs linear time in total.
  */
 import { classTable, LET, MRK, NUM, WS } from './scanner.js';
+import type { PatternFamily } from './patterns.js';
 import type { TokenizerCore } from './tokenizer.js';
 import { wellFormed } from './well-formed.js';
 
@@ -51,11 +57,13 @@ function codePointBefore(s: string, end: number): number {
 }
 
 /** Whether ordinary text may be cut before index c (1 <= c < text.length); see the module comment. */
-export function isSafeCut(text: string, c: number): boolean {
+export function isSafeCut(text: string, c: number, family: PatternFamily): boolean {
   const cls = classTable();
   const at = text.charCodeAt(c);
   // White space is all in the BMP, so a surrogate before the space is not white space.
   if (at === 0x20) return (cls[text.charCodeAt(c - 1)]! & WS) === 0;
+  const before = text.charCodeAt(c - 1);
+  if ((before === 0x0a || before === 0x0d) && family !== 'gpt2' && (cls[at]! & WS) === 0 && at !== 0x2f) return true;
   if (at === 0x27 || (at >= 0xd800 && at < 0xe000)) return false;
   if ((cls[at]! & (LET | MRK | NUM)) !== 0) return false;
   return (cls[codePointBefore(text, c)]! & (LET | NUM)) !== 0;
@@ -142,7 +150,7 @@ class TokenStream implements StreamingCounter {
     const limit = this.specialStart(text, start);
     let cut = -1;
     for (let c = limit - 1; c > start; c--) {
-      if (isSafeCut(text, c)) {
+      if (isSafeCut(text, c, this.core.family)) {
         cut = c;
         break;
       }

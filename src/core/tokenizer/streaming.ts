@@ -12,11 +12,12 @@
  *     (b) text[c-1] is a letter or number, text[c] is none of letter, mark, number or apostrophe:
  *         letter and number runs end at c, and so do contractions; punctuation runs and
  *         white-space runs cannot reach c across text[c-1];
- *     (c) cl100k_base and o200k_base only: text[c-1] is CR or LF, text[c] is neither white space
- *         nor "/". A run of white space that holds a line break is matched by \s*[\r\n]+ up
- *         to its last one (the gpt2 patterns lack that alternative, and \s+(?!\S) would give
- *         the break back when more text follows); the line breaks (and slashes, in o200k_base)
- *         after punctuation end at c too, and no optional prefix takes CR or LF.
+ *     (c) text[c-1] is CR or LF, text[c] is neither white space nor "/". In cl100k_base and
+ *         o200k_base a run of white space that holds a line break is matched by \s*[\r\n]+
+ *         up to its last one; the line breaks (and slashes, in o200k_base) after punctuation end
+ *         at c too, and no optional prefix takes CR or LF. The gpt2 patterns lack \s*[\r\n]+,
+ *         and \s+(?!\S) gives the last character of a run back when more text follows, so
+ *         there the line break must be a run of its own: text[c-2] is not white space.
  *   The character at c must be known, so the last character of the buffer is never a cut, and
  *   neither is anything from where a special token might be starting.
  *
@@ -63,7 +64,9 @@ export function isSafeCut(text: string, c: number, family: PatternFamily): boole
   // White space is all in the BMP, so a surrogate before the space is not white space.
   if (at === 0x20) return (cls[text.charCodeAt(c - 1)]! & WS) === 0;
   const before = text.charCodeAt(c - 1);
-  if ((before === 0x0a || before === 0x0d) && family !== 'gpt2' && (cls[at]! & WS) === 0 && at !== 0x2f) return true;
+  if ((before === 0x0a || before === 0x0d) && (cls[at]! & WS) === 0 && at !== 0x2f) {
+    if (family !== 'gpt2' || (c >= 2 && (cls[text.charCodeAt(c - 2)]! & WS) === 0)) return true;
+  }
   if (at === 0x27 || (at >= 0xd800 && at < 0xe000)) return false;
   if ((cls[at]! & (LET | MRK | NUM)) !== 0) return false;
   return (cls[codePointBefore(text, c)]! & (LET | NUM)) !== 0;

@@ -118,8 +118,7 @@ describe.each(['o200k_base', 'cl100k_base', 'r50k_base', 'claude'] as const)('%s
   });
 });
 
-// The gpt2 patterns give no safe cut after a line break (see streaming.ts), so only these.
-describe.each(['o200k_base', 'cl100k_base'] as const)('%s streaming counter on lines of punctuation', (name) => {
+describe.each(['o200k_base', 'cl100k_base', 'r50k_base', 'claude'] as const)('%s streaming counter on lines of punctuation', (name) => {
   const tokenizer = ours(name);
 
   it('keeps a bounded tail on lines without spaces or words', () => {

@@ -4,7 +4,7 @@
  *
  * Layout (little-endian, every section 4-byte aligned):
  *
- *   offset 0   magic "LMRT", u32 version (1)
+ *   offset 0   magic "LMRT", u32 version (2)
  *          8   u32 metaLength      UTF-8 JSON of {@link RankTableMeta}
  *         12   u32 rankCount       R: ordinary ranks are 0..R-1 (a rank may be unused)
  *         16   u32 slotCount       S: a power of two

@@ -22,7 +22,7 @@
 export interface RankTableMeta {
   /** Encoding name, e.g. "o200k_base". */
   readonly name: string;
-  /** The pre-tokenisation regex of the source data, verbatim (checked against the known patterns). */
+  /** The pre-tokenisation regex as the reference spells it (checked against the known patterns). */
   readonly pattern: string;
   /** Special token strings and their ids. */
   readonly specials: Readonly<Record<string, number>>;

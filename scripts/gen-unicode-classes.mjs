@@ -1,0 +1,143 @@
+#!/usr/bin/env node
+// Regenerates src/core/tokenizer/unicode-classes.ts.
+//
+// The pre-tokenisation patterns use \s, \p{L}, \p{N}, \p{Lu} ... and a case-insensitive group.
+// The reference tokenizer (WASM `tiktoken`, Rust `regex` + `fancy-regex`) was built with its own
+// Unicode tables, which are older than the ones in Node's ICU, and Rust's \s is White_Space,
+// unlike JavaScript's. So the sets are not taken from JavaScript: they are read back from the
+// reference engine itself, by giving it a byte-level vocabulary and a one-character pattern and
+// decoding which characters it matched. Run: node scripts/gen-unicode-classes.mjs
+// (--check: exit 1 if the committed file differs from what the installed tiktoken gives)
+import { writeFileSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+const { Tiktoken } = require('tiktoken/lite');
+const tiktokenVersion = JSON.parse(readFileSync(join(root, 'node_modules', 'tiktoken', 'package.json'), 'utf8')).version;
+
+export const CLASSES = {
+  WHITE_SPACE: '\\s',
+  LETTER: '\\p{L}',
+  NUMBER: '\\p{N}',
+  MARK: '\\p{M}',
+  // o200k_base: the "upper or title case" and "lower case" halves of a word.
+  UPPERISH: '[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]',
+  LOWERISH: '[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]',
+};
+// Letters of the contractions in (?i:'s|'t|'re|'ve|'m|'ll|'d): what each one matches case-insensitively.
+const FOLDED = ['s', 't', 'r', 'e', 'v', 'm', 'l', 'd'];
+
+let everyCodePoint = '';
+for (let cp = 0; cp < 0x110000; cp++) {
+  if (cp < 0xd800 || cp > 0xdfff) everyCodePoint += String.fromCodePoint(cp);
+}
+const byteVocabulary = '! 0 ' + Array.from({ length: 256 }, (_, b) => Buffer.from([b]).toString('base64')).join(' ');
+
+/** The characters of `text` that the reference engine matches with `pattern`, in order. */
+function matchedText(pattern, text = everyCodePoint) {
+  const enc = new Tiktoken(byteVocabulary, {}, pattern);
+  try {
+    // Unmatched text yields no tokens; with a byte vocabulary the tokens are the matched UTF-8 bytes.
+    return Buffer.from(Uint8Array.from(enc.encode(text, 'all'))).toString('utf8');
+  } finally {
+    enc.free();
+  }
+}
+
+/** Code points of `text` that the reference engine matches with `pattern` (one per match). */
+function matched(pattern, text = everyCodePoint) {
+  return Array.from(matchedText(pattern, text), (c) => c.codePointAt(0));
+}
+
+function toRanges(codePoints) {
+  const ranges = [];
+  for (const cp of codePoints) {
+    const last = ranges.length - 1;
+    if (last > 0 && ranges[last] === cp - 1) ranges[last] = cp;
+    else ranges.push(cp, cp);
+  }
+  return ranges;
+}
+
+export function generate({ crossCheck = true } = {}) {
+  // Every class is a subset of this union, so each is then read from the union's members only.
+  const union = matchedText('[\\s\\p{L}\\p{N}\\p{M}]');
+  const out = {};
+  for (const [name, cls] of Object.entries(CLASSES)) {
+    const plain = matched(cls, union);
+    if (crossCheck) {
+      // The real patterns contain look-arounds, which fancy-regex runs in its own VM: make sure a
+      // class means the same there as in a plain regex, over every code point.
+      // (It also caps its backtracking stack, so the text goes in slices.)
+      const fancy = [];
+      for (let i = 0; i < everyCodePoint.length; i += 20_000) {
+        fancy.push(...matched(`(?=${cls})[\\s\\S](?!\\x00\\x01)`, everyCodePoint.slice(i, i + 20_000)));
+      }
+      if (plain.join() !== fancy.join()) throw new Error(`${name}: fancy-regex and regex disagree`);
+    }
+    out[name] = toRanges(plain);
+  }
+  // Likewise the case folds: first every character that folds to one of the letters at all.
+  const folding = matchedText(`(?i:[${FOLDED.join('')}])`);
+  const folds = {};
+  for (const letter of FOLDED) folds[letter] = matchedText(`(?i:${letter})`, folding);
+  return { ranges: out, folds };
+}
+
+// Bit of each class in the generated table (scanner.ts names them too).
+const BITS = { WHITE_SPACE: 1, LETTER: 2, NUMBER: 4, UPPERISH: 8, LOWERISH: 16, MARK: 32 };
+
+function render({ ranges, folds }) {
+  // One byte of class bits per code point, then run-length coded: a few thousand runs parse and
+  // expand far faster at start-up than the ranges as number arrays.
+  const bits = new Uint8Array(0x110000);
+  for (const [name, list] of Object.entries(ranges)) {
+    for (let i = 0; i < list.length; i += 2) for (let cp = list[i]; cp <= list[i + 1]; cp++) bits[cp] |= BITS[name];
+  }
+  let runBits = '';
+  const runLengths = [];
+  for (let cp = 0; cp < bits.length; ) {
+    let end = cp + 1;
+    while (end < bits.length && bits[end] === bits[cp]) end++;
+    runBits += String.fromCharCode(48 + bits[cp]);
+    runLengths.push(end - cp);
+    cp = end;
+  }
+  const lines = [
+    '// Generated by scripts/gen-unicode-classes.mjs from the regex engine of WASM `tiktoken` ' + tiktokenVersion + '. Do not edit.',
+    '//',
+    '// Class bits of every code point as the reference engine sees them: \\s (White_Space), \\p{L},',
+    '// \\p{N}, [\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}], [\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}] and \\p{M}, with the bits below.',
+    '// Run i covers the next RUN_LENGTHS[i] code points (from U+0000), which all have the bits',
+    '// RUN_BITS.charCodeAt(i) - 48.',
+    '',
+    `export const CLASS_BITS = ${JSON.stringify(BITS)} as const;`,
+    '',
+    `export const RUN_BITS = ${JSON.stringify(runBits)};`,
+    '',
+    'export const RUN_LENGTHS: readonly number[] = [',
+  ];
+  for (let i = 0; i < runLengths.length; i += 32) lines.push('  ' + runLengths.slice(i, i + 32).join(',') + ',');
+  lines.push('];', '');
+  lines.push('/** What each contraction letter matches inside `(?i:...)`. */');
+  lines.push(`export const CASE_FOLDS: Readonly<Record<string, string>> = ${JSON.stringify(folds)};`);
+  lines.push('');
+  return lines.join('\n').replace(/[\u0080-\uffff]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const file = join(root, 'src', 'core', 'tokenizer', 'unicode-classes.ts');
+  const check = process.argv.includes('--check');
+  const text = render(generate({ crossCheck: !check }));
+  if (check) {
+    if (readFileSync(file, 'utf8') !== text) {
+      console.error(`${file} is out of date: run node scripts/gen-unicode-classes.mjs`);
+      process.exit(1);
+    }
+  } else {
+    writeFileSync(file, text);
+  }
+}

@@ -1,0 +1,185 @@
+/**
+ * Byte-pair merging with tiktoken's rule: repeatedly merge the adjacent pair whose concatenation
+ * has the lowest rank, the leftmost one on ties, until no adjacent pair is a token.
+ *
+ * Short pieces (nearly all of them) use tiktoken's own array scan, which is quadratic but has
+ * the smallest constant. Long pieces keep their parts in a linked list and the candidate merges
+ * in a priority queue keyed by (rank, start offset); start offsets increase from left to right,
+ * so "lowest rank, then leftmost" is the queue's minimum and the merges happen in the same order.
+ *
+ * Every part is a token, so the rank of a merged pair depends only on the ranks of its two parts:
+ * a small cache keyed by those answers most pair look-ups without hashing bytes.
+ */
+import { MergeQueue } from './merge-queue.js';
+
+export type Lookup = (bytes: Uint8Array, start: number, end: number) => number;
+
+/** The rank table, as merging uses it (see rank-table.ts). */
+export interface Ranks {
+  lookup: Lookup;
+  pairs(): Int32Array;
+}
+
+/** Pieces up to this many bytes use the array scan. */
+export const SMALL_PIECE_BYTES = 64;
+
+const NONE = 0x7fffffff;
+const CACHE_BITS = 16;
+
+export class BytePairMerger {
+  private readonly lookup: Lookup;
+  private byteRank: Int32Array | undefined;
+  private pairTable: Int32Array | undefined;
+  // Direct-mapped: a colliding pair replaces the previous one.
+  private cacheLeft: Int32Array | undefined;
+  private cacheRight = new Int32Array(0);
+  private cacheMerged = new Int32Array(0);
+  private starts = new Int32Array(SMALL_PIECE_BYTES + 1);
+  private parts = new Int32Array(SMALL_PIECE_BYTES + 1);
+  private pairs = new Int32Array(SMALL_PIECE_BYTES + 1);
+
+  constructor(private readonly ranks: Ranks) {
+    this.lookup = ranks.lookup;
+  }
+
+  /**
+   * Merges `bytes[0..n)` (n >= 2). Appends the ranks of the resulting tokens to `out` (when
+   * given) and returns how many there are. `small` moves the switch between the two algorithms
+   * (for tests).
+   */
+  merge(bytes: Uint8Array, n: number, out?: number[], small = SMALL_PIECE_BYTES): number {
+    if (!this.cacheLeft) this.prepare();
+    return n <= small ? this.mergeByScan(bytes, n, out) : this.mergeByQueue(bytes, n, out);
+  }
+
+  private prepare(): void {
+    this.pairTable = this.ranks.pairs();
+    this.byteRank = new Int32Array(256);
+    const one = new Uint8Array(1);
+    for (let b = 0; b < 256; b++) {
+      one[0] = b;
+      this.byteRank[b] = this.lookup(one, 0, 1);
+    }
+    this.cacheLeft = new Int32Array(1 << CACHE_BITS).fill(-1);
+    this.cacheRight = new Int32Array(1 << CACHE_BITS);
+    this.cacheMerged = new Int32Array(1 << CACHE_BITS);
+  }
+
+  /** Rank of the parts of ranks a and b merged, whose bytes are bytes[start..end); NONE if no token. */
+  private merged(a: number, b: number, bytes: Uint8Array, start: number, end: number): number {
+    const slot = Math.imul(a ^ Math.imul(b, 0x9e3779b1), 0x85ebca6b) >>> (32 - CACHE_BITS);
+    const left = this.cacheLeft!;
+    if (left[slot] === a && this.cacheRight[slot] === b) return this.cacheMerged[slot]!;
+    const found = this.lookup(bytes, start, end);
+    const r = found < 0 ? NONE : found;
+    left[slot] = a;
+    this.cacheRight[slot] = b;
+    this.cacheMerged[slot] = r;
+    return r;
+  }
+
+  private mergeByScan(bytes: Uint8Array, n: number, out?: number[]): number {
+    if (this.starts.length <= n) {
+      this.starts = new Int32Array(n + 1);
+      this.parts = new Int32Array(n + 1);
+      this.pairs = new Int32Array(n + 1);
+    }
+    const starts = this.starts;
+    const part = this.parts; // part[i]: rank of part i
+    const pair = this.pairs; // pair[i]: rank of parts i and i+1 merged
+    const byteRank = this.byteRank!;
+    const pairTable = this.pairTable!;
+    for (let i = 0; i < n; i++) {
+      starts[i] = i;
+      part[i] = byteRank[bytes[i]!]!;
+    }
+    starts[n] = n;
+    for (let i = 0; i < n - 1; i++) {
+      const r = pairTable[(bytes[i]! << 8) | bytes[i + 1]!]!;
+      pair[i] = r < 0 ? NONE : r;
+    }
+    let count = n;
+    for (;;) {
+      let best = NONE;
+      let at = -1;
+      for (let i = 0; i < count - 1; i++) {
+        if (pair[i]! < best) {
+          best = pair[i]!;
+          at = i;
+        }
+      }
+      if (at < 0) break;
+      // Parts at and at+1 become one part.
+      part[at] = best;
+      for (let i = at + 1; i < count; i++) {
+        starts[i] = starts[i + 1]!;
+        part[i] = part[i + 1]!;
+      }
+      for (let i = at + 1; i < count - 1; i++) pair[i] = pair[i + 1]!;
+      count--;
+      pair[at] = at + 1 < count ? this.merged(best, part[at + 1]!, bytes, starts[at]!, starts[at + 2]!) : NONE;
+      if (at > 0) pair[at - 1] = this.merged(part[at - 1]!, best, bytes, starts[at - 1]!, starts[at + 1]!);
+    }
+    if (out) {
+      for (let i = 0; i < count; i++) out.push(part[i]!);
+    }
+    return count;
+  }
+
+  private mergeByQueue(bytes: Uint8Array, n: number, out?: number[]): number {
+    // Parts are identified by their start offset. next[i] is the start of the following part (n
+    // at the end), prev[i] the start of the previous one (-1 at the start), part[i] its rank.
+    // pair[i] is the rank of the part at i merged with its successor, NONE if that is not a
+    // token, -1 if i is no longer a part.
+    const next = new Int32Array(n);
+    const prev = new Int32Array(n);
+    const part = new Int32Array(n);
+    const pair = new Int32Array(n);
+    const queue = new MergeQueue();
+    const byteRank = this.byteRank!;
+    const pairTable = this.pairTable!;
+
+    for (let i = 0; i < n; i++) {
+      next[i] = i + 1;
+      prev[i] = i - 1;
+      part[i] = byteRank[bytes[i]!]!;
+    }
+    for (let i = 0; i < n - 1; i++) {
+      const r = pairTable[(bytes[i]! << 8) | bytes[i + 1]!]!;
+      pair[i] = r < 0 ? NONE : r;
+      if (r >= 0) queue.push(r, i);
+    }
+    pair[n - 1] = NONE;
+    let count = n;
+    while (!queue.empty) {
+      const start = queue.pop();
+      const rank = queue.rank;
+      // Stale entry: the part is gone or its successor changed since the entry was pushed.
+      if (pair[start] !== rank) continue;
+      const removed = next[start]!;
+      const after = next[removed]!;
+      pair[removed] = -1;
+      part[start] = rank;
+      next[start] = after;
+      if (after < n) prev[after] = start;
+      count--;
+      if (after < n) {
+        const r = this.merged(rank, part[after]!, bytes, start, next[after]!);
+        pair[start] = r;
+        if (r !== NONE) queue.push(r, start);
+      } else {
+        pair[start] = NONE;
+      }
+      const before = prev[start]!;
+      if (before >= 0) {
+        const r = this.merged(part[before]!, rank, bytes, before, after);
+        pair[before] = r;
+        if (r !== NONE) queue.push(r, before);
+      }
+    }
+    if (out) {
+      for (let i = 0; i < n; i = next[i]!) out.push(part[i]!);
+    }
+    return count;
+  }
+}

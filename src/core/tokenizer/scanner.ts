@@ -1,0 +1,240 @@
+/**
+ * Hand-written pre-tokenisers, one per pattern family, that split text exactly as the reference
+ * regexes do (patterns.ts has the sources). A JavaScript regex with the same classes spelled out
+ * gives the same pieces but took most of the counting time; the scanners are checked piece by
+ * piece against the reference engine itself (test/unit/tokenizer/scanner.test.ts).
+ *
+ * Each scanner returns the end of the match that starts at `p`, reproducing the backtracking
+ * engine's first successful path: alternatives in order, greedy quantifiers taking the longest
+ * run first and giving back one code point at a time. Where the comments say "backtrack", the
+ * result of that search is computed directly.
+ *
+ * Text must be well formed (no lone surrogates), which the tokenizer guarantees.
+ */
+import { CASE_FOLDS, CLASS_BITS, RUN_BITS, RUN_LENGTHS } from './unicode-classes.js';
+import type { PatternFamily } from './patterns.js';
+
+export const WS = CLASS_BITS.WHITE_SPACE;
+export const LET = CLASS_BITS.LETTER;
+export const NUM = CLASS_BITS.NUMBER;
+/** [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}] */
+export const UP = CLASS_BITS.UPPERISH;
+/** [\p{Ll}\p{Lm}\p{Lo}\p{M}] */
+export const LOW = CLASS_BITS.LOWERISH;
+export const MRK = CLASS_BITS.MARK;
+
+let table: Uint8Array | undefined;
+
+/** Class bits of every code point, as the reference engine sees them. */
+export function classTable(): Uint8Array {
+  if (table) return table;
+  const t = new Uint8Array(0x110000);
+  let cp = 0;
+  for (let i = 0; i < RUN_LENGTHS.length; i++) {
+    const bits = RUN_BITS.charCodeAt(i) - 48;
+    const next = cp + RUN_LENGTHS[i]!;
+    if (bits !== 0) t.fill(bits, cp, next);
+    cp = next;
+  }
+  table = t;
+  return t;
+}
+
+export type Scanner = (text: string, p: number, n: number) => number;
+
+const CR = 0x0d;
+const LF = 0x0a;
+const SPACE = 0x20;
+const QUOTE = 0x27;
+const SLASH = 0x2f;
+
+const foldSet = (letter: string): Set<number> => new Set([...(CASE_FOLDS[letter] ?? letter)].map((c) => c.charCodeAt(0)));
+
+/** End of a contraction of `(?i:'s|'t|'re|'ve|'m|'ll|'d)` at p (text[p] is "'"), or -1. */
+function makeContraction(caseInsensitive: boolean): (t: string, p: number, n: number) => number {
+  const f = (letter: string): Set<number> => (caseInsensitive ? foldSet(letter) : new Set([letter.charCodeAt(0)]));
+  const one = new Set([...f('s'), ...f('t'), ...f('m'), ...f('d')]);
+  const r = f('r');
+  const v = f('v');
+  const e = f('e');
+  const l = f('l');
+  return (t, p, n) => {
+    if (p + 1 >= n) return -1;
+    const a = t.charCodeAt(p + 1);
+    if (one.has(a)) return p + 2;
+    if (p + 2 >= n) return -1;
+    const b = t.charCodeAt(p + 2);
+    if ((r.has(a) || v.has(a)) && e.has(b)) return p + 3;
+    if (l.has(a) && l.has(b)) return p + 3;
+    return -1;
+  };
+}
+
+export function makeScanner(family: PatternFamily): Scanner {
+  const cls = classTable();
+
+  /** Code point at i (a high surrogate at i is followed by its low half). */
+  const cpAt = (t: string, i: number): number => {
+    const c = t.charCodeAt(i);
+    return c >= 0xd800 && c < 0xdc00 ? 0x10000 + ((c - 0xd800) << 10) + (t.charCodeAt(i + 1) - 0xdc00) : c;
+  };
+  /** End of the run of code points having one of the `bits`, from i. */
+  const runOf = (t: string, i: number, n: number, bits: number): number => {
+    while (i < n) {
+      const c = t.charCodeAt(i);
+      if (c >= 0xd800 && c < 0xdc00) {
+        if ((cls[0x10000 + ((c - 0xd800) << 10) + (t.charCodeAt(i + 1) - 0xdc00)]! & bits) === 0) break;
+        i += 2;
+      } else {
+        if ((cls[c]! & bits) === 0) break;
+        i++;
+      }
+    }
+    return i;
+  };
+  /** End of the run of code points having none of the `bits` ([^\s\p{L}\p{N}]+ and the like). */
+  const runOfNot = (t: string, i: number, n: number, bits: number): number => {
+    while (i < n) {
+      const c = t.charCodeAt(i);
+      if (c >= 0xd800 && c < 0xdc00) {
+        if ((cls[0x10000 + ((c - 0xd800) << 10) + (t.charCodeAt(i + 1) - 0xdc00)]! & bits) !== 0) break;
+        i += 2;
+      } else {
+        if ((cls[c]! & bits) !== 0) break;
+        i++;
+      }
+    }
+    return i;
+  };
+  /** \s+(?!\S)|\s+ from p, where text[p] is white space (all of which is in the BMP). */
+  const whiteSpace = (t: string, p: number, n: number): number => {
+    const r = runOf(t, p, n, WS);
+    // \s+(?!\S): the whole run if the text ends there, else give back the last one if that
+    // leaves at least one; otherwise \s+ takes the single character.
+    if (r === n || r - p < 2) return r;
+    return r - 1;
+  };
+  /** \s*[\r\n]+ then the above, from p, where text[p] is white space. */
+  const whiteSpaceNewline = (t: string, p: number, n: number): number => {
+    const r = runOf(t, p, n, WS);
+    // \s* backtracks to the last CR or LF of the run; [\r\n]+ then takes just that one.
+    for (let k = r - 1; k >= p; k--) {
+      const c = t.charCodeAt(k);
+      if (c === LF || c === CR) return k + 1;
+    }
+    if (r === n || r - p < 2) return r;
+    return r - 1;
+  };
+
+  if (family === 'gpt2') {
+    const contraction = makeContraction(false);
+    return (t, p, n) => {
+      const c = t.charCodeAt(p);
+      if (c === QUOTE) {
+        const e = contraction(t, p, n);
+        if (e >= 0) return e;
+      }
+      // ' ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+' with the space, then without it.
+      if (c === SPACE && p + 1 < n) {
+        const k = cls[cpAt(t, p + 1)]!;
+        if (k & LET) return runOf(t, p + 1, n, LET);
+        if (k & NUM) return runOf(t, p + 1, n, NUM);
+        if ((k & WS) === 0) return runOfNot(t, p + 1, n, WS | LET | NUM);
+      }
+      const k = cls[cpAt(t, p)]!;
+      if (k & LET) return runOf(t, p, n, LET);
+      if (k & NUM) return runOf(t, p, n, NUM);
+      if ((k & WS) === 0) return runOfNot(t, p, n, WS | LET | NUM);
+      return whiteSpace(t, p, n);
+    };
+  }
+
+  const contraction = makeContraction(true);
+  const withContraction = (t: string, e: number, n: number): number => {
+    if (e < n && t.charCodeAt(e) === QUOTE) {
+      const c = contraction(t, e, n);
+      if (c >= 0) return c;
+    }
+    return e;
+  };
+  /** ' ?[^\s\p{L}\p{N}]+' followed by a run of `tail` characters. */
+  const punctuation = (t: string, p: number, n: number, slash: boolean): number => {
+    let e = runOfNot(t, p, n, WS | LET | NUM);
+    while (e < n) {
+      const c = t.charCodeAt(e);
+      if (c !== LF && c !== CR && !(slash && c === SLASH)) break;
+      e++;
+    }
+    return e;
+  };
+
+  if (family === 'cl100k') {
+    return (t, p, n) => {
+      const c = t.charCodeAt(p);
+      if (c === QUOTE) {
+        const e = contraction(t, p, n);
+        if (e >= 0) return e;
+      }
+      const c0 = cpAt(t, p);
+      const k0 = cls[c0]!;
+      // [^\r\n\p{L}\p{N}]?\p{L}+
+      if (k0 & LET) return runOf(t, p, n, LET);
+      const w0 = c0 > 0xffff ? 2 : 1;
+      if (c0 !== CR && c0 !== LF && (k0 & NUM) === 0 && p + w0 < n && cls[cpAt(t, p + w0)]! & LET) {
+        return runOf(t, p + w0, n, LET);
+      }
+      // \p{N}{1,3}
+      if (k0 & NUM) {
+        let e = p;
+        for (let i = 0; i < 3 && e < n && cls[cpAt(t, e)]! & NUM; i++) e += t.charCodeAt(e) >= 0xd800 && t.charCodeAt(e) < 0xdc00 ? 2 : 1;
+        return e;
+      }
+      //  ?[^\s\p{L}\p{N}]+[\r\n]*
+      if (c === SPACE && p + 1 < n && (cls[cpAt(t, p + 1)]! & (WS | LET | NUM)) === 0) return punctuation(t, p + 1, n, false);
+      if ((k0 & WS) === 0) return punctuation(t, p, n, false);
+      return whiteSpaceNewline(t, p, n);
+    };
+  }
+
+  // o200k
+  /** [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+ from q, or -1. */
+  const upperThenLower = (t: string, q: number, n: number): number => {
+    const u = runOf(t, q, n, UP);
+    if (u < n && cls[cpAt(t, u)]! & LOW) return runOf(t, u, n, LOW);
+    // The upper run gives back characters until one of them can start the lower run; the lower
+    // run then ends right after it, since nothing after it up to u is "lower".
+    for (let k = u; k > q; ) {
+      const c = t.charCodeAt(k - 1);
+      const start = c >= 0xdc00 && c < 0xe000 ? k - 2 : k - 1;
+      if (cls[cpAt(t, start)]! & LOW) return k;
+      k = start;
+    }
+    return -1;
+  };
+  return (t, p, n) => {
+    const c0 = cpAt(t, p);
+    const k0 = cls[c0]!;
+    const w0 = c0 > 0xffff ? 2 : 1;
+    const prefix = c0 !== CR && c0 !== LF && (k0 & (LET | NUM)) === 0 && p + w0 < n;
+    // [^\r\n\p{L}\p{N}]?[upper]*[lower]+(?i:'s|...)?, with the prefix character, then without.
+    if (prefix) {
+      const e = upperThenLower(t, p + w0, n);
+      if (e >= 0) return withContraction(t, e, n);
+    }
+    let e = upperThenLower(t, p, n);
+    if (e >= 0) return withContraction(t, e, n);
+    // [^\r\n\p{L}\p{N}]?[upper]+[lower]*(?i:'s|...)?
+    if (prefix && cls[cpAt(t, p + w0)]! & UP) return withContraction(t, runOf(t, runOf(t, p + w0, n, UP), n, LOW), n);
+    if (k0 & UP) return withContraction(t, runOf(t, runOf(t, p, n, UP), n, LOW), n);
+    // \p{N}{1,3}
+    if (k0 & NUM) {
+      e = p;
+      for (let i = 0; i < 3 && e < n && cls[cpAt(t, e)]! & NUM; i++) e += t.charCodeAt(e) >= 0xd800 && t.charCodeAt(e) < 0xdc00 ? 2 : 1;
+      return e;
+    }
+    //  ?[^\s\p{L}\p{N}]+[\r\n/]*
+    if (t.charCodeAt(p) === SPACE && p + 1 < n && (cls[cpAt(t, p + 1)]! & (WS | LET | NUM)) === 0) return punctuation(t, p + 1, n, true);
+    if ((k0 & WS) === 0) return punctuation(t, p, n, true);
+    return whiteSpaceNewline(t, p, n);
+  };
+}

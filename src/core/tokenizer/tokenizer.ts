@@ -1,0 +1,283 @@
+import { BytePairMerger } from './bpe.js';
+import { ENCODINGS, type EncodingName } from './encodings.js';
+import { familyOfPattern, type PatternFamily } from './patterns.js';
+import type { RankTable } from './rank-table.js';
+import { makeScanner, type Scanner } from './scanner.js';
+import { createStreamingCounter, type StreamingCounter } from './streaming.js';
+import { wellFormed } from './well-formed.js';
+
+export interface Tokenizer {
+  readonly name: EncodingName;
+  /** Number of tokens, as `encode(text).length` but faster. */
+  count(text: string): number;
+  /** Token ids, as the reference's `encode(text, "all")`: every special token string is that token. */
+  encode(text: string): number[];
+  /** A counter fed in chunks; its total equals `count` of the concatenated chunks. */
+  counter(): StreamingCounter;
+}
+
+export interface TokenizerOptions {
+  /**
+   * Multi-token pieces whose counts are kept, per cache generation (two generations are kept;
+   * pieces are at most 48 UTF-16 units, so the default bounds the cache to about 10 MB). 0
+   * disables the cache.
+   */
+  readonly cacheSize?: number;
+}
+
+/** Pieces longer than this are not cached: they rarely repeat and would pin memory. */
+const MAX_CACHED_PIECE = 48;
+
+const HOT_BITS = 13;
+const HOT_WIDTH = 16;
+
+/**
+ * The counts of the most recent short pieces, by a hash of their UTF-16 units, stored inline in
+ * typed arrays (direct-mapped: a new piece replaces the one in its slot). Small enough to stay in
+ * the processor cache, unlike the rank table and the piece map, so the common words of a text
+ * cost a hash and a comparison.
+ */
+class HotPieces {
+  private readonly units = new Uint16Array((1 << HOT_BITS) * HOT_WIDTH);
+  private readonly lengths = new Uint8Array(1 << HOT_BITS);
+  private readonly counts = new Int32Array(1 << HOT_BITS);
+  private slot = 0;
+
+  /** The count of text[start..end) (at most HOT_WIDTH units), or -1; remembers the slot for `set`. */
+  get(text: string, start: number, end: number): number {
+    let h = 0x811c9dc5;
+    for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+    const slot = (h >>> (32 - HOT_BITS)) ^ (h & ((1 << HOT_BITS) - 1));
+    this.slot = slot;
+    const len = end - start;
+    if (this.lengths[slot] !== len) return -1;
+    const units = this.units;
+    for (let i = 0, at = slot * HOT_WIDTH; i < len; i++, at++) {
+      if (units[at] !== text.charCodeAt(start + i)) return -1;
+    }
+    return this.counts[slot]!;
+  }
+
+  /** Stores the count of the piece last passed to `get`. */
+  set(text: string, start: number, end: number, count: number): void {
+    const slot = this.slot;
+    for (let i = start, at = slot * HOT_WIDTH; i < end; i++, at++) this.units[at] = text.charCodeAt(i);
+    this.lengths[slot] = end - start;
+    this.counts[slot] = count;
+  }
+}
+
+/**
+ * Counts of recently seen pieces. Two generations approximate an LRU without bookkeeping: when
+ * the young one is full it becomes the old one, and hits in the old one are moved back.
+ */
+class PieceCache {
+  private young = new Map<string, number>();
+  private old = new Map<string, number>();
+  constructor(private readonly limit: number) {}
+
+  get(piece: string): number | undefined {
+    const hit = this.young.get(piece);
+    if (hit !== undefined || this.old.size === 0) return hit;
+    const aged = this.old.get(piece);
+    if (aged !== undefined) this.set(piece, aged);
+    return aged;
+  }
+
+  set(piece: string, count: number): void {
+    if (this.young.size >= this.limit) {
+      this.old = this.young;
+      this.young = new Map();
+    }
+    this.young.set(piece, count);
+  }
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** The engine shared by `count`, `encode` and streaming counters of one tokenizer. */
+export class TokenizerCore {
+  readonly family: PatternFamily;
+  readonly nfkc: boolean;
+  readonly specials: ReadonlyMap<string, number>;
+  readonly maxSpecialLength: number;
+  /** Source of a regex that finds any special token (undefined if there is none). */
+  readonly specialPattern: string | undefined;
+  private readonly specialRe: RegExp | undefined;
+  private readonly scan: Scanner;
+  private readonly lookup: RankTable['lookup'];
+  private readonly merger: BytePairMerger;
+  private readonly cache: PieceCache | undefined;
+  private readonly hot = new HotPieces();
+  private scratch = new Uint8Array(1024);
+
+  constructor(
+    readonly name: EncodingName,
+    table: RankTable,
+    options: TokenizerOptions = {},
+  ) {
+    const family = familyOfPattern(table.meta.pattern);
+    if (family !== ENCODINGS[name].family) {
+      throw new Error(`rank table for ${name} has an unexpected pattern: ${table.meta.pattern}`);
+    }
+    this.family = family;
+    this.nfkc = ENCODINGS[name].nfkc;
+    this.lookup = table.lookup;
+    this.merger = new BytePairMerger(table);
+    this.specials = new Map(Object.entries(table.meta.specials));
+    const names = [...this.specials.keys()];
+    // The reference finds special tokens with an alternation in hash-map order; that order only
+    // matters if one special token contains another, which no vocabulary here does. Streaming
+    // counters rely on it too, to tell a special token that may still be arriving.
+    for (const a of names) {
+      if (names.some((b) => b !== a && b.includes(a))) throw new Error(`special token ${a} is part of another one`);
+    }
+    this.maxSpecialLength = Math.max(0, ...names.map((s) => s.length));
+    this.specialPattern = names.length > 0 ? names.map(escapeRegExp).join('|') : undefined;
+    this.specialRe = this.specialPattern === undefined ? undefined : new RegExp(this.specialPattern, 'g');
+    this.scan = makeScanner(family);
+    const cacheSize = options.cacheSize ?? 65_536;
+    this.cache = cacheSize > 0 ? new PieceCache(cacheSize) : undefined;
+  }
+
+  /** What the reference actually encodes: NFKC for Claude, and no lone surrogates. */
+  prepare(text: string): string {
+    return wellFormed(this.nfkc ? text.normalize('NFKC') : text);
+  }
+
+  /** Counts prepared text, special tokens included. */
+  countPrepared(text: string): number {
+    const re = this.specialRe;
+    if (!re) return this.countOrdinary(text);
+    let total = 0;
+    let start = 0;
+    re.lastIndex = 0;
+    for (let m = re.exec(text); m; m = re.exec(text)) {
+      // Each stretch between special tokens is matched on its own, as a whole string: the
+      // pattern's look-ahead must see its end, not the special token.
+      if (m.index > start) total += this.countOrdinary(start === 0 ? text.slice(0, m.index) : text.slice(start, m.index));
+      total += 1;
+      start = m.index + m[0].length;
+    }
+    if (start < text.length) total += this.countOrdinary(start === 0 ? text : text.slice(start));
+    return total;
+  }
+
+  encodePrepared(text: string): number[] {
+    const out: number[] = [];
+    const re = this.specialRe;
+    let start = 0;
+    if (re) {
+      re.lastIndex = 0;
+      for (let m = re.exec(text); m; m = re.exec(text)) {
+        if (m.index > start) this.encodeOrdinary(text.slice(start, m.index), out);
+        out.push(this.specials.get(m[0])!);
+        start = m.index + m[0].length;
+      }
+    }
+    if (start < text.length) this.encodeOrdinary(start === 0 ? text : text.slice(start), out);
+    return out;
+  }
+
+  /** Counts text that holds no special token. */
+  countOrdinary(text: string): number {
+    const scan = this.scan;
+    const n = text.length;
+    let total = 0;
+    for (let pos = 0; pos < n; ) {
+      const end = scan(text, pos, n);
+      total += this.countPiece(text, pos, end);
+      pos = end;
+    }
+    return total;
+  }
+
+  private countPiece(text: string, start: number, end: number): number {
+    if (end - start > HOT_WIDTH) return this.countColdPiece(text, start, end);
+    const hot = this.hot;
+    const known = hot.get(text, start, end);
+    if (known >= 0) return known;
+    const count = this.countColdPiece(text, start, end);
+    hot.set(text, start, end, count);
+    return count;
+  }
+
+  private countColdPiece(text: string, start: number, end: number): number {
+    const n = this.utf8(text, start, end);
+    const bytes = this.scratch;
+    // Most pieces are one token: answer those from the rank table, before touching the cache.
+    if (this.lookup(bytes, 0, n) >= 0) return 1;
+    const cache = this.cache;
+    if (!cache || end - start > MAX_CACHED_PIECE) {
+      const count = this.merger.merge(bytes, n);
+      this.releaseScratch();
+      return count;
+    }
+    const piece = text.slice(start, end);
+    let count = cache.get(piece);
+    if (count === undefined) {
+      count = this.merger.merge(bytes, n);
+      cache.set(piece, count);
+    }
+    return count;
+  }
+
+  private encodeOrdinary(text: string, out: number[]): void {
+    const scan = this.scan;
+    const n = text.length;
+    for (let pos = 0; pos < n; ) {
+      const end = scan(text, pos, n);
+      const len = this.utf8(text, pos, end);
+      const whole = this.lookup(this.scratch, 0, len);
+      if (whole >= 0) out.push(whole);
+      else this.merger.merge(this.scratch, len, out);
+      this.releaseScratch();
+      pos = end;
+    }
+  }
+
+  /** A huge piece needs a huge buffer, but only while it is being merged. */
+  private releaseScratch(): void {
+    if (this.scratch.length > 1 << 20) this.scratch = new Uint8Array(1024);
+  }
+
+  /** UTF-8 of `text[start..end)` into the scratch buffer; returns its length. */
+  private utf8(text: string, start: number, end: number): number {
+    if (this.scratch.length < 3 * (end - start)) this.scratch = new Uint8Array(3 * (end - start) + 64);
+    const b = this.scratch;
+    let n = 0;
+    for (let i = start; i < end; i++) {
+      let c = text.charCodeAt(i);
+      if (c < 0x80) {
+        b[n++] = c;
+      } else if (c < 0x800) {
+        b[n++] = 0xc0 | (c >> 6);
+        b[n++] = 0x80 | (c & 0x3f);
+      } else if (c >= 0xd800 && c < 0xdc00 && i + 1 < end) {
+        // Prepared text has no lone surrogates, so a high surrogate is followed by a low one.
+        c = 0x10000 + ((c - 0xd800) << 10) + (text.charCodeAt(++i) - 0xdc00);
+        b[n++] = 0xf0 | (c >> 18);
+        b[n++] = 0x80 | ((c >> 12) & 0x3f);
+        b[n++] = 0x80 | ((c >> 6) & 0x3f);
+        b[n++] = 0x80 | (c & 0x3f);
+      } else {
+        b[n++] = 0xe0 | (c >> 12);
+        b[n++] = 0x80 | ((c >> 6) & 0x3f);
+        b[n++] = 0x80 | (c & 0x3f);
+      }
+    }
+    return n;
+  }
+}
+
+export function createTokenizer(name: EncodingName, table: RankTable, options?: TokenizerOptions): Tokenizer {
+  const core = new TokenizerCore(name, table, options);
+  return {
+    name,
+    count: (text) => core.countPrepared(core.prepare(text)),
+    encode: (text) => core.encodePrepared(core.prepare(text)),
+    counter: () => createStreamingCounter(core),
+  };
+}

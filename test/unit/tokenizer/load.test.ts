@@ -1,3 +1,4 @@
+import { get_encoding } from 'tiktoken';
 import { mkdtempSync, copyFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,8 +17,14 @@ describe('loadTokenizer', () => {
     expect(a.count('hello world')).toBe(2);
   });
 
-  it('says how to fix missing tables', () => {
-    expect(() => loadTokenizer('gpt2', dir)).toThrow(/npm run build/);
+  it('says how to fix missing tables, as a file error', () => {
+    let error: unknown;
+    try {
+      loadTokenizer('gpt2', dir);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toMatchObject({ exitCode: 6, hint: expect.stringMatching(/npm run build/) });
   });
 
   it('refuses a table that holds another encoding', () => {
@@ -25,8 +32,11 @@ describe('loadTokenizer', () => {
     expect(() => loadTokenizer('gpt2', dir)).toThrow(/r50k_base, not gpt2/);
   });
 
-  it('looks beside the compiled module by default', () => {
-    // From sources that is src/ranks/, from the build dist/ranks/.
-    expect(DEFAULT_RANKS_DIR.replace(/\\/g, '/')).toMatch(/\/src\/ranks\/$/);
+  it('finds the built tables by default, also when run from the sources', () => {
+    // From the build the tables are beside dist/tokenizer/; from src/ they are in dist/ranks/.
+    expect(DEFAULT_RANKS_DIR.replace(/\\/g, '/')).toMatch(/\/dist\/ranks\/$/);
+    const reference = get_encoding('gpt2');
+    expect(loadTokenizer('gpt2').count('hello world')).toBe(reference.encode('hello world', 'all').length);
+    reference.free();
   });
 });

@@ -28,8 +28,8 @@ for (const name of args.encodings.split(',')) {
     const small = text(100 * 1024);
     const large = text(1024 * 1024);
     tokenizer.count(small);
-    const s = best(() => tokenizer.count(small), 3);
-    const l = best(() => tokenizer.count(large), 2);
+    const s = best(() => tokenizer.count(small), 5);
+    const l = best(() => tokenizer.count(large), 5);
     const streamed = best(() => {
       const counter = tokenizer.counter();
       for (let i = 0; i < large.length; i += 1024) counter.write(large.slice(i, i + 1024));

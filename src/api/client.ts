@@ -8,7 +8,7 @@ import { NetworkError } from '../errors.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import { isLoopbackHost } from '../config/url.js';
 import { describeNonJson, errorForBadResponse, errorForResponse, parseErrorBody } from './http-error.js';
-import { decideRetry, isIdempotent, parseRetryAfter } from './retry.js';
+import { decideRetry, isIdempotent, parseRetryAfter, type RetryInput } from './retry.js';
 import { type Page, pageSchema } from './schemas/common.js';
 
 export type QueryValue = string | number | boolean | undefined | null | ReadonlyArray<string | number>;
@@ -127,15 +127,7 @@ export class ApiClient {
         }
         const code = errorCode(error);
         this.trace(`← ${code ?? 'error'}: ${errorText(error)} after ${elapsed} ms`);
-        const decision = decideRetry({
-          attempt,
-          maxRetries: this.options.retries,
-          idempotent,
-          errorCode: code,
-          baseMs: this.options.retryBaseMs,
-          now: this.options.now(),
-          random: this.options.random,
-        });
+        const decision = this.retryDecision(attempt, idempotent, { errorCode: code });
         if (decision.retry) {
           await this.wait(attempt, decision.delayMs, decision.reason);
           continue;
@@ -164,16 +156,10 @@ export class ApiClient {
       }
 
       const retryAfter = headerValue(responseHeaders['retry-after']);
-      const decision = decideRetry({
-        attempt,
-        maxRetries: this.options.retries,
-        idempotent,
+      const decision = this.retryDecision(attempt, idempotent, {
         status,
         retryAfter,
         bodyRetryAfterSeconds: status === 429 ? parseErrorBody(text).retryAfterSeconds : undefined,
-        baseMs: this.options.retryBaseMs,
-        now: this.options.now(),
-        random: this.options.random,
       });
       if (decision.retry) {
         await this.wait(attempt, decision.delayMs, decision.reason);
@@ -240,6 +226,18 @@ export class ApiClient {
       throw errorForBadResponse(method, path, status, issues.join('; '));
     }
     return parsed.data;
+  }
+
+  private retryDecision(attempt: number, idempotent: boolean, outcome: Pick<RetryInput, 'status' | 'errorCode' | 'retryAfter' | 'bodyRetryAfterSeconds'>) {
+    return decideRetry({
+      ...outcome,
+      attempt,
+      maxRetries: this.options.retries,
+      idempotent,
+      baseMs: this.options.retryBaseMs,
+      now: this.options.now(),
+      random: this.options.random,
+    });
   }
 
   private async wait(attempt: number, delayMs: number, reason: string): Promise<void> {

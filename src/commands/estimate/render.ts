@@ -164,7 +164,8 @@ function printExplanation(ctx: Context, result: EstimateResult): void {
       const outcome = usage.tokenization[side];
       say(`    ${side}: ${outcome.kind === 'count' ? `${outcome.tokens} tokens (${outcome.path === 'chat' ? 'counted as chat messages' : outcome.path === 'claude' ? 'claude tokenizer' : 'counted as text'})` : outcome.kind === 'none' ? `no count (${outcome.reason})` : `error (${outcome.reason})`}`);
     }
-    if (tok?.chat) say(`  Chat messages cost ${tok.chat.tokensPerMessage} per message and ${tok.chat.tokensPerName} per name, plus 3 for the reply priming.`);
+    const countedAsChat = usage.tokenization.input.kind === 'count' && usage.tokenization.input.path === 'chat';
+    if (tok?.chat && countedAsChat) say(`  Chat messages cost ${tok.chat.tokensPerMessage} per message and ${tok.chat.tokensPerName} per name, plus 3 for the reply priming.`);
   } else {
     say(`  None: ${usage.tokenizationSkipped ?? (data.tokenizer && 'unusable' in data.tokenizer ? data.tokenizer.unusable : 'nothing was provided and nothing could be tokenized')}.`);
   }

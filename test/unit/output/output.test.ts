@@ -68,3 +68,27 @@ describe('Output', () => {
     expect(stderr.text).toContain('leaked [redacted]');
   });
 });
+
+describe('Progress', () => {
+  it('draws on a terminal at most every 200 ms, clears its line, and stays silent when piped', async () => {
+    const { Progress } = await import('../../../src/output/output.js');
+    const tty = new Capture(true);
+    const progress = new Progress(tty);
+    progress.update(() => 'one', 1_000);
+    progress.update(() => 'skipped', 1_100);
+    progress.update(() => 'two', 1_250);
+    progress.clear();
+    expect(tty.text).toBe('\r\u001b[2Kone\r\u001b[2Ktwo\r\u001b[2K');
+    const piped = output(false).out.progress();
+    piped.update(() => 'never', 5_000);
+    piped.clear();
+  });
+
+  it('is not drawn when stderr is not a terminal', () => {
+    const { out, stderr } = output(false);
+    const progress = out.progress();
+    progress.update(() => 'never', 5_000);
+    progress.clear();
+    expect(stderr.text).toBe('');
+  });
+});

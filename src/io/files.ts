@@ -1,6 +1,6 @@
 // Reading local input files: a missing or unreadable file is a file error (exit 6), bad content a
 // usage error (exit 2) that says where it is. Nothing is sent before both checks pass.
-import { readFile } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Context } from '../context.js';
 import { FileError, UsageError } from '../errors.js';
@@ -13,9 +13,26 @@ export async function readTextInput(ctx: Context, file: string): Promise<string>
   try {
     return await readFile(path, 'utf8');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'is a directory' : (error as Error).message;
-    throw new FileError(`cannot read ${file}: ${reason}`);
+    throw cannotRead(file, error);
+  }
+}
+
+/** The file error for an input that cannot be opened or read. */
+export function cannotRead(file: string, error: unknown): FileError {
+  const code = (error as NodeJS.ErrnoException).code;
+  const reason = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'is a directory' : (error as Error).message;
+  return new FileError(`cannot read ${file}: ${reason}`);
+}
+
+/** A file, or stdin for `-`, as a stream of bytes to read in chunks; `size` when it is a file. */
+export async function openInputStream(ctx: Context, file: string, highWaterMark: number): Promise<{ stream: NodeJS.ReadableStream; size: number | undefined }> {
+  if (file === '-') return { stream: ctx.io.stdin, size: undefined };
+  try {
+    const handle = await open(resolve(ctx.cwd, file), 'r');
+    const { size } = await handle.stat();
+    return { stream: handle.createReadStream({ highWaterMark }), size };
+  } catch (error) {
+    throw cannotRead(file, error);
   }
 }
 

@@ -4,6 +4,7 @@ import { UsageError } from '../../errors.js';
 import { parseJson, parseJsonOrYaml, readTextInput } from '../../io/files.js';
 import { engineCounter } from '../../tokenizer/counter.js';
 import type { ActionInput } from '../action.js';
+import { flagName as flag } from '../options.js';
 import { loadDefinitions } from './definitions.js';
 import { printEstimate, resultJson } from './render.js';
 
@@ -51,6 +52,3 @@ function exclusive(opts: Record<string, unknown>, a: string, b: string): void {
   if (opts[a] !== undefined && opts[b] !== undefined) throw new UsageError(`use ${flag(a)} or ${flag(b)}, not both`);
 }
 
-function flag(key: string): string {
-  return `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
-}

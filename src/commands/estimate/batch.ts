@@ -2,10 +2,8 @@
 // Memory stays flat: the input is read as bytes and cut into chunks of whole lines, each chunk's
 // results are written as UTF-8 before the next is read (waiting for a slow reader), and only
 // per-model totals are kept. A bad line is reported and the rest go on.
-import { open } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import type { Context } from '../../context.js';
-import { FileError } from '../../errors.js';
+import { cannotRead, openInputStream } from '../../io/files.js';
 import { BatchProcessor, type ChunkResult, mergeTotals, type ModelTotals } from './batch-lines.js';
 import { loadDefinitions } from './definitions.js';
 import { formatUsd } from './render.js';
@@ -21,7 +19,7 @@ export interface BatchOptions {
 
 export async function runBatch(ctx: Context, options: BatchOptions): Promise<void> {
   const { definitions } = await loadDefinitions(ctx, { modelsFile: options.modelsFile, remote: options.remote });
-  const { stream, size } = await openInput(ctx, options.file);
+  const { stream, size } = await openInputStream(ctx, options.file, 1 << 16);
   const processor = new BatchProcessor(definitions);
 
   const totals = new Map<string, ModelTotals>();
@@ -81,7 +79,7 @@ export async function runBatch(ctx: Context, options: BatchOptions): Promise<voi
       }
     }
   } catch (error) {
-    throw new FileError(`cannot read ${options.file}: ${(error as Error).message}`);
+    throw cannotRead(options.file, error);
   }
   if (pendingBytes > 0) await submit(take());
 
@@ -108,21 +106,6 @@ export async function runBatch(ctx: Context, options: BatchOptions): Promise<voi
   if (stats.failed > 0) {
     if (stats.failed > MAX_REPORTED_ERRORS) ctx.out.warn(`${stats.failed - MAX_REPORTED_ERRORS} more lines failed (see their "error" results)`);
     ctx.exitCode = 2;
-  }
-}
-
-async function openInput(ctx: Context, file: string): Promise<{ stream: AsyncIterable<unknown> & NodeJS.ReadableStream; size: number | undefined }> {
-  if (file === '-') {
-    return { stream: ctx.io.stdin, size: undefined };
-  }
-  try {
-    const handle = await open(resolve(ctx.cwd, file), 'r');
-    const { size } = await handle.stat();
-    const stream = handle.createReadStream({ highWaterMark: 1 << 16 });
-    return { stream, size };
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new FileError(`cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (error as Error).message}`);
   }
 }
 

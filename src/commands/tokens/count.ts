@@ -1,9 +1,8 @@
 // Counts tokens offline. Kept light on purpose (no zod, no HTTP stack): it is often run in loops.
-import { open } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import type { Context } from '../../context.js';
 import type { Encoding } from '../../core/tokenizer-models.js';
-import { FileError, UsageError } from '../../errors.js';
+import { UsageError } from '../../errors.js';
+import { cannotRead, openInputStream } from '../../io/files.js';
 import type { ActionInput } from '../action.js';
 import { ENCODINGS } from './index.js';
 
@@ -62,25 +61,13 @@ async function encodingForModel(ctx: Context, model: string, modelsFile: string 
 
 /** Streams a file or stdin through the counter: memory stays flat whatever the size. */
 async function countStream(ctx: Context, file: string, counter: { write(chunk: string): void; end(): number }): Promise<number> {
-  let stream: NodeJS.ReadableStream;
-  if (file === '-') {
-    stream = ctx.io.stdin;
-  } else {
-    const path = resolve(ctx.cwd, file);
-    try {
-      const handle = await open(path, 'r');
-      stream = handle.createReadStream({ highWaterMark: 1 << 20 });
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      throw new FileError(`cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (error as Error).message}`);
-    }
-  }
+  const { stream } = await openInputStream(ctx, file, 1 << 20);
   // A streaming decoder keeps multi-byte characters split across chunks intact, and the BOM.
   stream.setEncoding('utf8');
   try {
     for await (const chunk of stream) counter.write(chunk as string);
   } catch (error) {
-    throw new FileError(`cannot read ${file}: ${(error as Error).message}`);
+    throw cannotRead(file, error);
   }
   return counter.end();
 }

@@ -2,14 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { costComponent, decimalCostComponent, decimalStoredCost, fastCostComponent, storedCost } from '../../../src/core/precision.js';
 import { builtInDefinitions } from '../../../src/data/catalogue.js';
+import { rng } from '../tokenizer/support/corpus.js';
 
-function rng(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state * 1664525 + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
 
 const catalogPrices = [...new Set(builtInDefinitions().flatMap((d) => d.pricingTiers.flatMap((t) => Object.values(t.prices))))];
 

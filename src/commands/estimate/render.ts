@@ -1,5 +1,6 @@
 // Output of `llmobs estimate`: the documented JSON object, a human summary, and `--explain` in words.
 import type { Context } from '../../context.js';
+import { priceText } from '../models/render.js';
 import type { ConditionEvaluation, EstimateResult, LossReason, RankedDefinition } from '../../core/index.js';
 
 /** The stable JSON result; `explain` only when asked for. */
@@ -99,11 +100,6 @@ export function formatUsd(value: number | null | undefined): string {
   return `$${fixed}`;
 }
 
-export function formatPerMillion(price: number): string {
-  const perMillion = price * 1_000_000;
-  return `$${Number(perMillion.toPrecision(10))}/1M`;
-}
-
 export function printEstimate(ctx: Context, result: EstimateResult, explain: boolean): void {
   const { out } = ctx;
   const matched = result.matchedModel;
@@ -115,6 +111,7 @@ export function printEstimate(ctx: Context, result: EstimateResult, explain: boo
   ]);
   out.line();
   const lines = new Map(result.explain.cost.lines.map((line) => [line.usageType, line]));
+  const unit = result.explain.match?.winner?.definition.unit ?? null;
   const keys = [...new Set([...Object.keys(result.usageDetails), ...Object.keys(result.costDetails)])];
   if (keys.length === 0) {
     out.line('No usage and no cost.');
@@ -123,7 +120,7 @@ export function printEstimate(ctx: Context, result: EstimateResult, explain: boo
       [{ header: 'USAGE TYPE' }, { header: 'UNITS', align: 'right' }, { header: 'PRICE', align: 'right' }, { header: 'COST', align: 'right' }],
       keys.map((key) => {
         const line = lines.get(key);
-        return [key, result.usageDetails[key] ?? '', line ? formatPerMillion(line.price) : '', formatUsd(result.costDetails[key])];
+        return [key, result.usageDetails[key] ?? '', line ? priceText(line.price, unit) : '', formatUsd(result.costDetails[key])];
       }),
     );
   }

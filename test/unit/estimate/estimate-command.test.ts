@@ -66,6 +66,16 @@ describe('estimate', () => {
     expect(result.costDetails).toEqual({ input: cost(0.000001, 1000), output: cost(0.000002, 100), total: stored(cost(0.000001, 1000) + cost(0.000002, 100)) });
   });
 
+  it('shows prices in the unit of the matched definition', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'models.json'), JSON.stringify({ name: 'imager', match_pattern: '^imager$', unit: 'IMAGES', pricing: { input: 0.04 } }));
+    const result = await runInProcess(['estimate', '--model', 'imager', '--usage', '{"input":3}', '--models-file', 'models.json'], { env: isolatedEnv(), cwd: dir });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^input\t3\t\$0\.04\/image\t\$0\.12$/m);
+    const tokens = await runInProcess(['estimate', '--model', 'gpt-4o', '--usage', '{"input":1000}'], { env: isolatedEnv() });
+    expect(tokens.stdout).toMatch(/^input\t1000\t\$2\.50\/1M\t\$0\.0025$/m);
+  });
+
   it('explains in words which definition, which tier, and price × units', async () => {
     const result = await runInProcess(['estimate', '--model', 'gpt-4o', '--usage', '{"input":1000,"output":100}', '--explain'], { env: isolatedEnv() });
     expect(result.exitCode).toBe(0);

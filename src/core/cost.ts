@@ -1,4 +1,4 @@
-import { costComponentStored, fitsStoredCost, storedCost } from './precision.js';
+import { costComponentStored, fitsStoredCost, storedCost, storedSum } from './precision.js';
 
 /** Price × units for one usage type. `cost` is what the worker computes, `stored` what the API returns. */
 export interface CostLine {
@@ -74,6 +74,13 @@ export function computeCost(provided: Record<string, number>, usage: Record<stri
 
   const lines: CostLine[] = [];
   const unpriced: string[] = [];
+  const costDetails: Record<string, number> = {};
+  const storedDetails: Record<string, number> = {};
+  const outOfRange: string[] = [];
+  // The worker's sum: JS numbers in usage-key order, from 0. And the same sum exactly, in 10^-12.
+  let sum = 0;
+  let exactSum = 0;
+  let totalPrice = false;
   for (const usageType in usage) {
     const units = usage[usageType]!;
     if (units == null) continue;
@@ -82,33 +89,32 @@ export function computeCost(provided: Record<string, number>, usage: Record<stri
       continue;
     }
     const price = prices[usageType]!;
-    const { cost, stored } = costComponentStored(price, units);
-    lines.push({ usageType, units, price, cost, stored });
+    const component = costComponentStored(price, units);
+    const cost = component.cost;
+    lines.push({ usageType, units, price, cost, stored: component.stored });
+    costDetails[usageType] = cost;
+    storedDetails[usageType] = component.stored;
+    if (!fitsStoredCost(cost)) outOfRange.push(usageType);
+    if (usageType === 'total') totalPrice = true;
+    sum += cost;
+    exactSum = exactSum >= 0 && component.exact12 >= 0 ? exactSum + component.exact12 : -1;
   }
   if (lines.length === 0) {
-    return { source: 'none', costDetails: {}, totalCost: null, lines, unpriced, totalMethod: 'none', ...store({}, null) };
+    return { source: 'none', costDetails, totalCost: null, lines, unpriced, totalMethod: 'none', stored: { costDetails: storedDetails, totalCost: null }, outOfRange };
   }
-  const costDetails: Record<string, number> = {};
-  for (const line of lines) costDetails[line.usageType] = line.cost;
   let total: number;
   let totalMethod: TotalMethod;
-  if (has(costDetails, 'total')) {
+  let storedTotal: number;
+  if (totalPrice) {
     total = costDetails['total']!;
     totalMethod = 'total-price';
+    storedTotal = storedDetails['total']!;
   } else {
-    total = lines.reduce((acc, l) => acc + l.cost, 0);
-    costDetails['total'] = total;
+    total = sum;
     totalMethod = 'sum';
-  }
-  // Components are already stored; only a summed total still needs it.
-  const storedDetails: Record<string, number> = {};
-  const outOfRange: string[] = [];
-  for (const line of lines) {
-    storedDetails[line.usageType] = line.stored;
-    if (!fitsStoredCost(line.cost)) outOfRange.push(line.usageType);
-  }
-  const storedTotal = totalMethod === 'total-price' ? storedDetails['total']! : storedCost(total);
-  if (totalMethod === 'sum') {
+    // Components are already stored; only the summed total still needs it.
+    storedTotal = storedSum(total, exactSum);
+    costDetails['total'] = total;
     storedDetails['total'] = storedTotal;
     if (!fitsStoredCost(total)) outOfRange.push('total');
   }

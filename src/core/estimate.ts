@@ -132,7 +132,8 @@ export function estimate(input: EstimateInput, options: EstimateOptions): Estima
   const definition = match?.winner?.definition ?? null;
 
   if (match) {
-    for (const u of match.unevaluated.filter((x) => x.affectsResult)) {
+    for (const u of match.unevaluated) {
+      if (!u.affectsResult) continue;
       warn('pattern-not-evaluable', `"${u.definition.modelName}" (${u.source}, pattern ${JSON.stringify(u.definition.matchPattern)}) could not be checked: ${u.reason}. It might match and take precedence.`);
     }
     if (match.tiedWith.length > 0 && definition) {

@@ -27,24 +27,45 @@ export function costComponent(price: number, units: number): number {
   return fastCostComponent(price, units) ?? decimalCostComponent(price, units);
 }
 
+/** A cost component, its stored value, and the component as an exact multiple of 10^-12. */
+export interface StoredComponent {
+  cost: number;
+  stored: number;
+  /** cost × 10^12 when that is an exact safe integer below 10^15, else -1. */
+  exact12: number;
+}
+
 /**
  * A component and its stored value together. When the exact fast path applies with at most 12
  * decimals and 15 significant digits, the double's shortest representation is that decimal
  * itself (any decimal of up to 15 digits survives a round trip), so storage changes nothing.
  */
-export function costComponentStored(price: number, units: number): { cost: number; stored: number } {
+export function costComponentStored(price: number, units: number): StoredComponent {
   if (Number.isInteger(units) && units >= 0) {
     const scaled = scaledPrice(price);
     if (scaled !== null) {
       const product = scaled.mantissa * units;
       if (product < 1e15) {
         const cost = product / POWERS_OF_TEN[scaled.scale]!;
-        return { cost, stored: scaled.scale <= 12 ? cost : storedCost(cost) };
+        if (scaled.scale > 12) return { cost, stored: storedCost(cost), exact12: -1 };
+        const exact12 = product * POWERS_OF_TEN[12 - scaled.scale]!;
+        return { cost, stored: cost, exact12: exact12 < 1e15 ? exact12 : -1 };
       }
     }
   }
   const cost = costComponent(price, units);
-  return { cost, stored: storedCost(cost) };
+  return { cost, stored: storedCost(cost), exact12: -1 };
+}
+
+/**
+ * The stored value of a sum of components, given the sum as JS numbers (`total`) and the exact
+ * sum of their `exact12` values (-1 when unknown). When the float sum is the double of the exact
+ * sum (no drift) and that sum has at most 15 digits, storage keeps it as it is, and turning the
+ * number into text is not needed.
+ */
+export function storedSum(total: number, exact12: number): number {
+  if (exact12 >= 0 && exact12 < 1e15 && total === exact12 / 1e12) return total;
+  return storedCost(total);
 }
 
 /** The reference computation; `fastCostComponent` must always agree with it. */

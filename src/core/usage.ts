@@ -111,27 +111,35 @@ function strictOpenAi(v: Record<string, unknown>, keys: OpenAiKeys): Record<stri
   if (!(keys.input in v) || !(keys.total in v)) return undefined;
   for (const k in v) if (!keys.allowed.has(k)) return undefined;
   if (!isNonNegInt(v[keys.input]) || !isNonNegInt(v[keys.output]) || !isNonNegInt(v[keys.total])) return undefined;
-  const details: [string, Record<string, unknown> | null][] = [];
-  for (const [prefix, key] of [
-    ['input', keys.inputDetails],
-    ['output', keys.outputDetails],
-  ] as const) {
-    const d = v[key];
-    if (d === null || d === undefined) continue;
-    if (!isRecord(d)) return undefined;
-    if (Object.values(d).some((x) => x !== null && x !== undefined && !isNonNegInt(x))) return undefined;
-    details.push([prefix, d]);
-  }
+  const inputDetails = v[keys.inputDetails];
+  const outputDetails = v[keys.outputDetails];
+  if (!validDetails(inputDetails) || !validDetails(outputDetails)) return undefined;
   const result: Record<string, number> = { input: v[keys.input] as number, output: v[keys.output] as number, total: v[keys.total] as number };
-  for (const [prefix, d] of details) {
-    for (const [k, x] of Object.entries(d!)) {
-      if (x === null || x === undefined) continue;
-      result[`${prefix}_${k}`] = x as number;
-      // Every detail is subtracted, text tokens and zeros included; total is left alone.
-      result[prefix] = Math.max(result[prefix]! - (x as number), 0);
-    }
-  }
+  subtractDetails(result, 'input', inputDetails);
+  subtractDetails(result, 'output', outputDetails);
   return result;
+}
+
+/** Absent, or an object of non-negative integers (null values allowed). */
+function validDetails(d: unknown): d is Record<string, unknown> | null | undefined {
+  if (d === null || d === undefined) return true;
+  if (!isRecord(d)) return false;
+  for (const k in d) {
+    const x = d[k];
+    if (x !== null && x !== undefined && !isNonNegInt(x)) return false;
+  }
+  return true;
+}
+
+function subtractDetails(result: Record<string, number>, prefix: 'input' | 'output', d: Record<string, unknown> | null | undefined): void {
+  if (d === null || d === undefined) return;
+  for (const k in d) {
+    const x = d[k] as number | null | undefined;
+    if (x === null || x === undefined) continue;
+    result[`${prefix}_${k}`] = x;
+    // Every detail is subtracted, text tokens and zeros included; total is left alone.
+    result[prefix] = Math.max(result[prefix]! - x, 0);
+  }
 }
 
 export interface NormalizedUsageDetails {
@@ -203,26 +211,36 @@ export interface ProvidedUsage {
   dropped: DroppedValue[];
 }
 
+function collectRejection(e: unknown, rejected: string[]): void {
+  if (!(e instanceof ObservationRejectedError)) throw e;
+  rejected.push(...e.issues);
+}
+
 /** Merges legacy `usage` with `usageDetails` and `costDetails` the way ingestion does. */
 export function mergeProvidedUsage(input: { usage?: unknown; usageDetails?: unknown; costDetails?: unknown }): ProvidedUsage {
+  // Each field is checked even when an earlier one is rejected, so all issues are reported.
   const rejected: string[] = [];
-  const attempt = <T>(f: () => T): T | undefined => {
-    try {
-      return f();
-    } catch (e) {
-      if (e instanceof ObservationRejectedError) {
-        rejected.push(...e.issues);
-        return undefined;
-      }
-      throw e;
-    }
-  };
-  const legacy = attempt(() => normalizeLegacyUsage(input.usage));
-  const details = attempt(() => normalizeUsageDetails(input.usageDetails));
-  const costs = attempt(() => normalizeCostDetails(input.costDetails));
+  let legacy: LegacyUsage | undefined;
+  let details: NormalizedUsageDetails | undefined;
+  let costs: { details: Record<string, number>; dropped: DroppedValue[] } | undefined;
+  try {
+    legacy = normalizeLegacyUsage(input.usage);
+  } catch (e) {
+    collectRejection(e, rejected);
+  }
+  try {
+    details = normalizeUsageDetails(input.usageDetails);
+  } catch (e) {
+    collectRejection(e, rejected);
+  }
+  try {
+    costs = normalizeCostDetails(input.costDetails);
+  } catch (e) {
+    collectRejection(e, rejected);
+  }
   if (rejected.length > 0 || !details || !costs) throw new ObservationRejectedError(rejected);
 
-  const dropped: DroppedValue[] = [...details.dropped, ...costs.dropped];
+  const dropped: DroppedValue[] = details.dropped.length === 0 && costs.dropped.length === 0 ? [] : [...details.dropped, ...costs.dropped];
   const inputCount = legacy?.input;
   const outputCount = legacy?.output;
   const detailsEmpty = details.details === undefined || isEmpty(details.details);

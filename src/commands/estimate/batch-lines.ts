@@ -2,6 +2,7 @@
 // that runs either on the main thread or in worker threads (see batch.ts). No I/O here.
 import { createMatcher, estimate, type EstimateInput, type EstimateOptions, type EstimateResult, type ModelDefinition, ObservationRejectedError } from '../../core/index.js';
 import { engineCounter } from '../../tokenizer/counter.js';
+import { JsonBytes } from './json-bytes.js';
 
 export interface ModelTotals {
   model: string;
@@ -54,7 +55,7 @@ export class BatchProcessor {
   processChunk(text: string, firstLine: number): ChunkResult {
     const result: ChunkResult = { output: EMPTY, lines: 0, estimated: 0, failed: 0, skipped: 0, totals: [], errors: [] };
     const totals = new Map<string, ModelTotals>();
-    const out = new ByteWriter(text.length * 6 + 1024);
+    const out = new JsonBytes(text.length * 4 + 1024);
     let start = 0;
     let line = firstLine;
     // A byte-order mark some editors put at the start of a file is not part of the first line.
@@ -72,13 +73,13 @@ export class BatchProcessor {
     return result;
   }
 
-  private fail(result: ChunkResult, line: number, error: LineError, id: unknown, out: ByteWriter): void {
+  private fail(result: ChunkResult, line: number, error: LineError, id: unknown, out: JsonBytes): void {
     result.failed++;
     if (result.errors.length < MAX_ERRORS_PER_CHUNK) result.errors.push({ line, message: error.message });
     out.text(`${JSON.stringify({ line, ...(id !== undefined ? { id } : {}), error })}\n`);
   }
 
-  private processLine(raw: string, line: number, result: ChunkResult, totals: Map<string, ModelTotals>, out: ByteWriter): void {
+  private processLine(raw: string, line: number, result: ChunkResult, totals: Map<string, ModelTotals>, out: JsonBytes): void {
     const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     if (text.trim() === '') {
       result.skipped++;
@@ -131,76 +132,50 @@ export class BatchProcessor {
 
   // Keys keep the order of `resultJson`, so a batch line equals the single estimate's JSON. The
   // model, its definition and tokenizer repeat on every line of a model: their bytes are kept.
-  private resultLine(line: number, id: unknown, result: EstimateResult, out: ByteWriter): void {
+  private resultLine(line: number, id: unknown, result: EstimateResult, out: JsonBytes): void {
     let prefix = this.prefixes.get(result.model);
     if (prefix === undefined) {
       prefix = Buffer.from(`${JSON.stringify({ model: result.model, matchedModel: result.matchedModel, tokenizer: result.tokenizer }).slice(1, -1)},"usageDetails":`);
       if (this.prefixes.size >= 10_000) this.prefixes.clear();
       this.prefixes.set(result.model, prefix);
     }
-    out.text(id === undefined ? `{"line":${line},` : `{"line":${line},"id":${JSON.stringify(id)},`);
+    out.raw(LINE);
+    out.number(line);
+    if (id !== undefined) {
+      out.raw(ID);
+      if (typeof id === 'string') out.string(id);
+      else out.text(JSON.stringify(id) ?? 'null');
+    }
+    out.byte(0x2c);
     out.raw(prefix);
-    out.text(numberMapJson(result.usageDetails));
+    out.numberMap(result.usageDetails);
     out.raw(COST_DETAILS);
-    out.text(numberMapJson(result.costDetails));
-    out.text(`,"totalCost":${JSON.stringify(result.totalCost)},"pricingTier":${JSON.stringify(result.pricingTier)},"warnings":`);
-    out.text(result.warnings.length === 0 ? '[]}\n' : `${JSON.stringify(result.warnings)}}\n`);
+    out.numberMap(result.costDetails);
+    out.raw(TOTAL_COST);
+    if (result.totalCost === null) out.raw(NULL);
+    else out.number(result.totalCost);
+    out.raw(PRICING_TIER);
+    if (result.pricingTier === null) out.raw(NULL);
+    else out.string(result.pricingTier);
+    if (result.warnings.length === 0) out.raw(NO_WARNINGS);
+    else {
+      out.raw(WARNINGS);
+      out.text(JSON.stringify(result.warnings));
+      out.raw(END);
+    }
   }
 }
 
 const EMPTY = Buffer.alloc(0);
+const LINE = Buffer.from('{"line":');
+const ID = Buffer.from(',"id":');
+const NULL = Buffer.from('null');
 const COST_DETAILS = Buffer.from(',"costDetails":');
-
-/** Appends UTF-8 to one growing buffer: no intermediate strings to join, little garbage. */
-export class ByteWriter {
-  private buffer: Buffer;
-  private length = 0;
-
-  constructor(capacity: number) {
-    this.buffer = Buffer.allocUnsafe(Math.max(capacity, 64));
-  }
-
-  text(text: string): void {
-    // A UTF-16 unit never takes more than 3 UTF-8 bytes.
-    this.reserve(text.length * 3);
-    this.length += this.buffer.write(text, this.length, 'utf8');
-  }
-
-  raw(bytes: Buffer): void {
-    this.reserve(bytes.length);
-    bytes.copy(this.buffer, this.length);
-    this.length += bytes.length;
-  }
-
-  bytes(): Buffer {
-    return this.buffer.subarray(0, this.length);
-  }
-
-  private reserve(extra: number): void {
-    if (this.length + extra <= this.buffer.length) return;
-    const grown = Buffer.allocUnsafe(Math.max(this.buffer.length * 2, this.length + extra));
-    this.buffer.copy(grown, 0, 0, this.length);
-    this.buffer = grown;
-  }
-}
-
-// Usage and cost maps hold only finite numbers, so their JSON is keys and numbers; writing it by
-// hand, with each key's JSON remembered, is what JSON.stringify would produce, only faster.
-const keyJson = new Map<string, string>();
-
-export function numberMapJson(map: Record<string, number>): string {
-  let json = '{';
-  for (const key in map) {
-    let quoted = keyJson.get(key);
-    if (quoted === undefined) {
-      quoted = `${JSON.stringify(key)}:`;
-      if (keyJson.size < 10_000) keyJson.set(key, quoted);
-    }
-    const value = map[key]!;
-    json += `${json.length > 1 ? ',' : ''}${quoted}${Number.isFinite(value) ? value : 'null'}`;
-  }
-  return `${json}}`;
-}
+const TOTAL_COST = Buffer.from(',"totalCost":');
+const PRICING_TIER = Buffer.from(',"pricingTier":');
+const WARNINGS = Buffer.from(',"warnings":');
+const NO_WARNINGS = Buffer.from(',"warnings":[]}\n');
+const END = Buffer.from('}\n');
 
 /** Neumaier summation: a million small costs add up without visible float drift. */
 export function addCompensated(entry: Pick<ModelTotals, 'totalCost' | 'compensation'>, value: number): void {

@@ -1,6 +1,7 @@
 // The fast paths of the cost arithmetic against decimal.js, which defines the right answer.
 import { describe, expect, it } from 'vitest';
-import { costComponent, decimalCostComponent, decimalStoredCost, fastCostComponent, storedCost } from '../../../src/core/precision.js';
+import { Decimal } from 'decimal.js';
+import { costComponent, decimalCostComponent, decimalStoredCost, fastCostComponent, storedCost, storedPrice } from '../../../src/core/precision.js';
 import { builtInDefinitions } from '../../../src/data/catalogue.js';
 import { rng } from '../tokenizer/support/corpus.js';
 
@@ -51,13 +52,43 @@ describe('component and stored value together', () => {
   it('agrees with computing and storing separately', async () => {
     const { costComponentStored } = await import('../../../src/core/precision.js');
     const random = rng(99);
+    let exact = 0;
     const prices = [...catalogPrices];
     for (let i = 0; i < 5000; i++) prices.push(Number(`${Math.floor(random() * 10 ** (1 + Math.floor(random() * 15)))}e-${1 + Math.floor(random() * 20)}`));
     for (const price of prices) {
       for (const units of [0, 1, 17, 4096, Math.floor(random() * 1e7), Math.floor(random() * 1e13)]) {
         const cost = decimalCostComponent(price, units);
-        expect(costComponentStored(price, units), `${price} × ${units}`).toEqual({ cost, stored: decimalStoredCost(cost) });
+        const component = costComponentStored(price, units);
+        expect({ cost: component.cost, stored: component.stored }, `${price} × ${units}`).toEqual({ cost, stored: decimalStoredCost(cost) });
+        if (component.exact12 >= 0) {
+          exact++;
+          expect(new Decimal(storedPrice(price)).mul(units).mul(1e12).toFixed(), `${price} × ${units}`).toBe(String(component.exact12));
+        }
       }
     }
+    expect(exact).toBeGreaterThan(prices.length);
+  });
+
+  it('stores sums of components as decimal.js would, with or without float drift', async () => {
+    const { costComponentStored, storedSum } = await import('../../../src/core/precision.js');
+    const random = rng(5);
+    let drifted = 0;
+    let exactlyKnown = 0;
+    for (let i = 0; i < 50_000; i++) {
+      let sum = 0;
+      let exact = 0;
+      for (let k = 0; k < 1 + Math.floor(random() * 5); k++) {
+        const price = random() < 0.7 ? catalogPrices[Math.floor(random() * catalogPrices.length)]! : Number(`${Math.floor(random() * 10 ** (1 + Math.floor(random() * 8)))}e-${1 + Math.floor(random() * 14)}`);
+        const component = costComponentStored(price, Math.floor(random() * 10 ** (1 + Math.floor(random() * 7))));
+        sum += component.cost;
+        exact = exact >= 0 && component.exact12 >= 0 ? exact + component.exact12 : -1;
+      }
+      if (exact >= 0 && exact < 1e15) exactlyKnown++;
+      if (exact >= 0 && sum !== exact / 1e12) drifted++;
+      expect(storedSum(sum, exact), String(sum)).toBe(decimalStoredCost(sum));
+    }
+    // Both branches must be exercised: sums known exactly, and sums where the floats drifted.
+    expect(exactlyKnown).toBeGreaterThan(10_000);
+    expect(drifted).toBeGreaterThan(1_000);
   });
 });

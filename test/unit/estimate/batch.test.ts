@@ -73,19 +73,6 @@ describe('estimate --batch', () => {
   });
 });
 
-describe('numberMapJson', () => {
-  it('writes exactly what JSON.stringify writes for maps of numbers', async () => {
-    const { numberMapJson } = await import('../../../src/commands/estimate/batch-lines.js');
-    const samples: Array<Record<string, number>> = [
-      {},
-      { input: 1, output: 0, total: 1 },
-      { 'we"ird\\key': 1e-7, 'ünïcode': 0.1 + 0.2, '1': 5, 'line\nbreak': 123456789.123, big: 1e21, neg: -0.5 },
-      { nan: Number.NaN, inf: Number.POSITIVE_INFINITY },
-    ];
-    for (const sample of samples) expect(numberMapJson(sample)).toBe(JSON.stringify(sample));
-  });
-});
-
 describe('estimate --batch across chunk boundaries', () => {
   it('numbers lines exactly over a large file with a BOM, CRLF endings and one very long line', async () => {
     const dir = tempDir();

@@ -59,12 +59,19 @@ export function costComponentStored(price: number, units: number): StoredCompone
 
 /**
  * The stored value of a sum of components, given the sum as JS numbers (`total`) and the exact
- * sum of their `exact12` values (-1 when unknown). When the float sum is the double of the exact
- * sum (no drift) and that sum has at most 15 digits, storage keeps it as it is, and turning the
- * number into text is not needed.
+ * sum of their `exact12` values (-1 when unknown), without turning the number into text. When
+ * the float sum is the double of the exact sum (no drift) and that sum has at most 15 digits,
+ * storage keeps it as it is.
  */
 export function storedSum(total: number, exact12: number): number {
-  if (exact12 >= 0 && exact12 < 1e15 && total === exact12 / 1e12) return total;
+  if (exact12 >= 0 && exact12 < 1e15) {
+    const exact = exact12 / 1e12;
+    if (total === exact) return total;
+    // Below 1 the drift of a few additions is far smaller than 10^-12, so the float sum's
+    // shortest representation lies strictly between two 12-decimal neighbours of the exact sum:
+    // truncation gives the exact sum when the drift went up, the one below it when it went down.
+    if (total < 1 && exact12 < 1e12) return total > exact ? exact : (exact12 - 1) / 1e12;
+  }
   return storedCost(total);
 }
 

@@ -33,9 +33,16 @@ export class JsonBytes {
 
   /** Bytes already encoded (constant pieces, remembered prefixes). */
   raw(bytes: Uint8Array): void {
-    this.reserve(bytes.length);
-    this.buffer.set(bytes, this.length);
-    this.length += bytes.length;
+    const n = bytes.length;
+    this.reserve(n);
+    // A short copy is cheaper as a loop than as a call into the typed array's set().
+    if (n > 64) this.buffer.set(bytes, this.length);
+    else {
+      const buffer = this.buffer;
+      const at = this.length;
+      for (let i = 0; i < n; i++) buffer[at + i] = bytes[i]!;
+    }
+    this.length += n;
   }
 
   byte(code: number): void {
@@ -110,24 +117,40 @@ export class JsonBytes {
   /** k × 10^-12 in plain notation, without trailing zeros in the fraction. */
   private decimal12(k: number): void {
     const whole = Math.floor(k / 1e12);
-    let fraction = k - whole * 1e12;
+    const fraction = k - whole * 1e12;
     this.integer(whole);
     if (fraction === 0) return;
-    let width = 12;
-    while (fraction % 10 === 0) {
-      fraction /= 10;
+    // Twelve fractional digits as two six-digit halves: small integers, cheap to divide.
+    const high = Math.floor(fraction / 1e6);
+    const low = fraction - high * 1e6;
+    this.reserve(13);
+    this.buffer[this.length++] = DOT;
+    if (low === 0) return this.fractionDigits(high, 6);
+    this.fixedDigits(high, 6);
+    this.fractionDigits(low, 6);
+  }
+
+  /** `value` as exactly `width` digits, zero-padded. */
+  private fixedDigits(value: number, width: number): void {
+    const buffer = this.buffer;
+    let at = this.length + width;
+    this.length = at;
+    let rest = value | 0;
+    for (let i = 0; i < width; i++) {
+      const next = (rest / 10) | 0;
+      buffer[--at] = ZERO + rest - next * 10;
+      rest = next;
+    }
+  }
+
+  /** `value` (not 0) as `width` zero-padded digits with its trailing zeros left out. */
+  private fractionDigits(value: number, width: number): void {
+    let rest = value | 0;
+    while (rest % 10 === 0) {
+      rest = (rest / 10) | 0;
       width--;
     }
-    this.reserve(width + 1);
-    const buffer = this.buffer;
-    buffer[this.length] = DOT;
-    let at = this.length + 1 + width;
-    this.length = at;
-    for (let i = 0; i < width; i++) {
-      const next = Math.floor(fraction / 10);
-      buffer[--at] = ZERO + (fraction - next * 10);
-      fraction = next;
-    }
+    this.fixedDigits(rest, width);
   }
 
   private reserve(extra: number): void {

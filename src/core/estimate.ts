@@ -9,7 +9,7 @@ import type { DefinitionSource, ModelDefinition } from './models/types.js';
 import type { TierSelection } from './pricing-tier.js';
 import { selectPricingTier } from './pricing-tier.js';
 import type { TokenCounter, TokenCountOutcome, TokenizerInfo, TokenizerResolution } from './tokenize.js';
-import { resolveTokenizer, tokenizeObservation } from './tokenize.js';
+import { resolveTokenizer, SLOW_PIECE_BYTES, tokenizeObservation } from './tokenize.js';
 import type { DroppedValue, UsageDetailsShape } from './usage.js';
 import { finalizeProvidedUsage, mergeProvidedUsage, ObservationRejectedError } from './usage.js';
 import type { EstimateWarning } from './warnings.js';
@@ -81,6 +81,8 @@ export interface EstimateResult {
 }
 
 const LEVELS = ['DEBUG', 'DEFAULT', 'WARNING', 'ERROR'];
+
+const longestPiece = (outcome: TokenCountOutcome): number => (outcome.kind === 'count' ? (outcome.longestPiece ?? 0) : 0);
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -159,6 +161,13 @@ export function estimate(input: EstimateInput, options: EstimateOptions): Estima
     tokenization = { input: result.input, output: result.output };
     usage = result.usage;
     usageSource = isEmpty(usage) ? 'none' : 'tokenized';
+    const longest = Math.max(longestPiece(result.input), longestPiece(result.output));
+    if (!result.failed && longest >= SLOW_PIECE_BYTES) {
+      warn(
+        'tokenization-may-time-out',
+        `The text holds a run of ${longest.toLocaleString('en-US')} bytes that the tokenizer cannot split (no spaces or other breaks). The server's tokenizer takes quadratic time on such runs and may exceed its 30 s limit, leaving the generation without usage. Send usage with the generation.`,
+      );
+    }
     if (result.failed) {
       const reason = [result.input, result.output].find((o) => o.kind === 'error');
       warn('tokenization-failed', `The server's tokenizer would fail (${reason?.kind === 'error' ? reason.reason : 'error'}), leaving the generation without usage.`);

@@ -7,7 +7,19 @@ import { encodingForTokenizerModel, isChatModel } from './tokenizer-models.js';
  * - tiktoken encodings: `encode(text, "all")`, i.e. special tokens such as `<|endoftext|>` count as one token;
  * - `claude`: what `countTokens(text)` of `@anthropic-ai/tokenizer` returns (it NFKC-normalises first).
  */
-export type TokenCounter = (encoding: Encoding, text: string) => number;
+export type TokenCounter = (encoding: Encoding, text: string, stats?: PieceStats) => number;
+
+/** Filled in by counters that can tell: the longest piece (in UTF-8 bytes) the pattern cut, among those over 16 UTF-16 units. */
+export interface PieceStats {
+  longestPiece: number;
+}
+
+/**
+ * The reference tokenizer merges a piece in time quadratic in its length: about 1 s for 30 KB of
+ * one letter, 8 s for 80 KB. Past the server's 30 s limit per call the generation keeps no usage.
+ * From this size on an estimate warns that the server may not get there.
+ */
+export const SLOW_PIECE_BYTES = 100_000;
 
 export interface TokenizerInfo {
   id: 'openai' | 'claude';
@@ -71,7 +83,13 @@ export function resolveTokenizer(def: Pick<ModelDefinition, 'tokenizerId' | 'tok
 }
 
 export type TokenCountOutcome =
-  | { kind: 'count'; tokens: number; path: 'chat' | 'text' | 'claude' }
+  | {
+      kind: 'count';
+      tokens: number;
+      path: 'chat' | 'text' | 'claude';
+      /** UTF-8 bytes of the longest piece, when the counter tells. */
+      longestPiece?: number;
+    }
   /** The server returns no count (and logs why). */
   | { kind: 'none'; reason: string }
   /** The server's tokenizer throws; the whole observation then gets no usage. */
@@ -118,22 +136,22 @@ const CHAT_KEYS = ['content', 'role', 'name', 'tool_calls', 'function_call', 'to
 
 class TokenizerThrows extends Error {}
 
-function encodeLength(count: TokenCounter, encoding: Encoding, value: unknown): number {
+function encodeLength(count: TokenCounter, encoding: Encoding, value: unknown, stats: PieceStats): number {
   // The WASM tiktoken throws on anything but a string.
   if (typeof value !== 'string') {
     throw new TokenizerThrows(`the tokenizer is handed a ${Array.isArray(value) ? 'array' : typeof value}, which it cannot encode`);
   }
-  return count(encoding, value);
+  return count(encoding, value, stats);
 }
 
-function chatCount(messages: ChatMessage[], chat: ChatConfig, encoding: Encoding, count: TokenCounter): number {
+function chatCount(messages: ChatMessage[], chat: ChatConfig, encoding: Encoding, count: TokenCounter, stats: PieceStats): number {
   let n = 0;
   for (const message of messages) {
     n += chat.tokensPerMessage;
     for (const key of Object.keys(message)) {
       const value = message[key];
       if (value && CHAT_KEYS.includes(key)) {
-        const tokens = encodeLength(count, encoding, value);
+        const tokens = encodeLength(count, encoding, value, stats);
         if (tokens) n += tokens;
       }
       if (key === 'name') n += chat.tokensPerName;
@@ -153,9 +171,12 @@ export function serverTokenCount(resolution: TokenizerResolution, text: unknown,
   }
   if (!resolution.ok) return { kind: 'none', reason: resolution.message };
   const { tokenizer } = resolution;
+  const stats: PieceStats = { longestPiece: 0 };
+  const counted = (tokens: number, path: 'chat' | 'text' | 'claude'): TokenCountOutcome =>
+    stats.longestPiece > 0 ? { kind: 'count', tokens, path, longestPiece: stats.longestPiece } : { kind: 'count', tokens, path };
   try {
     if (tokenizer.id === 'claude') {
-      return { kind: 'count', tokens: encodeLength(count, 'claude', typeof text === 'string' ? text : JSON.stringify(text)), path: 'claude' };
+      return counted(encodeLength(count, 'claude', typeof text === 'string' ? text : JSON.stringify(text), stats), 'claude');
     }
     const parsed = typeof text === 'string' ? parseJsonPrioritised(text) : text;
     if (isChatMessageArray(parsed) && isChatModel(tokenizer.tokenizerModel ?? '')) {
@@ -165,10 +186,10 @@ export function serverTokenCount(resolution: TokenizerResolution, text: unknown,
           reason: `chat input, but the definition's tokenizerConfig lacks numeric tokensPerMessage/tokensPerName for chat model "${tokenizer.tokenizerModel}"`,
         };
       }
-      return { kind: 'count', tokens: chatCount(parsed, resolution.chat, tokenizer.encoding, count), path: 'chat' };
+      return counted(chatCount(parsed, resolution.chat, tokenizer.encoding, count, stats), 'chat');
     }
     const asText = typeof parsed === 'string' ? parsed : JSON.stringify(parsed);
-    return { kind: 'count', tokens: encodeLength(count, tokenizer.encoding, asText), path: 'text' };
+    return counted(encodeLength(count, tokenizer.encoding, asText, stats), 'text');
   } catch (e) {
     if (e instanceof TokenizerThrows) return { kind: 'error', reason: e.message };
     throw e;

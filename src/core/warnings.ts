@@ -11,6 +11,7 @@ export const ESTIMATE_WARNING_CODES = [
   'tokenizer-unusable',
   'tokenization-failed',
   'tokenization-skipped',
+  'tokenization-may-time-out',
   'no-prices',
   'usage-total-mismatch',
   'values-dropped',

@@ -2,4 +2,4 @@ import type { TokenCounter } from '../core/tokenize.js';
 import { loadTokenizer } from './load.js';
 
 /** The core's counting contract, served by the tokenizer engine. */
-export const engineCounter: TokenCounter = (encoding, text) => loadTokenizer(encoding).count(text);
+export const engineCounter: TokenCounter = (encoding, text, stats) => loadTokenizer(encoding).count(text, stats);

@@ -17,7 +17,7 @@
  * states (a run of that many white-space characters). These functions still return the count that
  * tiktoken gives when it finishes.
  */
-export { createTokenizer, type Tokenizer, type TokenizerOptions } from './tokenizer.js';
+export { type CountStats, createTokenizer, type Tokenizer, type TokenizerOptions } from './tokenizer.js';
 export type { StreamingCounter } from './streaming.js';
 export { ENCODING_NAMES, isEncodingName, type EncodingName } from './encodings.js';
 export { decodeRankTable, encodeRankTable, type RankTable, type RankTableMeta } from './rank-table.js';

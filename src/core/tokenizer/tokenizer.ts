@@ -6,10 +6,19 @@ import { makeScanner, type Scanner } from './scanner.js';
 import { createStreamingCounter, type StreamingCounter } from './streaming.js';
 import { wellFormed } from './well-formed.js';
 
+/** What a count saw besides the number of tokens. */
+export interface CountStats {
+  /**
+   * UTF-8 bytes of the longest piece the pattern cut, among pieces longer than 16 UTF-16 units
+   * (0 if there is none); the maximum over the calls that were given this object.
+   */
+  longestPiece: number;
+}
+
 export interface Tokenizer {
   readonly name: EncodingName;
   /** Number of tokens, as `encode(text).length` but faster. */
-  count(text: string): number;
+  count(text: string, stats?: CountStats): number;
   /** Token ids, as the reference's `encode(text, "all")`: every special token string is that token. */
   encode(text: string): number[];
   /** A counter fed in chunks; its total equals `count` of the concatenated chunks. */
@@ -112,6 +121,8 @@ export class TokenizerCore {
   private readonly cache: PieceCache | undefined;
   private readonly hot = new HotPieces();
   private scratch = new Uint8Array(1024);
+  /** UTF-8 bytes of the longest piece over HOT_WIDTH units counted since it was last reset. */
+  longestPiece = 0;
 
   constructor(
     readonly name: EncodingName,
@@ -206,6 +217,7 @@ export class TokenizerCore {
 
   private countColdPiece(text: string, start: number, end: number): number {
     const n = this.utf8(text, start, end);
+    if (n > this.longestPiece && end - start > HOT_WIDTH) this.longestPiece = n;
     const bytes = this.scratch;
     // Most pieces are one token: answer those from the rank table, before touching the cache.
     if (this.lookup(bytes, 0, n) >= 0) return 1;
@@ -276,7 +288,13 @@ export function createTokenizer(name: EncodingName, table: RankTable, options?: 
   const core = new TokenizerCore(name, table, options);
   return {
     name,
-    count: (text) => core.countPrepared(core.prepare(text)),
+    count: (text, stats) => {
+      if (!stats) return core.countPrepared(core.prepare(text));
+      core.longestPiece = 0;
+      const tokens = core.countPrepared(core.prepare(text));
+      if (core.longestPiece > stats.longestPiece) stats.longestPiece = core.longestPiece;
+      return tokens;
+    },
     encode: (text) => core.encodePrepared(core.prepare(text)),
     counter: () => createStreamingCounter(core),
   };

@@ -5,6 +5,7 @@ import { specToDefinition } from '../../../src/core/models/draft.js';
 import type { ModelDefinition } from '../../../src/core/models/types.js';
 import { ObservationRejectedError } from '../../../src/core/usage.js';
 import { builtInDefinitions } from '../../../src/data/catalogue.js';
+import { engineCounter } from '../../../src/tokenizer/counter.js';
 import { recordingCounter, wasmCounter } from './helpers/counter.js';
 
 const builtIns = builtInDefinitions();
@@ -234,5 +235,30 @@ describe('estimate: rejected observations', () => {
     expect(() => run({ model: 'gpt-4o', modelParameters: { a: { b: 1 } } })).toThrow(/modelParameters.a/);
     expect(() => run({ model: 'gpt-4o', level: 'FATAL' as never })).toThrow(/level/);
     expect(() => run({ model: 42 as never })).toThrow(/model must be a string/);
+  });
+});
+
+describe('runs the server tokenizes slowly', () => {
+  const slow = (input: unknown, output: unknown = 'ok', model = 'gpt-4o') => run({ model, input, output }, builtIns, engineCounter);
+
+  it('warns from 100,000 bytes in one piece, counted in UTF-8 bytes, in input or output or chat content', () => {
+    expect(codes(slow('a'.repeat(99_999)))).not.toContain('tokenization-may-time-out');
+    const r = slow('a'.repeat(100_000));
+    expect(codes(r)).toContain('tokenization-may-time-out');
+    expect(r.warnings.find((w) => w.code === 'tokenization-may-time-out')!.message).toContain('100,000 bytes');
+    // The count itself is still what the tokenizer gives.
+    expect(r.usageDetails['input']).toBe(engineCounter('o200k_base', 'a'.repeat(100_000)));
+    expect(codes(slow('ok', '日'.repeat(33_334)))).toContain('tokenization-may-time-out');
+    expect(codes(slow([{ role: 'user', content: 'z'.repeat(120_000) }]))).toContain('tokenization-may-time-out');
+    expect(codes(slow('x'.repeat(120_000), 'ok', 'claude-3-opus-20240229'))).toContain('tokenization-may-time-out');
+  });
+
+  it('does not warn for long text that breaks into ordinary pieces', () => {
+    expect(codes(slow('word '.repeat(50_000)))).not.toContain('tokenization-may-time-out');
+    expect(codes(slow('1'.repeat(200_000)))).not.toContain('tokenization-may-time-out');
+  });
+
+  it('does not warn when usage is provided, as nothing is tokenized', () => {
+    expect(codes(run({ model: 'gpt-4o', input: 'a'.repeat(150_000), usageDetails: { input: 5 } }, builtIns, engineCounter))).not.toContain('tokenization-may-time-out');
   });
 });

@@ -1,5 +1,5 @@
 // Estimates a chunk of JSONL lines and serialises the results: the work of `estimate --batch`
-// that runs either on the main thread or in worker threads (see batch.ts). No I/O here.
+// between reading a chunk and writing it (see batch.ts). No I/O here.
 import { createMatcher, estimate, type EstimateInput, type EstimateOptions, type EstimateResult, type ModelDefinition, ObservationRejectedError } from '../../core/index.js';
 import { engineCounter } from '../../tokenizer/counter.js';
 import { JsonBytes } from './json-bytes.js';

@@ -1,6 +1,6 @@
 // The v2 prompt endpoints (API.md 4). A 404 is re-thrown with what it means for a prompt: which
 // of name, version or label is missing, found out with one extra list request only on failure.
-import { ApiNotFoundError, NotFoundError, PreconditionError, UsageError } from '../errors.js';
+import { ApiError, ApiNotFoundError, NotFoundError, PreconditionError, UsageError } from '../errors.js';
 import type { CreatePromptBody } from '../core/prompts/create-body.js';
 import { promptPathSegment } from '../core/prompts/name.js';
 import type { PromptSelector } from '../core/prompts/selector.js';
@@ -45,6 +45,9 @@ export async function getPrompt(client: ApiClient, name: string, selector: Promp
   try {
     return (await client.request('GET', promptPath(name), { query, schema: PromptSchema })).data;
   } catch (error) {
+    if (error instanceof ApiError && error.status === 409) {
+      error.hint ??= 'A prompt it references is missing or not a text prompt, or the references now nest too deep or form a cycle (labels moved since it was created). See the stored content with --no-resolve.';
+    }
     throw await explainNotFound(client, error, name, selector);
   }
 }
@@ -84,6 +87,9 @@ export async function deletePrompt(client: ApiClient, name: string, selector: Pr
   try {
     await client.request('DELETE', promptPath(name), { query: selectorQuery(selector) });
   } catch (error) {
+    if (error instanceof ApiError && error.status === 400 && /depending on/i.test(error.serverMessage ?? '')) {
+      error.hint = 'The prompt versions listed reference it with @@@langfusePrompt tags; delete them first.';
+    }
     throw await explainNotFound(client, error, name, selector);
   }
 }

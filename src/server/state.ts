@@ -38,12 +38,28 @@ export interface PromptRecord {
   commitMessage: string | null;
 }
 
+/**
+ * One reference from a prompt version to another prompt, as the server's `prompt_dependencies`
+ * row: by version (childVersion set) or by label (childLabel set). It goes with its parent version.
+ */
+export interface PromptDependencyRecord {
+  id: string;
+  projectId: string;
+  parentId: string;
+  childName: string;
+  childVersion: number | null;
+  childLabel: string | null;
+  createdAt: string;
+}
+
 export interface ServerState {
   schemaVersion: 1;
   project: ProjectRecord;
   apiKeys: ApiKeyRecord[];
   /** Every version of every prompt. Absent in state files written before prompts existed. */
   prompts: PromptRecord[];
+  /** The references each prompt version was created with. Absent in state files written before them. */
+  promptDependencies: PromptDependencyRecord[];
   /** The project's own model definitions. Absent in state files written before models existed. */
   models: ModelRecord[];
 }

@@ -120,6 +120,7 @@ function initialState(now: Date): ServerState {
     },
     apiKeys: [{ id: randomUUID(), publicKey: `pk-lf-${randomUUID()}`, secretKey: `sk-lf-${randomUUID()}`, createdAt }],
     prompts: [],
+    promptDependencies: [],
     models: [],
   };
 }
@@ -147,6 +148,7 @@ function readState(dir: string): ServerState | undefined {
   }
   // Collections added after the first release are missing from older state files.
   if (!Array.isArray(state.prompts)) state.prompts = [];
+  if (!Array.isArray(state.promptDependencies)) state.promptDependencies = [];
   if (!Array.isArray(state.models)) state.models = [];
   return state;
 }

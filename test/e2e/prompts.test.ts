@@ -109,6 +109,28 @@ describe('prompts end to end', () => {
     expect(served.slice(before)).toEqual([]);
   });
 
+  it('resolves a reference to another prompt on get, and shows the stored tag with --no-resolve', async () => {
+    const child = await run(['prompts', 'create', 'team/tone', '--text', 'Be brief and "plain".', '--label', 'production']);
+    expect(child.exitCode, child.stderr).toBe(0);
+    const content = 'Answer the user. @@@langfusePrompt:name=team/tone|label=production@@@';
+    const parent = await run(['prompts', 'create', 'team/answer', '--text', content, '--label', 'production']);
+    expect(parent.exitCode, parent.stderr).toBe(0);
+
+    expect((await run(['prompts', 'get', 'team/answer', '--raw'])).stdout).toBe('Answer the user. Be brief and "plain".');
+    expect((await run(['prompts', 'get', 'team/answer', '--raw', '--no-resolve'])).stdout).toBe(content);
+    const details = await run(['prompts', 'get', 'team/answer']);
+    expect(details.stdout).toContain('References\tteam/tone v1\n');
+    const resolved = await json(['prompts', 'get', 'team/answer']);
+    expect(resolved.resolutionGraph).toEqual({
+      root: { name: 'team/answer', version: 1, id: resolved.id },
+      dependencies: { [resolved.id]: [{ id: expect.any(String), name: 'team/tone', version: 1 }] },
+    });
+
+    const refused = await run(['prompts', 'delete', 'team/tone', '--yes']);
+    expect(refused.exitCode).toBe(5);
+    expect(refused.stderr).toContain('team/answer v1 depends on team/tone production');
+  });
+
   it('deletes by version and by label, and needs --yes without a terminal', async () => {
     for (const label of ['a', 'b', 'c']) await run(['prompts', 'create', 'team/old', '--text', label, '--label', label]);
     const refused = await run(['prompts', 'delete', 'team/old']);

@@ -28,6 +28,14 @@ export const PromptSchema = z.discriminatedUnion('type', [
 
 export type Prompt = z.infer<typeof PromptSchema>;
 
+const PromptNodeSchema = z.looseObject({ id: z.string(), name: z.string(), version: z.number().int() });
+
+/** GET's `resolutionGraph` when the prompt references others: which version each reference used. */
+export const ResolutionGraphSchema = z.looseObject({
+  root: PromptNodeSchema,
+  dependencies: z.record(z.string(), z.array(PromptNodeSchema)),
+});
+
 /** One entry of `GET /api/public/v2/prompts`: a prompt with the versions and labels that matched. */
 export const PromptMetaSchema = z.looseObject({
   name: z.string(),

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { contentOf, getPrompt } from '../../api/prompts.js';
-import type { Prompt } from '../../api/schemas/prompts.js';
+import { type Prompt, ResolutionGraphSchema } from '../../api/schemas/prompts.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { analyzeCompile } from '../../core/prompts/analyze.js';
+import { referencedVersions, type ResolutionGraph } from '../../core/prompts/references.js';
 import { isPlaceholder, type PromptContent } from '../../core/prompts/types.js';
 import type { ActionInput } from '../action.js';
 import { parseOptions } from '../options.js';
@@ -50,8 +51,10 @@ function printDetails(ctx: Context, prompt: Prompt, content: PromptContent): voi
     ['Commit message', prompt.commitMessage ?? ''],
     ['Created', [prompt.createdAt, prompt.createdBy ? `by ${prompt.createdBy}` : ''].filter(Boolean).join(' ')],
     ['Config', JSON.stringify(prompt.config ?? {})],
-    ['Variables', variables.join(', ')],
   ];
+  const graph = ResolutionGraphSchema.safeParse(prompt.resolutionGraph);
+  if (graph.success) pairs.push(['References', referencesText(graph.data)]);
+  pairs.push(['Variables', variables.join(', ')]);
   if (content.type === 'chat') pairs.push(['Placeholders', placeholders.join(', ')]);
   ctx.out.keyValues(pairs);
   ctx.out.line();
@@ -69,6 +72,13 @@ function printDetails(ctx: Context, prompt: Prompt, content: PromptContent): voi
       block(item.content);
     }
   });
+}
+
+/** The versions the content was resolved with: `middle v4, leaf v1 (in middle v4)`. */
+function referencesText(graph: ResolutionGraph): string {
+  return referencedVersions(graph)
+    .map((node) => `${node.name} v${node.version}${node.from.id === graph.root.id ? '' : ` (in ${node.from.name} v${node.from.version})`}`)
+    .join(', ');
 }
 
 /** What compile will ask for; a template mustache cannot read shows none rather than failing `get`. */

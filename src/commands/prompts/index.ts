@@ -49,7 +49,11 @@ Examples:
     .option('--label <label>', LABEL_HELP)
     .option('--raw', 'print only the content: the text, or the chat messages as JSON')
     .option('--no-resolve', 'the stored content, with references to other prompts left unresolved')
-    .addHelpText('after', '\n--json prints the API object (content, type, version, labels, tags, config, commit message, dates).')
+    .addHelpText('after', `
+References to other prompts (@@@langfusePrompt:name=NAME|label=LABEL@@@ or |version=N) are replaced
+by those prompts' text, as they are labelled now; References lists the versions used.
+--json prints the API object (content, type, version, labels, tags, config, commit message, dates,
+and resolutionGraph: the versions each reference used, or null).`)
     .action(lazy(ctx, () => import('./get.js')));
 
   prompts

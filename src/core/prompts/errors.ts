@@ -5,9 +5,10 @@ import { NotFoundError, PreconditionError, UsageError } from '../../errors.js';
  * extends the CLI's typed error for its exit code, so the one mapping in src/cli.ts handles them:
  * `usage` is a bad input caught before anything is sent (exit 2), `precondition` means the prompt
  * is not in the state the caller required (exit 9), `not-found` names a version that does not
- * exist (exit 8), `template` a template mustache cannot parse (exit 2: nothing can be compiled).
+ * exist (exit 8), `template` a template mustache cannot parse (exit 2: nothing can be compiled),
+ * `reference` a reference to another prompt that cannot be resolved (exit 9).
  */
-export type PromptErrorKind = 'usage' | 'precondition' | 'not-found' | 'template';
+export type PromptErrorKind = 'usage' | 'precondition' | 'not-found' | 'template' | 'reference';
 
 export class PromptUsageError extends UsageError {
   readonly kind = 'usage' as const;
@@ -37,14 +38,23 @@ export class PromptTemplateError extends UsageError {
   }
 }
 
-export type PromptError = PromptUsageError | LabelPreconditionError | PromptVersionNotFoundError | PromptTemplateError;
+/** A referenced prompt is missing or not text, or the references nest too deep or form a cycle. */
+export class PromptReferenceError extends PreconditionError {
+  readonly kind = 'reference' as const;
+  constructor(message: string, hint?: string) {
+    super(message, { hint });
+  }
+}
+
+export type PromptError = PromptUsageError | LabelPreconditionError | PromptVersionNotFoundError | PromptTemplateError | PromptReferenceError;
 
 export function isPromptError(error: unknown): error is PromptError {
   return (
     error instanceof PromptUsageError ||
     error instanceof LabelPreconditionError ||
     error instanceof PromptVersionNotFoundError ||
-    error instanceof PromptTemplateError
+    error instanceof PromptTemplateError ||
+    error instanceof PromptReferenceError
   );
 }
 

@@ -1,10 +1,12 @@
 // Prompt management as a Langfuse server does it (API.md 4.1–4.6, SEMANTICS.md e): versions from
 // 1, `latest` on the newest version, each label on one version, one type and one set of tags per
-// prompt. Prompt composition (dependency tags) is not implemented: `resolutionGraph` is always null.
+// prompt, and references to other prompts resolved on GET against the labels they hold then.
 import { randomUUID } from 'node:crypto';
+import { parsePromptReferences, type ResolvedPrompt } from '../../core/prompts/references.js';
 import { findVariablePlaceholderClashes } from '../../core/prompts/variables.js';
 import { type Issue, HttpError, invalidRequest, invalidRequestData, notFound } from '../errors.js';
 import { optionalDateTime, optionalInt, parseCreatePromptBody } from '../prompt-body.js';
+import { assertNotReferenced, checkNewReferences, dependencyRows, dropDependencies, resolveStored } from '../prompt-dependencies.js';
 import type { Handler, Route } from '../router.js';
 import type { PromptRecord, ServerState } from '../state.js';
 import { pageMeta, paginate, parsePagination } from '../validate.js';
@@ -16,9 +18,14 @@ function versionsOf(state: ServerState, name: string): PromptRecord[] {
   return state.prompts.filter((row) => row.name === name);
 }
 
-/** What GET adds to the stored row. */
-function withReadFields(row: PromptRecord) {
-  return { ...row, resolutionGraph: null, isActive: row.labels.includes(PRODUCTION) };
+/** What GET answers: the stored row, its content resolved or as stored, the graph and `isActive`. */
+function withReadFields(row: PromptRecord, resolved?: ResolvedPrompt) {
+  return {
+    ...row,
+    ...(resolved ? { prompt: resolved.prompt } : {}),
+    resolutionGraph: resolved?.graph ?? null,
+    isActive: row.labels.includes(PRODUCTION),
+  };
 }
 
 function touch(row: PromptRecord, at: string): void {
@@ -59,17 +66,22 @@ const create: Handler = async (request, { store, now }) => {
         throw invalidRequest(`Cannot create prompt, variables and placeholders must be unique, the following are not: ${clashes.join(', ')}`);
       }
     }
+    const id = randomUUID();
+    const version = (newest?.version ?? 0) + 1;
+    // Resolved before anything changes, so references see the labels as they are now.
+    const references = parsePromptReferences(input.prompt);
+    checkNewReferences(state, { id, name: input.name, version, type: input.type, prompt: input.prompt, labels: input.labels }, references);
     const at = now().toISOString();
     const tags = input.tags ?? newest?.tags ?? [];
     const created: PromptRecord = {
-      id: randomUUID(),
+      id,
       createdAt: at,
       updatedAt: at,
       projectId: state.project.id,
       createdBy: 'API',
       prompt: input.prompt,
       name: input.name,
-      version: (newest?.version ?? 0) + 1,
+      version,
       type: input.type,
       isActive: null,
       config: input.config,
@@ -86,6 +98,7 @@ const create: Handler = async (request, { store, now }) => {
       }
     }
     state.prompts.push(created);
+    state.promptDependencies.push(...dependencyRows(state, id, references, at));
     moveLabels([...existing, created], created, [...input.labels, LATEST], at);
     return created;
   });
@@ -109,7 +122,7 @@ const getOne: Handler = (request, { store }) => {
   const wanted = label ?? PRODUCTION;
   const row = version !== undefined ? rows.find((r) => r.version === version) : rows.find((r) => r.labels.includes(wanted));
   if (!row) throw notFound(`Prompt not found: '${name}' with ${version !== undefined ? `version ${version}` : `label '${wanted}'`}`);
-  return { status: 200, body: withReadFields(row) };
+  return { status: 200, body: withReadFields(row, resolve === 'false' ? undefined : resolveStored(store.state, row)) };
 };
 
 const list: Handler = (request, { store }) => {
@@ -176,7 +189,9 @@ const remove: Handler = async (request, { store, now }) => {
       version !== undefined ? row.version === version : label !== undefined ? row.labels.includes(label) : true,
     );
     if (doomed.length === 0) throw notFound('Prompt not found');
+    assertNotReferenced(state, name, doomed);
     state.prompts = state.prompts.filter((row) => !doomed.includes(row));
+    dropDependencies(state, doomed);
     const remaining = rows.filter((row) => !doomed.includes(row));
     if (doomed.some((row) => row.labels.includes(LATEST)) && !remaining.some((row) => row.labels.includes(LATEST))) {
       const highest = remaining.reduce<PromptRecord | undefined>((top, row) => (top && top.version > row.version ? top : row), undefined);

@@ -186,6 +186,55 @@ describe('prompts get', () => {
   });
 });
 
+describe('prompts get with references to other prompts', () => {
+  const ref = (inner: string) => `@@@langfusePrompt:${inner}@@@`;
+  beforeAll(async () => {
+    await cli.seed({ name: 'r/leaf', prompt: 'the leaf', labels: ['production'] });
+    await cli.seed({ name: 'r/middle', prompt: `middle(${ref('name=r/leaf|label=production')})`, labels: ['production'] });
+    await cli.seed({ name: 'r/top', prompt: `top ${ref('name=r/middle|version=1')} and ${ref('name=r/leaf|version=1')}`, labels: ['production'] });
+  });
+
+  it('shows the resolved content and the versions the references used', async () => {
+    const result = await cli.run(['prompts', 'get', 'r/top']);
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toContain('References\tr/middle v1, r/leaf v1 (in r/middle v1), r/leaf v1\n');
+    expect(result.stdout.endsWith('\ntop middle(the leaf) and the leaf\n')).toBe(true);
+    const json = JSON.parse((await cli.run(['prompts', 'get', 'r/top', '--json'])).stdout);
+    expect(Object.keys(json.resolutionGraph.dependencies)).toHaveLength(2);
+    expect(json.resolutionGraph.root).toMatchObject({ name: 'r/top', version: 1 });
+  });
+
+  it('shows the stored tags and no references with --no-resolve', async () => {
+    const result = await cli.run(['prompts', 'get', 'r/top', '--no-resolve', '--raw']);
+    expect(result.sent[0]!.path).toBe('/api/public/v2/prompts/r%2Ftop?resolve=false');
+    expect(result.stdout).toBe(`top ${ref('name=r/middle|version=1')} and ${ref('name=r/leaf|version=1')}`);
+    expect((await cli.run(['prompts', 'get', 'r/top', '--no-resolve'])).stdout).not.toContain('References');
+    expect((await cli.run(['prompts', 'get', 'r/leaf'])).stdout).not.toContain('References');
+  });
+
+  it('explains a 409 for a reference that no longer resolves (exit 5)', async () => {
+    await cli.seed({ name: 'r/hop4', prompt: 'end' });
+    for (let i = 3; i >= 1; i--) await cli.seed({ name: `r/hop${i}`, prompt: ref(`name=r/hop${i + 1}|version=1`) });
+    await cli.seed({ name: 'r/link', prompt: 'short', labels: ['x'] });
+    await cli.seed({ name: 'r/link', prompt: ref('name=r/hop1|version=1') });
+    await cli.seed({ name: 'r/broken', prompt: ref('name=r/link|label=x'), labels: ['production'] });
+    await cli.seedLabels('r/link', 2, ['x']);
+    const result = await cli.run(['prompts', 'get', 'r/broken']);
+    expect(result.exitCode).toBe(5);
+    expect(result.stderr).toContain('409 Conflict from GET /api/public/v2/prompts/r%2Fbroken: Maximum nesting depth exceeded (5)');
+    expect(result.stderr).toContain('See the stored content with --no-resolve.');
+  });
+
+  it('refuses to delete a referenced version, saying which prompts reference it (exit 5)', async () => {
+    const result = await cli.run(['prompts', 'delete', 'r/leaf', '--version', '1', '--yes']);
+    expect(result.exitCode).toBe(5);
+    expect(result.stderr).toContain('Other prompts are depending on prompt versions you are trying to delete:\n\nr/middle v1 depends on r/leaf production\nr/top v1 depends on r/leaf v1\n\nPlease delete the dependent prompts first.');
+    expect(result.stderr).toContain('The prompt versions listed reference it with @@@langfusePrompt tags; delete them first.');
+    expect(result.stderr).not.toContain('fix the fields');
+    expect((await cli.run(['prompts', 'get', 'r/leaf', '--raw'])).stdout).toBe('the leaf');
+  });
+});
+
 describe('prompts list and versions', () => {
   beforeAll(async () => {
     for (const name of ['l/a', 'l/b', 'l/c']) await cli.seed({ name, prompt: 'x', tags: name === 'l/b' ? ['keep'] : [] });

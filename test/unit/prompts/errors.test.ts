@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../../../src/errors.js';
 import {
   LabelPreconditionError,
+  PromptReferenceError,
   PromptTemplateError,
   PromptUsageError,
   PromptVersionNotFoundError,
@@ -17,6 +18,7 @@ describe('prompt core errors', () => {
     [new PromptTemplateError('x'), ExitCode.usage, 'template'],
     [new LabelPreconditionError('x'), ExitCode.precondition, 'precondition'],
     [new PromptVersionNotFoundError('x'), ExitCode.notFound, 'not-found'],
+    [new PromptReferenceError('x'), ExitCode.precondition, 'reference'],
   ] as const)('%s exits %i and keeps its kind', (error, exitCode, kind) => {
     expect(error.exitCode).toBe(exitCode);
     expect(error.kind).toBe(kind);

@@ -4,11 +4,10 @@ import { writeFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../../../src/server/index.js';
-import { checkRequest, checkResponse } from '../../helpers/contract.js';
 import { tempDir } from '../../helpers/cli.js';
+import { apiCaller } from '../../helpers/server-api.js';
 
 let server: RunningServer;
-const basic = (s: RunningServer = server) => `Basic ${Buffer.from(`${s.keys.publicKey}:${s.keys.secretKey}`).toString('base64')}`;
 const at = (name: string) => `/api/public/v2/prompts/${encodeURIComponent(name)}`;
 
 beforeAll(async () => {
@@ -16,28 +15,8 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-interface Answer {
-  status: number;
-  body: any;
-}
-
 /** Sends a request, and checks both it and a 2xx answer against the contract. */
-async function call(method: string, path: string, body?: unknown, options: { auth?: string | null; target?: RunningServer; unchecked?: boolean } = {}): Promise<Answer> {
-  const target = options.target ?? server;
-  const auth = options.auth === undefined ? basic(target) : options.auth;
-  const response = await fetch(target.url + path, {
-    method,
-    headers: { ...(auth ? { authorization: auth } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  const answer = { status: response.status, body: text ? JSON.parse(text) : undefined };
-  if (!options.unchecked) {
-    expect(checkRequest(method, path, body)).toEqual([]);
-    if (answer.status < 300) expect(checkResponse(method, path, answer.status, answer.body)).toEqual([]);
-  }
-  return answer;
-}
+const call = apiCaller(() => server);
 
 const create = (body: Record<string, unknown>, options?: { target?: RunningServer; unchecked?: boolean }) => call('POST', '/api/public/v2/prompts', body, options);
 

@@ -12,6 +12,7 @@ export const ESTIMATE_WARNING_CODES = [
   'tokenization-failed',
   'tokenization-skipped',
   'no-prices',
+  'tier-condition-unknown',
   'usage-total-mismatch',
   'values-dropped',
   'cost-out-of-range',

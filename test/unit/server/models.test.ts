@@ -136,6 +136,15 @@ describe('POST /api/public/models', () => {
     expect((await call('POST', '/api/public/models', [1])).status).toBe(400);
   });
 
+  it('refuses a condition that is neither a usage nor an attribute condition, as the server\'s zod union does', async () => {
+    const standard = { name: 'Standard', isDefault: true, priority: 0, conditions: [], prices: { input: 1 } };
+    const night = { name: 'Night', isDefault: false, priority: 1, conditions: [{ source: 'clock', after: '22:00' }], prices: { input: 0.5 } };
+    const refused = await call('POST', '/api/public/models', { modelName: 'night', matchPattern: 'night', unit: 'TOKENS', pricingTiers: [standard, night] });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toBe('Invalid request data');
+    expect(refused.body.error).toEqual([expect.objectContaining({ code: 'invalid_union', path: ['pricingTiers', 1, 'conditions', 0] })]);
+  });
+
   it('needs Basic auth and answers 405 for other methods', async () => {
     expect(await call('GET', '/api/public/models', undefined, server, false)).toEqual({ status: 401, body: { message: 'No authorization header' } });
     expect(await call('PATCH', '/api/public/models')).toEqual({ status: 405, body: { message: 'Method not allowed', error: 'MethodNotAllowedError' } });

@@ -5,6 +5,7 @@
 // server would silently drop it.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { updatedAtSchema } from '../../src/core/prompts/updated-at.js';
 
 type Schema = Record<string, any>;
 
@@ -134,6 +135,13 @@ function serverRules(key: string, body: Record<string, any> | undefined, query: 
     if ((body.newLabels ?? []).includes('latest')) add('body.newLabels', '"latest" cannot be set');
   }
   if (key.startsWith('GET /api/public/v2/prompts/') && query.has('version') && query.has('label')) add('query', 'version and label together give 400');
+  if (key === 'GET /api/public/v2/prompts') {
+    // z.iso.datetime({ offset: true }): the OpenAPI file's date-time says less (API.md 4.3).
+    for (const name of ['fromUpdatedAt', 'toUpdatedAt']) {
+      const value = query.get(name);
+      if (value !== null && !updatedAtSchema().safeParse(value).success) add(`query.${name}`, 'the server needs an ISO datetime with seconds and Z or an offset');
+    }
+  }
   for (const name of ['page', 'limit']) {
     const value = query.get(name);
     if (value !== null && (!/^\d+$/.test(value) || Number(value) < 1 || (name === 'limit' && Number(value) > 100))) add(`query.${name}`, 'out of range');

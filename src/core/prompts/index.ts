@@ -16,3 +16,4 @@ export * from './label-plan.js';
 export * from './stable-json.js';
 export * from './diff.js';
 export * from './create-body.js';
+export * from './updated-at.js';

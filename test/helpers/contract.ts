@@ -20,7 +20,8 @@ interface Operation {
   operationId: string;
   parameters: Parameter[];
   request?: Schema;
-  responses: Record<string, Schema>;
+  /** Success statuses and their body schemas; null: no body. */
+  responses: Record<string, Schema | null>;
 }
 
 const fixture = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'langfuse-openapi-subset.json'), 'utf8')) as {
@@ -82,12 +83,14 @@ export function checkRequest(method: string, url: string, body: unknown): Contra
   return issues;
 }
 
-/** Checks a 2xx answer against the contract's response schema (unknown fields allowed). */
+/** Checks a 2xx answer against the contract's response schema (unknown fields allowed); `undefined` is no body. */
 export function checkResponse(method: string, path: string, status: number, body: unknown): ContractIssue[] {
   const found = findOperation(method, new URL(path, 'http://contract.local').pathname);
   if (!found) return [{ path: '(response)', message: `${method} ${path} is not an operation of the contract` }];
   const schema = found.operation.responses[String(status)];
-  if (!schema) return status === 204 && body === undefined ? [] : [{ path: '(response)', message: `status ${status} is not a documented success` }];
+  if (schema === undefined) return [{ path: '(response)', message: `status ${status} is not a documented success` }];
+  if (schema === null) return body === undefined ? [] : [{ path: 'body', message: `status ${status} has no body` }];
+  if (body === undefined) return [{ path: 'body', message: 'a body is expected' }];
   const issues: ContractIssue[] = [];
   validate(schema, body, 'body', false, issues);
   return issues;

@@ -28,6 +28,10 @@ export interface PromptFilters {
   name?: string | undefined;
   label?: string | undefined;
   tag?: string | undefined;
+  /** Versions updated at or after this time (ISO 8601 with Z or an offset). */
+  fromUpdatedAt?: string | undefined;
+  /** Versions updated before this time. */
+  toUpdatedAt?: string | undefined;
 }
 
 export async function createPrompt(client: ApiClient, body: CreatePromptBody): Promise<Prompt> {

@@ -216,6 +216,15 @@ export function estimate(input: EstimateInput, options: EstimateOptions): Estima
   const tier = selectPricingTier(definition?.pricingTiers ?? [], usage, { modelParameters: input.modelParameters, metadata: input.metadata });
   const cost = computeCost(provided.cost, usage, tier.tier?.prices ?? null);
 
+  for (const tried of tier.evaluated) {
+    if (!tried.undecided || !definition) continue;
+    const unknown = tried.conditions.flatMap((c) => (c.kind === 'unknown' ? [JSON.stringify(c.condition.raw) ?? String(c.condition.raw)] : []));
+    warn(
+      'tier-condition-unknown',
+      `Tier "${tried.tier.name}" of "${definition.modelName}" has ${unknown.length === 1 ? 'a condition' : 'conditions'} of a kind llmobs cannot evaluate (${unknown.join(', ')}), treated as not met; the server may choose this tier, so the estimate may differ from the server's.`,
+    );
+  }
+
   if (definition && cost.source !== 'provided' && !isEmpty(usage)) {
     if (tier.tier === null) {
       warn('no-prices', `"${definition.modelName}" has ${tier.reason === 'no-tiers' ? 'no prices' : 'no applicable pricing tier'}, so the server computes no cost.`);

@@ -1,6 +1,6 @@
-import type { AttributeCondition, PricingTier, PricingTierCondition, UsageCondition } from './models/types.js';
+import type { AttributeCondition, PricingTier, PricingTierCondition, UnknownCondition, UsageCondition } from './models/types.js';
 import { isEmpty } from './objects.js';
-import { isUsageCondition } from './models/types.js';
+import { isUnknownCondition, isUsageCondition } from './models/types.js';
 
 /** Observation attributes that attribute conditions look at. */
 export interface TierAttributes {
@@ -25,12 +25,23 @@ export type ConditionEvaluation =
       /** The attribute's value, when the key is present with a string, number or boolean. */
       value?: string | number | boolean;
       passed: boolean;
+    }
+  | {
+      /** A kind of condition llmobs does not know: it cannot be evaluated and counts as not met. */
+      kind: 'unknown';
+      condition: UnknownCondition;
+      passed: false;
     };
 
 export interface TierEvaluation {
   tier: PricingTier;
   conditions: ConditionEvaluation[];
   passed: boolean;
+  /**
+   * Every known condition held, and only conditions of an unknown kind kept the tier from
+   * applying: the server, which can evaluate them, may choose this tier.
+   */
+  undecided: boolean;
 }
 
 export type TierSelectionReason =
@@ -96,6 +107,7 @@ function conditionRegex(pattern: string, caseSensitive: boolean): RegExp | Error
 }
 
 function evaluateCondition(condition: PricingTierCondition, usage: Record<string, number>, attrs: TierAttributes): ConditionEvaluation {
+  if (isUnknownCondition(condition)) return { kind: 'unknown', condition, passed: false };
   if (isUsageCondition(condition)) {
     const regex = conditionRegex(condition.usageDetailPattern, condition.caseSensitive === true);
     if (regex instanceof Error) {
@@ -128,7 +140,8 @@ function nonDefaultByPriority(tiers: readonly PricingTier[]): PricingTier[] {
 
 /**
  * The server's tier choice: non-default tiers by ascending priority, the first whose conditions
- * all pass wins (a tier without conditions never does), otherwise the default tier.
+ * all pass wins (a tier without conditions never does), otherwise the default tier. A condition
+ * of a kind llmobs does not know counts as not met (see `TierEvaluation.undecided`).
  */
 export function selectPricingTier(tiers: readonly PricingTier[], usage: Record<string, number>, attrs: TierAttributes = {}): TierSelection {
   if (tiers.length === 0) return { tier: null, reason: 'no-tiers', evaluated: [] };
@@ -138,7 +151,8 @@ export function selectPricingTier(tiers: readonly PricingTier[], usage: Record<s
   for (const tier of candidates) {
     const conditions = tier.conditions.map((c) => evaluateCondition(c, usage, attrs));
     const passed = conditions.length > 0 && conditions.every((c) => c.passed);
-    evaluated.push({ tier, conditions, passed });
+    const undecided = !passed && conditions.some((c) => c.kind === 'unknown') && conditions.every((c) => c.passed || c.kind === 'unknown');
+    evaluated.push({ tier, conditions, passed, undecided });
     if (passed) return { tier, reason: 'conditions', evaluated };
   }
   const fallback = tiers.find((t) => t.isDefault);

@@ -13,6 +13,7 @@ export const ESTIMATE_WARNING_CODES = [
   'tokenization-skipped',
   'tokenization-may-time-out',
   'no-prices',
+  'tier-condition-unknown',
   'usage-total-mismatch',
   'values-dropped',
   'cost-out-of-range',

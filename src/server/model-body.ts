@@ -8,7 +8,7 @@ import type { DefinitionIssue } from '../core/models/issues.js';
 import { validatePattern } from '../core/models/pattern.js';
 import { pricingFields } from '../core/models/request.js';
 import { checkPricingTiers } from '../core/models/tier-checks.js';
-import { MODEL_UNITS, type PricingTierCondition, USAGE_OPERATORS } from '../core/models/types.js';
+import { type KnownCondition, MODEL_UNITS, USAGE_OPERATORS } from '../core/models/types.js';
 import { type Issue, invalidRequest, invalidRequestData } from './errors.js';
 
 const usageCondition = z.object({
@@ -78,7 +78,7 @@ export interface ModelBody {
   inputPrice: number | null;
   outputPrice: number | null;
   totalPrice: number | null;
-  pricingTiers: Array<{ name: string; isDefault: boolean; priority: number; conditions: PricingTierCondition[]; prices: Record<string, number> }> | null;
+  pricingTiers: Array<{ name: string; isDefault: boolean; priority: number; conditions: KnownCondition[]; prices: Record<string, number> }> | null;
   tokenizerId: 'openai' | 'claude' | null;
   tokenizerConfig: unknown;
 }

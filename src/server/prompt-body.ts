@@ -4,6 +4,7 @@ import { validatePromptName } from '../core/prompts/name.js';
 import { LABEL_MAX_LENGTH, LABEL_PATTERN } from '../core/prompts/label.js';
 import { COMMIT_MESSAGE_MAX_LENGTH } from '../core/prompts/commit-message.js';
 import { PLACEHOLDER_NAME_PATTERN } from '../core/prompts/chat-content.js';
+import { updatedAtSchema } from '../core/prompts/updated-at.js';
 import { type Issue, invalidRequestData } from './errors.js';
 import type { StoredChatItem } from './state.js';
 
@@ -138,16 +139,17 @@ export function optionalInt(query: URLSearchParams, name: string, issues: Issue[
   return Number(raw);
 }
 
-const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
-
-/** `z.iso.datetime({ offset: true })`: a date and time with Z or an offset. */
+/**
+ * A query datetime checked with the server's `z.iso.datetime({ offset: true })`, its issue as the
+ * server reports it; "" counts as unset.
+ */
 export function optionalDateTime(query: URLSearchParams, name: string, issues: Issue[]): number | undefined {
   const raw = query.get(name);
   if (raw === null || raw === '') return undefined;
-  const time = Date.parse(raw);
-  if (!ISO_WITH_OFFSET.test(raw) || Number.isNaN(time)) {
-    issues.push({ code: 'invalid_format', format: 'datetime', path: [name], message: 'Invalid ISO datetime' });
+  const parsed = updatedAtSchema().safeParse(raw);
+  if (!parsed.success) {
+    issues.push(...parsed.error.issues.map((issue): Issue => ({ ...issue, path: [name] })));
     return undefined;
   }
-  return time;
+  return Date.parse(raw);
 }

@@ -68,6 +68,30 @@ describe('prompts end to end', () => {
     expect(all.map((item: { name: string }) => item.name)).toEqual([NAME]);
   });
 
+  it('lists the versions updated in a time window, the bounds given with Z or an offset', async () => {
+    const mark = new Date();
+    // The same instant two hours ahead, written with its offset.
+    const markPlus2 = new Date(mark.getTime() + 2 * 3600_000).toISOString().replace('Z', '+02:00');
+    const created = await run(['prompts', 'create', 'team/dated', '--text', 'new']);
+    expect(created.exitCode, created.stderr).toBe(0);
+    const since = await json(['prompts', 'list', '--all', '--from-updated-at', markPlus2]);
+    expect(since.map((item: { name: string }) => item.name)).toEqual(['team/dated']);
+    const before = await json(['prompts', 'list', '--all', '--to-updated-at', mark.toISOString()]);
+    expect(before.map((item: { name: string }) => item.name)).toEqual(['team/agent', NAME, 'team/draft']);
+    const table = await run(['prompts', 'list', '--from-updated-at', mark.toISOString(), '--to-updated-at', '2100-01-01T00:00:00Z']);
+    expect(table.stdout).toMatch(/^team\/dated\ttext\t1\tlatest\t\t\S+\n$/);
+    expect((await run(['prompts', 'delete', 'team/dated', '--yes'])).exitCode).toBe(0);
+
+    const served0 = served.length;
+    const dateOnly = await run(['prompts', 'list', '--from-updated-at', mark.toISOString().slice(0, 10)]);
+    expect(dateOnly.exitCode).toBe(2);
+    expect(dateOnly.stderr).toContain('--from-updated-at: must be an ISO 8601 date and time with seconds and Z or an offset');
+    const reversed = await run(['prompts', 'list', '--from-updated-at', '2100-01-01T00:00:00Z', '--to-updated-at', mark.toISOString()]);
+    expect(reversed.exitCode).toBe(2);
+    expect(reversed.stderr).toContain('must be earlier than --to-updated-at');
+    expect(served.slice(served0)).toEqual([]);
+  });
+
   it('lists versions with labels and commit messages', async () => {
     const result = await run(['prompts', 'versions', NAME]);
     expect(result.stdout).toMatch(/^2\tstaging,latest\t\S+\tAPI\tshorter\n1\tproduction\t\S+\tAPI\tfirst\n$/);

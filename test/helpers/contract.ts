@@ -5,6 +5,7 @@
 // server would silently drop it.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { updatedAtSchema } from '../../src/core/prompts/updated-at.js';
 
 type Schema = Record<string, any>;
 
@@ -19,7 +20,8 @@ interface Operation {
   operationId: string;
   parameters: Parameter[];
   request?: Schema;
-  responses: Record<string, Schema>;
+  /** Success statuses and their body schemas; null: no body. */
+  responses: Record<string, Schema | null>;
 }
 
 const fixture = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'langfuse-openapi-subset.json'), 'utf8')) as {
@@ -81,12 +83,14 @@ export function checkRequest(method: string, url: string, body: unknown): Contra
   return issues;
 }
 
-/** Checks a 2xx answer against the contract's response schema (unknown fields allowed). */
+/** Checks a 2xx answer against the contract's response schema (unknown fields allowed); `undefined` is no body. */
 export function checkResponse(method: string, path: string, status: number, body: unknown): ContractIssue[] {
   const found = findOperation(method, new URL(path, 'http://contract.local').pathname);
   if (!found) return [{ path: '(response)', message: `${method} ${path} is not an operation of the contract` }];
   const schema = found.operation.responses[String(status)];
-  if (!schema) return status === 204 && body === undefined ? [] : [{ path: '(response)', message: `status ${status} is not a documented success` }];
+  if (schema === undefined) return [{ path: '(response)', message: `status ${status} is not a documented success` }];
+  if (schema === null) return body === undefined ? [] : [{ path: 'body', message: `status ${status} has no body` }];
+  if (body === undefined) return [{ path: 'body', message: 'a body is expected' }];
   const issues: ContractIssue[] = [];
   validate(schema, body, 'body', false, issues);
   return issues;
@@ -134,6 +138,13 @@ function serverRules(key: string, body: Record<string, any> | undefined, query: 
     if ((body.newLabels ?? []).includes('latest')) add('body.newLabels', '"latest" cannot be set');
   }
   if (key.startsWith('GET /api/public/v2/prompts/') && query.has('version') && query.has('label')) add('query', 'version and label together give 400');
+  if (key === 'GET /api/public/v2/prompts') {
+    // z.iso.datetime({ offset: true }): the OpenAPI file's date-time says less (API.md 4.3).
+    for (const name of ['fromUpdatedAt', 'toUpdatedAt']) {
+      const value = query.get(name);
+      if (value !== null && !updatedAtSchema().safeParse(value).success) add(`query.${name}`, 'the server needs an ISO datetime with seconds and Z or an offset');
+    }
+  }
   for (const name of ['page', 'limit']) {
     const value = query.get(name);
     if (value !== null && (!/^\d+$/.test(value) || Number(value) < 1 || (name === 'limit' && Number(value) > 100))) add(`query.${name}`, 'out of range');

@@ -36,7 +36,19 @@ describe('contract checker', () => {
     expect(checkRequest('GET', '/api/public/models?limit=101', undefined)).toContainEqual({ path: 'query.limit', message: 'out of range' });
     expect(checkRequest('GET', '/api/public/v2/prompts?name=x&labels=y', undefined)).toContainEqual({ path: 'query.labels', message: 'unknown query parameter' });
     expect(checkRequest('GET', '/api/public/v2/prompts/x?version=1&label=p', undefined)).toContainEqual({ path: 'query', message: 'version and label together give 400' });
+    expect(checkRequest('GET', `/api/public/v2/prompts?fromUpdatedAt=${encodeURIComponent('2026-05-01T09:30:00+02:00')}&toUpdatedAt=2026-06-01T00:00:00Z`, undefined)).toEqual([]);
+    expect(checkRequest('GET', '/api/public/v2/prompts?fromUpdatedAt=2026-05-01T00:00:00', undefined)).toContainEqual({ path: 'query.fromUpdatedAt', message: 'the server needs an ISO datetime with seconds and Z or an offset' });
     expect(checkRequest('GET', '/api/public/nothing', undefined)).toHaveLength(1);
+  });
+
+  it('checks answers: the server\'s DELETE model answer (not the OpenAPI file\'s 204), and answers without a body', () => {
+    expect(checkResponse('DELETE', '/api/public/models/abc', 200, { message: 'Model successfully deleted' })).toEqual([]);
+    expect(checkResponse('DELETE', '/api/public/models/abc', 200, {})).toEqual([{ path: 'body.message', message: 'required' }]);
+    expect(checkResponse('DELETE', '/api/public/models/abc', 200, undefined)).toEqual([{ path: 'body', message: 'a body is expected' }]);
+    expect(checkResponse('DELETE', '/api/public/models/abc', 204, undefined)).toEqual([{ path: '(response)', message: 'status 204 is not a documented success' }]);
+    expect(checkResponse('DELETE', '/api/public/v2/prompts/a', 204, undefined)).toEqual([]);
+    expect(checkResponse('DELETE', '/api/public/v2/prompts/a', 204, { message: 'x' })).toEqual([{ path: 'body', message: 'status 204 has no body' }]);
+    expect(checkResponse('GET', '/api/public/models/abc', 200, undefined)).toEqual([{ path: 'body', message: 'a body is expected' }]);
   });
 
   it('finds the local server answers conform', async () => {
@@ -47,6 +59,12 @@ describe('contract checker', () => {
         const response = await fetch(server.url + path, { headers: { authorization: auth } });
         expect(checkResponse('GET', path, response.status, await response.json())).toEqual([]);
       }
+      const headers = { authorization: auth, 'content-type': 'application/json' };
+      const body = JSON.stringify({ modelName: 'm', matchPattern: '(?i)^m$', unit: 'TOKENS', inputPrice: 0.001 });
+      const created = (await (await fetch(`${server.url}/api/public/models`, { method: 'POST', headers, body })).json()) as { id: string };
+      const path = `/api/public/models/${created.id}`;
+      const deleted = await fetch(server.url + path, { method: 'DELETE', headers });
+      expect(checkResponse('DELETE', path, deleted.status, await deleted.json())).toEqual([]);
     } finally {
       await server.close();
     }

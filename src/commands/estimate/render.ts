@@ -1,6 +1,6 @@
 // Output of `llmobs estimate`: the documented JSON object, a human summary, and `--explain` in words.
 import type { Context } from '../../context.js';
-import { priceText } from '../models/render.js';
+import { priceText, unknownConditionText } from '../models/render.js';
 import type { ConditionEvaluation, EstimateResult, LossReason, RankedDefinition } from '../../core/index.js';
 
 /** The stable JSON result; `explain` only when asked for. */
@@ -69,6 +69,7 @@ export function explainData(result: EstimateResult) {
         name: evaluation.tier.name,
         priority: evaluation.tier.priority,
         passed: evaluation.passed,
+        undecided: evaluation.undecided,
         conditions: evaluation.conditions.map(conditionText),
       })),
     },
@@ -82,6 +83,7 @@ export function explainData(result: EstimateResult) {
 }
 
 function conditionText(condition: ConditionEvaluation): string {
+  if (condition.kind === 'unknown') return `${unknownConditionText(condition.condition)}: cannot be evaluated, so it counts as not met`;
   if (condition.kind === 'usage') {
     const { usageDetailPattern, operator, value } = condition.condition;
     if (condition.error) return `usage keys /${usageDetailPattern}/: invalid pattern (${condition.error}), so the condition fails`;
@@ -172,7 +174,8 @@ function printExplanation(ctx: Context, result: EstimateResult): void {
   out.heading('Pricing tier');
   const tier = data.tier;
   for (const tried of tier.tried) {
-    say(`  "${tried.name}" (priority ${tried.priority}): ${tried.passed ? 'all conditions hold' : 'not every condition holds'}`);
+    const verdict = tried.passed ? 'all conditions hold' : tried.undecided ? 'undecided: the server may choose it' : 'not every condition holds';
+    say(`  "${tried.name}" (priority ${tried.priority}): ${verdict}`);
     for (const condition of tried.conditions) say(`    ${condition}`);
   }
   const tierReason: Record<string, string> = {

@@ -186,6 +186,7 @@ const HINTS: Record<string, string> = {
   'no-prices': 'Add prices with --price, in USD per unit or per million: --price input=2.5/1M --price output=10/1M',
   'total-with-input-output': 'Price input and output, or only total, not both.',
   'invalid-regex': 'Patterns are Postgres regular expressions, e.g. (?i)^(openai/)?gpt-4o$',
+  'tier-condition-unknown': 'The server knows a kind of condition this llmobs does not: change this definition in the Langfuse UI, with a raw request (llmobs api), or with a newer llmobs.',
 };
 
 export interface CheckedDefinition {

@@ -54,8 +54,10 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
     definitions = (await loadRemoteDefinitions(ctx)).definitions.filter((d) => !d.isLangfuseManaged);
     checked = definitions.length;
     for (const definition of definitions) {
-      // Fields a newer server adds are not mistakes.
-      const issues = checkDefinitionInput(definition).issues.filter((i) => i.code !== 'unknown-field');
+      // Fields and kinds of condition a newer server adds are not mistakes, but the conditions cannot be checked.
+      const issues = checkDefinitionInput(definition)
+        .issues.filter((i) => i.code !== 'unknown-field')
+        .map((i): DefinitionIssue => (i.code === 'tier-condition-unknown' ? { ...i, severity: 'warning' } : i));
       findings.push(...withMagnitudes(definition, issues).map((i) => finding(definition.id, definition.modelName, i)));
     }
   }
@@ -72,7 +74,7 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
 }
 
 function withMagnitudes(definition: ModelDefinition, issues: DefinitionIssue[]): DefinitionIssue[] {
-  const tiers = definition.pricingTiers.map((t) => ({ ...t, conditions: [...t.conditions] }));
+  const tiers = definition.pricingTiers;
   const draft = { unit: definition.unit ?? 'TOKENS', prices: tiers.length ? {} : Object.fromEntries(Object.entries(definition.prices).map(([k, v]) => [k, v.price])), pricingTiers: tiers.length ? tiers : null };
   return [...issues, ...checkPriceMagnitudes(draft)];
 }

@@ -1,8 +1,8 @@
 // How model definitions read on a terminal: prices per million tokens (the API keeps USD per
 // unit; --json output keeps those numbers), tokenizers in words, tiers with their conditions.
 import type { Context } from '../../context.js';
-import type { ModelDefinition, ModelUnit, PricingTier, PricingTierCondition } from '../../core/models/types.js';
-import { isUsageCondition } from '../../core/models/types.js';
+import type { ModelDefinition, ModelUnit, PricingTier, PricingTierCondition, UnknownCondition } from '../../core/models/types.js';
+import { isUnknownCondition, isUsageCondition } from '../../core/models/types.js';
 import { resolveTokenizer } from '../../core/tokenize.js';
 
 /** Dollars with at least two decimals and no float noise: 2.4999999999999996 -> "$2.50". */
@@ -81,7 +81,13 @@ export function sourceText(def: Pick<ModelDefinition, 'isLangfuseManaged'>): str
   return def.isLangfuseManaged ? 'built-in' : 'custom';
 }
 
+/** A condition of a kind llmobs does not know, as the server sent it. */
+export function unknownConditionText(c: UnknownCondition): string {
+  return `a condition llmobs does not know: ${JSON.stringify(c.raw) ?? String(c.raw)}`;
+}
+
 export function conditionText(c: PricingTierCondition): string {
+  if (isUnknownCondition(c)) return unknownConditionText(c);
   if (isUsageCondition(c)) {
     const ops = { gt: '>', gte: '>=', lt: '<', lte: '<=', eq: '=', neq: '!=' } as const;
     return `usage matching /${c.usageDetailPattern}/${c.caseSensitive ? '' : 'i'} ${ops[c.operator]} ${c.value}`;

@@ -63,11 +63,14 @@ and resolutionGraph: the versions each reference used, or null).`)
     .option('--name <name>', 'only this prompt (exact name)')
     .option('--label <label>', 'only versions with this label')
     .option('--tag <tag>', 'only prompts with this tag')
+    .option('--from-updated-at <datetime>', 'only versions updated at or after this time (ISO 8601 with Z or an offset, e.g. 2026-05-01T00:00:00Z)')
+    .option('--to-updated-at <datetime>', 'only versions updated before this time (same format)')
     .option('--all', 'fetch every page')
     .option('--page <n>', 'page number, from 1')
     .option('--limit <n>', 'prompts per page, 1 to 100 (server default 10)')
     .addHelpText('after', `
-Filters apply to each version: with --label production, VERSIONS shows only the version that has it.
+Filters apply to each version: with --label production, VERSIONS shows only the version that has it,
+and with --from-updated-at only the versions updated since then.
 --json prints {"data": [...], "meta": {page, limit, totalItems, totalPages}} for a page, and one
 array of every prompt with --all.`)
     .action(lazy(ctx, () => import('./list.js')));

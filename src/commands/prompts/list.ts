@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { compactVersions, listAllPrompts, listPrompts } from '../../api/prompts.js';
 import type { PromptMeta } from '../../api/schemas/prompts.js';
 import type { Context } from '../../context.js';
+import { UPDATED_AT_FORMAT, updatedAtSchema } from '../../core/prompts/updated-at.js';
 import { UsageError } from '../../errors.js';
 import type { ActionInput } from '../action.js';
 import { parseOptions } from '../options.js';
@@ -14,14 +15,26 @@ const whole = (min: number, max = Number.MAX_SAFE_INTEGER) =>
     .transform(Number)
     .pipe(z.number().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
 
-const Options = z.object({
-  name: z.string().optional(),
-  label: z.string().min(1, 'must not be empty').optional(),
-  tag: z.string().min(1, 'must not be empty').optional(),
-  all: z.boolean().default(false),
-  page: whole(1).optional(),
-  limit: whole(1, 100).optional(),
-});
+const updatedAt = updatedAtSchema((input) => `must be ${UPDATED_AT_FORMAT}, not ${JSON.stringify(input)}`);
+
+export const Options = z
+  .object({
+    name: z.string().optional(),
+    label: z.string().min(1, 'must not be empty').optional(),
+    tag: z.string().min(1, 'must not be empty').optional(),
+    fromUpdatedAt: updatedAt.optional(),
+    toUpdatedAt: updatedAt.optional(),
+    all: z.boolean().default(false),
+    page: whole(1).optional(),
+    limit: whole(1, 100).optional(),
+  })
+  .superRefine(({ fromUpdatedAt: from, toUpdatedAt: to }, check) => {
+    // Only two valid times can be compared; a bad one is reported by its own field.
+    if (from === undefined || to === undefined || !updatedAt.safeParse(from).success || !updatedAt.safeParse(to).success) return;
+    if (Date.parse(from) >= Date.parse(to)) {
+      check.addIssue({ code: 'custom', message: `--from-updated-at (${from}) must be earlier than --to-updated-at (${to}): from is inclusive and to exclusive, so nothing could match` });
+    }
+  });
 
 type Options = z.infer<typeof Options>;
 
@@ -31,7 +44,13 @@ export default async function action(ctx: Context, { opts }: ActionInput): Promi
 
 export async function run(ctx: Context, opts: Options): Promise<void> {
   if (opts.all && (opts.page !== undefined || opts.limit !== undefined)) throw new UsageError('--all fetches every page: drop --page and --limit');
-  const filters = { name: opts.name === undefined ? undefined : promptName(opts.name), label: opts.label, tag: opts.tag };
+  const filters = {
+    name: opts.name === undefined ? undefined : promptName(opts.name),
+    label: opts.label,
+    tag: opts.tag,
+    fromUpdatedAt: opts.fromUpdatedAt,
+    toUpdatedAt: opts.toUpdatedAt,
+  };
   const client = await ctx.api();
 
   if (opts.all) {

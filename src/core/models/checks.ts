@@ -269,7 +269,7 @@ const PER_TOKEN_PRICE_LIMIT = 0.01;
  * Warns about token prices that look like prices per million tokens. Kept apart from
  * `checkModelDraft` because it is a guess about intent, for commands that take prices from people.
  */
-export function checkPriceMagnitudes(draft: Pick<ModelDraft, 'unit' | 'prices' | 'pricingTiers'>): DefinitionIssue[] {
+export function checkPriceMagnitudes(draft: Pick<ModelDraft, 'unit' | 'prices'> & { pricingTiers: ReadonlyArray<{ prices: Record<string, number> }> | null }): DefinitionIssue[] {
   const issues: DefinitionIssue[] = [];
   if (draft.unit !== 'TOKENS' && draft.unit !== 'CHARACTERS') return issues;
   const per = draft.unit === 'CHARACTERS' ? 'character' : 'token';

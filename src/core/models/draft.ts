@@ -1,6 +1,6 @@
 import type { DefinitionIssue } from './issues.js';
 import { error, warning } from './issues.js';
-import type { ModelDefinition, ModelUnit, PricingTier, PricingTierCondition } from './types.js';
+import type { KnownCondition, ModelDefinition, ModelUnit, PricingTier, PricingTierCondition } from './types.js';
 import { flatPricesFromTiers, pricesFromTiers } from './types.js';
 
 /**
@@ -19,7 +19,8 @@ export interface ModelDraftInput {
   pricingTiers: unknown;
 }
 
-export type PricingTierInput = Omit<PricingTier, 'id'>;
+/** A tier to send: only the kinds of condition llmobs can check. */
+export type PricingTierInput = Omit<PricingTier, 'id' | 'conditions'> & { conditions: KnownCondition[] };
 
 /** A checked definition, ready to be turned into a request body or a local definition. */
 export interface ModelDraft {

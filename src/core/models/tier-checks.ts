@@ -2,8 +2,8 @@ import { checkRegexSafety } from '../regex/js-safety.js';
 import type { PricingTierInput } from './draft.js';
 import type { DefinitionIssue } from './issues.js';
 import { error } from './issues.js';
-import type { PricingTierCondition } from './types.js';
-import { USAGE_OPERATORS } from './types.js';
+import type { KnownCondition } from './types.js';
+import { UnknownCondition, USAGE_OPERATORS } from './types.js';
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -24,7 +24,13 @@ export function checkPrices(prices: Record<string, unknown>, path: string, issue
   return Object.fromEntries(out);
 }
 
-function checkCondition(c: unknown, path: string, issues: DefinitionIssue[]): PricingTierCondition | null {
+function checkCondition(c: unknown, path: string, issues: DefinitionIssue[]): KnownCondition | null {
+  // Read from a newer server: there is nothing llmobs could check, and a server that knows only
+  // usage and attribute conditions would refuse it.
+  if (c instanceof UnknownCondition) {
+    issues.push(error('tier-condition-unknown', `A condition of a kind llmobs does not know (${JSON.stringify(c.raw) ?? String(c.raw)}); llmobs can neither check nor send it.`, path));
+    return null;
+  }
   if (!isRecord(c)) {
     issues.push(error('tier-condition-invalid', 'A condition must be an object.', path));
     return null;
@@ -118,7 +124,7 @@ export function checkPricingTiers(raw: unknown, issues: DefinitionIssue[]): Pric
       issues.push(error('tier-priority-invalid', 'priority must be an integer from 0 to 999.', `${path}.priority`));
     }
     const rawConditions = t['conditions'] ?? [];
-    const conditions: PricingTierCondition[] = [];
+    const conditions: KnownCondition[] = [];
     if (!Array.isArray(rawConditions)) issues.push(error('tier-condition-invalid', 'conditions must be an array.', `${path}.conditions`));
     else rawConditions.forEach((c, j) => {
       const checked = checkCondition(c, `${path}.conditions.${j}`, issues);

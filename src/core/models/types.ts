@@ -21,7 +21,24 @@ export interface AttributeCondition {
   values: string[];
 }
 
-export type PricingTierCondition = UsageCondition | AttributeCondition;
+/** The two kinds of condition Langfuse defines, and the only ones llmobs sends or checks. */
+export type KnownCondition = UsageCondition | AttributeCondition;
+
+/**
+ * A condition of a kind llmobs does not know (a newer server's), kept as the server sent it: it
+ * cannot be evaluated, and it serialises back to `raw`, so a definition read from the server and
+ * written out again (JSON output, the definitions cache) keeps it unchanged.
+ */
+export class UnknownCondition {
+  readonly kind = 'unknown';
+  constructor(readonly raw: unknown) {}
+  toJSON(): unknown {
+    return this.raw;
+  }
+}
+
+/** A condition as read from the server: a known kind, or one kept unread. */
+export type PricingTierCondition = KnownCondition | UnknownCondition;
 
 export interface PricingTier {
   id: string;
@@ -52,8 +69,12 @@ export interface ModelDefinition {
   pricingTiers: PricingTier[];
 }
 
+export function isUnknownCondition(c: PricingTierCondition): c is UnknownCondition {
+  return c instanceof UnknownCondition;
+}
+
 export function isUsageCondition(c: PricingTierCondition): c is UsageCondition {
-  return 'usageDetailPattern' in c;
+  return !isUnknownCondition(c) && 'usageDetailPattern' in c;
 }
 
 const usageConditionSchema = z.object({
@@ -75,7 +96,8 @@ export const pricingTierSchema = z.object({
   name: z.string(),
   isDefault: z.boolean(),
   priority: z.number(),
-  conditions: z.array(z.union([usageConditionSchema, attributeConditionSchema])),
+  // A kind of condition added by a newer server must not make the whole response unreadable.
+  conditions: z.array(z.union([usageConditionSchema, attributeConditionSchema, z.unknown().transform((raw) => new UnknownCondition(raw))])),
   prices: z.record(z.string(), z.number()),
 });
 

@@ -17,3 +17,4 @@ export * from './stable-json.js';
 export * from './diff.js';
 export * from './create-body.js';
 export * from './references.js';
+export * from './updated-at.js';

@@ -264,6 +264,28 @@ describe('prompts list and versions', () => {
     expect(all.sent[0]!.path).toContain('limit=100');
   });
 
+  it('sends --from-updated-at and --to-updated-at as fromUpdatedAt and toUpdatedAt, on every page with --all', async () => {
+    const window = ['--from-updated-at', '2000-01-01T00:00:00+01:00', '--to-updated-at', '2100-01-01T00:00:00Z'];
+    const inside = await cli.run(['prompts', 'list', '--name', 'l/a', ...window, '--json']);
+    expect(inside.exitCode, inside.stderr).toBe(0);
+    expect(inside.sent[0]!.path).toBe('/api/public/v2/prompts?name=l%2Fa&fromUpdatedAt=2000-01-01T00%3A00%3A00%2B01%3A00&toUpdatedAt=2100-01-01T00%3A00%3A00Z');
+    expect(JSON.parse(inside.stdout).data).toEqual([expect.objectContaining({ name: 'l/a', versions: [1, 2, 3] })]);
+    const all = await cli.run(['prompts', 'list', '--all', ...window, '--json']);
+    expect(all.sent.every((request) => request.path.includes('fromUpdatedAt=') && request.path.includes('toUpdatedAt='))).toBe(true);
+    const before = await cli.run(['prompts', 'list', '--to-updated-at', '2000-01-01T00:00:00Z']);
+    expect([before.exitCode, before.stdout, before.stderr]).toEqual([0, '', 'No prompts match.\n']);
+  });
+
+  it.each([
+    [['--from-updated-at', '2026-05-01']],
+    [['--to-updated-at', '2026-05-01T00:00:00']],
+    [['--from-updated-at', '2026-06-01T00:00:00Z', '--to-updated-at', '2026-05-01T00:00:00Z']],
+  ])('refuses the dates %j with exit 2, saying why, and sends nothing', async (args) => {
+    const result = await cli.run(['prompts', 'list', ...args]);
+    expect([result.exitCode, result.sent]).toEqual([2, []]);
+    expect(result.stderr).toMatch(/--(from|to)-updated-at/);
+  });
+
   it.each([[['--all', '--page', '2']], [['--limit', '101']], [['--page', '0']]])('refuses %j with exit 2 and sends nothing', async (args) => {
     const result = await cli.run(['prompts', 'list', ...args]);
     expect([result.exitCode, result.sent]).toEqual([2, []]);

@@ -3,6 +3,7 @@ import type { EstimateInput } from '../../../src/core/estimate.js';
 import { estimate } from '../../../src/core/estimate.js';
 import { specToDefinition } from '../../../src/core/models/draft.js';
 import type { ModelDefinition } from '../../../src/core/models/types.js';
+import { modelDefinitionSchema } from '../../../src/core/models/types.js';
 import { ObservationRejectedError } from '../../../src/core/usage.js';
 import { builtInDefinitions } from '../../../src/data/catalogue.js';
 import { engineCounter } from '../../../src/tokenizer/counter.js';
@@ -226,6 +227,40 @@ describe('estimate: matching outcomes', () => {
     const r = run({ model: 'x', usageDetails: { input: 1 } }, [custom('x', '^x$')]);
     expect(r.costDetails).toEqual({});
     expect(codes(r)).toEqual(['no-prices']);
+  });
+});
+
+describe('estimate: pricing tiers with conditions llmobs does not know', () => {
+  const definition = modelDefinitionSchema.parse({
+    id: 'n-1',
+    modelName: 'night-model',
+    matchPattern: '(?i)^night-model$',
+    tokenizerConfig: null,
+    isLangfuseManaged: false,
+    pricingTiers: [
+      { id: 'n-1_tier_default', name: 'Standard', isDefault: true, priority: 0, conditions: [], prices: { input: 0.000002 } },
+      { id: 'n-1_tier_night', name: 'Night', isDefault: false, priority: 1, conditions: [{ usageDetailPattern: 'input', operator: 'gt', value: 100 }, { source: 'clock', after: '22:00' }], prices: { input: 0.000001 } },
+    ],
+  });
+
+  it('prices with the tiers llmobs can decide, and warns that the server may choose the other one', () => {
+    const r = run({ model: 'night-model', usageDetails: { input: 1000 } }, [definition]);
+    expect(r.pricingTier).toBe('Standard');
+    expect(r.costDetails).toEqual({ input: 0.002, total: 0.002 });
+    expect(codes(r)).toEqual(['tier-condition-unknown']);
+    expect(r.warnings[0]!.message).toBe(
+      'Tier "Night" of "night-model" has a condition of a kind llmobs cannot evaluate ({"source":"clock","after":"22:00"}), treated as not met; the server may choose this tier, so the estimate may differ from the server\'s.',
+    );
+    expect(r.explain.tier.evaluated[0]!.conditions.map((c) => [c.kind, c.passed])).toEqual([
+      ['usage', true],
+      ['unknown', false],
+    ]);
+  });
+
+  it('does not warn when a known condition already rules the tier out', () => {
+    const r = run({ model: 'night-model', usageDetails: { input: 10 } }, [definition]);
+    expect(r.pricingTier).toBe('Standard');
+    expect(codes(r)).toEqual([]);
   });
 });
 

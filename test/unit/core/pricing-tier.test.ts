@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PricingTier } from '../../../src/core/models/types.js';
+import { modelDefinitionSchema, UnknownCondition } from '../../../src/core/models/types.js';
 import { selectPricingTier } from '../../../src/core/pricing-tier.js';
 import { builtInDefinitions } from '../../../src/data/catalogue.js';
 
@@ -119,5 +120,62 @@ describe('selectPricingTier', () => {
     expect(selectPricingTier([STANDARD, t(['a'])], { input: 1 }, { metadata: { nested: { k: 'a' } } }).tier?.name).toBe('Standard');
     const inherited = tier({ name: 'X', conditions: [{ source: 'metadata', key: 'toString', operator: 'in', values: [String(Object.prototype.toString)] }] });
     expect(selectPricingTier([STANDARD, inherited], { input: 1 }, { metadata: {} }).tier?.name).toBe('Standard');
+  });
+});
+
+describe('conditions of a kind llmobs does not know', () => {
+  // What a newer server could send: a kind of condition next to the two Langfuse defines today.
+  const NIGHT = { source: 'clock', after: '22:00', timezone: 'UTC' };
+  const response = {
+    id: 'm-1',
+    modelName: 'night-model',
+    matchPattern: '(?i)^night-model$',
+    tokenizerConfig: null,
+    isLangfuseManaged: false,
+    pricingTiers: [
+      { id: 'm-1_tier_default', name: 'Standard', isDefault: true, priority: 0, conditions: [], prices: { input: 2 } },
+      { id: 't-1', name: 'Night', isDefault: false, priority: 1, conditions: [NIGHT], prices: { input: 1 } },
+      { id: 't-2', name: 'Big night', isDefault: false, priority: 2, conditions: [{ usageDetailPattern: 'input', operator: 'gt', value: 100 }, { kind: 'weekday', in: ['sat'] }], prices: { input: 0.5 } },
+      { id: 't-3', name: 'Ranged', isDefault: false, priority: 3, conditions: [{ usageDetailPattern: 'input', operator: 'between', value: [1, 2] }], prices: { input: 0.25 } },
+    ],
+  };
+
+  it('are read and kept as the server sent them, where the definition used to be unreadable', () => {
+    const parsed = modelDefinitionSchema.safeParse(response);
+    expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true);
+    const tiers = parsed.data!.pricingTiers;
+    expect(tiers[1]!.conditions).toEqual([new UnknownCondition(NIGHT)]);
+    expect(tiers[1]!.conditions[0]).toBeInstanceOf(UnknownCondition);
+    // A known kind with an operator llmobs does not know is not read as something else either.
+    expect(tiers[3]!.conditions[0]).toBeInstanceOf(UnknownCondition);
+    expect(tiers[2]!.conditions[0]).toEqual({ usageDetailPattern: 'input', operator: 'gt', value: 100 });
+    // Written out again (JSON output, the definitions cache), the definition is what was read.
+    expect(JSON.parse(JSON.stringify(parsed.data)).pricingTiers).toEqual(response.pricingTiers);
+    expect(modelDefinitionSchema.parse(JSON.parse(JSON.stringify(parsed.data)))).toEqual(parsed.data);
+  });
+
+  it('count as not met: the tier does not apply, and the evaluation says it could not tell', () => {
+    const tiers = modelDefinitionSchema.parse(response).pricingTiers;
+    const sel = selectPricingTier(tiers, { input: 500 });
+    expect(sel).toMatchObject({ reason: 'default', tier: { name: 'Standard' } });
+    expect(sel.evaluated.map((e) => [e.tier.name, e.passed, e.undecided])).toEqual([
+      ['Night', false, true],
+      ['Big night', false, true],
+      ['Ranged', false, true],
+    ]);
+    expect(sel.evaluated[0]!.conditions).toEqual([{ kind: 'unknown', condition: new UnknownCondition(NIGHT), passed: false }]);
+    // A known condition that fails decides the tier whatever the unknown one would say.
+    const small = selectPricingTier(tiers, { input: 50 });
+    expect(small.evaluated.find((e) => e.tier.name === 'Big night')).toMatchObject({ passed: false, undecided: false });
+    // Tiers without unknown conditions are never undecided.
+    const gemini = selectPricingTier(catalogueTiers('gemini-2.5-pro'), { input: 1 });
+    expect(gemini.evaluated.every((e) => !e.undecided)).toBe(true);
+  });
+
+  it('do not stop a later tier whose conditions hold', () => {
+    const tiers = [STANDARD, tier({ name: 'Odd', priority: 1, conditions: [new UnknownCondition('weekend')] }), tier({ name: 'Large', priority: 2, conditions: [{ usageDetailPattern: 'input', operator: 'gt', value: 10 }] })];
+    const sel = selectPricingTier(tiers, { input: 11 });
+    expect(sel.tier?.name).toBe('Large');
+    expect(sel.evaluated.map((e) => e.undecided)).toEqual([true, false]);
   });
 });

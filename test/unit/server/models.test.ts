@@ -26,8 +26,7 @@ async function call(method: string, path: string, body?: unknown, target = serve
   const response = await fetch(target.url + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const text = await response.text();
   const json = text ? JSON.parse(text) : undefined;
-  // The contract documents no answer body for DELETE.
-  if (response.status < 300 && method !== 'DELETE') expect(checkResponse(method, path.split('?')[0]!, response.status, json)).toEqual([]);
+  if (response.status < 300) expect(checkResponse(method, path.split('?')[0]!, response.status, json)).toEqual([]);
   return { status: response.status, body: json };
 }
 
@@ -134,6 +133,15 @@ describe('POST /api/public/models', () => {
     const negative = await call('POST', '/api/public/models', flat('neg', { inputPrice: -1 }));
     expect(negative.body.error.map((i: { path: unknown[] }) => i.path)).toEqual([['inputPrice']]);
     expect((await call('POST', '/api/public/models', [1])).status).toBe(400);
+  });
+
+  it('refuses a condition that is neither a usage nor an attribute condition, as the server\'s zod union does', async () => {
+    const standard = { name: 'Standard', isDefault: true, priority: 0, conditions: [], prices: { input: 1 } };
+    const night = { name: 'Night', isDefault: false, priority: 1, conditions: [{ source: 'clock', after: '22:00' }], prices: { input: 0.5 } };
+    const refused = await call('POST', '/api/public/models', { modelName: 'night', matchPattern: 'night', unit: 'TOKENS', pricingTiers: [standard, night] });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toBe('Invalid request data');
+    expect(refused.body.error).toEqual([expect.objectContaining({ code: 'invalid_union', path: ['pricingTiers', 1, 'conditions', 0] })]);
   });
 
   it('needs Basic auth and answers 405 for other methods', async () => {

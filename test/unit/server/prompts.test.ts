@@ -183,6 +183,45 @@ describe('GET /api/public/v2/prompts', () => {
   });
 });
 
+describe('GET /api/public/v2/prompts?fromUpdatedAt&toUpdatedAt', () => {
+  let clocked: RunningServer;
+  let time = '2026-03-01T10:00:00.000Z';
+  const list = async (query: string) => {
+    const answer = await call('GET', `/api/public/v2/prompts?${query}`, undefined, { target: clocked });
+    return answer.body.data.map((item: { name: string; versions: number[] }) => `${item.name}:${item.versions.join(',')}`);
+  };
+  beforeAll(async () => {
+    clocked = await startServer({ port: 0, ephemeral: true, now: () => new Date(time) });
+    await create({ name: 'early', prompt: 'v1' }, { target: clocked });
+    time = '2026-03-01T12:00:00.000Z';
+    await create({ name: 'late', prompt: 'v1' }, { target: clocked });
+    time = '2026-03-01T14:00:00.000Z';
+    // Moves "latest" off version 1, which updates it too.
+    await create({ name: 'late', prompt: 'v2' }, { target: clocked });
+  });
+  afterAll(() => clocked.close());
+
+  it('keeps the versions updated in [from, to), offsets included, then groups them', async () => {
+    expect(await list('fromUpdatedAt=2026-03-01T12:00:00Z')).toEqual(['late:1,2']);
+    expect(await list('toUpdatedAt=2026-03-01T12:00:00Z')).toEqual(['early:1']);
+    expect(await list(`fromUpdatedAt=${encodeURIComponent('2026-03-01T11:00:00-01:00')}&toUpdatedAt=2026-03-01T14:00:00.000Z`)).toEqual([]);
+    expect(await list(`fromUpdatedAt=${encodeURIComponent('2026-03-01T10:00:00+01:00')}&toUpdatedAt=2026-03-01T14:00:00.001Z`)).toEqual(['early:1', 'late:1,2']);
+    // From after to is not an error on the server: nothing matches.
+    expect(await list('fromUpdatedAt=2026-03-02T00:00:00Z&toUpdatedAt=2026-03-01T00:00:00Z')).toEqual([]);
+  });
+
+  it('answers a datetime without Z or an offset with the server\'s zod issue', async () => {
+    for (const bad of ['2026-03-01T12:00:00', '2026-03-01', '2026-02-30T00:00:00Z', '2026-03-01T12:00:00+0100']) {
+      const answer = await call('GET', `/api/public/v2/prompts?toUpdatedAt=${encodeURIComponent(bad)}`, undefined, { target: clocked, unchecked: true });
+      expect(answer.status, bad).toBe(400);
+      expect(answer.body).toEqual({
+        message: 'Invalid request data',
+        error: [{ origin: 'string', code: 'invalid_format', format: 'datetime', pattern: expect.any(String), path: ['toUpdatedAt'], message: 'Invalid ISO datetime' }],
+      });
+    }
+  });
+});
+
 describe('PATCH /api/public/v2/prompts/{name}/versions/{version}', () => {
   beforeAll(async () => {
     await create({ name: 'p-patch', prompt: 'v1', labels: ['production'] });

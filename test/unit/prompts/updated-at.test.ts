@@ -1,0 +1,68 @@
+// The prompts list's date filters: what the server's z.iso.datetime({ offset: true }) accepts, and
+// the flags' checks before anything is sent.
+import { describe, expect, it } from 'vitest';
+import { Options } from '../../../src/commands/prompts/list.js';
+import { parseOptions } from '../../../src/commands/options.js';
+import { updatedAtSchema } from '../../../src/core/prompts/updated-at.js';
+import { UsageError } from '../../../src/errors.js';
+
+describe('updatedAtSchema', () => {
+  it.each(['2026-05-01T00:00:00Z', '2026-05-01T09:30:00+02:00', '2026-05-01T09:30:00-05:30', '2026-05-01T00:00:00.123Z', '2026-05-01T00:00:00.123456+00:00', '2024-02-29T23:59:59Z'])(
+    'accepts %s',
+    (text) => {
+      expect(updatedAtSchema().safeParse(text).success).toBe(true);
+    },
+  );
+
+  it.each([
+    ['2026-05-01', 'a date alone'],
+    ['2026-05-01T00:00:00', 'a local time'],
+    ['2026-05-01T00:00Z', 'no seconds'],
+    ['2026-05-01T00:00:00+0200', 'an offset without a colon'],
+    ['2026-05-01 00:00:00Z', 'a space for T'],
+    ['2026-05-01t00:00:00z', 'lower case'],
+    ['2026-02-30T00:00:00Z', 'a day the month does not have'],
+    ['2026-05-01T24:00:00Z', 'hour 24'],
+    ['1714521600', 'a Unix time'],
+  ])('refuses %s (%s) with the server\'s message', (text) => {
+    const parsed = updatedAtSchema().safeParse(text);
+    expect(parsed.success).toBe(false);
+    expect(parsed.error!.issues[0]).toMatchObject({ code: 'invalid_format', format: 'datetime', message: 'Invalid ISO datetime' });
+  });
+});
+
+describe('prompts list options', () => {
+  const parse = (opts: Record<string, unknown>) => parseOptions(Options, opts);
+  const refusal = (opts: Record<string, unknown>): string => {
+    try {
+      parse(opts);
+    } catch (error) {
+      expect(error).toBeInstanceOf(UsageError);
+      return (error as UsageError).message;
+    }
+    throw new Error('expected a usage error');
+  };
+
+  it('takes either bound alone, or both in order', () => {
+    expect(parse({ fromUpdatedAt: '2026-05-01T00:00:00Z' })).toMatchObject({ fromUpdatedAt: '2026-05-01T00:00:00Z' });
+    expect(parse({ toUpdatedAt: '2026-05-01T00:00:00Z' })).toMatchObject({ toUpdatedAt: '2026-05-01T00:00:00Z' });
+    // 09:30+02:00 is 07:30Z: before 08:00Z although it reads later.
+    expect(parse({ fromUpdatedAt: '2026-05-01T09:30:00+02:00', toUpdatedAt: '2026-05-01T08:00:00Z' })).toMatchObject({ fromUpdatedAt: '2026-05-01T09:30:00+02:00' });
+  });
+
+  it('names the flag and the value, and says what is expected', () => {
+    expect(refusal({ fromUpdatedAt: '2026-05-01' })).toBe(
+      '--from-updated-at: must be an ISO 8601 date and time with seconds and Z or an offset, such as 2026-05-01T00:00:00Z or 2026-05-01T09:30:00+02:00, not "2026-05-01"',
+    );
+    expect(refusal({ toUpdatedAt: '2026-05-01T00:00:00' })).toMatch(/^--to-updated-at: must be an ISO 8601 date and time .*, not "2026-05-01T00:00:00"$/);
+  });
+
+  it('refuses a range that nothing can fall in: from after to, or equal (to is exclusive)', () => {
+    expect(refusal({ fromUpdatedAt: '2026-06-01T00:00:00Z', toUpdatedAt: '2026-05-01T00:00:00Z' })).toBe(
+      '--from-updated-at (2026-06-01T00:00:00Z) must be earlier than --to-updated-at (2026-05-01T00:00:00Z): from is inclusive and to exclusive, so nothing could match',
+    );
+    expect(refusal({ fromUpdatedAt: '2026-05-01T02:00:00+02:00', toUpdatedAt: '2026-05-01T00:00:00Z' })).toContain('must be earlier than');
+    // A bad bound is reported once, by its own flag, not compared.
+    expect(refusal({ fromUpdatedAt: 'soon', toUpdatedAt: '2026-05-01T00:00:00Z' })).not.toContain('earlier');
+  });
+});

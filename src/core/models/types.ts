@@ -115,7 +115,7 @@ export const modelDefinitionSchema = z.object({
   outputPrice: z.number().nullish().transform((v) => v ?? null),
   totalPrice: z.number().nullish().transform((v) => v ?? null),
   tokenizerId: z.string().nullish().transform((v) => v ?? null),
-  tokenizerConfig: z.unknown().transform((v) => (v === undefined ? null : v)),
+  tokenizerConfig: z.unknown().optional().transform((v) => (v === undefined ? null : v)),
   isLangfuseManaged: z.boolean(),
   createdAt: z.string().nullish().transform((v) => v ?? null),
   prices: z.record(z.string(), z.object({ price: z.number() })).default({}),

@@ -120,3 +120,11 @@ describe('sending definitions with a condition of an unknown kind', () => {
     expect(r.requests).toEqual([]);
   });
 });
+
+describe('fields older servers omit', () => {
+  it('parse to their neutral values', () => {
+    const { tokenizerConfig: _config, startDate: _start, createdAt: _created, prices: _prices, pricingTiers: _tiers, ...minimal } = WIRE;
+    const parsed = modelDefinitionSchema.parse(minimal);
+    expect(parsed).toMatchObject({ tokenizerConfig: null, startDate: null, createdAt: null, prices: {}, pricingTiers: [] });
+  });
+});

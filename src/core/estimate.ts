@@ -111,6 +111,18 @@ function validateInput(input: EstimateInput): void {
   if (issues.length > 0) throw new ObservationRejectedError(issues);
 }
 
+// Definitions do not change while they are used: each one's tokenizer is worked out once.
+const resolutions = new WeakMap<ModelDefinition, TokenizerResolution>();
+
+function tokenizerOf(definition: ModelDefinition): TokenizerResolution {
+  let resolution = resolutions.get(definition);
+  if (resolution === undefined) {
+    resolution = resolveTokenizer(definition);
+    resolutions.set(definition, resolution);
+  }
+  return resolution;
+}
+
 const REASONING_MODEL = /(^|\/)(o1|o3|o4)(-|$)|(^|\/)gpt-5/i;
 const REASONING_KEY = /reasoning|thought/i;
 
@@ -147,7 +159,7 @@ export function estimate(input: EstimateInput, options: EstimateOptions): Estima
     warn('no-matching-model', input.model === '' ? 'The model name is empty, so the server does not look for a definition.' : `No model definition matches "${input.model}"; the server computes neither usage nor cost for it.`);
   }
 
-  const resolution = definition ? resolveTokenizer(definition) : null;
+  const resolution = definition ? tokenizerOf(definition) : null;
   let usage: Record<string, number>;
   let usageSource: UsageSource;
   let totalAdded = false;

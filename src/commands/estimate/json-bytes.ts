@@ -33,16 +33,9 @@ export class JsonBytes {
 
   /** Bytes already encoded (constant pieces, remembered prefixes). */
   raw(bytes: Uint8Array): void {
-    const n = bytes.length;
-    this.reserve(n);
-    // A short copy is cheaper as a loop than as a call into the typed array's set().
-    if (n > 64) this.buffer.set(bytes, this.length);
-    else {
-      const buffer = this.buffer;
-      const at = this.length;
-      for (let i = 0; i < n; i++) buffer[at + i] = bytes[i]!;
-    }
-    this.length += n;
+    this.reserve(bytes.length);
+    this.buffer.set(bytes, this.length);
+    this.length += bytes.length;
   }
 
   byte(code: number): void {

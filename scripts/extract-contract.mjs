@@ -27,11 +27,17 @@ const OPERATIONS = [
 
 // Where the server answers otherwise than the OpenAPI file says, the fixture follows the server
 // (the real API wins) and records the correction with its source.
+// `responses` receives the file's success responses and returns the server's.
 const CORRECTIONS = [
   {
     operation: 'DELETE /api/public/models/{id}',
-    responses: { 200: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] } },
+    responses: () => ({ 200: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] } }),
     reason: 'The OpenAPI file says 204 without a body; the server answers 200 {"message":"Model successfully deleted"} (API.md 3.5, checked in the server code and its tests).',
+  },
+  {
+    operation: 'POST /api/public/v2/prompts',
+    responses: (file) => ({ ...file, 201: file['200'] }),
+    reason: 'The OpenAPI file says 200; the server answers 201 with the created row (API.md 4.4).',
   },
 ];
 
@@ -64,7 +70,7 @@ for (const [method, path] of OPERATIONS) {
   }
   const key = `${method.toUpperCase()} ${path}`;
   const correction = CORRECTIONS.find((c) => c.operation === key);
-  if (correction) responses = correction.responses;
+  if (correction) responses = correction.responses(responses);
   operations[key] = { operationId: operation.operationId, parameters, request, responses };
   collectRefs([parameters, request, responses]);
 }

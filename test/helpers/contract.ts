@@ -138,7 +138,7 @@ function serverRules(key: string, body: Record<string, any> | undefined, query: 
     // z.iso.datetime({ offset: true }): the OpenAPI file's date-time says less (API.md 4.3).
     for (const name of ['fromUpdatedAt', 'toUpdatedAt']) {
       const value = query.get(name);
-      if (value !== null && !updatedAtSchema().safeParse(value).success) add(`query.${name}`, 'the server needs an ISO datetime with seconds and Z or an offset');
+      if (value !== null && !updatedAtSchema().safeParse(value).success) add(`query.${name}`, 'the server needs an ISO datetime with Z or an offset');
     }
   }
   for (const name of ['page', 'limit']) {

@@ -7,7 +7,7 @@ import { updatedAtSchema } from '../../../src/core/prompts/updated-at.js';
 import { UsageError } from '../../../src/errors.js';
 
 describe('updatedAtSchema', () => {
-  it.each(['2026-05-01T00:00:00Z', '2026-05-01T09:30:00+02:00', '2026-05-01T09:30:00-05:30', '2026-05-01T00:00:00.123Z', '2026-05-01T00:00:00.123456+00:00', '2024-02-29T23:59:59Z'])(
+  it.each(['2026-05-01T00:00:00Z', '2026-05-01T00:00Z', '2026-05-01T09:30+02:00', '2026-05-01T09:30:00+02:00', '2026-05-01T09:30:00-05:30', '2026-05-01T00:00:00.123Z', '2026-05-01T00:00:00.123456+00:00', '2024-02-29T23:59:59Z'])(
     'accepts %s',
     (text) => {
       expect(updatedAtSchema().safeParse(text).success).toBe(true);
@@ -17,7 +17,9 @@ describe('updatedAtSchema', () => {
   it.each([
     ['2026-05-01', 'a date alone'],
     ['2026-05-01T00:00:00', 'a local time'],
-    ['2026-05-01T00:00Z', 'no seconds'],
+    ['2026-05-01T00Z', 'no minutes'],
+    ['2026-02-30T00:00Z', 'a day the month does not have, to the minute'],
+    ['2026-05-01T00:60Z', 'minute 60'],
     ['2026-05-01T00:00:00+0200', 'an offset without a colon'],
     ['2026-05-01 00:00:00Z', 'a space for T'],
     ['2026-05-01t00:00:00z', 'lower case'],
@@ -52,7 +54,7 @@ describe('prompts list options', () => {
 
   it('names the flag and the value, and says what is expected', () => {
     expect(refusal({ fromUpdatedAt: '2026-05-01' })).toBe(
-      '--from-updated-at: must be an ISO 8601 date and time with seconds and Z or an offset, such as 2026-05-01T00:00:00Z or 2026-05-01T09:30:00+02:00, not "2026-05-01"',
+      '--from-updated-at: must be an ISO 8601 date and time with Z or an offset, such as 2026-05-01T00:00:00Z or 2026-05-01T09:30+02:00, not "2026-05-01"',
     );
     expect(refusal({ toUpdatedAt: '2026-05-01T00:00:00' })).toMatch(/^--to-updated-at: must be an ISO 8601 date and time .*, not "2026-05-01T00:00:00"$/);
   });

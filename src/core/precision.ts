@@ -67,10 +67,11 @@ export function storedSum(total: number, exact12: number): number {
   if (exact12 >= 0 && exact12 < 1e15) {
     const exact = exact12 / 1e12;
     if (total === exact) return total;
-    // Below 1 the drift of a few additions is far smaller than 10^-12, so the float sum's
-    // shortest representation lies strictly between two 12-decimal neighbours of the exact sum:
-    // truncation gives the exact sum when the drift went up, the one below it when it went down.
-    if (total < 1 && exact12 < 1e12) return total > exact ? exact : (exact12 - 1) / 1e12;
+    // Below 1, and with a drift well under 10^-12 (checked: many thousands of additions could
+    // drift further), the float sum's shortest representation lies above the exact sum and
+    // below its upper 12-decimal neighbour when the drift went up, and at or above the lower
+    // neighbour when it went down: truncation gives the exact sum, or the one below it.
+    if (total < 1 && exact12 < 1e12 && Math.abs(total - exact) < 5e-13) return total > exact ? exact : (exact12 - 1) / 1e12;
   }
   return storedCost(total);
 }

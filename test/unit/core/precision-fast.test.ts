@@ -89,6 +89,17 @@ describe('component and stored value together', () => {
       if (exact >= 0 && exact < 1e12 && sum < exact / 1e12) driftedDown++;
       expect(storedSum(sum, exact), String(sum)).toBe(decimalStoredCost(sum));
     }
+    // Tens of thousands of components drift further than 10^-12: the text path must take over.
+    for (const [price, count] of [[0.000024054311, 40_638], [0.000000137, 90_000], [0.0000031, 250_000]] as const) {
+      let sum = 0;
+      let exact = 0;
+      for (let k = 0; k < count; k++) {
+        const component = costComponentStored(price, 1);
+        sum += component.cost;
+        exact += component.exact12;
+      }
+      expect(storedSum(sum, exact), `${count} × ${price}`).toBe(decimalStoredCost(sum));
+    }
     // Every branch must be exercised: sums known exactly, and sums whose floats drifted either way.
     expect(exactlyKnown).toBeGreaterThan(10_000);
     expect(driftedUp).toBeGreaterThan(1_000);

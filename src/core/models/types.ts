@@ -77,14 +77,16 @@ export function isUsageCondition(c: PricingTierCondition): c is UsageCondition {
   return !isUnknownCondition(c) && 'usageDetailPattern' in c;
 }
 
-const usageConditionSchema = z.object({
+// Strict: a known kind with a field llmobs does not know is read as an unknown condition (kept
+// whole, warned about) rather than evaluated without that field.
+const usageConditionSchema = z.strictObject({
   usageDetailPattern: z.string(),
   operator: z.enum(USAGE_OPERATORS),
   value: z.number(),
   caseSensitive: z.boolean().optional(),
 });
 
-const attributeConditionSchema = z.object({
+const attributeConditionSchema = z.strictObject({
   source: z.enum(['model_parameters', 'metadata']),
   key: z.string(),
   operator: z.literal('in'),

@@ -137,10 +137,11 @@ describe('conditions of a kind llmobs does not know', () => {
       { id: 't-1', name: 'Night', isDefault: false, priority: 1, conditions: [NIGHT], prices: { input: 1 } },
       { id: 't-2', name: 'Big night', isDefault: false, priority: 2, conditions: [{ usageDetailPattern: 'input', operator: 'gt', value: 100 }, { kind: 'weekday', in: ['sat'] }], prices: { input: 0.5 } },
       { id: 't-3', name: 'Ranged', isDefault: false, priority: 3, conditions: [{ usageDetailPattern: 'input', operator: 'between', value: [1, 2] }], prices: { input: 0.25 } },
+      { id: 't-4', name: 'Negated', isDefault: false, priority: 4, conditions: [{ source: 'metadata', key: 'k', operator: 'in', values: ['a'], negate: true }], prices: { input: 0.125 } },
     ],
   };
 
-  it('are read and kept as the server sent them, where the definition used to be unreadable', () => {
+  it('are read and kept as the server sent them, and the rest of the definition with them', () => {
     const parsed = modelDefinitionSchema.safeParse(response);
     expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true);
     const tiers = parsed.data!.pricingTiers;
@@ -148,6 +149,8 @@ describe('conditions of a kind llmobs does not know', () => {
     expect(tiers[1]!.conditions[0]).toBeInstanceOf(UnknownCondition);
     // A known kind with an operator llmobs does not know is not read as something else either.
     expect(tiers[3]!.conditions[0]).toBeInstanceOf(UnknownCondition);
+    // Nor is a known kind with a field llmobs does not know evaluated without that field.
+    expect(tiers[4]!.conditions[0]).toEqual(new UnknownCondition(response.pricingTiers[4]!.conditions[0]));
     expect(tiers[2]!.conditions[0]).toEqual({ usageDetailPattern: 'input', operator: 'gt', value: 100 });
     // Written out again (JSON output, the definitions cache), the definition is what was read.
     expect(JSON.parse(JSON.stringify(parsed.data)).pricingTiers).toEqual(response.pricingTiers);
@@ -162,6 +165,7 @@ describe('conditions of a kind llmobs does not know', () => {
       ['Night', false, true],
       ['Big night', false, true],
       ['Ranged', false, true],
+      ['Negated', false, true],
     ]);
     expect(sel.evaluated[0]!.conditions).toEqual([{ kind: 'unknown', condition: new UnknownCondition(NIGHT), passed: false }]);
     // A known condition that fails decides the tier whatever the unknown one would say.

@@ -82,7 +82,14 @@ export interface EstimateResult {
 
 const LEVELS = ['DEBUG', 'DEFAULT', 'WARNING', 'ERROR'];
 
-const longestPiece = (outcome: TokenCountOutcome): number => (outcome.kind === 'count' ? (outcome.longestPiece ?? 0) : 0);
+const piecesOf = (outcome: TokenCountOutcome) => (outcome.kind === 'count' ? outcome.pieces : undefined);
+
+/** The tokenizer call (input or output) whose long pieces take the reference the longest. */
+function slowestCall(a: TokenCountOutcome, b: TokenCountOutcome): { longestPiece: number; pieceWork: number } | undefined {
+  const x = piecesOf(a);
+  const y = piecesOf(b);
+  return x && y ? (x.pieceWork >= y.pieceWork ? x : y) : (x ?? y);
+}
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -173,11 +180,16 @@ export function estimate(input: EstimateInput, options: EstimateOptions): Estima
     tokenization = { input: result.input, output: result.output };
     usage = result.usage;
     usageSource = isEmpty(usage) ? 'none' : 'tokenized';
-    const longest = Math.max(longestPiece(result.input), longestPiece(result.output));
-    if (!result.failed && longest >= SLOW_PIECE_BYTES) {
+    const slow = slowestCall(result.input, result.output);
+    if (!result.failed && slow && slow.pieceWork >= SLOW_PIECE_BYTES ** 2) {
+      const bytes = (n: number) => Math.round(n).toLocaleString('en-US');
+      const runs =
+        slow.longestPiece >= SLOW_PIECE_BYTES
+          ? `a run of ${bytes(slow.longestPiece)} bytes`
+          : `runs of up to ${bytes(slow.longestPiece)} bytes, together as slow to tokenize as one run of ${bytes(Math.sqrt(slow.pieceWork))} bytes,`;
       warn(
         'tokenization-may-time-out',
-        `The text holds a run of ${longest.toLocaleString('en-US')} bytes that the tokenizer cannot split (no spaces or other breaks). The server's tokenizer takes quadratic time on such runs and may exceed its 30 s limit, leaving the generation without usage. Send usage with the generation.`,
+        `The text holds ${runs} that the tokenizer cannot split (no spaces or other breaks). The server's tokenizer takes quadratic time on such runs and may exceed its 30 s limit, leaving the generation without usage. Send usage with the generation.`,
       );
     }
     if (result.failed) {
@@ -230,7 +242,7 @@ export function estimate(input: EstimateInput, options: EstimateOptions): Estima
 
   for (const tried of tier.evaluated) {
     if (!tried.undecided || !definition) continue;
-    const unknown = tried.conditions.flatMap((c) => (c.kind === 'unknown' ? [JSON.stringify(c.condition.raw) ?? String(c.condition.raw)] : []));
+    const unknown = tried.conditions.flatMap((c) => (c.kind === 'unknown' ? [c.condition.text()] : []));
     warn(
       'tier-condition-unknown',
       `Tier "${tried.tier.name}" of "${definition.modelName}" has ${unknown.length === 1 ? 'a condition' : 'conditions'} of a kind llmobs cannot evaluate (${unknown.join(', ')}), treated as not met; the server may choose this tier, so the estimate may differ from the server's.`,

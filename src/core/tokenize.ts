@@ -1,4 +1,5 @@
 import type { ModelDefinition } from './models/types.js';
+import type { CountStats } from './tokenizer/index.js';
 import type { Encoding } from './tokenizer-models.js';
 import { encodingForTokenizerModel, isChatModel } from './tokenizer-models.js';
 
@@ -7,17 +8,13 @@ import { encodingForTokenizerModel, isChatModel } from './tokenizer-models.js';
  * - tiktoken encodings: `encode(text, "all")`, i.e. special tokens such as `<|endoftext|>` count as one token;
  * - `claude`: what `countTokens(text)` of `@anthropic-ai/tokenizer` returns (it NFKC-normalises first).
  */
-export type TokenCounter = (encoding: Encoding, text: string, stats?: PieceStats) => number;
-
-/** Filled in by counters that can tell: the longest piece (in UTF-8 bytes) the pattern cut, among those over 16 UTF-16 units. */
-export interface PieceStats {
-  longestPiece: number;
-}
+export type TokenCounter = (encoding: Encoding, text: string, stats?: CountStats) => number;
 
 /**
- * The reference tokenizer merges a piece in time quadratic in its length: about 1 s for 30 KB of
- * one letter, 8 s for 80 KB. Past the server's 30 s limit per call the generation keeps no usage.
- * From this size on an estimate warns that the server may not get there.
+ * The reference tokenizer merges a piece in time quadratic in its length: about 2 s for 40 KB of
+ * one letter, 8 s for 80 KB on a 2-core machine. Past the server's 30 s limit per call (the input,
+ * or the output) the generation keeps no usage. From the work of one piece this long, in one
+ * call, an estimate warns that the server may not get there.
  */
 export const SLOW_PIECE_BYTES = 100_000;
 
@@ -87,8 +84,8 @@ export type TokenCountOutcome =
       kind: 'count';
       tokens: number;
       path: 'chat' | 'text' | 'claude';
-      /** UTF-8 bytes of the longest piece, when the counter tells. */
-      longestPiece?: number;
+      /** Statistics of the long pieces, when the counter tells and there are any. */
+      pieces?: CountStats;
     }
   /** The server returns no count (and logs why). */
   | { kind: 'none'; reason: string }
@@ -136,7 +133,7 @@ const CHAT_KEYS = ['content', 'role', 'name', 'tool_calls', 'function_call', 'to
 
 class TokenizerThrows extends Error {}
 
-function encodeLength(count: TokenCounter, encoding: Encoding, value: unknown, stats: PieceStats): number {
+function encodeLength(count: TokenCounter, encoding: Encoding, value: unknown, stats: CountStats): number {
   // The WASM tiktoken throws on anything but a string.
   if (typeof value !== 'string') {
     throw new TokenizerThrows(`the tokenizer is handed a ${Array.isArray(value) ? 'array' : typeof value}, which it cannot encode`);
@@ -144,7 +141,7 @@ function encodeLength(count: TokenCounter, encoding: Encoding, value: unknown, s
   return count(encoding, value, stats);
 }
 
-function chatCount(messages: ChatMessage[], chat: ChatConfig, encoding: Encoding, count: TokenCounter, stats: PieceStats): number {
+function chatCount(messages: ChatMessage[], chat: ChatConfig, encoding: Encoding, count: TokenCounter, stats: CountStats): number {
   let n = 0;
   for (const message of messages) {
     n += chat.tokensPerMessage;
@@ -171,9 +168,9 @@ export function serverTokenCount(resolution: TokenizerResolution, text: unknown,
   }
   if (!resolution.ok) return { kind: 'none', reason: resolution.message };
   const { tokenizer } = resolution;
-  const stats: PieceStats = { longestPiece: 0 };
+  const stats: CountStats = { longestPiece: 0, pieceWork: 0 };
   const counted = (tokens: number, path: 'chat' | 'text' | 'claude'): TokenCountOutcome =>
-    stats.longestPiece > 0 ? { kind: 'count', tokens, path, longestPiece: stats.longestPiece } : { kind: 'count', tokens, path };
+    stats.longestPiece > 0 ? { kind: 'count', tokens, path, pieces: stats } : { kind: 'count', tokens, path };
   try {
     if (tokenizer.id === 'claude') {
       return counted(encodeLength(count, 'claude', typeof text === 'string' ? text : JSON.stringify(text), stats), 'claude');

@@ -146,16 +146,16 @@ export class BatchProcessor {
       if (typeof id === 'string') out.string(id);
       else out.text(JSON.stringify(id) ?? 'null');
     }
-    out.byte(0x2c);
+    out.comma();
     out.raw(prefix);
     out.numberMap(result.usageDetails);
     out.raw(COST_DETAILS);
     out.numberMap(result.costDetails);
     out.raw(TOTAL_COST);
-    if (result.totalCost === null) out.raw(NULL);
+    if (result.totalCost === null) out.null();
     else out.number(result.totalCost);
     out.raw(PRICING_TIER);
-    if (result.pricingTier === null) out.raw(NULL);
+    if (result.pricingTier === null) out.null();
     else out.string(result.pricingTier);
     if (result.warnings.length === 0) out.raw(NO_WARNINGS);
     else {
@@ -169,7 +169,6 @@ export class BatchProcessor {
 const EMPTY = Buffer.alloc(0);
 const LINE = Buffer.from('{"line":');
 const ID = Buffer.from(',"id":');
-const NULL = Buffer.from('null');
 const COST_DETAILS = Buffer.from(',"costDetails":');
 const TOTAL_COST = Buffer.from(',"totalCost":');
 const PRICING_TIER = Buffer.from(',"pricingTier":');

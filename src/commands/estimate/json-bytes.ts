@@ -38,6 +38,14 @@ export class JsonBytes {
     this.length += bytes.length;
   }
 
+  null(): void {
+    this.raw(NULL);
+  }
+
+  comma(): void {
+    this.byte(COMMA);
+  }
+
   byte(code: number): void {
     this.reserve(1);
     this.buffer[this.length++] = code;

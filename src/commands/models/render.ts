@@ -83,7 +83,7 @@ export function sourceText(def: Pick<ModelDefinition, 'isLangfuseManaged'>): str
 
 /** A condition of a kind llmobs does not know, as the server sent it. */
 export function unknownConditionText(c: UnknownCondition): string {
-  return `a condition llmobs does not know: ${JSON.stringify(c.raw) ?? String(c.raw)}`;
+  return `a condition llmobs does not know: ${c.text()}`;
 }
 
 export function conditionText(c: PricingTierCondition): string {

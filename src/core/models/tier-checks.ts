@@ -28,7 +28,7 @@ function checkCondition(c: unknown, path: string, issues: DefinitionIssue[]): Kn
   // Read from a newer server: there is nothing llmobs could check, and a server that knows only
   // usage and attribute conditions would refuse it.
   if (c instanceof UnknownCondition) {
-    issues.push(error('tier-condition-unknown', `A condition of a kind llmobs does not know (${JSON.stringify(c.raw) ?? String(c.raw)}); llmobs can neither check nor send it.`, path));
+    issues.push(error('tier-condition-unknown', `A condition of a kind llmobs does not know (${c.text()}); llmobs can neither check nor send it.`, path));
     return null;
   }
   if (!isRecord(c)) {

@@ -35,6 +35,11 @@ export class UnknownCondition {
   toJSON(): unknown {
     return this.raw;
   }
+
+  /** The condition as the server sent it, for messages. */
+  text(): string {
+    return JSON.stringify(this.raw) ?? String(this.raw);
+  }
 }
 
 /** A condition as read from the server: a known kind, or one kept unread. */

@@ -6,13 +6,15 @@ import { makeScanner, type Scanner } from './scanner.js';
 import { createStreamingCounter, type StreamingCounter } from './streaming.js';
 import { wellFormed } from './well-formed.js';
 
-/** What a count saw besides the number of tokens. */
+/**
+ * What a count saw besides the number of tokens, among the pieces longer than 16 UTF-16 units,
+ * added to what earlier calls given the same object saw.
+ */
 export interface CountStats {
-  /**
-   * UTF-8 bytes of the longest piece the pattern cut, among pieces longer than 16 UTF-16 units
-   * (0 if there is none); the maximum over the calls that were given this object.
-   */
+  /** UTF-8 bytes of the longest piece (0 if there is none). */
   longestPiece: number;
+  /** The sum of each piece's UTF-8 length squared: merging a piece takes time quadratic in it. */
+  pieceWork: number;
 }
 
 export interface Tokenizer {
@@ -121,8 +123,9 @@ export class TokenizerCore {
   private readonly cache: PieceCache | undefined;
   private readonly hot = new HotPieces();
   private scratch = new Uint8Array(1024);
-  /** UTF-8 bytes of the longest piece over HOT_WIDTH units counted since it was last reset. */
+  /** The statistics of pieces over HOT_WIDTH units counted since they were last reset. */
   longestPiece = 0;
+  pieceWork = 0;
 
   constructor(
     readonly name: EncodingName,
@@ -217,7 +220,10 @@ export class TokenizerCore {
 
   private countColdPiece(text: string, start: number, end: number): number {
     const n = this.utf8(text, start, end);
-    if (n > this.longestPiece && end - start > HOT_WIDTH) this.longestPiece = n;
+    if (end - start > HOT_WIDTH) {
+      if (n > this.longestPiece) this.longestPiece = n;
+      this.pieceWork += n * n;
+    }
     const bytes = this.scratch;
     // Most pieces are one token: answer those from the rank table, before touching the cache.
     if (this.lookup(bytes, 0, n) >= 0) return 1;
@@ -291,8 +297,10 @@ export function createTokenizer(name: EncodingName, table: RankTable, options?: 
     count: (text, stats) => {
       if (!stats) return core.countPrepared(core.prepare(text));
       core.longestPiece = 0;
+      core.pieceWork = 0;
       const tokens = core.countPrepared(core.prepare(text));
       if (core.longestPiece > stats.longestPiece) stats.longestPiece = core.longestPiece;
+      stats.pieceWork += core.pieceWork;
       return tokens;
     },
     encode: (text) => core.encodePrepared(core.prepare(text)),

@@ -288,6 +288,19 @@ describe('runs the server tokenizes slowly', () => {
     expect(codes(slow('x'.repeat(120_000), 'ok', 'claude-3-opus-20240229'))).toContain('tokenization-may-time-out');
   });
 
+  it('adds up the long pieces of one call, not of input and output together', () => {
+    // Two runs of 80,000 bytes in one text take about as long as one of 113,000.
+    const twice = `${'a'.repeat(80_000)} ${'b'.repeat(80_000)}`;
+    const r = slow(twice);
+    expect(codes(r)).toContain('tokenization-may-time-out');
+    // The space before the second run belongs to it: 80,001 bytes; sqrt(80,000² + 80,001²) rounds to 113,138.
+    expect(r.warnings.find((w) => w.code === 'tokenization-may-time-out')!.message).toContain('runs of up to 80,001 bytes, together as slow to tokenize as one run of 113,138 bytes');
+    expect(codes(slow([{ role: 'user', content: 'a'.repeat(80_000) }, { role: 'user', content: 'b'.repeat(80_000) }]))).toContain('tokenization-may-time-out');
+    // The input and the output are separate calls on the server, each with its own limit.
+    expect(codes(slow('a'.repeat(80_000), 'b'.repeat(80_000)))).not.toContain('tokenization-may-time-out');
+    expect(codes(slow(`${'a'.repeat(60_000)} ${'b'.repeat(60_000)}`))).not.toContain('tokenization-may-time-out');
+  });
+
   it('does not warn for long text that breaks into ordinary pieces', () => {
     expect(codes(slow('word '.repeat(50_000)))).not.toContain('tokenization-may-time-out');
     expect(codes(slow('1'.repeat(200_000)))).not.toContain('tokenization-may-time-out');

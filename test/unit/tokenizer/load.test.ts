@@ -42,19 +42,19 @@ describe('loadTokenizer', () => {
 });
 
 describe('count statistics', () => {
-  it('reports the longest piece over 16 units in UTF-8 bytes, as the maximum over calls', () => {
+  it('report the longest piece over 16 units in UTF-8 bytes and the sum of their squares, added up over calls', () => {
     const tokenizer = loadTokenizer('o200k_base', RANKS_DIR);
-    const stats = { longestPiece: 0 };
+    const stats = { longestPiece: 0, pieceWork: 0 };
     expect(tokenizer.count('short words only', stats)).toBe(tokenizer.count('short words only'));
-    expect(stats.longestPiece).toBe(0);
+    expect(stats).toEqual({ longestPiece: 0, pieceWork: 0 });
     tokenizer.count(`a ${'b'.repeat(40)} c`, stats);
     // The letters and the space before them are one piece.
-    expect(stats.longestPiece).toBe(41);
+    expect(stats).toEqual({ longestPiece: 41, pieceWork: 41 * 41 });
     tokenizer.count(`${'日'.repeat(30)}`, stats);
-    expect(stats.longestPiece).toBe(90);
+    expect(stats).toEqual({ longestPiece: 90, pieceWork: 41 * 41 + 90 * 90 });
     tokenizer.count('x'.repeat(20), stats);
-    expect(stats.longestPiece).toBe(90);
-    const fresh = { longestPiece: 0 };
+    expect(stats).toEqual({ longestPiece: 90, pieceWork: 41 * 41 + 90 * 90 + 20 * 20 });
+    const fresh = { longestPiece: 0, pieceWork: 0 };
     tokenizer.count(`${' '.repeat(25)}\n${'-'.repeat(30)}`, fresh);
     expect(fresh.longestPiece).toBe(30);
   });

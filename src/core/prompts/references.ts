@@ -133,15 +133,25 @@ export function resolvePromptReferences<P extends ReferencedPrompt>(
   return { prompt, graph: Object.keys(graph.dependencies).length > 0 ? graph : null };
 }
 
-/** The referenced versions in the order they were resolved, each with the prompt that referenced it. */
+/**
+ * The referenced versions in the order they were resolved, each with the prompt that referenced
+ * it, each parent and child pair once (a version reached along two paths is listed per parent,
+ * and its own references once).
+ */
 export function referencedVersions(graph: ResolutionGraph): Array<PromptNode & { from: PromptNode }> {
   const nodes = new Map<string, PromptNode>([[graph.root.id, graph.root]]);
   for (const children of Object.values(graph.dependencies)) for (const child of children) nodes.set(child.id, child);
   const listed: Array<PromptNode & { from: PromptNode }> = [];
+  const pairs = new Set<string>();
+  const walked = new Set<string>();
   const walk = (parent: PromptNode, depth: number) => {
     // The graph comes from a server; a malformed one must not loop forever.
-    if (depth > MAX_PROMPT_NESTING_DEPTH) return;
+    if (depth > MAX_PROMPT_NESTING_DEPTH || walked.has(parent.id)) return;
+    walked.add(parent.id);
     for (const child of graph.dependencies[parent.id] ?? []) {
+      const pair = JSON.stringify([parent.id, child.id]);
+      if (pairs.has(pair)) continue;
+      pairs.add(pair);
       listed.push({ ...child, from: parent });
       walk(nodes.get(child.id) ?? child, depth + 1);
     }

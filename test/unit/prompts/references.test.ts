@@ -145,6 +145,18 @@ describe('resolvePromptReferences', () => {
     expect(referencedVersions(resolved.graph!).map((node) => `${node.from.name}>${node.name} v${node.version}`)).toEqual(['top>middle v4', 'middle>leaf v1']);
   });
 
+  it('lists a version reached along two paths once per parent, and its own references once', () => {
+    const { source } = store(
+      { name: 'leaf', version: 1, prompt: 'leaf', labels: ['production'] },
+      { name: 'shared', version: 2, prompt: `shared(${tag('name=leaf|version=1')})`, labels: ['production'] },
+      { name: 'mid', version: 3, prompt: `mid(${tag('name=shared|version=2')})`, labels: ['production'] },
+    );
+    const content = `top(${tag('name=shared|label=production')} ${tag('name=mid|version=3')})`;
+    const resolved = resolvePromptReferences(draft('top', content), source, parsePromptReferences(content));
+    expect(resolved.prompt).toBe('top(shared(leaf) mid(shared(leaf)))');
+    expect(referencedVersions(resolved.graph!).map((node) => `${node.from.name}>${node.name} v${node.version}`)).toEqual(['top>shared v2', 'shared>leaf v1', 'top>mid v3', 'mid>shared v2']);
+  });
+
   it('uses the stored references of a stored root when none are given', () => {
     const { rows, source } = store({ name: 'child', version: 1, prompt: 'C', labels: ['production'] }, { name: 'parent', version: 1, prompt: `P ${tag('name=child|version=1')}`, labels: [] });
     expect(resolvePromptReferences(rows[1]!, source).prompt).toBe('P C');

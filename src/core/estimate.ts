@@ -8,6 +8,7 @@ import { describePattern } from './models/pattern.js';
 import type { DefinitionSource, ModelDefinition } from './models/types.js';
 import type { TierSelection } from './pricing-tier.js';
 import { selectPricingTier } from './pricing-tier.js';
+import type { CountStats } from './tokenizer/index.js';
 import type { TokenCounter, TokenCountOutcome, TokenizerInfo, TokenizerResolution } from './tokenize.js';
 import { resolveTokenizer, SLOW_PIECE_BYTES, tokenizeObservation } from './tokenize.js';
 import type { DroppedValue, UsageDetailsShape } from './usage.js';
@@ -85,7 +86,7 @@ const LEVELS = ['DEBUG', 'DEFAULT', 'WARNING', 'ERROR'];
 const piecesOf = (outcome: TokenCountOutcome) => (outcome.kind === 'count' ? outcome.pieces : undefined);
 
 /** The tokenizer call (input or output) whose long pieces take the reference the longest. */
-function slowestCall(a: TokenCountOutcome, b: TokenCountOutcome): { longestPiece: number; pieceWork: number } | undefined {
+function slowestCall(a: TokenCountOutcome, b: TokenCountOutcome): CountStats | undefined {
   const x = piecesOf(a);
   const y = piecesOf(b);
   return x && y ? (x.pieceWork >= y.pieceWork ? x : y) : (x ?? y);

@@ -7,12 +7,10 @@ import { type Placeholders, type Variables, compilePrompt } from '../../core/pro
 import { parseJson, parseJsonOrYaml, readTextInput } from '../../io/files.js';
 import type { ActionInput } from '../action.js';
 import { parseOptions, splitAssignment } from '../options.js';
-import { promptName, selectorFrom, writeText } from './shared.js';
+import { promptName, promptVersionOptions, selectorFrom, writeText } from './shared.js';
 
 const Options = z.object({
-  name: z.string(),
-  version: z.string().optional(),
-  label: z.string().optional(),
+  ...promptVersionOptions,
   var: z.array(z.string()).default([]),
   varsFile: z.string().min(1).optional(),
   placeholder: z.array(z.string()).default([]),

@@ -4,12 +4,10 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { ActionInput } from '../action.js';
 import { parseOptions } from '../options.js';
-import { promptName, selectorFrom, shellQuote } from './shared.js';
+import { promptName, promptVersionOptions, selectorFrom, shellQuote } from './shared.js';
 
 const Options = z.object({
-  name: z.string(),
-  version: z.string().optional(),
-  label: z.string().optional(),
+  ...promptVersionOptions,
   yes: z.boolean().default(false),
 });
 

@@ -8,12 +8,10 @@ import { referencedVersions, type ResolutionGraph } from '../../core/prompts/ref
 import { isPlaceholder, type PromptContent } from '../../core/prompts/types.js';
 import type { ActionInput } from '../action.js';
 import { parseOptions } from '../options.js';
-import { promptName, selectorFrom, writeText } from './shared.js';
+import { promptName, promptVersionOptions, selectorFrom, writeText } from './shared.js';
 
 const Options = z.object({
-  name: z.string(),
-  version: z.string().optional(),
-  label: z.string().optional(),
+  ...promptVersionOptions,
   raw: z.boolean().default(false),
   resolve: z.boolean().default(true),
 });

@@ -1,4 +1,5 @@
 // Pieces the prompt and label verbs share: argument parsing and plain-text output.
+import { z } from 'zod';
 import type { Context } from '../../context.js';
 import { PromptUsageError } from '../../core/prompts/errors.js';
 import { assertNotLatest } from '../../core/prompts/label.js';
@@ -9,6 +10,13 @@ import { type PromptSelector, parseVersion, validateSelector } from '../../core/
 export function promptName(raw: unknown): string {
   return validatePromptName(String(raw ?? ''));
 }
+
+/** The options of a verb that acts on one version of a prompt: `NAME [--version N | --label L]`. */
+export const promptVersionOptions = {
+  name: z.string(),
+  version: z.string().optional(),
+  label: z.string().optional(),
+};
 
 export function selectorFrom(opts: { version?: string | undefined; label?: string | undefined }): PromptSelector {
   return validateSelector({ version: opts.version, label: opts.label });

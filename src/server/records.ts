@@ -1,0 +1,99 @@
+// What the local server records about traffic: traces, observations and scores, as the Langfuse
+// server keeps them (its `traces`, `observations` and `scores` tables). Ingestion (batch and
+// OpenTelemetry) produces these records; the store keeps them; the read API answers from them.
+// Times are ISO 8601 strings in UTC with milliseconds ("2026-01-01T00:00:00.000Z"), so they sort
+// as text.
+
+export type ObservationType = 'GENERATION' | 'SPAN' | 'EVENT' | 'AGENT' | 'TOOL' | 'CHAIN' | 'RETRIEVER' | 'EVALUATOR' | 'EMBEDDING' | 'GUARDRAIL';
+
+export type ObservationLevel = 'DEBUG' | 'DEFAULT' | 'WARNING' | 'ERROR';
+
+export type ScoreDataType = 'NUMERIC' | 'BOOLEAN' | 'CATEGORICAL' | 'CORRECTION' | 'TEXT';
+
+export type ScoreSource = 'API' | 'ANNOTATION' | 'EVAL';
+
+export interface TraceRecord {
+  id: string;
+  projectId: string;
+  timestamp: string;
+  name: string | null;
+  userId: string | null;
+  sessionId: string | null;
+  release: string | null;
+  version: string | null;
+  /** Normalised as the server does ("default" when absent or invalid). */
+  environment: string;
+  public: boolean;
+  bookmarked: boolean;
+  /** De-duplicated, in the order first seen. */
+  tags: string[];
+  metadata: Record<string, unknown>;
+  input: unknown;
+  output: unknown;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ObservationRecord {
+  id: string;
+  projectId: string;
+  traceId: string | null;
+  parentObservationId: string | null;
+  type: ObservationType;
+  name: string | null;
+  environment: string;
+  startTime: string;
+  endTime: string | null;
+  completionStartTime: string | null;
+  level: ObservationLevel;
+  statusMessage: string | null;
+  version: string | null;
+  input: unknown;
+  output: unknown;
+  metadata: Record<string, unknown>;
+  /** The model name the client sent; matching runs on it. */
+  providedModelName: string | null;
+  /** The id of the model definition matched at ingestion (project or built-in), if any. */
+  internalModelId: string | null;
+  modelParameters: Record<string, unknown> | null;
+  /** What the client sent, before inference. */
+  providedUsageDetails: Record<string, number>;
+  providedCostDetails: Record<string, number>;
+  /** What the server keeps after normalisation and inference (tokenized when nothing was sent). */
+  usageDetails: Record<string, number>;
+  costDetails: Record<string, number>;
+  /** costDetails.total, or null when nothing was priced. */
+  totalCost: number | null;
+  usagePricingTierId: string | null;
+  usagePricingTierName: string | null;
+  promptId: string | null;
+  promptName: string | null;
+  promptVersion: number | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ScoreRecord {
+  id: string;
+  projectId: string;
+  timestamp: string;
+  name: string;
+  /** Numeric for NUMERIC and BOOLEAN (0/1); null for CATEGORICAL and TEXT. */
+  value: number | null;
+  /** The label of CATEGORICAL, TEXT and CORRECTION scores. */
+  stringValue: string | null;
+  dataType: ScoreDataType;
+  source: ScoreSource;
+  traceId: string | null;
+  observationId: string | null;
+  sessionId: string | null;
+  datasetRunId: string | null;
+  comment: string | null;
+  metadata: Record<string, unknown>;
+  environment: string;
+  configId: string | null;
+  queueId: string | null;
+  authorUserId: string | null;
+  createdAt: string;
+  updatedAt: string;
+}

@@ -7,7 +7,8 @@ import { Context, type ContextDeps, defaultDeps, type GlobalOptions } from './co
 import { CliError, EXIT_CODE_HELP, ExitCode } from './errors.js';
 import { VERSION } from './version.js';
 
-export function buildProgram(ctx: Context): Command {
+/** The command tree; `argv` lets a run define only the command groups it names (see registerCommands). */
+export function buildProgram(ctx: Context, argv?: readonly string[]): Command {
   const program = new Command('llmobs');
   program
     .description('Operate a Langfuse project from the terminal and CI: model definitions, prompts and labels, offline token and cost estimates, and a local Langfuse-compatible server.')
@@ -34,13 +35,13 @@ export function buildProgram(ctx: Context): Command {
     outputError: () => {},
   });
 
-  registerCommands(program, ctx);
+  registerCommands(program, ctx, argv);
   return program;
 }
 
 export async function run(argv: string[], deps: Partial<ContextDeps> = {}): Promise<number> {
   const ctx = new Context({ ...defaultDeps(), ...deps });
-  const program = buildProgram(ctx);
+  const program = buildProgram(ctx, argv);
   try {
     await program.parseAsync(programVersionFlag(argv, program), { from: 'user' });
     return ctx.exitCode;

@@ -49,7 +49,19 @@ export interface ContextDeps {
 
 export function defaultDeps(): ContextDeps {
   return {
-    io: { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin },
+    // Getters: Node builds each stdio stream on first use (stdin as a pipe loads the net stack),
+    // and most runs never read stdin or write to stderr.
+    io: {
+      get stdout() {
+        return process.stdout;
+      },
+      get stderr() {
+        return process.stderr;
+      },
+      get stdin() {
+        return process.stdin;
+      },
+    },
     env: process.env,
     cwd: process.cwd(),
     now: () => new Date(),

@@ -1,5 +1,5 @@
 // The command tree. Only commander is loaded here; each verb's module loads when it runs.
-import { type Command, Option } from 'commander';
+import { Command, Option } from 'commander';
 import type { Context } from '../context.js';
 import { collect } from './options.js';
 import { lazy } from './action.js';
@@ -10,7 +10,19 @@ import { registerProfile } from './profile/index.js';
 import { registerPrompts } from './prompts/index.js';
 import { registerTokens } from './tokens/index.js';
 
-export function registerCommands(program: Command, ctx: Context): void {
+/**
+ * Registers every command on `program`. With `argv` (a run of the CLI), a command group defines
+ * its verbs only when its name or an alias is among the arguments: the other groups keep their
+ * name, aliases, description and options, which is all the top-level help, suggestions and
+ * dispatch need, and start-up skips building a few hundred options nobody asked for. Without
+ * `argv` (completions, tests) the whole tree is built. Commands that walk the whole tree from a
+ * run are listed in WHOLE_TREE.
+ */
+export function registerCommands(program: Command, ctx: Context, argv?: readonly string[]): void {
+  if (argv && !argv.some((arg) => WHOLE_TREE.has(arg))) {
+    const named = new Set(argv);
+    program.createCommand = (name?: string) => new GroupCommand(name, named);
+  }
   registerProfile(program, ctx);
   registerModels(program, ctx);
   registerPrompts(program, ctx);
@@ -59,3 +71,32 @@ export function registerCommands(program: Command, ctx: Context): void {
     .option('--ephemeral', 'keep everything in memory and forget it on exit')
     .action(lazy(ctx, () => import('./server.js')));
 }
+
+/** Commands whose action needs every verb defined (the completion script is generated from the tree). */
+const WHOLE_TREE = new Set(['completion']);
+
+/** A top-level command whose verbs are defined only if it was named on the command line. */
+class GroupCommand extends Command {
+  constructor(
+    name: string | undefined,
+    private readonly named: ReadonlySet<string>,
+  ) {
+    super(name);
+  }
+
+  // `any`: commander types command() with overloads that depend on createCommand's return type.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  override command(nameAndArgs: string, ...rest: any[]): any {
+    if ([this.name(), ...this.aliases()].some((name) => this.named.has(name))) return super.command(nameAndArgs, ...rest);
+    return UNUSED;
+  }
+
+  override createCommand(name?: string): Command {
+    return new Command(name);
+  }
+}
+
+/** Stands in for a verb that is not defined in this run: every call is accepted and ignored. */
+const UNUSED: Command = new Proxy(Object.create(null) as Command, {
+  get: (_target, key) => (key === 'then' ? undefined : () => UNUSED),
+});

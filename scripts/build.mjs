@@ -259,13 +259,50 @@ async function foldEntryImports(metafile, entry) {
       },
     ],
   });
-  folded.forEach((file, n) => {
-    const names = outputs[file].exports;
-    const from = JSON.stringify(`./${relative(dirname(absolute(file)), absolute(entry))}`.replace('./../', '../'));
-    writeFileSync(absolute(file), names.length ? `export { ${names.map((name) => `${prefix(n)}${name} as ${name}`).join(', ')} } from ${from};\n` : `import ${from};\n`);
+  // The command chunks import the folded names from dist/cli.js itself; the folded files go.
+  const foldedIndex = new Map(folded.map((file, n) => [absolute(file), n]));
+  for (const file of Object.keys(outputs)) {
+    if (!file.endsWith('.js') || file === entry || foldedIndex.has(absolute(file))) continue;
+    const path = absolute(file);
+    const code = readFileSync(path, 'utf8');
+    const rewritten = importsFromEntry(code, dirname(path), foldedIndex, `./${relative(dirname(path), absolute(entry))}`.replace('./../', '../'), prefix);
+    if (rewritten !== code) writeFileSync(path, rewritten);
+  }
+  for (const file of folded) {
+    rmSync(absolute(file));
     rmSync(`${absolute(file)}.map`, { force: true });
-  });
+  }
   return folded;
+}
+
+/**
+ * Rewrites the import statements at the top of a chunk (esbuild writes them all there) that name
+ * a folded chunk: `import{a as b}from"./chunk-X.js"` becomes an import of the prefixed name from
+ * the entry, and a bare `import"./chunk-X.js"` goes (the entry has run it already).
+ */
+function importsFromEntry(code, dir, foldedIndex, entryPath, prefix) {
+  const statement = /^import\s*(?:\{([^}]*)\}\s*from\s*)?"([^"]+)";?/;
+  let rest = code;
+  let head = '';
+  for (let match = statement.exec(rest); match; match = statement.exec(rest)) {
+    const [text, names, from] = match;
+    const n = from.startsWith('.') ? foldedIndex.get(join(dir, from)) : undefined;
+    if (n === undefined) head += text;
+    else if (names !== undefined) {
+      const specifiers = names.split(',').map((spec) => {
+        const [imported, local = imported] = spec.trim().split(/\s+as\s+/);
+        return `${prefix(n)}${imported} as ${local}`;
+      });
+      head += `import{${specifiers.join(',')}}from${JSON.stringify(entryPath)};`;
+    }
+    rest = rest.slice(text.length);
+  }
+  // Any other form of import of a folded chunk would now point at a deleted file.
+  for (const [path] of foldedIndex) {
+    const name = path.slice(path.lastIndexOf('/') + 1);
+    if (rest.includes(`/${name}"`) || rest.includes(`"./${name}"`)) throw new Error(`build: an import of ${name} that the fold cannot rewrite`);
+  }
+  return head + rest;
 }
 
 async function main() {
@@ -299,7 +336,7 @@ async function main() {
     process.exit(1);
   }
   execFileSync(process.execPath, [join(root, 'bin', 'llmobs.js'), 'tokens', 'count', 'hello'], { stdio: ['ignore', 'ignore', 'inherit'] });
-  const files = Object.keys(metafile.outputs).filter((f) => f.endsWith('.js'));
+  const files = Object.keys(metafile.outputs).filter((f) => f.endsWith('.js') && existsSync(join(root, f)));
   const size = files.reduce((n, f) => n + statSync(join(root, f)).size, 0);
   console.log(`build: ${files.length} files, ${(size / 1024).toFixed(0)} KB of JavaScript in dist/ (${folded.length} chunks folded into dist/cli.js)`);
 }

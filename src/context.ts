@@ -102,7 +102,8 @@ export class Context {
   /** Loads the output module; the CLI calls this before any command runs. */
   async prepare(): Promise<void> {
     if (this.outputInstance) return;
-    const { Output } = await import('./output/output.js');
+    const { Output, loadTables } = await import('./output/output.js');
+    if (this.io.stdout.isTTY === true) await loadTables();
     this.outputInstance = new Output({
       stdout: this.io.stdout,
       stderr: this.io.stderr,

@@ -5,16 +5,13 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { z } from 'zod';
-import { listAllModels } from './api/models.js';
-import { type ApiModel, ModelSchema } from './api/schemas/models.js';
+import type { z } from 'zod';
+import type { ApiModel } from './api/schemas/models.js';
 import type { ApiClient } from './api/client.js';
 import type { ResolvedConfig } from './config/resolve.js';
 import type { Context } from './context.js';
-import { checkDefinitionInput } from './core/models/checks.js';
-import { draftToDefinition } from './core/models/draft.js';
 import type { DefinitionIssue } from './core/models/issues.js';
-import { type ModelDefinition, modelDefinitionSchema } from './core/models/types.js';
+import type { ModelDefinition } from './core/models/types.js';
 import { builtInDefinitions } from './data/catalogue.js';
 import { UsageError } from './errors.js';
 import { parseJsonOrYaml, readTextInput } from './io/files.js';
@@ -45,6 +42,13 @@ function entriesOf(document: unknown, source: string): unknown[] {
 export async function readModelsFile(ctx: Context, path: string): Promise<FileDefinition[]> {
   const source = path === '-' ? 'stdin' : path;
   const entries = entriesOf(await parseJsonOrYaml(await readTextInput(ctx, path), source), source);
+  // Loaded here, not at the top: the offline commands that read no file (estimate, models match)
+  // then start without zod and the definition checks.
+  const [{ checkDefinitionInput }, { draftToDefinition }, { modelDefinitionSchema }] = await Promise.all([
+    import('./core/models/checks.js'),
+    import('./core/models/draft.js'),
+    import('./core/models/schemas.js'),
+  ]);
   const ids = new Set<string>();
   return entries.map((raw, index): FileDefinition => {
     const { issues, draft } = checkDefinitionInput(raw);
@@ -106,12 +110,21 @@ export interface RemoteDefinitions {
   fromCache: boolean;
 }
 
-const cacheSchema = z.object({
-  version: z.literal(1),
-  baseUrl: z.string(),
-  fetchedAt: z.string(),
-  definitions: z.array(ModelSchema),
-});
+let cacheSchemaInstance: z.ZodType<{ version: 1; baseUrl: string; fetchedAt: string; definitions: ApiModel[] }> | undefined;
+
+/** The cache file's schema, built on first use (zod loads only for commands that use the cache). */
+async function cacheSchema(): Promise<NonNullable<typeof cacheSchemaInstance>> {
+  if (!cacheSchemaInstance) {
+    const [{ z }, { ModelSchema }] = await Promise.all([import('zod'), import('./api/schemas/models.js')]);
+    cacheSchemaInstance = z.object({
+      version: z.literal(1),
+      baseUrl: z.string(),
+      fetchedAt: z.string(),
+      definitions: z.array(ModelSchema),
+    });
+  }
+  return cacheSchemaInstance;
+}
 
 export function cacheDirectory(env: Record<string, string | undefined>): string {
   if (env.LLMOBS_CACHE_DIR) return env.LLMOBS_CACHE_DIR;
@@ -136,7 +149,7 @@ async function readCache(ctx: Context, path: string, baseUrl: string, maxAgeMs: 
     return undefined;
   }
   try {
-    const parsed = cacheSchema.safeParse(JSON.parse(text));
+    const parsed = (await cacheSchema()).safeParse(JSON.parse(text));
     if (!parsed.success || parsed.data.baseUrl !== baseUrl) return undefined;
     const age = ctx.now().getTime() - Date.parse(parsed.data.fetchedAt);
     if (!(age >= 0 && age <= maxAgeMs)) return undefined;
@@ -173,6 +186,7 @@ export async function loadRemoteDefinitions(ctx: Context, options: { maxAgeMs?: 
     const cached = await readCache(ctx, path, client.baseUrl, options.maxAgeMs);
     if (cached) return cached;
   }
+  const { listAllModels } = await import('./api/models.js');
   const definitions = await listAllModels(client);
   const fresh: RemoteDefinitions = { definitions, baseUrl: client.baseUrl, fetchedAt: ctx.now().toISOString(), fromCache: false };
   if (path) await writeCache(ctx, path, fresh);

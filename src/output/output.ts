@@ -1,14 +1,20 @@
 // The one place that prints. Data goes to stdout; warnings, hints, progress and errors to stderr.
 // On a terminal: tables with headers and colour. Piped: tab-separated, no header, no colour.
-import { createRequire } from 'node:module';
 import { Chalk, type ChalkInstance } from 'chalk';
 import type TableType from 'cli-table3';
 import { colorLevel } from './color.js';
 
-// cli-table3 loads only when a terminal table is printed: piped and JSON output never need it,
-// and commands such as `tokens count` start faster without it.
-const require = createRequire(import.meta.url);
-const loadTable = (): typeof TableType => require('cli-table3') as typeof TableType;
+// cli-table3 loads only when stdout is a terminal (Context.prepare() calls loadTables()): piped
+// and JSON output never draw tables, and commands such as `tokens count` start faster without it.
+// An import() rather than require(), so that the bundle carries it.
+let Table: typeof TableType | undefined;
+export async function loadTables(): Promise<void> {
+  Table ??= (await import('cli-table3')).default;
+}
+function loadTable(): typeof TableType {
+  if (!Table) throw new Error('a table printed before loadTables()');
+  return Table;
+}
 
 export interface OutStream {
   write(chunk: string | Uint8Array): unknown;

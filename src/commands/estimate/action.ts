@@ -1,5 +1,7 @@
 import type { Context } from '../../context.js';
-import { estimate, type EstimateInput, ObservationRejectedError } from '../../core/index.js';
+// Straight from the modules, not the core/index.js barrel, which would bring zod schemas along.
+import { estimate, type EstimateInput } from '../../core/estimate.js';
+import { ObservationRejectedError } from '../../core/usage.js';
 import { UsageError } from '../../errors.js';
 import { parseJson, parseJsonOrYaml, readTextInput } from '../../io/files.js';
 import { engineCounter } from '../../tokenizer/counter.js';

@@ -1,6 +1,9 @@
 // Estimates a chunk of JSONL lines and serialises the results: the work of `estimate --batch`
 // between reading a chunk and writing it (see batch.ts). No I/O here.
-import { createMatcher, estimate, type EstimateInput, type EstimateOptions, type EstimateResult, type ModelDefinition, ObservationRejectedError } from '../../core/index.js';
+import { estimate, type EstimateInput, type EstimateOptions, type EstimateResult } from '../../core/estimate.js';
+import { createMatcher } from '../../core/models/match.js';
+import type { ModelDefinition } from '../../core/models/types.js';
+import { ObservationRejectedError } from '../../core/usage.js';
 import { engineCounter } from '../../tokenizer/counter.js';
 import { JsonBytes } from './json-bytes.js';
 

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { Context } from '../../context.js';
 import { findModel, type LosingMatch, type MatchResult, type RankedDefinition } from '../../core/models/match.js';
 import type { ModelDefinition } from '../../core/models/types.js';
@@ -6,19 +5,27 @@ import { resolveTokenizer } from '../../core/tokenize.js';
 import { PreconditionError, UsageError } from '../../errors.js';
 import { loadModelsFile, loadRemoteDefinitions, offlineDefinitions } from '../../model-definitions.js';
 import type { ActionInput } from '../action.js';
-import { parseOptions } from '../options.js';
 import { defaultPrices, printTiers, tokenizerDescription } from './render.js';
 
-const Options = z.object({
-  offline: z.boolean().default(false),
-  modelsFile: z.string().optional(),
-  expect: z.string().min(1).optional(),
-});
+interface Options {
+  offline: boolean;
+  modelsFile?: string | undefined;
+  expect?: string | undefined;
+}
 
-type Options = z.infer<typeof Options>;
+// Checked by hand rather than with a zod schema: commander already gives these flags their types,
+// and `models match --offline` runs in loops, where loading zod would double its start-up time.
+function parseMatchOptions(opts: Record<string, unknown>): Options {
+  if (opts.expect === '') throw new UsageError('--expect: needs a definition name, got an empty string');
+  return {
+    offline: opts.offline === true,
+    modelsFile: typeof opts.modelsFile === 'string' ? opts.modelsFile : undefined,
+    expect: typeof opts.expect === 'string' ? opts.expect : undefined,
+  };
+}
 
 export default async function action(ctx: Context, { args, opts }: ActionInput): Promise<void> {
-  await run(ctx, String(args[0]), parseOptions(Options, opts));
+  await run(ctx, String(args[0]), parseMatchOptions(opts));
 }
 
 interface Origin {

@@ -44,7 +44,7 @@ function encodingFor(encoding: Encoding | undefined): Choice {
 
 async function encodingForModel(ctx: Context, model: string, modelsFile: string | undefined): Promise<Choice> {
   const { loadDefinitions } = await import('../estimate/definitions.js');
-  const { findModel, resolveTokenizer } = await import('../../core/index.js');
+  const [{ findModel }, { resolveTokenizer }] = await Promise.all([import('../../core/models/match.js'), import('../../core/tokenize.js')]);
   const { definitions } = await loadDefinitions(ctx, { modelsFile });
   const winner = findModel(model, definitions).winner;
   if (!winner) {

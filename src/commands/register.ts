@@ -96,7 +96,10 @@ class GroupCommand extends Command {
   }
 }
 
-/** Stands in for a verb that is not defined in this run: every call is accepted and ignored. */
+/**
+ * Stands in for a verb that is not defined in this run: every method call is accepted and
+ * ignored, so the registration code of a group runs unchanged; it reads as '' in a string.
+ */
 const UNUSED: Command = new Proxy(Object.create(null) as Command, {
-  get: (_target, key) => (key === 'then' ? undefined : () => UNUSED),
+  get: (_target, key) => (key === 'then' ? undefined : key === Symbol.toPrimitive ? () => '' : () => UNUSED),
 });

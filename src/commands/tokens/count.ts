@@ -3,6 +3,9 @@ import type { Context } from '../../context.js';
 import type { Encoding } from '../../core/tokenizer-models.js';
 import { UsageError } from '../../errors.js';
 import { cannotRead, openInputStream } from '../../io/files.js';
+// Static: every run needs it, and as a static import it is read alongside this module instead of
+// after it (the rank table itself is read only when a tokenizer is asked for).
+import { loadTokenizer } from '../../tokenizer/load.js';
 import type { ActionInput } from '../action.js';
 import { ENCODINGS } from './index.js';
 
@@ -25,7 +28,6 @@ export default async function action(ctx: Context, { args, opts }: ActionInput):
   }
 
   const choice = model !== undefined ? await encodingForModel(ctx, model, opts.modelsFile as string | undefined) : encodingFor(opts.encoding as Encoding | undefined);
-  const { loadTokenizer } = await import('../../tokenizer/load.js');
   const tokenizer = loadTokenizer(choice.encoding);
   const tokens = text !== undefined ? tokenizer.count(text) : await countStream(ctx, file ?? '-', tokenizer.counter());
 

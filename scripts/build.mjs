@@ -43,9 +43,8 @@ export const ALWAYS_EXTERNAL = ['libsql', '@libsql/*', 'better-sqlite3', 'jq-web
 
 const runtimeDeps = Object.keys({ ...pkg.dependencies, ...pkg.optionalDependencies, ...pkg.peerDependencies });
 
-/** True when an installed package ships native or WebAssembly parts that a bundle cannot carry. */
-function hasNativeParts(name) {
-  const dir = join(root, 'node_modules', ...name.split('/'));
+/** True when the package in `dir` ships native or WebAssembly parts that a bundle cannot carry. */
+export function hasNativeParts(dir) {
   if (!existsSync(join(dir, 'package.json'))) return false;
   const meta = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
   if (meta.gypfile || meta.binary || existsSync(join(dir, 'binding.gyp'))) return true;
@@ -68,7 +67,7 @@ function hasNativeParts(name) {
 }
 
 export function externalPackages() {
-  const detected = runtimeDeps.filter(hasNativeParts);
+  const detected = runtimeDeps.filter((name) => hasNativeParts(join(root, 'node_modules', ...name.split('/'))));
   return [...new Set([...ALWAYS_EXTERNAL, ...detected])];
 }
 
@@ -157,7 +156,7 @@ const LAZY_BUILTINS = new Set(['child_process']);
 const builtinRequires = {
   name: 'builtin-requires',
   setup(b) {
-    b.onResolve({ filter: /^[a-z_:/]+$/ }, (args) => {
+    b.onResolve({ filter: /^(node:)?[a-z0-9_/]+$/ }, (args) => {
       if (args.kind !== 'require-call') return undefined;
       const name = args.path.replace(/^node:/, '');
       return BUILTINS.has(name) ? { path: name, namespace: 'node-builtin' } : undefined;
@@ -385,6 +384,13 @@ async function main() {
   }
   execFileSync(process.execPath, [join(root, 'bin', 'llmobs.js'), 'tokens', 'count', 'hello'], { stdio: ['ignore', 'ignore', 'inherit'] });
   const files = Object.keys(metafile.outputs).filter((f) => f.endsWith('.js') && existsSync(join(root, f)));
+  // A require() of Node's own module that the plugin missed would throw at run time in an ES
+  // module (or be silently skipped where the package tries it in a try block).
+  for (const file of files) {
+    for (const [, id] of readFileSync(join(root, file), 'utf8').matchAll(/__require\("([^"]+)"\)/g)) {
+      if (isBuiltin(id.replace(/^node:/, ''))) throw new Error(`build: ${file} requires ${id} in a way the bundle cannot serve`);
+    }
+  }
   const size = files.reduce((n, f) => n + statSync(join(root, f)).size, 0);
   console.log(`build: ${files.length} files, ${(size / 1024).toFixed(0)} KB of JavaScript in dist/ (${folded.length} chunks folded into dist/cli.js)`);
 }

@@ -225,6 +225,21 @@ function writeLicenses(metafile) {
   writeFileSync(join(dist, 'THIRD-PARTY-LICENSES.txt'), `dist/ bundles code from these packages:\n\n${body}\n`);
 }
 
+/**
+ * Sources that find files relative to their own module. In the bundle their code runs from
+ * dist/chunks/ (or dist/lib/), one directory below dist/: data they read must be found from
+ * there too, or be imported (JSON) so that it is bundled. The ones known to do it right:
+ */
+const RELATIVE_PATHS_CHECKED = new Set(['src/tokenizer/load.ts', 'src/version.ts']);
+function warnRelativePaths(metafile) {
+  const users = Object.keys(metafile.inputs).filter(
+    (input) => input.startsWith('src/') && !RELATIVE_PATHS_CHECKED.has(input) && /import\.meta\.(url|dirname|filename)|__dirname/.test(readFileSync(join(root, input), 'utf8')),
+  );
+  for (const input of users) {
+    console.warn(`build: ${input} locates files relative to itself; bundled, it runs from dist/chunks/. Check that what it reads is found from there (see scripts/build.mjs).`);
+  }
+}
+
 /** Every import left external must be installed for users: it has to be a runtime dependency. */
 function checkExternals(metafile) {
   const missing = new Set();
@@ -361,6 +376,7 @@ async function main() {
   const library = await build(buildOptions(LIBRARY_ENTRIES, 'lib', [patterns]));
   const metafile = { inputs: { ...library.metafile.inputs, ...cli.metafile.inputs }, outputs: { ...library.metafile.outputs, ...cli.metafile.outputs } };
   checkExternals(metafile);
+  warnRelativePaths(metafile);
   writeLicenses(metafile);
   const folded = await foldEntryImports(cli.metafile, 'dist/cli.js');
   // What each output file holds, for --analyze and for the test that guards the start-up path.

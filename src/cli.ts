@@ -18,6 +18,10 @@ export function buildProgram(ctx: Context): Command {
     .addOption(new Option('--profile <profile>', 'use this profile (default: $LLMOBS_PROFILE, then the active profile)'))
     .addOption(new Option('--base-url <url>', 'server address, e.g. https://us.cloud.langfuse.com or http://localhost:3000'))
     .option('--json', 'print JSON on stdout (errors as JSON on stderr)')
+    .option('-q, --jq <expression>', 'filter the JSON output with jq (implies --json), e.g. --jq \'.data[].name\'')
+    .option('--csv', 'print tables as CSV (RFC 4180, with a header row)')
+    .option('--headers', 'print a header row in piped tables too')
+    .option('--no-headers', 'no header row, even on a terminal or in CSV')
     .option('--verbose', 'trace requests, retries and timings on stderr (also LLMOBS_DEBUG=1)')
     .option('--no-color', 'disable colour (also NO_COLOR)')
     .addOption(new Option('--timeout <ms>', 'time limit per request attempt in milliseconds').argParser(positiveInteger('--timeout')).default(30_000))
@@ -43,6 +47,8 @@ export async function run(argv: string[], deps: Partial<ContextDeps> = {}): Prom
   const program = buildProgram(ctx);
   try {
     await program.parseAsync(programVersionFlag(argv, program), { from: 'user' });
+    await ctx.prepare();
+    ctx.out.finish();
     return ctx.exitCode;
   } catch (error) {
     return await reportError(ctx, program, argv, error);
@@ -103,7 +109,7 @@ export function programVersionFlag(argv: string[], program: Command): string[] {
 function globalsFromArgv(argv: string[], program: Command): Partial<GlobalOptions> {
   const opts = program.opts<Partial<GlobalOptions>>();
   const globals: Partial<GlobalOptions> = {};
-  globals.json = opts.json === true || argv.includes('--json');
+  globals.json = opts.json === true || argv.includes('--json') || opts.jq !== undefined || argv.includes('--jq') || argv.includes('-q');
   globals.verbose = opts.verbose === true || argv.includes('--verbose');
   globals.color = opts.color !== false && !argv.includes('--no-color');
   return globals;

@@ -2,6 +2,7 @@ import { type Command, Option } from 'commander';
 import type { Context } from '../../context.js';
 import { lazy } from '../action.js';
 import { collect } from '../options.js';
+import { addPagingFlags } from '../paging-flags.js';
 
 // Kept here rather than imported from src/core so that registering commands loads nothing heavy.
 const UNITS = ['TOKENS', 'CHARACTERS', 'MILLISECONDS', 'SECONDS', 'REQUESTS', 'IMAGES'];
@@ -31,15 +32,17 @@ export function registerModels(program: Command, ctx: Context): void {
     .command('models')
     .description('model definitions: list, inspect, create, update and delete them; see what a model name matches and what it costs');
 
-  models
+  const list = models
     .command('list')
     .alias('ls')
-    .description('list model definitions, the project\'s own (custom) and the built-in ones, with prices per 1M tokens')
-    .option('--all', 'every page (default: one page)')
-    .option('--page <n>', 'page to show, from 1')
-    .option('--limit <n>', 'definitions per page, 1 to 100 (default: the server\'s, 50)')
-    .option('--custom', 'only the project\'s own definitions (reads every page)')
-    .option('--managed', 'only the built-in, Langfuse-managed definitions (reads every page)')
+    .description('list model definitions, the project\'s own (custom) and the built-in ones, with prices per 1M tokens');
+  addPagingFlags(list, { noun: 'definitions', serverDefault: 50 })
+    .option('--custom', 'only the project\'s own definitions (the server cannot filter: pages are read until --limit is reached, or all)')
+    .option('--managed', 'only the built-in, Langfuse-managed definitions (read like --custom)')
+    .addHelpText('after', `
+--json prints {"data": [...], "meta": {page, limit, totalItems, totalPages}}, the same shape with
+--limit and --all (meta is the server's, of the first page read; totalItems counts before --custom
+or --managed).`)
     .action(lazy(ctx, () => import('./list.js')));
 
   models

@@ -2,6 +2,7 @@ import { type Command, Option } from 'commander';
 import type { Context } from '../../context.js';
 import { lazy } from '../action.js';
 import { collect } from '../options.js';
+import { addPagingFlags } from '../paging-flags.js';
 
 const VERSION_HELP = 'a version number';
 const LABEL_HELP = 'the version that carries this label';
@@ -56,7 +57,7 @@ by those prompts' text, as they are labelled now; References lists the versions 
 and resolutionGraph: the versions each reference used, or null).`)
     .action(lazy(ctx, () => import('./get.js')));
 
-  prompts
+  const list = prompts
     .command('list')
     .alias('ls')
     .description('list prompts with their versions, labels and tags (the server pages by 10 unless told)')
@@ -64,22 +65,20 @@ and resolutionGraph: the versions each reference used, or null).`)
     .option('--label <label>', 'only versions with this label')
     .option('--tag <tag>', 'only prompts with this tag')
     .option('--from-updated-at <datetime>', 'only versions updated at or after this time (ISO 8601 with Z or an offset, e.g. 2026-05-01T00:00:00Z)')
-    .option('--to-updated-at <datetime>', 'only versions updated before this time (same format)')
-    .option('--all', 'fetch every page')
-    .option('--page <n>', 'page number, from 1')
-    .option('--limit <n>', 'prompts per page, 1 to 100 (server default 10)')
+    .option('--to-updated-at <datetime>', 'only versions updated before this time (same format)');
+  addPagingFlags(list, { noun: 'prompts', serverDefault: 10 })
     .addHelpText('after', `
 Filters apply to each version: with --label production, VERSIONS shows only the version that has it,
 and with --from-updated-at only the versions updated since then.
---json prints {"data": [...], "meta": {page, limit, totalItems, totalPages}} for a page, and one
-array of every prompt with --all.`)
+--json prints {"data": [...], "meta": {page, limit, totalItems, totalPages}}, the same shape with
+--limit and --all (meta is the server's, of the first page read).`)
     .action(lazy(ctx, () => import('./list.js')));
 
   prompts
     .command('versions')
     .description('every version, newest first, with its labels, date and commit message')
     .argument('<name>', 'prompt name')
-    .option('--limit <n>', 'only the newest n versions')
+    .option('--limit <n>', 'print at most n versions, the newest (default: all)')
     .addHelpText('after', `
 Cost: the API lists a prompt's version numbers but not their details, so this sends one request
 for the list and one per version shown (4 at a time). --limit keeps that down for long histories.`)

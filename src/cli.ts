@@ -2,6 +2,7 @@
 // an exit code. Kept light: command modules, output styling, zod, undici and the config store
 // load only when a command actually runs, so `--version` and `--help` start fast.
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { examples } from './commands/examples.js';
 import { registerCommands } from './commands/register.js';
 import { Context, type ContextDeps, defaultDeps, type GlobalOptions } from './context.js';
 import { CliError, EXIT_CODE_HELP, ExitCode } from './errors.js';
@@ -29,6 +30,13 @@ export function buildProgram(ctx: Context): Command {
     .showSuggestionAfterError(true)
     .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
     .addHelpText('after', helpFooter());
+  examples(
+    program,
+    'llmobs profile add prod-us --region us',
+    "llmobs prompts list --all --jq '.data[].name'",
+    'llmobs labels promote support/agent --from staging --to production',
+    'llmobs help prompts create',
+  );
 
   // Commander must never exit or print errors behind our back.
   program.exitOverride();
@@ -140,6 +148,5 @@ Environment:
   LLMOBS_CONFIG_DIR, LLMOBS_DEBUG, NO_COLOR, FORCE_COLOR, HTTPS_PROXY, HTTP_PROXY, NO_PROXY
 
 Exit codes:
-${codes}
-`;
+${codes}`;
 }

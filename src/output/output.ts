@@ -100,6 +100,11 @@ export class Output {
     this.stdout.write(this.redact(text));
   }
 
+  /** Text before the data that --jq leaves alone (the status line and headers of `api --include`). */
+  writeHead(text: string): void {
+    this.stdout.write(this.redact(text));
+  }
+
   /** Raw text to stdout that waits when the reader is slower (for long streams of results). */
   async writeChunk(text: string): Promise<void> {
     if (this.filter) return this.filterLines(text);

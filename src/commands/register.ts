@@ -1,5 +1,5 @@
 // The command tree. Only commander is loaded here; each verb's module loads when it runs.
-import { Argument, type Command, Option } from 'commander';
+import { Argument, type Command, InvalidArgumentError, Option } from 'commander';
 import type { Context } from '../context.js';
 import { collect } from './options.js';
 import { lazy } from './action.js';
@@ -10,6 +10,8 @@ import { registerModels } from './models/index.js';
 import { registerProfile } from './profile/index.js';
 import { registerPrompts } from './prompts/index.js';
 import { registerTokens } from './tokens/index.js';
+
+const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'];
 
 export function registerCommands(program: Command, ctx: Context): void {
   registerProfile(program, ctx);
@@ -51,7 +53,15 @@ export function registerCommands(program: Command, ctx: Context): void {
     .description('send a request to any API endpoint with the profile\'s credentials, retries and error handling')
     .argument('<method-or-path>', 'endpoint path, e.g. /api/public/models or just models; or an HTTP method followed by the path')
     .argument('[path]', 'endpoint path, when a method comes first')
-    .addOption(new Option('-X, --method <method>', 'the HTTP method, instead of the first argument').choices(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD']))
+    .addOption(
+      new Option('-X, --method <method>', 'the HTTP method, instead of the first argument')
+        .choices(HTTP_METHODS)
+        // In any case, as the first argument: the choices stay for help and completion.
+        .argParser((value) => {
+          if (!HTTP_METHODS.includes(value.toUpperCase())) throw new InvalidArgumentError(`Allowed choices are ${HTTP_METHODS.join(', ')}.`);
+          return value.toUpperCase();
+        }),
+    )
     .option('-f, --field <key=value>', 'string parameter: query parameter for GET/HEAD/DELETE, JSON body field otherwise (repeatable)', collect)
     .option('-F, --typed-field <key=value>', 'like --field, but true/false/null/numbers/JSON are typed and @file reads a file (repeatable)', collect)
     .option('-H, --header <name:value>', 'add a request header (repeatable); values of credential headers are never printed', collect)

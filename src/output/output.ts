@@ -232,7 +232,8 @@ export class Output {
     const result = this.filter!.run(jsonText);
     if (result.output) this.stdout.write(this.redact(result.output));
     if (result.error !== undefined) {
-      throw new JqFailedError(isJsonLines(jsonText) ? result.error : 'this command printed text, not JSON, so there is nothing to filter');
+      if (!isJsonLines(jsonText)) throw new JqFailedError('this command printed text, not JSON, so there is nothing to filter', 'Leave out --jq for this command.');
+      throw new JqFailedError(result.error);
     }
   }
 
@@ -270,8 +271,8 @@ export class Output {
 
 /** A --jq filter that failed on the output (the command itself had done its work). */
 export class JqFailedError extends CliError {
-  constructor(message: string) {
-    super(`--jq: ${message}`, ExitCode.usage, 'jq_failed', { hint: 'The command itself completed; only filtering its output failed.' });
+  constructor(message: string, hint = 'The command itself completed; only filtering its output failed.') {
+    super(`--jq: ${message}`, ExitCode.usage, 'jq_failed', { hint });
   }
 }
 
@@ -304,8 +305,7 @@ function tsvSafe(text: string): string {
 }
 
 function isJsonLines(text: string): boolean {
-  if (!text.includes('\n') || text.trimStart().startsWith('{\n') || text.trimStart().startsWith('[\n')) return isJson(text);
-  return text.split('\n').every((line) => line.trim() === '' || isJson(line));
+  return isJson(text) || text.split('\n').every((line) => line.trim() === '' || isJson(line));
 }
 
 function isJson(text: string): boolean {

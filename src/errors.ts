@@ -62,14 +62,8 @@ export class UsageError extends CliError {
 }
 
 export class ConfigError extends CliError {
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, ExitCode.config, 'config', options);
-  }
-}
-
-export class NetworkError extends CliError {
   constructor(message: string, options?: ErrorOptions & { code?: string }) {
-    super(message, ExitCode.network, options?.code ?? 'network', options);
+    super(message, ExitCode.config, options?.code ?? 'config', options);
   }
 }
 
@@ -77,12 +71,16 @@ export class NetworkError extends CliError {
  * A profile name that is not in the profile file. Exit 3 wherever it is named (--profile,
  * LLMOBS_PROFILE, or a profile command): it is configuration, not something the server lacks (8).
  */
-export class ProfileNotFoundError extends CliError {
+export class ProfileNotFoundError extends ConfigError {
   constructor(name: string, known: readonly string[], from?: string) {
     const listing = known.length ? `known profiles: ${known.join(', ')}` : 'no profiles are configured';
-    super(`profile "${name}" not found${from ? ` (from ${from})` : ''}; ${listing}`, ExitCode.config, 'profile_not_found', {
-      hint: `Add it with: llmobs profile add ${name}`,
-    });
+    super(`profile "${name}" not found${from ? ` (from ${from})` : ''}; ${listing}`, { code: 'profile_not_found', hint: `Add it with: llmobs profile add ${name}` });
+  }
+}
+
+export class NetworkError extends CliError {
+  constructor(message: string, options?: ErrorOptions & { code?: string }) {
+    super(message, ExitCode.network, options?.code ?? 'network', options);
   }
 }
 

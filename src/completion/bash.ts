@@ -9,27 +9,23 @@ export function bash(specs: CommandSpec[]): string {
 
 ${posixTables(specs)}
 
-# Offers the values of KIND for the word CUR (PREFIX is put back in front, for --option=value).
+# Offers the values of KIND for the word CUR.
 __llmobs_values() {
-  local kind=$1 cur=$2 prefix=$3 IFS=$'\\n'
+  local kind=$1 cur=$2 IFS=$'\\n'
   case "$kind" in
     @any|'') COMPREPLY=() ;;
     @files) type compopt >/dev/null 2>&1 && compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")) ;;
     @dirs) type compopt >/dev/null 2>&1 && compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")) ;;
     @profiles) COMPREPLY=($(compgen -W "$(${PROFILES_COMMAND})" -- "$cur")) ;;
-    @commands) __llmobs_children "$__llmobs_target"; IFS=$' \t\n'; COMPREPLY=($(compgen -W "$__llmobs_r" -- "$cur")) ;;
-    *) IFS=$' \t\n'; COMPREPLY=($(compgen -W "$kind" -- "$cur")) ;;
+    @commands) __llmobs_children "$__llmobs_target"; IFS=$' \\t\\n'; COMPREPLY=($(compgen -W "$__llmobs_r" -- "$cur")) ;;
+    *) IFS=$' \\t\\n'; COMPREPLY=($(compgen -W "$kind" -- "$cur")) ;;
   esac
-  if [ -n "$prefix" ]; then
-    local i
-    for i in "\${!COMPREPLY[@]}"; do COMPREPLY[i]="$prefix\${COMPREPLY[i]}"; done
-  fi
 }
 
 _llmobs() {
   local cword=$COMP_CWORD
   local -a typed=("\${COMP_WORDS[@]}")
-  local cur=\${typed[cword]} prefix='' option=''
+  local cur=\${typed[cword]} option=''
   # Bash splits --option=value at "=" (COMP_WORDBREAKS): put the pieces back together.
   if [ "$cur" = '=' ] && [ $cword -ge 2 ]; then
     option=\${typed[cword-1]} cur=''
@@ -50,12 +46,12 @@ _llmobs() {
   __llmobs_walk "\${before[@]}"
   if [ -n "$option" ]; then
     __llmobs_value "$__llmobs_path" "$option"
-    __llmobs_values "$__llmobs_r" "$cur" ''
+    __llmobs_values "$__llmobs_r" "$cur"
     return 0
   fi
   if [ -n "$__llmobs_pending" ]; then
     __llmobs_value "$__llmobs_path" "$__llmobs_pending"
-    __llmobs_values "$__llmobs_r" "$cur" ''
+    __llmobs_values "$__llmobs_r" "$cur"
     return 0
   fi
   if [ $__llmobs_dashdash = 0 ]; then
@@ -72,7 +68,7 @@ _llmobs() {
     return 0
   fi
   __llmobs_arg "$__llmobs_path" "$__llmobs_nargs"
-  __llmobs_values "$__llmobs_r" "$cur" ''
+  __llmobs_values "$__llmobs_r" "$cur"
   return 0
 }
 

@@ -32,10 +32,14 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
  * `llmobs/server` export and modules that scripts/ and bench/ load, with their chunks in dist/lib/.
  */
 export const CLI_ENTRY = { cli: 'src/cli.ts' };
+// A script or benchmark that imports a module from dist/ adds it here (a test checks that every
+// dist/ path they name exists after the build).
 export const LIBRARY_ENTRIES = {
   'server/index': 'src/server/index.ts',
+  'server/store/index': 'src/server/store/index.ts',
   'tokenizer/load': 'src/tokenizer/load.ts',
   'completion/generate': 'src/completion/generate.ts',
+  context: 'src/context.ts',
 };
 
 /** Packages never bundled, whatever the detection below finds (native bindings, WASM, their platform packages). */
@@ -230,7 +234,7 @@ function writeLicenses(metafile) {
  * dist/chunks/ (or dist/lib/), one directory below dist/: data they read must be found from
  * there too, or be imported (JSON) so that it is bundled. The ones known to do it right:
  */
-const RELATIVE_PATHS_CHECKED = new Set(['src/tokenizer/load.ts', 'src/version.ts']);
+const RELATIVE_PATHS_CHECKED = new Set(['src/tokenizer/load.ts', 'src/version.ts', 'src/server/store/sqlite.ts']);
 function warnRelativePaths(metafile) {
   const users = Object.keys(metafile.inputs).filter(
     (input) => input.startsWith('src/') && !RELATIVE_PATHS_CHECKED.has(input) && /import\.meta\.(url|dirname|filename)|__dirname/.test(readFileSync(join(root, input), 'utf8')),

@@ -1,5 +1,5 @@
 // The bundler configuration: what stays out of the bundle (native and WebAssembly packages).
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
@@ -27,5 +27,18 @@ describe('packages kept out of the bundle', () => {
     expect(hasNativeParts(fakePackage({ 'package.json': '{"name":"gyp","gypfile":true}' }))).toBe(true);
     expect(hasNativeParts(fakePackage({ 'package.json': '{"name":"prebuilt","optionalDependencies":{"prebuilt-linux-x64-gnu":"1.0.0"}}' }))).toBe(true);
     expect(hasNativeParts(join(tempDir(), 'missing'))).toBe(false);
+  });
+});
+
+describe('modules of dist/ that scripts and benchmarks load', () => {
+  it('are all built (library entries in scripts/build.mjs)', () => {
+    const root = join(import.meta.dirname, '..', '..');
+    const named = ['scripts', 'bench'].flatMap((dir) =>
+      readdirSync(join(root, dir))
+        .filter((file) => file.endsWith('.mjs'))
+        .flatMap((file) => [...readFileSync(join(root, dir, file), 'utf8').matchAll(/dist\/([\w./-]+\.js)/g)].map((m) => `dist/${m[1]}`)),
+    );
+    expect(named).toContain('dist/cli.js');
+    expect(named.filter((path) => !existsSync(join(root, path)))).toEqual([]);
   });
 });

@@ -234,7 +234,7 @@ function writeLicenses(metafile) {
  * dist/chunks/ (or dist/lib/), one directory below dist/: data they read must be found from
  * there too, or be imported (JSON) so that it is bundled. The ones known to do it right:
  */
-const RELATIVE_PATHS_CHECKED = new Set(['src/tokenizer/load.ts', 'src/version.ts', 'src/server/store/sqlite.ts']);
+const RELATIVE_PATHS_CHECKED = new Set(['src/tokenizer/load.ts', 'src/version.ts', 'src/server/store/sqlite.ts', 'src/output/output.ts']);
 function warnRelativePaths(metafile) {
   const users = Object.keys(metafile.inputs).filter(
     (input) => input.startsWith('src/') && !RELATIVE_PATHS_CHECKED.has(input) && /import\.meta\.(url|dirname|filename)|__dirname/.test(readFileSync(join(root, input), 'utf8')),

@@ -119,6 +119,57 @@ Examples:
     .action(lazy(ctx, () => import('./diff.js')));
 
   prompts
+    .command('pull')
+    .description('write prompts into a directory, one file per prompt (the name is the path): text as .md, chat as .yaml')
+    .argument('[names...]', 'prompts to pull (default: every prompt of the project)')
+    .option('--dir <dir>', 'directory of prompt files', 'prompts')
+    .option('--label <label>', 'the version that carries this label (default: the latest version); without names, only prompts that have it')
+    .option('--version <n>', VERSION_HELP)
+    .option('--force', 'overwrite local files that differ from the server')
+    .addHelpText('after', `
+References to other prompts are written as they are stored (@@@langfusePrompt:...@@@), never resolved.
+A file that already says what the server has is left as it is; one that differs is kept (exit 9)
+unless --force. Pull then push sends nothing. The format is described in the README ("Prompts in git").
+
+Examples:
+  llmobs prompts pull
+  llmobs prompts pull support/agent --label production --dir prompts`)
+    .action(lazy(ctx, () => import('./pull.js')));
+
+  prompts
+    .command('status')
+    .description('compare a directory of prompt files with the server: unchanged, changed (with diffs), new, labels or tags to set, and prompts only on the server')
+    .argument('[names...]', 'only these prompts (default: every file in the directory)')
+    .option('--dir <dir>', 'directory of prompt files', 'prompts')
+    .option('-l, --label <label>', 'also check that this label points at a version equal to each file (repeatable)', collect)
+    .option('--exit-code', 'exit 9 when something would be pushed (0 when in sync), for CI checks')
+    .addHelpText('after', `
+Reads the list of prompts (one request per 100) and each file's latest version (one request per
+prompt); a label that is not on the latest version costs one more request for that prompt.
+Every file is checked first: problems are reported together and exit 2.`)
+    .action(lazy(ctx, () => import('./status.js')));
+
+  prompts
+    .command('push')
+    .description('make the server match a directory of prompt files: a new version only where the content differs, labels moved, referenced prompts first')
+    .argument('[names...]', 'only these prompts (default: every file in the directory)')
+    .option('--dir <dir>', 'directory of prompt files', 'prompts')
+    .option('-l, --label <label>', 'point this label at a version equal to each pushed file: the new version, or the latest by a label move (repeatable; never latest)', collect)
+    .option('-m, --message <message>', 'commit message of the versions created')
+    .option('--dry-run', 'print the plan and send nothing')
+    .addHelpText('after', `
+A version is created only when type, prompt or config differ from the latest version (or a tag
+list in the file differs: the API sets tags only with a new version). A second push sends nothing.
+Nothing is sent while any file has a problem (exit 2). If a request fails midway, what was pushed
+and what was not is listed; running the push again sends the rest. Rate limits (429) are waited
+out as the server's Retry-After asks.
+
+Examples:
+  llmobs prompts push --dry-run
+  llmobs prompts push --label staging -m "$GIT_COMMIT_MESSAGE"`)
+    .action(lazy(ctx, () => import('./push.js')));
+
+  prompts
     .command('delete')
     .alias('rm')
     .description('delete one version (--version), the versions with a label (--label), or without either the whole prompt')

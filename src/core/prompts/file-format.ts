@@ -97,7 +97,7 @@ function readsBackAs(file: SerialisedPromptFile, data: PromptFileData): boolean 
   return (
     back.content.type === data.content.type &&
     JSON.stringify(normaliseContent(back.content)) === JSON.stringify(normaliseContent(data.content)) &&
-    stableJson(back.config) === stableJson(data.config ?? {}) &&
+    stableJson(back.config) === stableJson(data.config === undefined ? {} : data.config) &&
     JSON.stringify(back.tags ?? []) === JSON.stringify(data.tags ?? []) &&
     JSON.stringify(back.labels) === JSON.stringify(data.labels)
   );

@@ -5,6 +5,7 @@ import type { CreatePromptBody } from '../core/prompts/create-body.js';
 import { promptPathSegment } from '../core/prompts/name.js';
 import type { PromptSelector } from '../core/prompts/selector.js';
 import type { ServerPromptState, ServerVersion } from '../core/prompts/sync-plan.js';
+import type { SourceVersion } from '../core/prompts/copy-plan.js';
 import type { ChatItem, PromptContent, VersionLabels } from '../core/prompts/types.js';
 import type { ApiClient, Query } from './client.js';
 import { mapLimit } from './map-limit.js';
@@ -253,4 +254,36 @@ export async function readSyncState(
     onRead?.(++done, fetchable.length);
   });
   return state;
+}
+
+/** A fetched version with its commit message, as `prompts copy` carries it over. */
+export function sourceVersionOf(prompt: Prompt): SourceVersion {
+  return { ...serverVersionOf(prompt), commitMessage: prompt.commitMessage ?? null };
+}
+
+/**
+ * The versions of one prompt that a copy needs: every version (`all`), or the latest version and
+ * each version holding a label (one request each; a version holding several labels once).
+ * `labels` limits which labelled versions are read (`latest` then means the latest version).
+ */
+export async function readLabelledVersions(
+  client: ApiClient,
+  meta: PromptMeta,
+  options: { all: boolean; labels?: readonly string[] | undefined },
+): Promise<SourceVersion[]> {
+  if (options.all) {
+    const sorted = [...meta.versions].sort((a, b) => a - b);
+    return (await getVersions(client, meta.name, sorted)).map(sourceVersionOf);
+  }
+  const found: SourceVersion[] = [];
+  const holds = (label: string) => found.some((v) => v.labels.includes(label));
+  const wanted = options.labels;
+  if (!wanted || wanted.includes('latest')) {
+    found.push(sourceVersionOf(await getPrompt(client, meta.name, { version: Math.max(...meta.versions) }, { resolve: false })));
+  }
+  for (const label of meta.labels) {
+    if (label === 'latest' || holds(label) || (wanted && !wanted.includes(label))) continue;
+    found.push(sourceVersionOf(await getPrompt(client, meta.name, { label }, { resolve: false })));
+  }
+  return found;
 }

@@ -170,6 +170,26 @@ Examples:
     .action(lazy(ctx, () => import('./push.js')));
 
   prompts
+    .command('copy')
+    .description('copy prompts to another project or region: labelled versions and the latest, with labels, config, tags and commit messages')
+    .argument('[names...]', 'prompts to copy')
+    .option('--all', 'every prompt of the source project')
+    .option('--to-profile <profile>', 'the destination: this profile\'s server and keys (required)')
+    .option('--from-profile <profile>', 'the source (default: the usual settings: flags, environment, active profile)')
+    .option('-l, --label <label>', 'copy only the versions with this label (repeatable; latest means the latest version)', collect)
+    .option('--all-versions', 'every version in order; prints which destination version each source version became')
+    .option('--dry-run', 'print the plan and send nothing')
+    .addHelpText('after', `
+Versions are matched by content (type, prompt, config), not by number: a second copy sends nothing.
+Prompts referenced by others are copied first; a reference to a version number of a copied prompt
+is rewritten to that version's number in the destination. References are never resolved.
+
+Examples:
+  llmobs prompts copy --all --to-profile us-prod --dry-run
+  llmobs prompts copy support/agent --from-profile eu-staging --to-profile eu-prod --label production`)
+    .action(lazy(ctx, () => import('./copy.js')));
+
+  prompts
     .command('delete')
     .alias('rm')
     .description('delete one version (--version), the versions with a label (--label), or without either the whole prompt')

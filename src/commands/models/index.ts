@@ -73,6 +73,33 @@ export function registerModels(program: Command, ctx: Context): void {
     .action(lazy(ctx, () => import('./delete.js')));
 
   models
+    .command('pull')
+    .description('write the project\'s own definitions (all pages) to a file, JSON or YAML by its extension')
+    .option('--file <file>', 'definitions file', 'models.yaml')
+    .option('--force', 'overwrite a file that differs from the server')
+    .action(lazy(ctx, () => import('./pull.js')));
+
+  models
+    .command('status')
+    .description('compare a definitions file with the project\'s own definitions: unchanged, changed (with a diff), new, only on the server')
+    .option('--file <file>', 'definitions file', 'models.yaml')
+    .option('--prune', 'count definitions only on the server as changes (what push --prune deletes)')
+    .option('--exit-code', 'exit 9 when something would be pushed (0 when in sync), for CI checks')
+    .action(lazy(ctx, () => import('./status.js')));
+
+  models
+    .command('push')
+    .description('make the project\'s own definitions match a file: create new ones, replace changed ones in place (Langfuse 4.35+), leave equal ones alone')
+    .option('--file <file>', 'definitions file', 'models.yaml')
+    .option('--prune', 'also delete the project\'s definitions the file does not have')
+    .option('--recreate', 'on servers without PUT (before Langfuse 4.35): replace by delete + create, which is not atomic and gives new ids')
+    .option('--dry-run', 'print the plan and send nothing')
+    .addHelpText('after', `
+A definition matches the server's by id when the file gives one, else by modelName. Every
+definition is checked as models create checks one before anything is sent (exit 2 on errors).`)
+    .action(lazy(ctx, () => import('./push.js')));
+
+  models
     .command('match')
     .description('which definition a generation\'s model name matches, why, which others lose, and the tokenizer and prices that apply')
     .argument('<model-name>', 'the model name exactly as generations send it')

@@ -32,7 +32,7 @@ async function seedSource() {
   });
 }
 
-describe('prompts copy', () => {
+describe('prompts copy', { timeout: 90_000 }, () => {
   it('copies labelled versions and the latest, in order, children first; a second copy sends nothing', async () => {
     await seedSource();
     const first = await p.run(['prompts', 'copy', '--all', '--from-profile', 'source', '--to-profile', 'destination']);

@@ -121,7 +121,7 @@ const prompt = fc.oneof(
   fc.record({ type: fc.constant('chat'), prompt: fc.array(message, { maxLength: 4 }), config }),
 );
 
-describe('round trip against the server', () => {
+describe('round trip against the server', { timeout: 180_000 }, () => {
   it('random text and chat prompts: pull then push sends nothing, and the files read back exactly', async () => {
     const cli = await localCli();
     try {

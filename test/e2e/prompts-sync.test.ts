@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { tempDir } from '../helpers/cli.js';
+import { isolatedEnv, runInProcess, tempDir } from '../helpers/cli.js';
 import { type LocalCli, localCli } from '../helpers/local-cli.js';
 
 let cli: LocalCli;
@@ -18,7 +18,7 @@ afterEach(async () => {
 });
 
 const run = (argv: string[]) => cli.run(argv, { cwd });
-const writes = (sent: Array<{ method: string }>) => sent.filter((r) => r.method !== 'GET');
+const writes = <T extends { method: string }>(sent: T[]): T[] => sent.filter((r) => r.method !== 'GET');
 const read = (path: string) => readFileSync(join(cwd, path), 'utf8');
 const write = (path: string, text: string) => {
   mkdirSync(dirname(join(cwd, path)), { recursive: true });
@@ -178,7 +178,9 @@ describe('prompts push', () => {
     expect(dry.stderr).toContain('nothing was sent');
   });
 
-  it('reports every broken file at once, exit 2, nothing sent (not even a read)', async () => {
+  it('reports every broken file and every refused one at once, exit 2, no write', async () => {
+    await cli.seed({ name: 'chatty', type: 'chat', prompt: [{ role: 'user', content: 'hi' }] });
+    write('prompts/chatty.md', 'now text');
     write('prompts/ok.md', 'fine');
     write('prompts/bad-yaml.yaml', 'messages: [\n');
     write('prompts/no-role.yaml', 'messages:\n  - content: hi\n');
@@ -188,11 +190,11 @@ describe('prompts push', () => {
     write('prompts/twice.yaml', 'text: a');
     const pushed = await run(['prompts', 'push']);
     expect(pushed.exitCode).toBe(2);
-    expect(pushed.sent).toEqual([]);
-    for (const text of ['bad-yaml.yaml', 'no-role.yaml: messages[0]: the message has no role', 'unknown key "model"', 'Invalid label "Production"', "give the prompt 'twice'"]) {
+    expect(writes(pushed.sent)).toEqual([]);
+    for (const text of ["'chatty' is a chat prompt on the server", 'bad-yaml.yaml', 'no-role.yaml: messages[0]: the message has no role', 'unknown key "model"', 'Invalid label "Production"', "give the prompt 'twice'"]) {
       expect(pushed.stderr).toContain(text);
     }
-    expect(pushed.stderr).toContain('6 prompt files have problems; nothing was sent');
+    expect(pushed.stderr).toContain('7 prompt files have problems; nothing was sent');
   });
 
   it('refuses a reference to a prompt neither on the server nor in the directory before sending anything', async () => {
@@ -238,6 +240,14 @@ describe('prompts push', () => {
     rmSync(join(cwd, 'prompts/plain.md'));
     const status = await run(['prompts', 'status', '--json']);
     expect(JSON.parse(status.stdout)).toMatchObject({ inSync: true, serverOnly: ['plain'] });
+  });
+
+  it('reports broken files even when the server cannot be reached', async () => {
+    write('prompts/bad.yaml', 'messages: [\n');
+    const env = isolatedEnv({ LANGFUSE_HOST: 'http://127.0.0.1:1', LANGFUSE_PUBLIC_KEY: 'pk-lf-x', LANGFUSE_SECRET_KEY: 'sk-lf-x', LLMOBS_RETRY_BASE_MS: '1' });
+    const result = await runInProcess(['prompts', 'push', '--retries', '0'], { env, cwd });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('bad.yaml');
   });
 
   it('exits 2 when the directory does not exist', async () => {

@@ -43,7 +43,7 @@ afterAll(async () => {
 const keysOf = (server: RunningServer) => ({ LANGFUSE_HOST: server.url, LANGFUSE_PUBLIC_KEY: server.keys.publicKey, LANGFUSE_SECRET_KEY: server.keys.secretKey });
 
 async function sh(script: string, cwd: string, env: Record<string, string | undefined>) {
-  const result = await execa('bash', ['-c', `set -eo pipefail\n${script}`], { cwd, env: { ...env, PATH: `${shims}:${process.env.PATH}` }, extendEnv: false, reject: false, timeout: 60_000 });
+  const result = await execa('bash', ['-c', `set -eo pipefail\n${script}`], { cwd, env: { ...env, PATH: `${shims}:${process.env.PATH}` }, extendEnv: false, reject: false, timeout: 120_000 });
   return { exitCode: result.exitCode ?? -1, stdout: String(result.stdout), stderr: String(result.stderr) };
 }
 
@@ -61,7 +61,8 @@ async function get(server: RunningServer, path: string) {
   return response.json() as Promise<any>;
 }
 
-describe('README: Prompts in git', () => {
+// Dozens of processes one after another: generous time-outs, since the machine may be busy.
+describe('README: Prompts in git', { timeout: 300_000 }, () => {
   it('the command examples and the GitHub Actions workflow run as written', async () => {
     await seed(eu, { name: 'shared/signature', prompt: 'The support team', labels: ['production'] });
     await seed(eu, {

@@ -8,7 +8,7 @@ import type { CreatePromptBody } from '../../core/prompts/create-body.js';
 import { isWrite, type SyncAction } from '../../core/prompts/sync-plan.js';
 import type { ActionInput } from '../action.js';
 import { parseOptions } from '../options.js';
-import { actionJson, describeAction, preparePlan, refusalsError, statusOf, SyncOptions } from './sync-shared.js';
+import { actionJson, describeAction, fileProblemsError, preparePlan, problemsOf, statusOf, SyncOptions } from './sync-shared.js';
 
 const Options = SyncOptions.extend({
   message: z.string().optional(),
@@ -28,8 +28,10 @@ export default async function action(ctx: Context, { args, opts }: ActionInput):
 }
 
 export async function run(ctx: Context, opts: Options): Promise<void> {
-  const { plan, client } = await preparePlan(ctx, { names: opts.names, dir: opts.dir, labels: opts.label, message: opts.message });
-  if (plan.refused.length > 0) throw refusalsError(plan);
+  const prepared = await preparePlan(ctx, { names: opts.names, dir: opts.dir, labels: opts.label, message: opts.message });
+  const { plan, client } = prepared;
+  const problems = problemsOf(prepared);
+  if (problems.length > 0) throw fileProblemsError(problems);
   const writes = plan.actions.filter(isWrite);
   const unchanged = plan.actions.length - writes.length;
 

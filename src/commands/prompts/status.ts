@@ -4,7 +4,7 @@ import { ExitCode } from '../../errors.js';
 import { isWrite } from '../../core/prompts/sync-plan.js';
 import type { ActionInput } from '../action.js';
 import { parseOptions } from '../options.js';
-import { actionJson, colourDiff, describeAction, diffOf, preparePlan, refusalsError, statusOf, SyncOptions } from './sync-shared.js';
+import { actionJson, colourDiff, describeAction, diffOf, fileProblemsError, preparePlan, problemsOf, statusOf, SyncOptions } from './sync-shared.js';
 
 const Options = SyncOptions.extend({ exitCode: z.boolean().default(false) });
 type Options = z.infer<typeof Options>;
@@ -14,15 +14,17 @@ export default async function action(ctx: Context, { args, opts }: ActionInput):
 }
 
 export async function run(ctx: Context, opts: Options): Promise<void> {
-  const { plan } = await preparePlan(ctx, { names: opts.names, dir: opts.dir, labels: opts.label });
+  const prepared = await preparePlan(ctx, { names: opts.names, dir: opts.dir, labels: opts.label });
+  const { plan } = prepared;
+  const problems = problemsOf(prepared);
   const writes = plan.actions.filter(isWrite);
-  const inSync = writes.length === 0 && plan.refused.length === 0;
+  const inSync = writes.length === 0 && problems.length === 0;
 
   if (ctx.globals.json) {
     ctx.out.printJson({
       inSync,
       prompts: plan.actions.map(actionJson),
-      refused: plan.refused,
+      refused: problems,
       serverOnly: plan.serverOnly,
     });
   } else {
@@ -46,6 +48,6 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
     const summary = `${unchanged} unchanged, ${writes.length} to push${plan.serverOnly.length ? `, ${plan.serverOnly.length} only on the server` : ''}`;
     ctx.out.info(inSync ? `In sync: ${summary}.` : `Not in sync: ${summary}. Push with: llmobs prompts push${opts.dir === 'prompts' ? '' : ` --dir ${opts.dir}`}${opts.label.map((l) => ` --label ${l}`).join('')}`);
   }
-  if (plan.refused.length > 0) throw refusalsError(plan);
+  if (problems.length > 0) throw fileProblemsError(problems);
   if (opts.exitCode && !inSync) ctx.exitCode = ExitCode.precondition;
 }

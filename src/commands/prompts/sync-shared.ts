@@ -28,8 +28,9 @@ export interface PlanRequest {
 
 export interface PreparedPlan {
   plan: PushPlan;
-  /** Requests the reading took (list pages and versions), for --verbose. */
   client: ApiClient;
+  /** Files that could not be read; together with the plan's refusals they stop a push. */
+  fileProblems: FileProblem[];
 }
 
 /** Checks flags and every file, then reads the server and plans. Nothing is written. */
@@ -53,17 +54,26 @@ export async function preparePlan(ctx: Context, request: PlanRequest): Promise<P
   const unselectedProblems = request.names.length === 0 ? [] : directory.problems.filter((problem) => !request.names.includes(problem.name ?? ''));
   const blocking = directory.problems.filter((problem) => !unselectedProblems.includes(problem));
   for (const problem of unselectedProblems) ctx.out.warn(`${problem.path} is skipped: ${problem.problems.join('; ')}`);
-  if (blocking.length > 0) throw fileProblemsError(blocking);
 
   const client = await ctx.api();
   const progress = ctx.out.progress();
-  const index = await promptIndex(client);
   const wants = selected.map((file) => ({ name: file.name, type: file.data.content.type, labels: [...new Set([...file.data.labels, ...request.labels])] }));
-  const server = await readSyncState(client, index, wants, (done, total) => progress.update(() => `Reading prompts from the server: ${done}/${total}`));
-  progress.clear();
+  let server;
+  try {
+    const index = await promptIndex(client);
+    server = await readSyncState(client, index, wants, (done, total) => progress.update(() => `Reading prompts from the server: ${done}/${total}`));
+  } catch (error) {
+    // The files' own problems are reported even when the server cannot be read.
+    if (blocking.length > 0) throw fileProblemsError(blocking);
+    throw error;
+  } finally {
+    progress.clear();
+  }
   const plan = planPush({ files: selected, directory: directory.files, server, labels: request.labels, commitMessage: request.message });
   if (request.names.length > 0) plan.serverOnly = [];
-  return { plan, client };
+  // A file that cannot be read has no plan entry; its prompt is not "only on the server".
+  plan.serverOnly = plan.serverOnly.filter((name) => !directory.pathsByName.has(name));
+  return { plan, client, fileProblems: blocking };
 }
 
 function selectFiles(files: LocalPromptFile[], paths: Map<string, string[]>, names: readonly string[], dir: string): LocalPromptFile[] {
@@ -86,8 +96,9 @@ export function fileProblemsError(problems: readonly FileProblem[]): UsageError 
   });
 }
 
-export function refusalsError(plan: PushPlan): UsageError {
-  return fileProblemsError(plan.refused.map((refusal) => ({ path: refusal.path, name: refusal.name, problems: refusal.problems })));
+/** Unreadable files and refused plans together: every problem in one error. */
+export function problemsOf(prepared: PreparedPlan): FileProblem[] {
+  return [...prepared.fileProblems, ...prepared.plan.refused.map((refusal) => ({ path: refusal.path, name: refusal.name, problems: refusal.problems }))];
 }
 
 // ---- describing a plan -------------------------------------------------------------------------

@@ -151,6 +151,17 @@ describe('prompts push', () => {
     expect((await api('/api/public/v2/prompts?name=support%2Fgreeting')).data[0].versions).toEqual([1, 2]);
   });
 
+  it('shows a chat prompt\'s change message by message, and its config change', async () => {
+    await seedSome();
+    await run(['prompts', 'pull']);
+    write('prompts/support/agent.yaml', read('prompts/support/agent.yaml').replace('You are helpful.', 'You are very helpful.').replace('type: chat\n', 'type: chat\nconfig:\n  model: gpt-4o-mini\n'));
+    const status = await run(['prompts', 'status']);
+    expect(status.stdout).toContain('--- [0] system\n-You are helpful.\n+You are very helpful.');
+    expect(status.stdout).toContain('+  "model": "gpt-4o-mini"');
+    const json = JSON.parse((await run(['prompts', 'status', '--json'])).stdout);
+    expect(json.prompts.find((p: { name: string }) => p.name === 'support/agent')).toMatchObject({ status: 'changed', latestVersion: 1, diff: { content: expect.stringContaining('+You are very helpful.') } });
+  });
+
   it('creates a prompt for a new file, named by its path', async () => {
     write('prompts/team/app/summary.md', 'Summarise {{text}}\n');
     const pushed = await run(['prompts', 'push']);

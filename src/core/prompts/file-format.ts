@@ -359,6 +359,8 @@ export function promptFileStem(name: string): { ok: true; stem: string } | { ok:
   for (const segment of segments) {
     if (segment === '' || segment === '.' || segment === '..') return { ok: false, problem: `the name '${name}' has a folder '${segment}' that cannot be a directory` };
     if (segment.includes('\0')) return { ok: false, problem: `the name '${name}' contains a NUL character` };
+    // Directories that reading a prompt directory skips.
+    if (segment === '.git' || segment === 'node_modules') return { ok: false, problem: `the name '${name}' has a folder '${segment}', which is not searched for prompt files` };
   }
   return { ok: true, stem: name };
 }

@@ -178,6 +178,7 @@ describe('names and paths', () => {
     expect(promptFileStem('team/app/summary')).toEqual({ ok: true, stem: 'team/app/summary' });
     expect(promptFileStem('a/../b')).toMatchObject({ ok: false });
     expect(promptFileStem('..')).toMatchObject({ ok: false });
+    expect(promptFileStem('a/.git/b')).toMatchObject({ ok: false });
   });
 });
 

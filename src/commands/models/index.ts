@@ -29,7 +29,7 @@ function definitionOptions(command: Command, verb: 'create' | 'update'): Command
 export function registerModels(program: Command, ctx: Context): void {
   const models = program
     .command('models')
-    .description('model definitions: list, inspect, create, update and delete them; see what a model name matches and what it costs');
+    .description('model definitions: list, inspect, create, update and delete them, or keep them in a file (pull, status, push); see what a model name matches and what it costs');
 
   models
     .command('list')

@@ -10,7 +10,7 @@ export function registerPrompts(program: Command, ctx: Context): void {
   const prompts = program
     .command('prompts')
     .alias('prompt')
-    .description('manage prompts: create versions, fetch, list, compile, diff and delete. Names may contain folders (team/app/summary)');
+    .description('manage prompts: create versions, fetch, list, compile, diff and delete; keep them in git with pull, status and push; copy them between projects. Names may contain folders (team/app/summary)');
 
   prompts
     .command('create')

@@ -36,7 +36,7 @@ set -g __llmobs_paths 'profile' 'profile add' 'profile list' 'profile ls' 'profi
 set -g __llmobs_value_flags '--base-url' '--batch' '--chat-file' '--commit-message' '--config' '--config-file' '--context' '--cost' '--data-dir' '--dir' '--encoding' '--expect' '--expect-current' '--field' '--file' '--from' '--from-profile' '--from-updated-at' '--host' '--input' '--input-file' '--label' '--level' '--limit' '--match-pattern' '--message' '--metadata' '--model' '--model-parameters' '--models-file' '--name' '--output' '--output-file' '--page' '--placeholder' '--port' '--price' '--profile' '--public-key' '--region' '--remove-price' '--retries' '--start-date' '--tag' '--text' '--timeout' '--to' '--to-profile' '--to-updated-at' '--tokenization-config' '--tokenizer' '--tokenizer-model' '--tokens-per-message' '--tokens-per-name' '--type' '--typed-field' '--unit' '--usage' '--usage-file' '--var' '--vars-file' '--version' '-F' '-U' '-f' '-l' '-m'
 complete -c llmobs -f
 complete -c llmobs -n '__llmobs_at '\'''\''' -a 'profile' -d 'manage connection profiles'
-complete -c llmobs -n '__llmobs_at '\'''\''' -a 'models' -d 'model definitions: list, inspect, create, update and delete them'
+complete -c llmobs -n '__llmobs_at '\'''\''' -a 'models' -d 'model definitions: list, inspect, create, update and delete them, or keep the...'
 complete -c llmobs -n '__llmobs_at '\'''\''' -a 'prompts' -d 'manage prompts: create versions, fetch, list, compile, diff and delete'
 complete -c llmobs -n '__llmobs_at '\'''\''' -a 'prompt' -d 'manage prompts: create versions, fetch, list, compile, diff and delete'
 complete -c llmobs -n '__llmobs_at '\'''\''' -a 'labels' -d 'see and move prompt labels'

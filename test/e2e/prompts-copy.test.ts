@@ -1,6 +1,8 @@
 // prompts copy between two local servers (two projects): content, labels, tags and commit
 // messages arrive, children before parents, and a second copy sends nothing.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runInProcess } from '../helpers/cli.js';
+import { startFaultProxy } from '../helpers/fault-proxy.js';
 import { type TwoProjects, twoProjects } from '../helpers/projects.js';
 
 let p: TwoProjects;
@@ -131,5 +133,25 @@ describe('prompts copy', { timeout: 90_000 }, () => {
     expect(run.writesTo(p.destination).map((w) => (w.body as { tags?: string[] }).tags)).toEqual([['two']]);
     const again = await p.run(['prompts', 'copy', '--all', '--from-profile', 'source', '--to-profile', 'destination']);
     expect(again.writesTo(p.destination)).toEqual([]);
+  });
+
+  it('stops at a 500 midway, says how far it got, and a re-run completes without duplicates', async () => {
+    await seedSource();
+    let posts = 0;
+    const proxy = await startFaultProxy(p.destination.url, (request) => (request.method === 'POST' && ++posts === 2 ? { kind: 'answer', status: 500 } : { kind: 'pass' }));
+    try {
+      const added = await runInProcess(['profile', 'add', 'flaky', '--base-url', proxy.url, '--public-key', p.destination.keys.publicKey, '--secret-key-stdin'], { env: p.env, stdin: p.destination.keys.secretKey });
+      expect(added.exitCode).toBe(0);
+      const failed = await p.run(['prompts', 'copy', '--all', '--from-profile', 'source', '--to-profile', 'flaky']);
+      expect(failed.exitCode).toBe(5);
+      expect(failed.stderr).toContain('copy stopped at \'shared/tone\' version 3: 1 of 3 writes done, 2 not done.');
+      expect(failed.stderr).toContain('Run the same copy again');
+      const rerun = await p.run(['prompts', 'copy', '--all', '--from-profile', 'source', '--to-profile', 'destination']);
+      expect(rerun.exitCode).toBe(0);
+      expect(rerun.writesTo(p.destination).map((w) => (w.body as { name: string }).name)).toEqual(['shared/tone', 'agent']);
+      expect((await list(p.destination, 'shared/tone')).versions).toEqual([1, 2]);
+    } finally {
+      await proxy.close();
+    }
   });
 });

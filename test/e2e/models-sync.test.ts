@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../../src/server/index.js';
 import { isolatedEnv, runInProcess, tempDir } from '../helpers/cli.js';
 import { checkRequest } from '../helpers/contract.js';
+import { startFaultProxy } from '../helpers/fault-proxy.js';
 import { type Recorded, recordingDispatcher } from '../helpers/recorder.js';
 
 let server: RunningServer;
@@ -22,8 +23,8 @@ async function start(apiVersion?: string) {
   cwd = tempDir();
 }
 
-async function run(argv: string[]) {
-  const env = isolatedEnv({ LANGFUSE_HOST: server.url, LANGFUSE_PUBLIC_KEY: server.keys.publicKey, LANGFUSE_SECRET_KEY: server.keys.secretKey });
+async function run(argv: string[], host?: string) {
+  const env = isolatedEnv({ LANGFUSE_HOST: host ?? server.url, LANGFUSE_PUBLIC_KEY: server.keys.publicKey, LANGFUSE_SECRET_KEY: server.keys.secretKey });
   const start = recorder.requests.length;
   const result = await runInProcess(argv, { env, cwd, dispatcher: recorder.dispatcher });
   const sent = recorder.requests.slice(start);
@@ -140,6 +141,28 @@ describe('models pull / status / push', () => {
     expect(readFileSync(join(cwd, 'models.yaml'), 'utf8')).toBe('[]\n');
     expect((await run(['models', 'pull', '--force'])).exitCode).toBe(0);
     expect(readFileSync(join(cwd, 'models.yaml'), 'utf8')).toContain('my-claude');
+  });
+});
+
+describe('models push through a failure', () => {
+  it('stops at a 500, says what was done and what not, and a re-run completes', async () => {
+    await start();
+    await seed();
+    await run(['models', 'pull']);
+    writeFileSync(join(cwd, 'models.yaml'), readFileSync(join(cwd, 'models.yaml'), 'utf8').replaceAll('0.000002', '0.000005').replace('0.000003', '0.000004'));
+    let puts = 0;
+    const proxy = await startFaultProxy(server.url, (request) => (request.method === 'PUT' && ++puts === 2 ? { kind: 'answer', status: 500 } : { kind: 'pass' }));
+    try {
+      const failed = await run(['models', 'push'], proxy.url);
+      expect(failed.exitCode).toBe(5);
+      expect(failed.stderr).toMatch(/push stopped at "my-gpt" \(changed\)\. Done 1 of 2: my-claude\./);
+      const rerun = await run(['models', 'push']);
+      expect(rerun.exitCode).toBe(0);
+      expect(rerun.writes.map((w) => w.method)).toEqual(['PUT']);
+      expect((await run(['models', 'status', '--exit-code'])).exitCode).toBe(0);
+    } finally {
+      await proxy.close();
+    }
   });
 });
 

@@ -8,8 +8,7 @@ import type { ModelAction } from '../../core/models/sync-plan.js';
 import { forgetRemoteDefinitions } from '../../model-definitions.js';
 import type { ActionInput } from '../action.js';
 import { parseOptions } from '../options.js';
-import { ModelSyncOptions, plan, readModelFile, readServerModels } from './sync-shared.js';
-import { nameOf, statusOf } from './status.js';
+import { ModelSyncOptions, nameOf, plan, readModelFile, readServerModels, statusOf } from './sync-shared.js';
 
 const Options = ModelSyncOptions.extend({
   prune: z.boolean().default(false),

@@ -5,7 +5,7 @@ import { ExitCode } from '../../errors.js';
 import type { ModelAction } from '../../core/models/sync-plan.js';
 import type { ActionInput } from '../action.js';
 import { parseOptions } from '../options.js';
-import { bodyText, ModelSyncOptions, plan, readModelFile, readServerModels } from './sync-shared.js';
+import { bodyText, ModelSyncOptions, nameOf, plan, readModelFile, readServerModels, statusOf } from './sync-shared.js';
 
 const Options = ModelSyncOptions.extend({ exitCode: z.boolean().default(false), prune: z.boolean().default(false) });
 type Options = z.infer<typeof Options>;
@@ -30,15 +30,6 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
     ctx.out.info(changes.length === 0 ? `In sync with ${opts.file}${only ? ` (${only} only on the server; push --prune would delete ${only === 1 ? 'it' : 'them'})` : ''}.` : `Not in sync: ${changes.length} to push. Push with: llmobs models push --file ${opts.file}${opts.prune ? ' --prune' : ''}`);
   }
   if (opts.exitCode && changes.length > 0) ctx.exitCode = ExitCode.precondition;
-}
-
-export function statusOf(action: ModelAction, prune: boolean): string {
-  if (action.kind === 'delete') return prune ? 'delete' : 'server only';
-  return { unchanged: 'unchanged', create: 'new', replace: 'changed' }[action.kind];
-}
-
-export function nameOf(action: ModelAction): string {
-  return action.kind === 'delete' || action.kind === 'unchanged' ? action.modelName : action.body.modelName;
 }
 
 function actionJson(action: ModelAction, prune: boolean): Record<string, unknown> {

@@ -1,5 +1,7 @@
 // What `models pull`, `models status` and `models push` share: the definitions file, the
 // project's own definitions as create bodies, and the plan between them.
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { z } from 'zod';
 import type { ApiClient } from '../../api/client.js';
 import { listAllModels } from '../../api/models.js';
@@ -9,7 +11,7 @@ import { FileError, UsageError } from '../../errors.js';
 import { checkDefinitionInput, checkModelDraft, checkPriceMagnitudes } from '../../core/models/checks.js';
 import type { ModelDraft } from '../../core/models/draft.js';
 import { buildCreateModelBody, type CreateModelBody } from '../../core/models/request.js';
-import { type FileModel, planModelSync, type ModelPlan, type ServerModel } from '../../core/models/sync-plan.js';
+import { type FileModel, type ModelAction, planModelSync, type ModelPlan, type ServerModel } from '../../core/models/sync-plan.js';
 import { parseJsonOrYaml } from '../../io/files.js';
 import { storedInput } from './draft-input.js';
 
@@ -41,8 +43,6 @@ export async function readServerModels(client: ApiClient): Promise<{ models: Ser
  * entries in one usage error (exit 2, nothing sent); warnings are printed.
  */
 export async function readModelFile(ctx: Context, file: string): Promise<FileModel[]> {
-  const { readFile } = await import('node:fs/promises');
-  const { resolve } = await import('node:path');
   let text: string;
   try {
     text = await readFile(resolve(ctx.cwd, file), 'utf8');
@@ -113,6 +113,16 @@ export function fileEntry(id: string, body: CreateModelBody): Record<string, unk
     entry.prices = prices;
   }
   return entry;
+}
+
+/** What a plan entry is called in status and push output. */
+export function statusOf(action: ModelAction, prune: boolean): string {
+  if (action.kind === 'delete') return prune ? 'delete' : 'server only';
+  return { unchanged: 'unchanged', create: 'new', replace: 'changed' }[action.kind];
+}
+
+export function nameOf(action: ModelAction): string {
+  return action.kind === 'delete' || action.kind === 'unchanged' ? action.modelName : action.body.modelName;
 }
 
 /** Compact JSON of a body for diffs: sorted keys, one field a line. */

@@ -59,6 +59,28 @@ describe('push through failures', () => {
     expect(once(versions)).toBe(true);
   });
 
+  it('a rate limit on every few writes (like 30 a minute): the push waits each one out and finishes, every prompt once', async () => {
+    for (let i = 7; i <= 40; i++) writeFileSync(join(cwd, 'prompts', `p${i}.md`), `prompt ${i}\n`);
+    let writes = 0;
+    let limited = false;
+    const result = await push((request) => {
+      if (request.method === 'GET') return { kind: 'pass' };
+      // Every fifth write is refused once, as a window that is full until Retry-After has passed.
+      if (!limited && ++writes % 5 === 0) {
+        limited = true;
+        return { kind: 'answer', status: 429, headers: { 'retry-after': '20' }, body: JSON.stringify({ message: 'Rate limit exceeded' }) };
+      }
+      limited = false;
+      return { kind: 'pass' };
+    });
+    expect(result.exitCode).toBe(0);
+    expect(result.sleeps.filter((ms) => ms === 20_000)).toHaveLength(8);
+    expect(result.stderr.match(/429 rate limited: waiting 20 s/g)).toHaveLength(8);
+    const versions = await versionsOnServer();
+    expect(Object.keys(versions)).toHaveLength(40);
+    expect(once(versions)).toBe(true);
+  });
+
   it('stops at a 500 on the third create, says what was pushed and what not, and a re-run completes', async () => {
     let posts = 0;
     const failed = await push((request) => (request.method === 'POST' && ++posts === 3 ? { kind: 'answer', status: 500, body: JSON.stringify({ message: 'Internal Server Error' }) } : { kind: 'pass' }));

@@ -212,7 +212,8 @@ export function serverVersionOf(prompt: Prompt): ServerVersion {
 /** Every prompt of the project by name (all pages of the list endpoint, 100 a page). */
 export async function promptIndex(client: ApiClient): Promise<Map<string, PromptMeta>> {
   const metas = await listAllPrompts(client, {});
-  return new Map(metas.map((meta) => [meta.name, meta]));
+  // A prompt always has a version; an entry without one (a broken answer) cannot be compared.
+  return new Map(metas.filter((meta) => meta.versions.length > 0).map((meta) => [meta.name, meta]));
 }
 
 export interface SyncWant {

@@ -53,6 +53,7 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
     const metas = await listAllPrompts(client, opts.label !== undefined ? { label: opts.label } : {});
     targets = [];
     for (const meta of metas) {
+      if (meta.versions.length === 0) continue;
       if ('version' in selector && !meta.versions.includes(selector.version)) {
         skipped.push({ name: meta.name, version: null, file: '', outcome: 'skipped', reason: `no version ${selector.version}` });
         continue;

@@ -115,6 +115,17 @@ describe('prompts copy', { timeout: 90_000 }, () => {
     expect(run.writesTo(p.destination)).toEqual([]);
   });
 
+  it('--label copies only the versions under it, and says which prompts have none', async () => {
+    await seedSource();
+    await p.seed(p.source, { name: 'unlabelled', prompt: 'u' });
+    const run = await p.run(['prompts', 'copy', '--all', '--label', 'staging', '--from-profile', 'source', '--to-profile', 'destination']);
+    expect(run.exitCode).toBe(0);
+    expect(run.stderr).toContain('Skipped (no version labelled staging): agent, unlabelled');
+    expect(run.writesTo(p.destination).map((w) => `${(w.body as { name: string }).name} ${(w.body as { prompt: string }).prompt} ${JSON.stringify((w.body as { labels: string[] }).labels)}`)).toEqual([
+      'shared/tone Be brief and kind. ["staging"]',
+    ]);
+  });
+
   it('refuses to copy a project onto itself, and needs names or --all', async () => {
     const self = await p.run(['prompts', 'copy', '--all', '--from-profile', 'destination', '--to-profile', 'destination']);
     expect(self.exitCode).toBe(2);

@@ -56,7 +56,11 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
     progress.update(() => `Reading the source: ${++read}/${selected.length}`);
     return { name: meta.name, type: meta.type, tags: meta.tags, allVersions: meta.versions, versions, latestVersion: Math.max(...meta.versions), onlyLabels };
   });
-  const present = sources.filter((s) => destinationIndex.get(s.name));
+  // With --label, a prompt that has none of the labels has nothing to copy.
+  const empty = sources.filter((s) => s.versions.length === 0);
+  if (empty.length > 0) ctx.out.info(`Skipped (no version labelled ${opts.label.join(' or ')}): ${empty.map((s) => s.name).join(', ')}`);
+  const copies = sources.filter((s) => s.versions.length > 0);
+  const present = copies.filter((s) => destinationIndex.get(s.name));
   const destinations = new Map<string, CopyDestination>();
   read = 0;
   await mapLimit(present, SYNC_READ_CONCURRENCY, async (copy) => {
@@ -74,7 +78,7 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
   for (const meta of destinationIndex.values()) if (!destinations.has(meta.name)) destinations.set(meta.name, destinationOf(meta, []));
   progress.clear();
 
-  const plan = planCopy(sources, destinations);
+  const plan = planCopy(copies, destinations);
   if (plan.refused.length > 0) {
     const lines = plan.refused.flatMap((r) => r.problems.map((p) => `  ${r.name}: ${p}`));
     throw new UsageError(`${plan.refused.length === 1 ? '1 prompt cannot' : `${plan.refused.length} prompts cannot`} be copied; nothing was sent:\n${lines.join('\n')}`, { details: plan.refused });

@@ -216,7 +216,8 @@ function rewriteReferences(
     if (child) {
       const plan = plans.get(reference.name);
       if (reference.type === 'label') {
-        const labels = new Set([LATEST_LABEL, ...(destination?.labels ?? []), ...child.versions.flatMap((v) => v.labels)]);
+        const copied = child.versions.flatMap((v) => v.labels).filter((label) => child.onlyLabels === undefined || child.onlyLabels.includes(label));
+        const labels = new Set([LATEST_LABEL, ...(destination?.labels ?? []), ...copied]);
         if (!labels.has(reference.label)) problems.push(`${tag}: '${reference.name}' will have no version labelled '${reference.label}' in the destination`);
         continue;
       }

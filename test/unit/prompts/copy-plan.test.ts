@@ -80,6 +80,12 @@ describe('planCopy', () => {
     expect(plan.prompts[1]!.steps).toMatchObject([{ body: { prompt: 'x @@@langfusePrompt:name=child|version=1@@@ y @@@langfusePrompt:name=child|label=production@@@' } }]);
   });
 
+  it('a label reference holds only for labels that are copied', () => {
+    const child = source('child', [sv(2, 'c', ['latest', 'production', 'staging'])], { onlyLabels: ['production'] });
+    const parent = source('parent', [sv(1, '@@@langfusePrompt:name=child|label=staging@@@', ['latest'])]);
+    expect(planCopy([parent, child], new Map()).refused).toMatchObject([{ name: 'parent', problems: [expect.stringContaining("no version labelled 'staging'")] }]);
+  });
+
   it('refuses a version reference to a version that is not copied, and its parent only', () => {
     const child = source('child', [sv(3, 'c', ['latest'])]);
     const parent = source('parent', [sv(1, '@@@langfusePrompt:name=child|version=2@@@', ['latest'])]);

@@ -31,7 +31,8 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
   const file = await readModelFile(ctx, opts.file);
   const client = await ctx.api();
   const { models } = await readServerModels(client);
-  const { actions } = plan(file, models, opts.prune);
+  const { actions, notPruned } = plan(file, models, opts.prune);
+  for (const model of notPruned) ctx.out.warn(`"${model.modelName}" (${model.id}) is not pruned: llmobs cannot write its pricing to a file, so the file cannot list it`);
   const writes = actions.filter((a) => a.kind !== 'unchanged');
   const unchanged = actions.length - writes.length;
 

@@ -20,6 +20,7 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
   const { models } = await readServerModels(client);
   // Always planned with prune, so definitions only on the server are shown; they are deleted only by push --prune.
   const result = plan(file, models, true);
+  for (const model of result.notPruned) ctx.out.warn(`"${model.modelName}" (${model.id}) uses pricing llmobs cannot write to a file; it is not compared`);
   const changes = result.actions.filter((a) => a.kind !== 'unchanged' && (a.kind !== 'delete' || opts.prune));
   if (ctx.globals.json) {
     ctx.out.printJson({ inSync: changes.length === 0, definitions: result.actions.map((a) => actionJson(a, opts.prune)) });

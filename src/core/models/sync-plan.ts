@@ -33,6 +33,8 @@ export interface ModelPlan {
   /** In the order to send: deletes that free a name first, then creates and replaces, then the other deletes. */
   actions: ModelAction[];
   problems: string[];
+  /** Definitions prune leaves alone: llmobs cannot write them to a file, so a file never has them. */
+  notPruned: ServerModel[];
 }
 
 export function planModelSync(file: readonly FileModel[], server: readonly ServerModel[], options: { prune: boolean }): ModelPlan {
@@ -81,7 +83,12 @@ export function planModelSync(file: readonly FileModel[], server: readonly Serve
   const taken = new Set(entries.filter((a) => a.kind === 'create' || a.kind === 'replace').map((a) => (a as { body: CreateModelBody }).body.modelName));
   const first: ModelAction[] = [];
   const last: ModelAction[] = [];
+  const notPruned: ServerModel[] = [];
   for (const model of unmatched) {
+    if (model.body === undefined && !taken.has(model.modelName)) {
+      if (options.prune) notPruned.push(model);
+      continue;
+    }
     if (taken.has(model.modelName)) {
       if (!options.prune) problems.push(`"${model.modelName}" (${model.id}) on the server has the name the file gives another definition; delete it with --prune, or give the file's definition its id`);
       else first.push({ kind: 'delete', id: model.id, modelName: model.modelName });
@@ -89,7 +96,7 @@ export function planModelSync(file: readonly FileModel[], server: readonly Serve
       last.push({ kind: 'delete', id: model.id, modelName: model.modelName });
     }
   }
-  return { actions: [...first, ...entries, ...last], problems };
+  return { actions: [...first, ...entries, ...last], problems, notPruned };
 }
 
 /** Same definition? Key order and the spelling of the start date do not matter. */

@@ -49,6 +49,13 @@ describe('planModelSync', () => {
     ]);
   });
 
+  it('prune leaves alone a definition llmobs cannot write to a file', () => {
+    const unwritable: ServerModel = { id: 'id-u', modelName: 'u', isLangfuseManaged: false, body: undefined };
+    const plan = planModelSync([], [unwritable], { prune: true });
+    expect(plan.actions).toEqual([]);
+    expect(plan.notPruned).toEqual([unwritable]);
+  });
+
   it('a server definition llmobs cannot write back always counts as changed', () => {
     expect(planModelSync([file(0, body('a'))], [{ id: 'id-a', modelName: 'a', isLangfuseManaged: false, body: undefined }], { prune: false }).actions[0]!.kind).toBe('replace');
   });

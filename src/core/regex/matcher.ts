@@ -127,6 +127,18 @@ function subjectCodePoints(subject: string): Int32Array {
   return lastCodePoints;
 }
 
+/** UTF-16 code units, as a JavaScript regex without the `u` flag reads its subject. */
+function codeUnits(subject: string): Int32Array {
+  const out = new Int32Array(subject.length);
+  for (let i = 0; i < subject.length; i++) out[i] = subject.charCodeAt(i);
+  return out;
+}
+
+export interface MatcherOptions {
+  /** Read subjects as UTF-16 code units (JavaScript without `u`), not code points (Postgres). */
+  codeUnits?: boolean;
+}
+
 class Matcher implements AreMatcher {
   readonly states: number;
   readonly bounded: boolean;
@@ -136,6 +148,7 @@ class Matcher implements AreMatcher {
     private readonly backtracker: Backtracker | undefined,
     private readonly groupCount: number,
     private readonly limits: MatcherLimits,
+    private readonly units: boolean,
   ) {
     this.states = automata.main.size + automata.looks.reduce((sum, l) => sum + l.automaton.size, 0);
     this.bounded = backtracker !== undefined;
@@ -143,7 +156,7 @@ class Matcher implements AreMatcher {
 
   test(subject: string): MatchOutcome {
     const { looks, main } = this.automata;
-    const cps = subjectCodePoints(subject);
+    const cps = this.units ? codeUnits(subject) : subjectCodePoints(subject);
     const budget: Budget = { left: this.limits.workBudget };
     try {
       let lookBits: Int32Array | null = null;
@@ -173,14 +186,14 @@ class Matcher implements AreMatcher {
 }
 
 /** Compiles a parsed ARE; fails when it is too large to evaluate within the limits. */
-export function compileMatcher(parsed: ParsedAre, limits: MatcherLimits = DEFAULT_LIMITS): CompileMatcherResult {
+export function compileMatcher(parsed: ParsedAre, limits: MatcherLimits = DEFAULT_LIMITS, matcherOptions: MatcherOptions = {}): CompileMatcherResult {
   const { ast, options } = parsed;
   const backrefs = hasBackref(ast);
   try {
     const automata = buildAutomata(ast, options, { maxStates: limits.maxStates }, backrefs ? (index) => withoutConstraints(groupBody(ast, index) ?? { type: 'empty' }) : undefined);
     const backtracker = backrefs ? new Backtracker(ast, automata.alphabet, options, automata.lookIndexes) : undefined;
     automata.alphabet.seal();
-    return { ok: true, matcher: new Matcher(automata, backtracker, parsed.groupCount, limits) };
+    return { ok: true, matcher: new Matcher(automata, backtracker, parsed.groupCount, limits, matcherOptions.codeUnits === true) };
   } catch (error) {
     if (error instanceof TooComplexError) {
       return { ok: false, reason: `it is too large to evaluate safely (${error.message}; its bounded repetitions multiply out)` };

@@ -4,6 +4,9 @@ import { parseAre } from '../../../src/core/regex/are-parser.js';
 import { subjectCaveat, translateAre, areFeatures } from '../../../src/core/regex/are-to-js.js';
 import { compileMatcher, DEFAULT_LIMITS } from '../../../src/core/regex/matcher.js';
 import { builtInDefinitions } from '../../../src/data/catalogue.js';
+import { parseJsRegex } from '../../../src/core/regex/js-parser.js';
+import { selectPricingTier } from '../../../src/core/pricing-tier.js';
+import type { PricingTier } from '../../../src/core/models/types.js';
 
 // A small deterministic generator (mulberry32): the same patterns on every run.
 function rng(seed: number): () => number {
@@ -185,5 +188,70 @@ describe('what cannot be evaluated safely is reported as such', () => {
   it('more lookarounds than the context has bits for', () => {
     const many = Array.from({ length: 30 }, () => '(?=a)').join('');
     expect(compilePattern(many)).toMatchObject({ status: 'unsupported', reason: expect.stringContaining('lookaround') });
+  });
+});
+
+describe('pricing-tier usage patterns (JavaScript syntax) run on the same automata', () => {
+  const JS_ATOMS = ['a', 'b', 'A', '_', '.', '[ab]', '[^a]', '[a-c]', '\\d', '\\w', '\\s', '\\W', '\\S', '\\D', '\\.', '-', '[\\w-]', '\\u0061', '\\x62', 'é', '{', '}'];
+  const JS_ASSERTIONS = ['^', '$', '\\b', '\\B'];
+
+  function genJs(r: () => number, depth: number): string {
+    const roll = r();
+    if (depth <= 0 || roll < 0.35) return pick(r, JS_ATOMS);
+    if (roll < 0.45) return pick(r, JS_ASSERTIONS);
+    if (roll < 0.6) return `(?:${genJs(r, depth - 1)}${genJs(r, depth - 1)})${pick(r, QUANTIFIERS)}`;
+    if (roll < 0.75) return `(${genJs(r, depth - 1)}|${genJs(r, depth - 1)})`;
+    if (roll < 0.85) return `(?${pick(r, ['=', '!', '<=', '<!'])}${genJs(r, depth - 1)})`;
+    return genJs(r, depth - 1) + genJs(r, depth - 1);
+  }
+
+  it('agree with V8 on 2,000 generated patterns, with and without case', () => {
+    const r = rng(7);
+    const chars = ['a', 'b', 'A', '_', '-', '1', ' ', '\n', '\r', '\u2028', 'é', 'É', '.', '{', '\u00a0'];
+    let compared = 0;
+    for (let i = 0; i < 2000; i++) {
+      const pattern = genJs(r, 3);
+      const icase = r() < 0.5;
+      let regex: RegExp;
+      try {
+        regex = new RegExp(pattern, icase ? 'i' : '');
+      } catch {
+        continue;
+      }
+      const parsed = parseJsRegex(pattern, icase);
+      expect(parsed.ok, pattern).toBe(true);
+      if (!parsed.ok) continue;
+      const m = compileMatcher(parsed.parsed, DEFAULT_LIMITS, { codeUnits: true });
+      if (!m.ok) throw new Error(m.reason);
+      for (let j = 0; j < 20; j++) {
+        let key = '';
+        for (let k = Math.floor(r() * 7); k > 0; k--) key += pick(r, chars);
+        expect(m.matcher.test(key).matched, `${JSON.stringify(key)} ~ /${pattern}/${icase ? 'i' : ''}`).toBe(regex.test(key));
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(30_000);
+  });
+
+  it('a planted catastrophic condition no longer stalls tier selection', () => {
+    const tiers: PricingTier[] = [
+      { id: 't1', name: 'planted', isDefault: false, priority: 1, conditions: [{ usageDetailPattern: '^(a|a)*$', operator: 'gt', value: 0, caseSensitive: false }], prices: { input: 1 } },
+      { id: 't0', name: 'Standard', isDefault: true, priority: 0, conditions: [], prices: { input: 1 } },
+    ];
+    const selection = selectPricingTier(tiers, { [`${'a'.repeat(5_000)}!`]: 10, input: 3 });
+    expect(selection.tier?.name).toBe('Standard');
+    expect(selectPricingTier(tiers, { aaaa: 10 }).tier?.name).toBe('planted');
+  });
+
+  it('reports what it does not evaluate instead of running it on V8', () => {
+    expect(parseJsRegex('(a)\\1', false)).toMatchObject({ ok: false, reason: expect.stringContaining('back references') });
+    expect(parseJsRegex('(?<n>a)', false)).toMatchObject({ ok: false, reason: expect.stringContaining('named groups') });
+    expect(parseJsRegex('(', false)).toMatchObject({ ok: false });
+    const tiers: PricingTier[] = [
+      { id: 't1', name: 'refs', isDefault: false, priority: 1, conditions: [{ usageDetailPattern: '(a)\\1', operator: 'gt', value: 0 }], prices: { input: 1 } },
+    ];
+    const selection = selectPricingTier(tiers, { aa: 1 });
+    const condition = selection.evaluated[0]!.conditions[0]!;
+    expect(condition).toMatchObject({ kind: 'usage', passed: false, error: expect.stringContaining('back references') });
   });
 });

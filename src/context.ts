@@ -6,6 +6,7 @@ import type { ProfileStore } from './config/store.js';
 import type { ResolvedConfig } from './config/resolve.js';
 import type { Output, OutStream } from './output/output.js';
 import type { Prompter } from './prompter.js';
+import { redactKeyShapes, secretForms } from './config/mask.js';
 
 export interface InStream extends NodeJS.ReadableStream {
   isTTY?: boolean | undefined;
@@ -25,6 +26,8 @@ export interface GlobalOptions {
   color: boolean;
   timeout: number;
   retries: number;
+  /** Most pages a listing follows. */
+  maxPages: number;
 }
 
 export const DEFAULT_GLOBALS: GlobalOptions = {
@@ -33,6 +36,7 @@ export const DEFAULT_GLOBALS: GlobalOptions = {
   color: true,
   timeout: 30_000,
   retries: 3,
+  maxPages: 1000,
 };
 
 export interface ContextDeps {
@@ -72,6 +76,8 @@ export class Context {
   private readonly deps: ContextDeps;
   private outputInstance: Output | undefined;
   private readonly secrets = new Set<string>();
+  private readonly secretValues = new Set<string>();
+  private secretList: string[] = [];
   private storePromise: Promise<ProfileStore> | undefined;
   private clients: ApiClient[] = [];
   private prompterInstance: Prompter | undefined;
@@ -116,14 +122,17 @@ export class Context {
     if (this.verbose) this.io.stderr.write(this.redact(`${line}\n`));
   }
 
-  /** Registers a value that must never be printed. */
+  /** Registers a value that must never be printed, in any encoding (see `secretForms`). */
   addSecret(value: string | undefined): void {
-    if (value && value.length >= 4) this.secrets.add(value);
+    if (!value || value.length < 4 || this.secretValues.has(value)) return;
+    this.secretValues.add(value);
+    for (const form of secretForms(value)) this.secrets.add(form);
+    this.secretList = [...this.secrets].sort((a, b) => b.length - a.length);
   }
 
   redact(text: string): string {
-    let result = text;
-    for (const secret of this.secrets) {
+    let result = redactKeyShapes(text);
+    for (const secret of this.secretList) {
       if (result.includes(secret)) result = result.split(secret).join('[redacted]');
     }
     return result;
@@ -143,15 +152,24 @@ export class Context {
   }
 
   profiles(): Promise<ProfileStore> {
-    this.storePromise ??= import('./config/store.js').then(({ openProfileStore }) =>
-      openProfileStore({ env: this.env, warn: (message) => this.out.warn(message) }),
-    );
+    this.storePromise ??= import('./config/store.js').then(({ openProfileStore }) => {
+      const store = openProfileStore({ env: this.env, warn: (message) => this.out.warn(message) });
+      // Every stored key is a secret from now on, whichever profile the command ends up using.
+      for (const name of store.names()) {
+        const profile = store.get(name);
+        this.addSecret(profile?.secretKey);
+        this.addSecret(profile?.apiKey);
+      }
+      return store;
+    });
     return this.storePromise;
   }
 
   /** Resolves server and credentials (flags > environment > active profile). */
   async resolveConfig(options: { auth: boolean; profile?: string } = { auth: true }): Promise<ResolvedConfig> {
-    const { resolveConfig } = await import('./config/resolve.js');
+    const { resolveConfig, SECRET_VARIABLES } = await import('./config/resolve.js');
+    // Before anything can fail: an error about a bad URL must not show a key from the environment.
+    for (const name of SECRET_VARIABLES) this.addSecret(this.env[name]);
     const resolved = resolveConfig({
       globals: options.profile ? { ...this.globals, profile: options.profile } : this.globals,
       env: this.env,
@@ -170,12 +188,13 @@ export class Context {
   }
 
   async apiFor(resolved: ResolvedConfig): Promise<ApiClient> {
-    const { ApiClient, warnIfInsecure } = await import('./api/client.js');
+    const { ApiClient, warnIfInsecure, readLimits } = await import('./api/client.js');
     const { VERSION } = await import('./version.js');
     warnIfInsecure(resolved, (message) => this.out.warn(message));
     const client = new ApiClient({
       config: resolved,
       timeoutMs: this.globals.timeout,
+      limits: readLimits(this.env, this.globals.maxPages),
       retries: this.globals.retries,
       retryBaseMs: positiveInt(this.env.LLMOBS_RETRY_BASE_MS) ?? 500,
       userAgent: `llmobs/${VERSION}`,
@@ -206,6 +225,7 @@ export function globalsFrom(opts: Record<string, unknown>): GlobalOptions {
     color: opts.color !== false,
     timeout: typeof opts.timeout === 'number' ? opts.timeout : DEFAULT_GLOBALS.timeout,
     retries: typeof opts.retries === 'number' ? opts.retries : DEFAULT_GLOBALS.retries,
+    maxPages: typeof opts.maxPages === 'number' ? opts.maxPages : DEFAULT_GLOBALS.maxPages,
   };
 }
 

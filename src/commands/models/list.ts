@@ -4,13 +4,10 @@ import type { ApiModel } from '../../api/schemas/models.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { ActionInput } from '../action.js';
-import { parseOptions } from '../options.js';
+import { MAX_INT32, parseOptions, wholeNumber } from '../options.js';
 import { pricesSummary, sourceText, tokenizerShort } from './render.js';
 
-const count = (max?: number) => {
-  const base = z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().int().min(1, 'must be at least 1'));
-  return max ? base.pipe(z.number().max(max, `must be at most ${max}`)) : base;
-};
+const count = (max = MAX_INT32) => z.string().transform(wholeNumber(1, max));
 
 const Options = z.object({
   all: z.boolean().default(false),

@@ -5,15 +5,10 @@ import type { Context } from '../../context.js';
 import { UPDATED_AT_FORMAT, updatedAtSchema } from '../../core/prompts/updated-at.js';
 import { UsageError } from '../../errors.js';
 import type { ActionInput } from '../action.js';
-import { parseOptions } from '../options.js';
+import { MAX_INT32, parseOptions, wholeNumber } from '../options.js';
 import { promptName } from './shared.js';
 
-const whole = (min: number, max = Number.MAX_SAFE_INTEGER) =>
-  z
-    .string()
-    .regex(/^\d+$/, 'must be a whole number')
-    .transform(Number)
-    .pipe(z.number().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
+const whole = (min: number, max = MAX_INT32) => z.string().transform(wholeNumber(min, max));
 
 const updatedAt = updatedAtSchema((input) => `must be ${UPDATED_AT_FORMAT}, not ${JSON.stringify(input)}`);
 

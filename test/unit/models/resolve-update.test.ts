@@ -74,7 +74,7 @@ describe('models list', () => {
       expect(r.exitCode).toBe(2);
       expect(r.requests).toEqual([]);
     }
-    expect((await cli(['models', 'list', '--limit', '101'])).stderr).toContain('--limit: must be at most 100');
+    expect((await cli(['models', 'list', '--limit', '101'])).stderr).toContain('--limit: must be a whole number from 1 to 100');
   });
 });
 

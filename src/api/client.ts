@@ -4,6 +4,7 @@ import { STATUS_CODES } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { Agent, type Dispatcher, EnvHttpProxyAgent, request } from 'undici';
 import type { z } from 'zod';
+import { jsonTextDepth, MAX_JSON_DEPTH } from '../core/json-depth.js';
 import { ApiError, ConfigError, NetworkError } from '../errors.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import { isLoopbackHost } from '../config/url.js';
@@ -358,6 +359,9 @@ export class ApiClient {
         throw errorForBadResponse(method, path, status, 'empty body');
       }
       return undefined as T;
+    }
+    if (jsonTextDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
+      throw errorForBadResponse(method, path, status, `JSON nested more than ${MAX_JSON_DEPTH} levels deep`);
     }
     let json: unknown;
     try {

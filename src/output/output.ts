@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { Chalk, type ChalkInstance } from 'chalk';
 import type TableType from 'cli-table3';
 import { colorLevel } from './color.js';
+import { escapeJson, escapeText, escapeValue } from './escape.js';
 
 // cli-table3 loads only when a terminal table is printed: piped and JSON output never need it,
 // and commands such as `tokens count` start faster without it.
@@ -72,14 +73,14 @@ export class Output {
     this.e = new Chalk({ level: level(this.stderrIsTTY) });
   }
 
-  /** Raw text to stdout. */
+  /** Text to stdout: exact when piped, control characters made visible on a terminal. */
   write(text: string): void {
-    this.stdout.write(this.redact(text));
+    this.stdout.write(this.redact(this.isTTY ? escapeText(text) : text));
   }
 
-  /** Raw text to stdout that waits when the reader is slower (for long streams of results). */
+  /** JSON lines to stdout that wait when the reader is slower (for long streams of results). */
   async writeChunk(text: string): Promise<void> {
-    if (this.stdout.write(this.redact(text)) === false && typeof (this.stdout as { once?: unknown }).once === 'function') {
+    if (this.stdout.write(this.redact(this.isTTY ? escapeJson(text) : text)) === false && typeof (this.stdout as { once?: unknown }).once === 'function') {
       await new Promise<void>((resolve) => (this.stdout as NodeJS.WritableStream).once('drain', () => resolve()));
     }
   }
@@ -87,7 +88,7 @@ export class Output {
   /** UTF-8 bytes to stdout, with the same backpressure as `writeChunk`. */
   async writeBytes(bytes: Uint8Array): Promise<void> {
     // Secrets are removed from text; decode only when there could be something to remove.
-    if (this.redacting()) {
+    if (this.redacting() || this.isTTY) {
       await this.writeChunk(Buffer.from(bytes).toString('utf8'));
       return;
     }
@@ -107,16 +108,18 @@ export class Output {
 
   /** Stable JSON on stdout: two-space indented, keys in the order the value was built. */
   printJson(value: unknown): void {
-    this.write(`${JSON.stringify(value, null, 2)}\n`);
+    const text = `${JSON.stringify(value, null, 2)}\n`;
+    this.stdout.write(this.redact(this.isTTY ? escapeJson(text) : text));
   }
 
   /** One compact JSON document per line (for streams of results). */
   printJsonLine(value: unknown): void {
-    this.write(`${JSON.stringify(value)}\n`);
+    const text = `${JSON.stringify(value)}\n`;
+    this.stdout.write(this.redact(this.isTTY ? escapeJson(text) : text));
   }
 
   table(columns: Column[], rows: Cell[][]): void {
-    const text = rows.map((row) => row.map(cellText));
+    const text = rows.map((row) => row.map((cell) => (this.isTTY ? escapeValue(cellText(cell)) : cellText(cell))));
     if (!this.isTTY) {
       for (const row of text) this.line(row.map(tsvSafe).join('\t'));
       return;
@@ -142,19 +145,20 @@ export class Output {
     }
     const width = Math.max(0, ...pairs.map(([label]) => label.length));
     for (const [label, value] of pairs) {
-      this.line(`${this.c.bold(label.padEnd(width))}  ${cellText(value)}`);
+      this.line(`${this.c.bold(escapeValue(label).padEnd(width))}  ${escapeValue(cellText(value))}`);
     }
   }
 
   /** A heading line for human output on a terminal. */
   heading(text: string): void {
-    this.line(this.isTTY ? this.c.bold(text) : text);
+    this.line(this.isTTY ? this.c.bold(escapeValue(text)) : text);
   }
 
   // ---- stderr ------------------------------------------------------------------------------
 
+  /** A message on stderr; control characters are always made visible (logs end up on terminals too). */
   info(message: string): void {
-    this.stderr.write(this.redact(`${message}\n`));
+    this.stderr.write(this.redact(`${escapeText(message)}\n`));
   }
 
   success(message: string): void {
@@ -175,7 +179,7 @@ export class Output {
       if (report.status !== undefined) error.status = report.status;
       if (report.hint !== undefined) error.hint = report.hint;
       if (report.details !== undefined) error.details = report.details;
-      this.info(JSON.stringify({ error }));
+      this.stderr.write(this.redact(`${escapeJson(JSON.stringify({ error }))}\n`));
       return;
     }
     this.info(`${this.e.red('error:')} ${report.message}`);

@@ -67,7 +67,7 @@ async function reportError(ctx: Context, program: Command, argv: string[], error
   try {
     await ctx.prepare();
   } catch {
-    ctx.io.stderr.write(ctx.redact(`error: ${error instanceof Error ? error.message : String(error)}\n`));
+    ctx.io.stderr.write(ctx.redactMessage(`error: ${error instanceof Error ? error.message : String(error)}\n`));
     return ExitCode.unexpected;
   }
   if (error instanceof CommanderError) {

@@ -104,6 +104,7 @@ export class Context {
       json: this.globals.json,
       noColor: !this.globals.color,
       redact: (text) => this.redact(text),
+      redactMessage: (text) => this.redactMessage(text),
       redacting: () => this.secrets.size > 0,
     });
   }
@@ -119,7 +120,7 @@ export class Context {
 
   /** Trace line on stderr, only with --verbose or LLMOBS_DEBUG=1. */
   trace(line: string): void {
-    if (this.verbose) this.io.stderr.write(this.redact(`${line}\n`));
+    if (this.verbose) this.io.stderr.write(this.redactMessage(`${line}\n`));
   }
 
   /** Registers a value that must never be printed, in any encoding (see `secretForms`). */
@@ -130,12 +131,18 @@ export class Context {
     this.secretList = [...this.secrets].sort((a, b) => b.length - a.length);
   }
 
+  /** Data on stdout: the registered secrets removed (a command may print a key it was asked for). */
   redact(text: string): string {
-    let result = redactKeyShapes(text);
+    let result = text;
     for (const secret of this.secretList) {
       if (result.includes(secret)) result = result.split(secret).join('[redacted]');
     }
     return result;
+  }
+
+  /** Messages, traces and errors: also anything shaped like a secret key, known or not. */
+  redactMessage(text: string): string {
+    return this.redact(redactKeyShapes(text));
   }
 
   /** True when we may ask questions: both stdin and stderr are terminals. */

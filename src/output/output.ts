@@ -25,6 +25,8 @@ export interface OutputOptions {
   noColor: boolean;
   /** Removes known secrets from everything written; identity when none are known. */
   redact?: (text: string) => string;
+  /** The same for messages on stderr, which may also remove what merely looks like a secret. */
+  redactMessage?: (text: string) => string;
   /** Whether any secret is known (raw bytes can then skip redaction). */
   redacting?: () => boolean;
 }
@@ -58,6 +60,7 @@ export class Output {
   private readonly stdout: OutStream;
   private readonly stderr: OutStream;
   private readonly redact: (text: string) => string;
+  private readonly redactMessage: (text: string) => string;
   private readonly redacting: () => boolean;
 
   constructor(options: OutputOptions) {
@@ -67,6 +70,7 @@ export class Output {
     this.isTTY = options.stdout.isTTY === true;
     this.stderrIsTTY = options.stderr.isTTY === true;
     this.redact = options.redact ?? ((text) => text);
+    this.redactMessage = options.redactMessage ?? this.redact;
     this.redacting = options.redacting ?? (() => options.redact !== undefined);
     const level = (isTTY: boolean) => colorLevel({ env: options.env, isTTY, noColorFlag: options.noColor });
     this.c = new Chalk({ level: level(this.isTTY) });
@@ -158,7 +162,7 @@ export class Output {
 
   /** A message on stderr; control characters are always made visible (logs end up on terminals too). */
   info(message: string): void {
-    this.stderr.write(this.redact(`${escapeText(message)}\n`));
+    this.stderr.write(this.redactMessage(`${escapeText(message)}\n`));
   }
 
   success(message: string): void {
@@ -179,7 +183,7 @@ export class Output {
       if (report.status !== undefined) error.status = report.status;
       if (report.hint !== undefined) error.hint = report.hint;
       if (report.details !== undefined) error.details = report.details;
-      this.stderr.write(this.redact(`${escapeJson(JSON.stringify({ error }))}\n`));
+      this.stderr.write(this.redactMessage(`${escapeJson(JSON.stringify({ error }))}\n`));
       return;
     }
     this.info(`${this.e.red('error:')} ${report.message}`);

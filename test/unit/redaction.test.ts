@@ -52,7 +52,8 @@ function hostile(req: IncomingMessage, res: ServerResponse): void {
   if (path.startsWith('/api/public/models')) return json(200, { data: [{ nonsense: auth }], meta: { page: 1, limit: 50, totalItems: 1, totalPages: 1 } });
   if (path.startsWith('/api/public/v2/prompts/html')) {
     res.writeHead(500, { 'content-type': 'text/html' });
-    return res.end(`<html><title>Proxy error for ${auth}</title><body>${decoded} ${encodeURIComponent(token)}</body></html>`);
+    res.end(`<html><title>Proxy error for ${auth}</title><body>${decoded} ${encodeURIComponent(token)}</body></html>`);
+    return;
   }
   if (path.startsWith('/api/public/v2/prompts/rate')) return json(429, echo, { 'retry-after': '0' });
   if (path.startsWith('/api/public/v2/prompts/forbidden')) return json(403, echo);

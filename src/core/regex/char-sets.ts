@@ -95,8 +95,37 @@ export interface SetOptions {
   nlStop: boolean;
 }
 
-/** The code points one atom (`char`, `any` or `set`) matches. */
+// Patterns repeat the same letters and classes: each atom's set is worked out once.
+const ATOM_CACHE_LIMIT = 10_000;
+const atomCache = new Map<string, Intervals>();
+
+function atomKey(node: AreNode, opts: SetOptions): string {
+  const flags = `${opts.icase ? 'i' : ''}${opts.nlStop ? 'n' : ''}`;
+  switch (node.type) {
+    case 'char':
+      return `c${node.cp}${flags}`;
+    case 'any':
+      return `a${flags}`;
+    case 'set':
+      return `s${node.negated ? '^' : ''}${node.negatedEscape ? 'e' : ''}${flags}${node.items.map((i) => (i.kind === 'char' ? i.cp : i.kind === 'range' ? `${i.from}-${i.to}` : i.name)).join(',')}`;
+    default:
+      return '';
+  }
+}
+
+/** The code points one atom (`char`, `any` or `set`) matches (callers must not modify it). */
 export function atomIntervals(node: AreNode, opts: SetOptions): Intervals {
+  const key = atomKey(node, opts);
+  let set = atomCache.get(key);
+  if (set === undefined) {
+    set = computeAtomIntervals(node, opts);
+    if (atomCache.size >= ATOM_CACHE_LIMIT) atomCache.clear();
+    atomCache.set(key, set);
+  }
+  return set;
+}
+
+function computeAtomIntervals(node: AreNode, opts: SetOptions): Intervals {
   switch (node.type) {
     case 'char': {
       if (isUnmatchable(node.cp)) return [];
@@ -125,14 +154,20 @@ export function atomIntervals(node: AreNode, opts: SetOptions): Intervals {
 export class Alphabet {
   readonly sets: Uint8Array[] = [];
   private readonly raw: Intervals[] = [];
+  private readonly ids = new Map<Intervals, number>();
   private boundaries: Int32Array = new Int32Array(0);
   private ascii = new Uint16Array(128);
   classCount = 1;
 
   /** Registers a set; its membership table is filled in by `seal()`. */
   add(set: Intervals): number {
-    this.raw.push(set);
-    return this.raw.length - 1;
+    let id = this.ids.get(set);
+    if (id === undefined) {
+      id = this.raw.length;
+      this.raw.push(set);
+      this.ids.set(set, id);
+    }
+    return id;
   }
 
   seal(): void {

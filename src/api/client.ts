@@ -86,6 +86,8 @@ export interface RequestOptions<T> {
   schema?: z.ZodType<T> | undefined;
   /** Overrides the method's default retry safety. */
   idempotent?: boolean | undefined;
+  /** Extra request headers (`llmobs api -H`); they replace the defaults of the same name. */
+  headers?: Record<string, string> | undefined;
 }
 
 export interface ApiResponse<T> {
@@ -155,6 +157,7 @@ export class ApiClient {
       body = JSON.stringify(options.body);
       headers['content-type'] = 'application/json';
     }
+    for (const [name, value] of Object.entries(options.headers ?? {})) headers[name.toLowerCase()] = value;
     const displayPath = new URL(url).pathname + new URL(url).search;
     const started = performance.now();
 
@@ -286,7 +289,12 @@ export class ApiClient {
    * and fails (rather than returning part of the list) at `maxPages` pages, at `maxListingBytes`
    * bytes, or when the server answers the same page twice. `read` extracts a page's items.
    */
-  async collectPages<T>(path: string, query: Query, read: PageReader<T>, options: { startPage?: number; pageSize?: number } = {}): Promise<T[]> {
+  async collectPages<T>(
+    path: string,
+    query: Query,
+    read: PageReader<T>,
+    options: { startPage?: number; pageSize?: number; headers?: Record<string, string> } = {},
+  ): Promise<T[]> {
     const items: T[] = [];
     let total = 0;
     let previous: string | undefined;
@@ -294,7 +302,7 @@ export class ApiClient {
     const requested = Number.isInteger(asked) && asked > 0 ? asked : undefined;
     for (let page = options.startPage ?? 1, count = 1; ; page++, count++) {
       const pageQuery = options.pageSize === undefined ? { ...query, page } : { ...query, page, limit: options.pageSize };
-      const response = await this.request('GET', path, { query: pageQuery });
+      const response = await this.request('GET', path, { query: pageQuery, headers: options.headers });
       let content: PageContent<T>;
       try {
         content = read(response.data);

@@ -28,10 +28,14 @@ const visible = (c: string): string => {
   }
 };
 
-/** A value shown on one line (a name, a table cell): every control character made visible. */
-export function escapeValue(text: string): string {
-  ALL_CONTROLS.lastIndex = 0;
-  return ALL_CONTROLS.test(text) ? text.replace(ALL_CONTROLS, visible) : text;
+/**
+ * A value shown on one line (a name, a table cell): every control character made visible;
+ * `keepLines` keeps line feeds and tabs (a quoted CSV field may hold them).
+ */
+export function escapeValue(text: string, keepLines = false): string {
+  const pattern = keepLines ? CONTROLS : ALL_CONTROLS;
+  pattern.lastIndex = 0;
+  return pattern.test(text) ? text.replace(pattern, visible) : text;
 }
 
 /**

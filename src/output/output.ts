@@ -161,7 +161,7 @@ export class Output {
   }
 
   table(columns: Column[], rows: Cell[][]): void {
-    const text = rows.map((row) => row.map((cell) => (this.isTTY ? escapeValue(cellText(cell)) : cellText(cell))));
+    const text = rows.map((row) => row.map((cell) => (this.isTTY ? escapeValue(cellText(cell), this.csv) : cellText(cell))));
     if (this.csv) {
       if (this.headers !== false) this.line(columns.map((col) => csvField(col.header)).join(','));
       for (const row of text) this.line(row.map(csvField).join(','));

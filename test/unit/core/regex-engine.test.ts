@@ -56,10 +56,10 @@ function genSubject(r: () => number): string {
 }
 
 describe('the automaton engine agrees with the JavaScript translation', () => {
-  it('on 2,500 generated patterns (anchors, word constraints, lookarounds, bounds, options) and 25 subjects each', () => {
+  it('on 1,500 generated patterns (anchors, word constraints, lookarounds, bounds, options) and 25 subjects each', () => {
     const r = rng(12);
     let compared = 0;
-    for (let i = 0; i < 2500; i++) {
+    for (let i = 0; i < 1500; i++) {
       const options = pick(r, ['', '', '(?i)', '(?n)', '(?w)', '(?p)', '(?in)']);
       const pattern = options + genSeq(r, 3, false);
       const parsed = parseAre(pattern);
@@ -79,7 +79,7 @@ describe('the automaton engine agrees with the JavaScript translation', () => {
         compared++;
       }
     }
-    expect(compared).toBeGreaterThan(30_000);
+    expect(compared).toBeGreaterThan(18_000);
   });
 
   it('on back references to groups that take part in every match', () => {
@@ -107,7 +107,7 @@ describe('the automaton engine agrees with the JavaScript translation', () => {
 
   it('on every built-in definition, against its own name, the catalogue\'s other names and variants of them', () => {
     const defs = builtInDefinitions();
-    const names = defs.flatMap((d) => [d.modelName, d.modelName.toUpperCase(), `openai/${d.modelName}`, `${d.modelName}-x`, `${d.modelName}\n`]);
+    const names = defs.flatMap((d) => [d.modelName, `openai/${d.modelName.toUpperCase()}`, `${d.modelName}-x\n`]);
     let matches = 0;
     for (const d of defs) {
       const parsed = parseAre(d.matchPattern);
@@ -205,11 +205,11 @@ describe('pricing-tier usage patterns (JavaScript syntax) run on the same automa
     return genJs(r, depth - 1) + genJs(r, depth - 1);
   }
 
-  it('agree with V8 on 2,000 generated patterns, with and without case', () => {
+  it('agree with V8 on 1,200 generated patterns, with and without case', () => {
     const r = rng(7);
     const chars = ['a', 'b', 'A', '_', '-', '1', ' ', '\n', '\r', '\u2028', 'é', 'É', '.', '{', '\u00a0'];
     let compared = 0;
-    for (let i = 0; i < 2000; i++) {
+    for (let i = 0; i < 1200; i++) {
       const pattern = genJs(r, 3);
       const icase = r() < 0.5;
       let regex: RegExp;
@@ -230,7 +230,7 @@ describe('pricing-tier usage patterns (JavaScript syntax) run on the same automa
         compared++;
       }
     }
-    expect(compared).toBeGreaterThan(30_000);
+    expect(compared).toBeGreaterThan(18_000);
   });
 
   it('a planted catastrophic condition no longer stalls tier selection', () => {

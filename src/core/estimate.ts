@@ -1,3 +1,4 @@
+import { assertJsonDepth } from './json-depth.js';
 import type { CostResult } from './cost.js';
 import { isEmpty } from './objects.js';
 import { computeCost } from './cost.js';
@@ -142,6 +143,9 @@ const list = (keys: readonly string[]): string => keys.map((k) => `"${k}"`).join
  * only when the server would, then a pricing tier and the costs are computed.
  */
 export function estimate(input: EstimateInput, options: EstimateOptions): EstimateResult {
+  for (const key of ['input', 'output', 'usage', 'usageDetails', 'costDetails', 'modelParameters', 'metadata'] as const) {
+    assertJsonDepth(input[key], `the ${key === 'usageDetails' ? 'usage' : key === 'costDetails' ? 'cost' : key}`);
+  }
   validateInput(input);
   const warnings: EstimateWarning[] = [];
   const warn = (code: EstimateWarning['code'], message: string): void => {

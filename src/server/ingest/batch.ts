@@ -3,7 +3,7 @@
 // group the accepted ones by the trace, observation or score they describe, and fold each group
 // into the stored record. Events already applied by an earlier request are acknowledged again
 // and skipped, so a client that retries a batch changes nothing.
-import { buildObservation, type ObservationContext, type TierAttributeRule } from './observations.js';
+import { buildObservation, type EventSource, type ObservationContext } from './observations.js';
 import { sortBatch } from './order.js';
 import { type IngestionEvent, ingestionEvent, type ObservationEvent, type ScoreEvent, type TraceEvent } from './schemas.js';
 import { buildScore } from './scores.js';
@@ -89,18 +89,15 @@ export function groupByEntity(events: readonly IngestionEvent[]): Group[] {
   return [...groups.values()];
 }
 
-export interface ApplyOptions {
-  tierRule: TierAttributeRule;
-}
 
 /**
  * Folds grouped events into records. Within one request every event of a group applies; an event
  * an earlier request applied (same event id) is skipped.
  */
-export function applyEvents(groups: readonly Group[], auth: IngestAuth, lookups: IngestLookups, options: IngestOptions, apply: ApplyOptions): IngestWrites {
+export function applyEvents(groups: readonly Group[], auth: IngestAuth, lookups: IngestLookups, options: IngestOptions, source: EventSource): IngestWrites {
   const writes: IngestWrites = { traces: [], observations: [], scores: [], eventIds: [] };
   const applied = new Set<string>();
-  const ctx: ObservationContext = { projectId: auth.projectId, lookups, options, newId: options.newId ?? randomUUID, tierRule: apply.tierRule };
+  const ctx: ObservationContext = { projectId: auth.projectId, lookups, options, newId: options.newId ?? randomUUID, source };
   for (const group of groups) {
     const fresh = group.events.filter((event) => !lookups.eventSeen(event.id));
     if (fresh.length === 0) continue;
@@ -122,7 +119,7 @@ export function applyEvents(groups: readonly Group[], auth: IngestAuth, lookups:
 export function processBatch(input: readonly unknown[], auth: IngestAuth, lookups: IngestLookups, options: IngestOptions): BatchResult {
   if (input.length === 0) return { response: { successes: [], errors: [] }, writes: { traces: [], observations: [], scores: [], eventIds: [] } };
   const { events, errors } = validateEvents(input, auth);
-  const writes = applyEvents(groupByEntity(events), auth, lookups, options, { tierRule: 'last-event-with-usage' });
+  const writes = applyEvents(groupByEntity(events), auth, lookups, options, 'batch');
   return { response: { successes: events.map((event) => ({ id: event.id, status: 201 })), errors }, writes };
 }
 

@@ -109,15 +109,30 @@ export function metadataRecord(metadata: unknown): Record<string, unknown> {
 }
 
 /**
- * The inverse of `storedMetadata`: the server's string map for metadata read back from a record,
- * so that a stored record merges with new events exactly as the server's stored row does.
+ * Stored metadata as the server's row holds it (every value a string), for merging a stored
+ * record the way the server merges its row: an object sent later replaces a stored nested
+ * object instead of merging into it. The OpenTelemetry path merges each span with the row.
  */
-export function serverMetadata(metadata: Record<string, unknown>): Record<string, string> {
+export function rowMetadata(metadata: Record<string, unknown>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const key of Object.keys(metadata)) {
     const value = metadata[key];
-    if (typeof value === 'string') out[key] = parseJsonPrioritised(value) === value ? value : JSON.stringify(value);
-    else out[key] = JSON.stringify(value);
+    out[key] = typeof value === 'string' && parseJsonPrioritised(value) === value ? value : JSON.stringify(value);
+  }
+  return out;
+}
+
+/**
+ * Stored metadata as the events that produced it would carry it, for merging a stored record the
+ * way the server re-merges every event of an id sent through the batch endpoint: nested objects
+ * merge key by key across requests. Strings that would parse are re-quoted so that they read back
+ * unchanged.
+ */
+export function eventMetadata(metadata: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(metadata)) {
+    const value = metadata[key];
+    out[key] = typeof value === 'string' && parseJsonPrioritised(value) !== value ? JSON.stringify(value) : value;
   }
   return out;
 }

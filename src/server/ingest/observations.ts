@@ -4,7 +4,7 @@
 // inferred on the merged result.
 import type { ObservationLevel, ObservationRecord, ObservationType } from '../records.js';
 import { inferUsageAndCost } from './infer.js';
-import { mergeRecords, metadataRecord, type Partial, serverMetadata, storedMetadata } from './merge.js';
+import { eventMetadata, mergeRecords, metadataRecord, type Partial, rowMetadata, storedMetadata } from './merge.js';
 import { DEFAULT_ENVIRONMENT, type LegacyUsageBody, type ObservationEvent } from './schemas.js';
 import { byTime } from './order.js';
 import type { IngestLookups, IngestOptions, PromptRef } from './types.js';
@@ -31,15 +31,19 @@ export function observationType(event: ObservationEvent): ObservationType {
   return TYPE_OF_EVENT[event.type]!;
 }
 
-/** Which attributes pricing-tier conditions see (see the two rules in `buildObservation`). */
-export type TierAttributeRule = 'last-event-with-usage' | 'each-event';
+/**
+ * Where the events come from. The server treats them differently: batch events of an id are
+ * re-merged with all earlier ones and tier conditions read the last event that carried usage;
+ * an OpenTelemetry span is merged with the stored row alone and tier conditions read the span.
+ */
+export type EventSource = 'batch' | 'otel';
 
 export interface ObservationContext {
   projectId: string;
   lookups: IngestLookups;
   options: IngestOptions;
   newId: () => string;
-  tierRule: TierAttributeRule;
+  source: EventSource;
 }
 
 type Body = Record<string, unknown>;
@@ -98,8 +102,8 @@ function partialOf(event: ObservationEvent, id: string, prompt: PromptRef | unde
   };
 }
 
-function storedPartial(record: ObservationRecord): Partial {
-  return { ...record, metadata: serverMetadata(record.metadata) };
+function storedPartial(record: ObservationRecord, source: EventSource): Partial {
+  return { ...record, metadata: source === 'otel' ? rowMetadata(record.metadata) : eventMetadata(record.metadata) };
 }
 
 /** The prompt of the last event that names one with a numeric version, if the project has it. */
@@ -125,16 +129,14 @@ function lastTruthy(events: readonly ObservationEvent[], field: 'input' | 'outpu
 /**
  * Builds the record for one observation id from this request's events for it (in batch order)
  * and the stored record. The stored record is the base only when its type matches the first
- * event's (the server looks it up by id and type). Tier attribute conditions read, for batch
- * ingestion, the model parameters and metadata of the last event that carried usage (none when
- * no event did); for OpenTelemetry spans, the span's own.
+ * event's (the server looks it up by id and type). See `EventSource` for how the two paths differ.
  */
 export function buildObservation(id: string, events: readonly ObservationEvent[], stored: ObservationRecord | undefined, ctx: ObservationContext): ObservationRecord {
   const base = stored && stored.type === observationType(events[0]!) ? stored : undefined;
   const sorted = byTime(events);
   const prompt = linkedPrompt(events, ctx.lookups);
   const partials = sorted.map((event) => partialOf(event, id, prompt, ctx));
-  const merged = mergeRecords(base ? [storedPartial(base), ...partials] : partials, IMMUTABLE);
+  const merged = mergeRecords(base ? [storedPartial(base, ctx.source), ...partials] : partials, IMMUTABLE);
 
   const startTime = merged['startTime'] as string;
   let endTime = (merged['endTime'] as string | null | undefined) ?? null;
@@ -145,11 +147,11 @@ export function buildObservation(id: string, events: readonly ObservationEvent[]
 
   let tierAttributes: { modelParameters?: unknown; metadata?: unknown } | undefined;
   const pricingIndex = partials.findLastIndex((p) => Object.keys(p['providedUsageDetails'] as object).length > 0);
-  const pricingEvent = ctx.tierRule === 'each-event' ? sorted[sorted.length - 1] : pricingIndex >= 0 ? sorted[pricingIndex] : undefined;
+  const pricingEvent = ctx.source === 'otel' ? sorted[sorted.length - 1] : pricingIndex >= 0 ? sorted[pricingIndex] : undefined;
   if (pricingEvent) {
     const body = pricingEvent.body as Body;
     tierAttributes = { modelParameters: body['modelParameters'], metadata: body['metadata'] };
-  } else if (base && ctx.tierRule === 'last-event-with-usage' && Object.keys(base.providedUsageDetails).length > 0) {
+  } else if (base && ctx.source === 'batch' && Object.keys(base.providedUsageDetails).length > 0) {
     // The server re-reads every earlier event of the observation; the stored record stands in.
     tierAttributes = { modelParameters: base.modelParameters, metadata: base.metadata };
   }

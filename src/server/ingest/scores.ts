@@ -3,7 +3,7 @@
 // without a config, a config the project does not have) are dropped here too: the request
 // still reports them as accepted.
 import type { ScoreDataType, ScoreRecord, ScoreSource } from '../records.js';
-import { mergeRecords, metadataRecord, type Partial, serverMetadata, storedMetadata } from './merge.js';
+import { mergeRecords, metadataRecord, type Partial, eventMetadata, storedMetadata } from './merge.js';
 import { byTime } from './order.js';
 import { DEFAULT_ENVIRONMENT, type ScoreEvent } from './schemas.js';
 
@@ -62,7 +62,7 @@ export function buildScore(id: string, events: readonly ScoreEvent[], stored: Sc
   const partials = byTime(events).flatMap((event): Partial[] => { const p = inflate(event, id, projectId, nowIso); return p ? [p] : []; });
   if (partials.length === 0 && !stored) return undefined;
   if (partials.length === 0) return stored;
-  const merged = mergeRecords(stored ? [{ ...stored, metadata: serverMetadata(stored.metadata) }, ...partials] : partials, IMMUTABLE);
+  const merged = mergeRecords(stored ? [{ ...stored, metadata: eventMetadata(stored.metadata) }, ...partials] : partials, IMMUTABLE);
   const str = (key: string): string | null => (merged[key] as string | null | undefined) ?? null;
   return {
     id,

@@ -3,7 +3,7 @@
 // later one replaces what it sets, `public` falls back to false when an event leaves it out, and
 // tags only ever grow (the sorted union of all of them).
 import type { TraceRecord } from '../records.js';
-import { mergeRecords, metadataRecord, type Partial, serverMetadata, storedMetadata } from './merge.js';
+import { mergeRecords, metadataRecord, type Partial, eventMetadata, storedMetadata } from './merge.js';
 import { byTime } from './order.js';
 import { DEFAULT_ENVIRONMENT, type TraceEvent } from './schemas.js';
 
@@ -41,7 +41,7 @@ export function buildTrace(id: string, events: readonly TraceEvent[], stored: Tr
   const sorted = byTime(events);
   const nowIso = now.toISOString();
   const partials = sorted.map((event) => partialOf(event, id, projectId, nowIso));
-  const merged = mergeRecords(stored ? [{ ...stored, metadata: serverMetadata(stored.metadata) }, ...partials] : partials, IMMUTABLE, { tags: true });
+  const merged = mergeRecords(stored ? [{ ...stored, metadata: eventMetadata(stored.metadata) }, ...partials] : partials, IMMUTABLE, { tags: true });
   const str = (key: string): string | null => (merged[key] as string | null | undefined) ?? null;
   return {
     id,

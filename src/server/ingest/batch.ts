@@ -65,7 +65,7 @@ export function validateEvents(input: readonly unknown[], auth: IngestAuth): Val
   return { events: sortBatch(accepted), errors: [...validationErrors, ...scopeErrors] };
 }
 
-interface Group {
+export interface Group {
   kind: EntityKind;
   id: string;
   events: IngestionEvent[];
@@ -90,18 +90,24 @@ export function groupByEntity(events: readonly IngestionEvent[]): Group[] {
 }
 
 
+export interface ApplyOptions {
+  source: EventSource;
+  /** Skip events an earlier request applied, and report the ids applied now (batch events). */
+  dedup: boolean;
+}
+
 /**
- * Folds grouped events into records. Within one request every event of a group applies; an event
- * an earlier request applied (same event id) is skipped.
+ * Folds grouped events into records. Within one request every event of a group applies; with
+ * `dedup`, an event an earlier request applied (same event id) is skipped.
  */
-export function applyEvents(groups: readonly Group[], auth: IngestAuth, lookups: IngestLookups, options: IngestOptions, source: EventSource): IngestWrites {
+export function applyEvents(groups: readonly Group[], auth: IngestAuth, lookups: IngestLookups, options: IngestOptions, apply: ApplyOptions): IngestWrites {
   const writes: IngestWrites = { traces: [], observations: [], scores: [], eventIds: [] };
   const applied = new Set<string>();
-  const ctx: ObservationContext = { projectId: auth.projectId, lookups, options, newId: options.newId ?? randomUUID, source };
+  const ctx: ObservationContext = { projectId: auth.projectId, lookups, options, newId: options.newId ?? randomUUID, source: apply.source };
   for (const group of groups) {
-    const fresh = group.events.filter((event) => !lookups.eventSeen(event.id));
+    const fresh = apply.dedup ? group.events.filter((event) => !lookups.eventSeen(event.id)) : group.events;
     if (fresh.length === 0) continue;
-    for (const event of fresh) applied.add(event.id);
+    if (apply.dedup) for (const event of fresh) applied.add(event.id);
     if (group.kind === 'trace') {
       writes.traces.push(buildTrace(group.id, fresh as TraceEvent[], lookups.trace(group.id), auth.projectId, options.now));
     } else if (group.kind === 'observation') {
@@ -119,7 +125,7 @@ export function applyEvents(groups: readonly Group[], auth: IngestAuth, lookups:
 export function processBatch(input: readonly unknown[], auth: IngestAuth, lookups: IngestLookups, options: IngestOptions): BatchResult {
   if (input.length === 0) return { response: { successes: [], errors: [] }, writes: { traces: [], observations: [], scores: [], eventIds: [] } };
   const { events, errors } = validateEvents(input, auth);
-  const writes = applyEvents(groupByEntity(events), auth, lookups, options, 'batch');
+  const writes = applyEvents(groupByEntity(events), auth, lookups, options, { source: 'batch', dedup: true });
   return { response: { successes: events.map((event) => ({ id: event.id, status: 201 })), errors }, writes };
 }
 

@@ -1,0 +1,69 @@
+// The body of POST /api/public/otel/v1/traces as resourceSpans: gzip first when the content
+// encoding says so, then OTLP/JSON or OTLP/protobuf by content type, with the Langfuse route's
+// 400 answers. Protobuf is decoded with protobufjs over the OTLP schema, loaded on first use.
+import { gunzip } from 'node:zlib';
+import { OTLP_TRACE_DESCRIPTOR } from './otlp-schema.js';
+
+export type DecodedBody = { ok: true; resourceSpans: unknown } | { ok: false; status: 400 | 413; error: string };
+
+export interface DecodeLimits {
+  /** The most bytes a gzip body may inflate to. */
+  maxInflatedBytes: number;
+}
+
+interface TraceRequestType {
+  decode(bytes: Uint8Array): unknown;
+  toObject(message: unknown, options: { longs: StringConstructor }): { resourceSpans?: unknown };
+}
+
+let requestType: Promise<TraceRequestType> | undefined;
+
+function traceRequestType(): Promise<TraceRequestType> {
+  requestType ??= import('protobufjs/light.js').then((module) => {
+    const protobuf = module.default;
+    const root = protobuf.Root.fromJSON(OTLP_TRACE_DESCRIPTOR as unknown as Parameters<typeof protobuf.Root.fromJSON>[0]);
+    return root.lookupType('otlp.ExportTraceServiceRequest') as unknown as TraceRequestType;
+  });
+  return requestType;
+}
+
+function inflate(body: Buffer, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    gunzip(body, { maxOutputLength: limit }, (error, result) => (error ? reject(error) : resolve(result)));
+  });
+}
+
+export async function decodeOtlpBody(body: Buffer, contentType: string | undefined, contentEncoding: string | undefined, limits: DecodeLimits): Promise<DecodedBody> {
+  if (contentEncoding?.includes('gzip')) {
+    try {
+      body = await inflate(body, limits.maxInflatedBytes);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
+        return { ok: false, status: 413, error: `Decompressed request body exceeds ${limits.maxInflatedBytes} bytes` };
+      }
+      return { ok: false, status: 400, error: 'Failed to decompress request body' };
+    }
+  }
+  const type = contentType?.toLowerCase();
+  if (!type || (!type.includes('application/json') && !type.includes('application/x-protobuf'))) {
+    return { ok: false, status: 400, error: 'Invalid content type' };
+  }
+  let resourceSpans: unknown;
+  if (type.includes('application/x-protobuf')) {
+    try {
+      const request = await traceRequestType();
+      // As OTLP/JSON does, 64-bit integers come out as decimal strings; ids stay bytes.
+      resourceSpans = request.toObject(request.decode(body), { longs: String }).resourceSpans;
+    } catch {
+      return { ok: false, status: 400, error: 'Failed to parse OTel Protobuf Trace' };
+    }
+  }
+  if (type.includes('application/json')) {
+    try {
+      resourceSpans = (JSON.parse(body.toString('utf8')) as { resourceSpans?: unknown }).resourceSpans;
+    } catch {
+      return { ok: false, status: 400, error: 'Failed to parse OTel JSON Trace' };
+    }
+  }
+  return { ok: true, resourceSpans };
+}

@@ -1,7 +1,9 @@
 // The body of POST /api/public/otel/v1/traces as resourceSpans: gzip first when the content
 // encoding says so, then OTLP/JSON or OTLP/protobuf by content type, with the Langfuse route's
 // 400 answers. Protobuf is decoded with protobufjs over the OTLP schema, loaded on first use.
-import { gunzip } from 'node:zlib';
+// Synchronous: it runs inside the request's store transaction, like every handler.
+import { createRequire } from 'node:module';
+import { gunzipSync } from 'node:zlib';
 import { OTLP_TRACE_DESCRIPTOR } from './otlp-schema.js';
 
 export type DecodedBody = { ok: true; resourceSpans: unknown } | { ok: false; status: 400 | 413; error: string };
@@ -16,27 +18,21 @@ interface TraceRequestType {
   toObject(message: unknown, options: { longs: StringConstructor }): { resourceSpans?: unknown };
 }
 
-let requestType: Promise<TraceRequestType> | undefined;
+let requestType: TraceRequestType | undefined;
 
-function traceRequestType(): Promise<TraceRequestType> {
-  requestType ??= import('protobufjs/light.js').then((module) => {
-    const protobuf = module.default;
+function traceRequestType(): TraceRequestType {
+  if (!requestType) {
+    const protobuf = createRequire(import.meta.url)('protobufjs/light.js') as typeof import('protobufjs/light.js');
     const root = protobuf.Root.fromJSON(OTLP_TRACE_DESCRIPTOR as unknown as Parameters<typeof protobuf.Root.fromJSON>[0]);
-    return root.lookupType('otlp.ExportTraceServiceRequest') as unknown as TraceRequestType;
-  });
+    requestType = root.lookupType('otlp.ExportTraceServiceRequest') as unknown as TraceRequestType;
+  }
   return requestType;
 }
 
-function inflate(body: Buffer, limit: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    gunzip(body, { maxOutputLength: limit }, (error, result) => (error ? reject(error) : resolve(result)));
-  });
-}
-
-export async function decodeOtlpBody(body: Buffer, contentType: string | undefined, contentEncoding: string | undefined, limits: DecodeLimits): Promise<DecodedBody> {
+export function decodeOtlpBody(body: Buffer, contentType: string | undefined, contentEncoding: string | undefined, limits: DecodeLimits): DecodedBody {
   if (contentEncoding?.includes('gzip')) {
     try {
-      body = await inflate(body, limits.maxInflatedBytes);
+      body = gunzipSync(body, { maxOutputLength: limits.maxInflatedBytes });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
         return { ok: false, status: 413, error: `Decompressed request body exceeds ${limits.maxInflatedBytes} bytes` };
@@ -51,7 +47,7 @@ export async function decodeOtlpBody(body: Buffer, contentType: string | undefin
   let resourceSpans: unknown;
   if (type.includes('application/x-protobuf')) {
     try {
-      const request = await traceRequestType();
+      const request = traceRequestType();
       // As OTLP/JSON does, 64-bit integers come out as decimal strings; ids stay bytes.
       resourceSpans = request.toObject(request.decode(body), { longs: String }).resourceSpans;
     } catch {

@@ -3,10 +3,12 @@
 // generations (plus their trace), at concurrency 1 and 20, over loopback HTTP with keep-alive.
 //   node bench/ingest.mjs [--requests 200] [--ephemeral] [--only provided,tokenize]
 // Two payloads: generations with usage provided (matched and priced, nothing to count) and
-// generations without usage (their chat input and text output are tokenized). In the same run,
+// generations without usage (their chat input and text output are tokenized). The server runs in
+// its own process (as `llmobs server` does), the load generator in this one. In the same run,
 // for scale: a bare node:http server that parses each body and answers a 207 without storing
 // anything (the floor of what any local mock costs), and the ingestion pipeline called in-process
 // without HTTP or SQLite.
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -24,7 +26,6 @@ const requests = Number(arg('requests', '200'));
 const ephemeral = process.argv.includes('--ephemeral');
 const only = arg('only', 'provided,tokenize').split(',');
 
-const { startServer } = await import(join(root, 'dist', 'server', 'index.js'));
 const { processBatch } = await import(join(root, 'dist', 'server', 'ingest', 'batch.js'));
 const { engineCounter } = await import(join(root, 'dist', 'tokenizer', 'counter.js'));
 const { builtInDefinitions } = await import(join(root, 'dist', 'data', 'catalogue.js'));
@@ -110,27 +111,57 @@ function inProcess(bodies) {
 
 const fmt = (n) => Math.round(n).toLocaleString('en-US').padStart(9);
 const dataDir = ephemeral ? undefined : mkdtempSync(join(tmpdir(), 'llmobs-bench-ingest-'));
-const server = await startServer({ port: 0, ephemeral, dataDir });
+const child = spawn(
+  process.execPath,
+  [
+    ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : []),
+    '--input-type=module',
+    '-e',
+    `const { startServer } = await import(${JSON.stringify(join(root, 'dist', 'server', 'index.js'))});
+     const s = await startServer({ port: 0, ephemeral: ${ephemeral}, dataDir: ${JSON.stringify(dataDir)} });
+     console.log(JSON.stringify({ url: s.url, keys: s.keys }));
+     process.on('message', () => process.send(process.cpuUsage()));
+     process.on('SIGTERM', async () => { await s.close(); process.exit(0); });`,
+  ],
+  { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] },
+);
+/** CPU seconds the server process has used so far (user + system). */
+const serverCpu = () =>
+  new Promise((resolve) => {
+    child.once('message', (usage) => resolve((usage.user + usage.system) / 1e6));
+    child.send('cpu');
+  });
+const server = await new Promise((resolve, reject) => {
+  let out = '';
+  child.stdout.on('data', (chunk) => {
+    out += chunk;
+    if (out.includes('\n')) resolve(JSON.parse(out.split('\n')[0]));
+  });
+  child.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
+});
 const auth = `Basic ${Buffer.from(`${server.keys.publicKey}:${server.keys.secretKey}`).toString('base64')}`;
 const bare = await bareServer();
 const bareUrl = `http://127.0.0.1:${bare.address().port}`;
 
 console.log(`${requests} requests of 100 generations per row; server data ${ephemeral ? 'in memory' : `on disk (${dataDir})`}; Node ${process.version}`);
-console.log('payload    concurrency   llmobs server (gen/s)   bare 207 mock (gen/s)   pipeline in-process (gen/s)');
+console.log('payload    concurrency   llmobs server (gen/s)   server CPU (gen per CPU-s)   bare 207 mock (gen/s)   pipeline in-process (gen/s)');
 try {
   for (const kind of only) {
     // Warm up: rank tables, JIT, SQLite pages.
     await drive(server.url, auth, Array.from({ length: 20 }, () => batchBody(kind)), 4);
     for (const concurrency of [1, 20]) {
       const bodies = Array.from({ length: requests }, () => batchBody(kind));
+      const cpuBefore = await serverCpu();
       const ours = await drive(server.url, auth, bodies, concurrency);
+      const perCpuSecond = (bodies.length * 100) / ((await serverCpu()) - cpuBefore);
       const mock = await drive(bareUrl, auth, bodies, concurrency);
       const pipeline = concurrency === 1 ? fmt(inProcess(Array.from({ length: requests }, () => batchBody(kind)))) : '        -';
-      console.log(`${kind.padEnd(10)} ${String(concurrency).padStart(11)}   ${fmt(ours.rate)}${ours.failures ? ` (${ours.failures} failed)` : ''}               ${fmt(mock.rate)}               ${pipeline}`);
+      console.log(`${kind.padEnd(10)} ${String(concurrency).padStart(11)}   ${fmt(ours.rate)}${ours.failures ? ` (${ours.failures} failed)` : ''}               ${fmt(perCpuSecond)}                    ${fmt(mock.rate)}               ${pipeline}`);
     }
   }
 } finally {
-  await server.close();
+  child.kill('SIGTERM');
+  await new Promise((resolve) => child.on('exit', resolve));
   bare.close();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 }

@@ -13,11 +13,12 @@ import { API_VERSION, healthRoutes } from './handlers/health.js';
 import { modelRoutes } from './handlers/models.js';
 import { projectRoutes } from './handlers/projects.js';
 import { promptRoutes } from './handlers/prompts.js';
+import { ingestRoutes } from './ingest/routes.js';
 import { handleRequest } from './http/pipeline.js';
 import type { HandlerContext, Route } from './http/router.js';
 import { Store } from './store/index.js';
 
-export const ROUTES: Route[] = [...healthRoutes, ...projectRoutes, ...modelRoutes, ...promptRoutes];
+export const ROUTES: Route[] = [...healthRoutes, ...projectRoutes, ...modelRoutes, ...promptRoutes, ...ingestRoutes];
 
 export interface ServerOptions {
   port?: number;

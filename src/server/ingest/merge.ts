@@ -92,7 +92,17 @@ export function storedMetadata(metadata: unknown): Record<string, unknown> {
   return out;
 }
 
+// Most stored values are plain text. A thrown parse error is costly, so text that cannot be JSON
+// is recognised first: JSON starts with one of {["-0123456789tfn (after white space), and a
+// number or a literal must be one whole.
+const JSON_START = /^\s*[[{"\-0-9tfn]/;
+const JSON_SCALAR = /^\s*(?:-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)\s*$/;
+
 export function parseJsonPrioritised(text: string): unknown {
+  const start = JSON_START.exec(text);
+  if (!start) return text;
+  const first = start[0][start[0].length - 1]!;
+  if (first !== '{' && first !== '[' && first !== '"' && !JSON_SCALAR.test(text)) return text;
   try {
     return JSON.parse(text);
   } catch {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { processBatch } from '../../../../src/server/ingest/batch.js';
-import { deepMerge, eventMetadata, rowMetadata, storedMetadata } from '../../../../src/server/ingest/merge.js';
+import { deepMerge, eventMetadata, parseJsonPrioritised, rowMetadata, storedMetadata } from '../../../../src/server/ingest/merge.js';
 import { normalizeEnvironment } from '../../../../src/server/ingest/schemas.js';
 import type { IngestAuth } from '../../../../src/server/ingest/types.js';
 import { engineCounter } from '../../../../src/tokenizer/counter.js';
@@ -266,5 +266,30 @@ describe('metadata as stored and read back', () => {
   it('merges deeply like lodash: objects by key, arrays by index, null replaces', () => {
     expect(deepMerge({ a: { x: 1, y: 2 }, l: [1, 2, 3], k: 1 }, { a: { y: 3 }, l: [9], k: null })).toEqual({ a: { x: 1, y: 3 }, l: [9, 2, 3], k: null });
     expect(deepMerge({ a: 'text' }, { a: { y: 1 } })).toEqual({ a: { y: 1 } });
+  });
+});
+
+describe('reading stored metadata values', () => {
+  it.each([
+    ['1', 1],
+    [' -2.5e3 ', -2500],
+    ['1-2', '1-2'],
+    ['0123', '0123'],
+    ['true', true],
+    ['nope', 'nope'],
+    ['null', null],
+    ['{"a":[1]}', { a: [1] }],
+    ['[1,', '[1,'],
+    ['"quoted"', 'quoted'],
+    ['', ''],
+  ])('%j reads back as %j, as JSON.parse with a fallback to the text would', (text, expected) => {
+    expect(parseJsonPrioritised(text)).toEqual(expected);
+    let reference: unknown;
+    try {
+      reference = JSON.parse(text);
+    } catch {
+      reference = text;
+    }
+    expect(parseJsonPrioritised(text)).toEqual(reference);
   });
 });

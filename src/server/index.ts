@@ -10,15 +10,29 @@ import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { UsageError } from '../errors.js';
 import { API_VERSION, healthRoutes } from './handlers/health.js';
+import { metricsRoutes } from './handlers/metrics.js';
 import { modelRoutes } from './handlers/models.js';
+import { observationRoutes } from './handlers/observations.js';
 import { projectRoutes } from './handlers/projects.js';
 import { promptRoutes } from './handlers/prompts.js';
+import { scoreRoutes } from './handlers/scores.js';
+import { traceRoutes } from './handlers/traces.js';
 import { ingestRoutes } from './ingest/routes.js';
 import { handleRequest } from './http/pipeline.js';
 import type { HandlerContext, Route } from './http/router.js';
 import { Store } from './store/index.js';
 
-export const ROUTES: Route[] = [...healthRoutes, ...projectRoutes, ...modelRoutes, ...promptRoutes, ...ingestRoutes];
+export const ROUTES: Route[] = [
+  ...healthRoutes,
+  ...projectRoutes,
+  ...modelRoutes,
+  ...promptRoutes,
+  ...traceRoutes,
+  ...observationRoutes,
+  ...metricsRoutes,
+  ...scoreRoutes,
+  ...ingestRoutes,
+];
 
 export interface ServerOptions {
   port?: number;

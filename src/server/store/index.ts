@@ -19,5 +19,18 @@ export { Store, StoreWriteError, DATABASE_FILE, LOCK_FILE, SERVER_INFO_FILE, LEG
 export { Tx, ProjectStore } from './tx.js';
 export { PromptStore, type PromptListFilter, type PromptListPage, type Dependent } from './prompts.js';
 export { ModelStore } from './models.js';
-export { TraceStore, ObservationStore, ScoreStore, EventStore } from './traces.js';
+export {
+  TraceStore,
+  ObservationStore,
+  ScoreStore,
+  EventStore,
+  TRACE_ORDER_COLUMNS,
+  type TraceFilter,
+  type TraceOrder,
+  type TraceStats,
+  type ObservationFilter,
+  type ObservationCursor,
+  type ObservationForMetrics,
+  type ScoreFilter,
+} from './traces.js';
 export { STATE_BACKUP_FILE } from './import-state.js';

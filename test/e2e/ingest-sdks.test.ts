@@ -1,12 +1,9 @@
 // The official clients send traces to `llmobs server`: @langfuse/tracing with @langfuse/otel
 // (OTLP/JSON), an OpenTelemetry OTLP/protobuf exporter (gzip), and the legacy langfuse v3 SDK
 // (batch ingestion). Each sends generations with and without usage, with chat input, with a
-// prompt link and on a tiered model. The test reads what was stored (from the data directory's
-// store, once the server has closed) and checks usage and cost against `llmobs estimate` (the
-// built binary) for the same generations.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// prompt link and on a tiered model. The test reads them back through the API (v1 observations
+// over HTTP, v2 observations with `llmobs api`) and checks usage and cost against
+// `llmobs estimate` (the built binary) for the same generations.
 import { LangfuseSpanProcessor } from '@langfuse/otel';
 import { setLangfuseTracerProvider, startObservation } from '@langfuse/tracing';
 import { context, trace } from '@opentelemetry/api';
@@ -16,9 +13,8 @@ import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { Langfuse } from 'langfuse';
 import { describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../../src/server/index.js';
-import type { ObservationRecord, TraceRecord } from '../../src/server/records.js';
-import { Store } from '../../src/server/store/index.js';
 import { llmobs } from '../helpers/bin.js';
+import { isolatedEnv } from '../helpers/cli.js';
 import { apiCaller, basicAuth } from '../helpers/server-api.js';
 
 const chat = [
@@ -49,50 +45,65 @@ async function estimates(list: object[]): Promise<any[]> {
     .filter((line) => line.line !== undefined);
 }
 
-/** A server on a fresh data directory, with the prompt the generations link to. */
-async function session(): Promise<{ server: RunningServer; dataDir: string }> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'llmobs-e2e-ingest-'));
-  const server = await startServer({ port: 0, dataDir });
+/** A server with the prompt the generations link to. */
+async function session(): Promise<RunningServer> {
+  const server = await startServer({ port: 0, ephemeral: true });
   const created = await apiCaller(() => server)('POST', '/api/public/v2/prompts', { name: PROMPT, type: 'text', prompt: 'Answer briefly: {{question}}', labels: ['production'] });
   expect(created.status).toBe(201);
-  return { server, dataDir };
+  return server;
 }
 
-/** Closes the server and reads what it stored. */
-async function stored(server: RunningServer, dataDir: string, traceId: string, ids: Record<string, string>) {
-  await server.close();
-  const { store } = Store.open({ dataDir, now: () => new Date() });
+interface ReadBack {
+  trace: any;
+  /** GET /api/public/observations/{id} for each generation. */
+  v1: Record<Name, any>;
+  /** GET /api/public/v2/observations?traceId=… through `llmobs api`, by id. */
+  v2: Map<string, any>;
+  promptId: string;
+}
+
+/** Reads the trace and its generations back through the API, then closes the server. */
+async function readBack(server: RunningServer, traceId: string, ids: Record<string, string>): Promise<ReadBack> {
   try {
-    return store.read((tx) => ({
-      trace: tx.traces.get(traceId) as TraceRecord,
-      observations: Object.fromEntries(Object.entries(ids).map(([name, id]) => [name, tx.observations.get(id) as ObservationRecord])) as Record<Name, ObservationRecord>,
-      promptId: tx.prompts.get(PROMPT, 1)!.id,
-    }));
+    const call = apiCaller(() => server);
+    const trace = await call('GET', `/api/public/traces/${traceId}`, undefined, { unchecked: true });
+    expect(trace.status).toBe(200);
+    const v1: Record<string, any> = {};
+    for (const [name, id] of Object.entries(ids)) {
+      const answer = await call('GET', `/api/public/observations/${id}`, undefined, { unchecked: true });
+      expect(answer.status).toBe(200);
+      v1[name] = answer.body;
+    }
+    const listed = await llmobs(['api', 'GET', '/api/public/v2/observations', '-f', `traceId=${traceId}`, '-f', 'fields=core,basic,usage,model,prompt'], { env: { ...isolatedEnv(), LANGFUSE_BASE_URL: server.url, LANGFUSE_PUBLIC_KEY: server.keys.publicKey, LANGFUSE_SECRET_KEY: server.keys.secretKey } });
+    expect(listed.exitCode).toBe(0);
+    const v2 = new Map<string, any>((JSON.parse(listed.stdout).data as any[]).map((o) => [o.id, o]));
+    const prompt = await call('GET', `/api/public/v2/prompts/${PROMPT}?version=1`, undefined, { unchecked: true });
+    return { trace: trace.body, v1: v1 as Record<Name, any>, v2, promptId: prompt.body.id };
   } finally {
-    store.close();
+    await server.close();
   }
 }
 
-/** The stored generation carries what `llmobs estimate` computes for the same generation. */
-function expectPricedAsEstimated(record: ObservationRecord, estimated: any) {
-  expect(record.usageDetails).toEqual(estimated.usageDetails);
-  expect(record.costDetails).toEqual(estimated.costDetails);
-  expect(record.totalCost).toBe(estimated.totalCost);
-  expect(record.internalModelId).toBe(estimated.matchedModel?.id ?? null);
-  expect(record.usagePricingTierName).toBe(estimated.pricingTier);
+/** The generation as read back carries what `llmobs estimate` computes for the same generation. */
+function expectPricedAsEstimated(v1: any, v2: any, estimated: any) {
+  expect(v1.usageDetails).toEqual(estimated.usageDetails);
+  expect(v1.costDetails).toEqual(estimated.costDetails);
+  expect(v1.calculatedTotalCost).toBe(estimated.totalCost ?? 0);
+  expect(v1.modelId).toBe(estimated.matchedModel?.id ?? null);
+  expect(v1.usagePricingTierName).toBe(estimated.pricingTier);
+  expect(v2).toMatchObject({ usageDetails: estimated.usageDetails, costDetails: estimated.costDetails, totalCost: estimated.totalCost ?? 0, usagePricingTierName: estimated.pricingTier });
 }
 
-function expectCommonOutcome(records: Record<Name, ObservationRecord>, promptId: string) {
-  expect(records.tokenized.providedUsageDetails).toEqual({});
-  expect(records.tokenized.usageDetails.input).toBeGreaterThan(10);
-  expect(records.prompted).toMatchObject({ promptId, promptName: PROMPT, promptVersion: 1 });
-  expect(records.tiered.usagePricingTierName).toBe('Large Context');
-  expect(records.withUsage.usagePricingTierName).toBe('Standard');
+function expectCommonOutcome({ v1, promptId }: ReadBack) {
+  expect(v1.tokenized.usageDetails.input).toBeGreaterThan(10);
+  expect(v1.prompted).toMatchObject({ promptId, promptName: PROMPT, promptVersion: 1 });
+  expect(v1.tiered.usagePricingTierName).toBe('Large Context');
+  expect(v1.withUsage.usagePricingTierName).toBe('Standard');
 }
 
 describe('@langfuse/tracing with @langfuse/otel (OTLP/JSON)', () => {
   it('records the trace and prices each generation like llmobs estimate', async () => {
-    const { server, dataDir } = await session();
+    const server = await session();
     const processor = new LangfuseSpanProcessor({ publicKey: server.keys.publicKey, secretKey: server.keys.secretKey, baseUrl: server.url, exportMode: 'immediate' });
     const provider = new NodeTracerProvider({ spanProcessors: [processor] });
     setLangfuseTracerProvider(provider);
@@ -124,20 +135,20 @@ describe('@langfuse/tracing with @langfuse/otel (OTLP/JSON)', () => {
       setLangfuseTracerProvider(null);
     }
 
-    const { trace: t, observations, promptId } = await stored(server, dataDir, traceId, ids);
-    expect(t).toMatchObject({ id: traceId, name: 'request' });
+    const read = await readBack(server, traceId, ids);
+    expect(read.trace).toMatchObject({ id: traceId, name: 'request' });
     const expected = await estimates(names.map((name) => generations[name]));
     names.forEach((name, i) => {
-      expect(observations[name]).toMatchObject({ type: 'GENERATION', traceId, name });
-      expectPricedAsEstimated(observations[name], expected[i]);
+      expect(read.v1[name]).toMatchObject({ type: 'GENERATION', traceId, name, model: generations[name].model });
+      expectPricedAsEstimated(read.v1[name], read.v2.get(ids[name]!), expected[i]);
     });
-    expectCommonOutcome(observations, promptId);
+    expectCommonOutcome(read);
   });
 });
 
 describe('OpenTelemetry OTLP/protobuf exporter (gzip)', () => {
   it('maps gen_ai.* spans to generations priced like llmobs estimate', async () => {
-    const { server, dataDir } = await session();
+    const server = await session();
     const exporter = new OTLPTraceExporter({ url: `${server.url}/api/public/otel/v1/traces`, headers: { Authorization: basicAuth(server) }, compression: 'gzip' as never });
     const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
     const tracer = provider.getTracer('my-agent', '1.0.0');
@@ -175,21 +186,21 @@ describe('OpenTelemetry OTLP/protobuf exporter (gzip)', () => {
       await provider.shutdown();
     }
 
-    const { trace: t, observations, promptId } = await stored(server, dataDir, traceId, ids);
-    expect(t).toMatchObject({ id: traceId, name: 'agent run', userId: 'u-42', tags: ['otel', 'protobuf'] });
+    const read = await readBack(server, traceId, ids);
+    expect(read.trace).toMatchObject({ id: traceId, name: 'agent run', userId: 'u-42', tags: ['otel', 'protobuf'] });
     // The spans carry the messages as text: estimate them as the server received them.
     const expected = await estimates(names.map((name) => ({ ...generations[name], input: typeof generations[name].input === 'string' ? generations[name].input : JSON.stringify(generations[name].input) })));
     names.forEach((name, i) => {
-      expect(observations[name]).toMatchObject({ type: 'GENERATION', traceId, parentObservationId: rootSpanId, name });
-      expectPricedAsEstimated(observations[name], expected[i]);
+      expect(read.v1[name]).toMatchObject({ type: 'GENERATION', traceId, parentObservationId: rootSpanId, name });
+      expectPricedAsEstimated(read.v1[name], read.v2.get(ids[name]!), expected[i]);
     });
-    expectCommonOutcome(observations, promptId);
+    expectCommonOutcome(read);
   });
 });
 
 describe('langfuse v3 SDK (batch ingestion)', () => {
   it('records traces and generations, merging create and update events', async () => {
-    const { server, dataDir } = await session();
+    const server = await session();
     const langfuse = new Langfuse({ publicKey: server.keys.publicKey, secretKey: server.keys.secretKey, baseUrl: server.url, flushAt: 50 });
     const prompt = await langfuse.getPrompt(PROMPT, 1);
     const t = langfuse.trace({ name: 'v3 request', userId: 'u-7', tags: ['v3'] });
@@ -209,14 +220,14 @@ describe('langfuse v3 SDK (batch ingestion)', () => {
     }
     await langfuse.shutdownAsync();
 
-    const { trace: stTrace, observations, promptId } = await stored(server, dataDir, t.id, ids);
-    expect(stTrace).toMatchObject({ id: t.id, name: 'v3 request', userId: 'u-7', tags: ['v3'] });
+    const read = await readBack(server, t.id, ids);
+    expect(read.trace).toMatchObject({ id: t.id, name: 'v3 request', userId: 'u-7', tags: ['v3'] });
     const expected = await estimates(names.map((name) => generations[name]));
     names.forEach((name, i) => {
-      expect(observations[name]).toMatchObject({ type: 'GENERATION', traceId: t.id, name, output: generations[name].output });
-      expect(observations[name].endTime).toEqual(expect.any(String));
-      expectPricedAsEstimated(observations[name], expected[i]);
+      expect(read.v1[name]).toMatchObject({ type: 'GENERATION', traceId: t.id, name, output: generations[name].output });
+      expect(read.v1[name].endTime).toEqual(expect.any(String));
+      expectPricedAsEstimated(read.v1[name], read.v2.get(ids[name]!), expected[i]);
     });
-    expectCommonOutcome(observations, promptId);
+    expectCommonOutcome(read);
   });
 });

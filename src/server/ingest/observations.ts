@@ -7,6 +7,7 @@ import { inferUsageAndCost } from './infer.js';
 import { eventMetadata, mergeRecords, metadataRecord, type Partial, rowMetadata, storedMetadata } from './merge.js';
 import { DEFAULT_ENVIRONMENT, type LegacyUsageBody, type ObservationEvent } from './schemas.js';
 import { byTime } from './order.js';
+import { moveToolDefinitions } from './tools.js';
 import type { IngestLookups, IngestOptions, PromptRef } from './types.js';
 
 const IMMUTABLE = new Set(['id', 'projectId', 'traceId', 'startTime', 'createdAt', 'environment']);
@@ -102,6 +103,14 @@ function partialOf(event: ObservationEvent, id: string, prompt: PromptRef | unde
   };
 }
 
+/** The server's string map of merged metadata: non-string values JSON-encoded. */
+function valuesAsStrings(metadata: unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (typeof metadata !== 'object' || metadata === null) return out;
+  for (const [key, value] of Object.entries(metadata)) if (value !== undefined) out[key] = typeof value === 'string' ? value : JSON.stringify(value);
+  return out;
+}
+
 function storedPartial(record: ObservationRecord, source: EventSource): Partial {
   return { ...record, metadata: source === 'otel' ? rowMetadata(record.metadata) : eventMetadata(record.metadata) };
 }
@@ -142,8 +151,11 @@ export function buildObservation(id: string, events: readonly ObservationEvent[]
   let endTime = (merged['endTime'] as string | null | undefined) ?? null;
   if (endTime !== null && endTime < startTime) endTime = startTime;
   const level = ((merged['level'] as ObservationLevel | null | undefined) ?? 'DEFAULT') as ObservationLevel;
-  const input = lastTruthy(sorted, 'input', base?.input);
   const output = lastTruthy(sorted, 'output', base?.output);
+  // The server stores metadata as strings and moves tool definitions from it into the input
+  // before it tokenizes.
+  const moved = moveToolDefinitions(lastTruthy(sorted, 'input', base?.input), valuesAsStrings(merged['metadata']));
+  const input = moved.input;
 
   let tierAttributes: { modelParameters?: unknown; metadata?: unknown } | undefined;
   const pricingIndex = partials.findLastIndex((p) => Object.keys(p['providedUsageDetails'] as object).length > 0);
@@ -188,7 +200,7 @@ export function buildObservation(id: string, events: readonly ObservationEvent[]
     version: str('version'),
     input,
     output,
-    metadata: storedMetadata(merged['metadata']),
+    metadata: storedMetadata(moved.metadata),
     providedModelName: str('providedModelName'),
     internalModelId: inference.internalModelId,
     modelParameters: (merged['modelParameters'] as Record<string, unknown> | null | undefined) ?? null,

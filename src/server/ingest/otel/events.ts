@@ -19,6 +19,7 @@ import {
   tagsOf,
   userIdOf,
 } from './fields.js';
+import { moveToolDefinitions } from '../tools.js';
 import { costDetailsOf, usageDetailsOf } from './usage.js';
 import { type Attributes, attributesOf, hasMeaningfulValue, idField, spanTimes } from './values.js';
 
@@ -160,6 +161,13 @@ function observationEvent(ctx: SpanContext, a: Attributes, traceId: string, pare
   const type = observationTypeOf(a, ctx.resource, ctx.scope, span.name);
   const linksPrompt = type === 'GENERATION';
   const prompt = linksPrompt ? aiSdkPrompt(a) : undefined;
+  const withTools = moveToolDefinitions(io.input, {
+    ...ctx.resourceTraceMetadata,
+    ...spanMetadata,
+    ...(ctx.isLangfuseSdk ? {} : { attributes: filteredAttributes(a) }),
+    resourceAttributes: ctx.resource,
+    scope: scopeObject(ctx.scope, ctx.scopeAttributes),
+  });
   const body: Record<string, unknown> = {
     id: idField(span.spanId),
     traceId,
@@ -169,13 +177,7 @@ function observationEvent(ctx: SpanContext, a: Attributes, traceId: string, pare
     endTime: endTimeISO,
     environment: environmentOf(a, ctx.resource),
     completionStartTime: completionStartTimeOf(a, startTimeISO),
-    metadata: {
-      ...ctx.resourceTraceMetadata,
-      ...spanMetadata,
-      ...(ctx.isLangfuseSdk ? {} : { attributes: filteredAttributes(a) }),
-      resourceAttributes: ctx.resource,
-      scope: scopeObject(ctx.scope, ctx.scopeAttributes),
-    },
+    metadata: withTools.metadata,
     level: levelOf(a, span.status?.code, ctx.scope?.name, span.name),
     statusMessage: a['langfuse.observation.status_message'] ?? span.status?.message ?? null,
     version: a['langfuse.version'] ?? ctx.resource['service.version'] ?? null,
@@ -185,7 +187,7 @@ function observationEvent(ctx: SpanContext, a: Attributes, traceId: string, pare
     promptVersion: linksPrompt ? (a['langfuse.observation.prompt.version'] ?? a['langfuse.prompt.version'] ?? prompt?.version ?? null) : null,
     usageDetails: agent ? {} : usageDetailsOf(a, ctx.scopeName),
     costDetails: agent ? {} : costDetailsOf(a),
-    input: io.input,
+    input: withTools.input,
     output: io.output,
   };
   return { id: conv.newId(), type: `${type.toLowerCase()}-create`, timestamp: conv.now.toISOString(), body };

@@ -293,3 +293,16 @@ describe('reading stored metadata values', () => {
     expect(parseJsonPrioritised(text)).toEqual(reference);
   });
 });
+
+describe('tool definitions in batch metadata', () => {
+  it('moves metadata.tools into the input before it is tokenized', () => {
+    const store = new MemoryStore();
+    const tool = { type: 'function', function: { name: 'lookup', parameters: { type: 'object' } } };
+    run(store, [ev('generation-create', 0, { id: 'g', model: 'gpt-4o', input: [{ role: 'user', content: 'hi' }], metadata: { tools: [tool], team: 'search' } })]);
+    const record = store.observations.get('g')!;
+    expect(record.input).toEqual({ messages: [{ role: 'user', content: 'hi' }], tools: [tool] });
+    expect(record.metadata).toEqual({ team: 'search' });
+    // Counted as text (JSON of the whole object), no longer as chat messages.
+    expect(record.usageDetails.input).toBeGreaterThan(10);
+  });
+});

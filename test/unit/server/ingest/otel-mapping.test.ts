@@ -433,3 +433,44 @@ describe('timestamps', () => {
     expect(none['startTime']).toBe(NOW.toISOString());
   });
 });
+
+describe('tool definitions move from metadata to input', () => {
+  const tool = { type: 'function', name: 'calculator', description: 'Do math', parameters: { type: 'object', properties: { expression: { type: 'string' } } } };
+
+  it('moves gen_ai.tool.definitions next to the messages of gen_ai events', () => {
+    const body = convert(
+      oneSpan([attr('gen_ai.tool.definitions', str(JSON.stringify([tool]))), attr('custom.attribute', str('keep-me'))], {
+        events: [{ name: 'gen_ai.user.message', attributes: [attr('content', str('What is 2 + 2?'))] }],
+      }),
+    )[1]!.body;
+    expect(body['input']).toEqual({ messages: [{ role: 'user', content: 'What is 2 + 2?' }], tools: [tool] });
+    const attributes = (body['metadata'] as any).attributes;
+    expect(attributes['gen_ai.tool.definitions']).toBeUndefined();
+    expect(attributes['custom.attribute']).toBe('keep-me');
+  });
+
+  it('moves AI SDK ai.prompt.tools (a list of JSON strings), provider tools without a name included', () => {
+    const weather = { type: 'function', name: 'get_weather', inputSchema: { type: 'object' } };
+    const provider = { type: 'provider-defined', id: 'openai.web_search' };
+    const body = convert(
+      oneSpan(
+        [
+          attr('ai.operationId', str('ai.generateText.doGenerate')),
+          attr('ai.model.id', str('gpt-4o')),
+          attr('ai.prompt.messages', str(JSON.stringify([{ role: 'user', content: 'Weather in Berlin?' }]))),
+          attr('ai.prompt.tools', { arrayValue: { values: [str(JSON.stringify(weather)), str(JSON.stringify(provider))] } }),
+        ],
+        {},
+        { name: 'ai' },
+      ),
+    )[1]!.body;
+    expect(body['input']).toEqual({ messages: [{ role: 'user', content: 'Weather in Berlin?' }], tools: [weather, provider] });
+    expect((body['metadata'] as any).attributes['ai.prompt.tools']).toBeUndefined();
+  });
+
+  it('leaves metadata alone when a listed item is not a tool', () => {
+    const body = convert(oneSpan([attr('gen_ai.tool.definitions', str(JSON.stringify([tool, 42]))), attr('langfuse.observation.input', str('q'))]))[1]!.body;
+    expect(body['input']).toBe('q');
+    expect((body['metadata'] as any).attributes['gen_ai.tool.definitions']).toBe(JSON.stringify([tool, 42]));
+  });
+});

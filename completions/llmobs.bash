@@ -129,7 +129,7 @@ declare -gA _llmobs_options=(
   ['whoami']='-V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
   ['api']='--field -f --typed-field -F --input --paginate -V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
   ['completion']='-V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['server']='--port --host --data-dir --ephemeral -V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
+  ['server']='--port --host --data-dir --ephemeral --bearer-secret-key -V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
 )
 declare -gA _llmobs_option_values=(
   ['|--profile']='@profiles'

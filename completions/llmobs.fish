@@ -847,6 +847,7 @@ complete -c llmobs -n '__llmobs_at '\''server'\''' -l port -r -d 'port to listen
 complete -c llmobs -n '__llmobs_at '\''server'\''' -l host -r -d 'address to listen on'
 complete -c llmobs -n '__llmobs_at '\''server'\''' -l data-dir -r -F -d 'where data and keys are kept'
 complete -c llmobs -n '__llmobs_at '\''server'\''' -l ephemeral -d 'keep everything in memory and forget it on exit'
+complete -c llmobs -n '__llmobs_at '\''server'\''' -l bearer-secret-key -d 'also accept "Authorization: Bearer <secret key>"'
 complete -c llmobs -n '__llmobs_at '\''server'\''' -s V -d 'print the version'
 complete -c llmobs -n '__llmobs_at '\''server'\''' -l profile -r -a '(command llmobs profile list --names 2>/dev/null)' -d 'use this profile'
 complete -c llmobs -n '__llmobs_at '\''server'\''' -l base-url -r -d 'server address, e'

@@ -85,7 +85,14 @@ function ingestOtel(request: ServerRequest, tx: Tx, context: HandlerContext): Se
     if (Number.isNaN(parsed) || parsed > 4) return { status: 400, body: { error: `Unsupported x-langfuse-ingestion-version: "${version}". Maximum supported: "4".` } };
   }
   const now = context.now();
-  const result = processOtel(spans, authOf(request, context), lookupsFor(tx), { now, count: engineCounter });
+  let result: ReturnType<typeof processOtel>;
+  try {
+    result = processOtel(spans, authOf(request, context), lookupsFor(tx), { now, count: engineCounter });
+  } catch (error) {
+    // Attribute values nested deeply enough (protobuf allows it) to exhaust the stack.
+    if (error instanceof RangeError) return { status: 400, body: { error: 'Invalid OTLP trace export: attribute values are nested too deeply' } };
+    throw error;
+  }
   write(tx, result.writes, now);
   return ok;
 }

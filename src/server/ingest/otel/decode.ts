@@ -4,6 +4,7 @@
 // Synchronous: it runs inside the request's store transaction, like every handler.
 import { createRequire } from 'node:module';
 import { gunzipSync } from 'node:zlib';
+import { jsonDepth, MAX_JSON_DEPTH } from '../../http/body.js';
 import { OTLP_TRACE_DESCRIPTOR } from './otlp-schema.js';
 
 export type DecodedBody = { ok: true; resourceSpans: unknown } | { ok: false; status: 400 | 413; error: string };
@@ -55,8 +56,12 @@ export function decodeOtlpBody(body: Buffer, contentType: string | undefined, co
     }
   }
   if (type.includes('application/json')) {
+    const text = body.toString('utf8');
+    // Nothing that deep is OTLP; refused before the parse and the walk over it could overflow.
+    const depth = jsonDepth(text);
+    if (depth > MAX_JSON_DEPTH) return { ok: false, status: 400, error: `JSON body is nested ${depth} levels deep; at most ${MAX_JSON_DEPTH} are accepted` };
     try {
-      resourceSpans = (JSON.parse(body.toString('utf8')) as { resourceSpans?: unknown }).resourceSpans;
+      resourceSpans = (JSON.parse(text) as { resourceSpans?: unknown }).resourceSpans;
     } catch {
       return { ok: false, status: 400, error: 'Failed to parse OTel JSON Trace' };
     }

@@ -38,6 +38,33 @@ function otlp(traceId: string, spanId: string, attributes: Array<{ key: string; 
   };
 }
 
+const varint = (n: number): number[] => {
+  const out: number[] = [];
+  while (n > 127) {
+    out.push((n & 127) | 128);
+    n >>>= 7;
+  }
+  out.push(n);
+  return out;
+};
+const field = (tag: number, bytes: number[]): number[] => [tag, ...varint(bytes.length), ...bytes];
+
+/** An export whose one attribute value is an array nested `levels` deep (OTLP field numbers). */
+function nestedProtobuf(levels: number): Buffer {
+  // Built outside in, in one pass: AnyValue.arrayValue (0x2a) holding ArrayValue.values (0x0a).
+  const anyLength: number[] = [0];
+  const arrayLength: number[] = [0];
+  for (let i = 1; i <= levels; i++) {
+    arrayLength[i] = 1 + varint(anyLength[i - 1]!).length + anyLength[i - 1]!;
+    anyLength[i] = 1 + varint(arrayLength[i]!).length + arrayLength[i]!;
+  }
+  const value: number[] = [];
+  for (let i = levels; i >= 1; i--) value.push(0x2a, ...varint(arrayLength[i]!), 0x0a, ...varint(anyLength[i - 1]!));
+  const keyValue = [...field(0x0a, [0x6b]), ...field(0x12, value)];
+  const span = [...field(0x0a, new Array(16).fill(1)), ...field(0x12, new Array(8).fill(2)), ...field(0x4a, keyValue)];
+  return Buffer.from(field(0x0a, field(0x12, field(0x12, span))));
+}
+
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'llmobs-ingest-routes-'));
   server = await startServer({ port: 0, dataDir });
@@ -110,6 +137,14 @@ describe('POST /api/public/otel/v1/traces', () => {
     expect(logs.status).toBe(400);
     expect(logs.body.error).toContain('1 of 1 span(s) cannot be processed (traceId:absent, spanId:absent)');
     expect(await post('/api/public/otel/v1/traces', JSON.stringify({ resourceSpans: [] }))).toMatchObject({ status: 200, body: {} });
+  });
+
+  it('refuses exports nested deep enough to exhaust the stack, without a 500', async () => {
+    const deepJson = '{"resourceSpans":[' + '['.repeat(600) + ']'.repeat(600) + ']}';
+    expect(await post('/api/public/otel/v1/traces', deepJson)).toMatchObject({ status: 400, body: { error: 'JSON body is nested 602 levels deep; at most 500 are accepted' } });
+    const deepProtobuf = await post('/api/public/otel/v1/traces', nestedProtobuf(50_000), { 'content-type': 'application/x-protobuf' });
+    expect(deepProtobuf.status).toBe(400);
+    expect(deepProtobuf.body.error).toMatch(/^(Failed to parse OTel Protobuf Trace|Invalid OTLP trace export: attribute values are nested too deeply)$/);
   });
 
   it('refuses a public key alone', async () => {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../../../../src/server/index.js';
+import { MAX_JSON_DEPTH } from '../../../../src/server/http/body.js';
 import { Store } from '../../../../src/server/store/index.js';
 
 let server: RunningServer;
@@ -140,8 +141,9 @@ describe('POST /api/public/otel/v1/traces', () => {
   });
 
   it('refuses exports nested deep enough to exhaust the stack, without a 500', async () => {
-    const deepJson = '{"resourceSpans":[' + '['.repeat(600) + ']'.repeat(600) + ']}';
-    expect(await post('/api/public/otel/v1/traces', deepJson)).toMatchObject({ status: 400, body: { error: 'JSON body is nested 602 levels deep; at most 500 are accepted' } });
+    const levels = MAX_JSON_DEPTH + 100;
+    const deepJson = '{"resourceSpans":[' + '['.repeat(levels) + ']'.repeat(levels) + ']}';
+    expect(await post('/api/public/otel/v1/traces', deepJson)).toMatchObject({ status: 400, body: { error: `JSON body is nested ${levels + 2} levels deep; at most ${MAX_JSON_DEPTH} are accepted` } });
     const deepProtobuf = await post('/api/public/otel/v1/traces', nestedProtobuf(50_000), { 'content-type': 'application/x-protobuf' });
     expect(deepProtobuf.status).toBe(400);
     expect(deepProtobuf.body.error).toMatch(/^(Failed to parse OTel Protobuf Trace|Invalid OTLP trace export: attribute values are nested too deeply)$/);

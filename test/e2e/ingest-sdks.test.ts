@@ -46,7 +46,7 @@ async function estimates(list: object[]): Promise<any[]> {
 }
 
 /** A server with the prompt the generations link to. */
-async function session(): Promise<RunningServer> {
+async function serverWithPrompt(): Promise<RunningServer> {
   const server = await startServer({ port: 0, ephemeral: true });
   const created = await apiCaller(() => server)('POST', '/api/public/v2/prompts', { name: PROMPT, type: 'text', prompt: 'Answer briefly: {{question}}', labels: ['production'] });
   expect(created.status).toBe(201);
@@ -103,7 +103,7 @@ function expectCommonOutcome({ v1, promptId }: ReadBack) {
 
 describe('@langfuse/tracing with @langfuse/otel (OTLP/JSON)', () => {
   it('records the trace and prices each generation like llmobs estimate', async () => {
-    const server = await session();
+    const server = await serverWithPrompt();
     const processor = new LangfuseSpanProcessor({ publicKey: server.keys.publicKey, secretKey: server.keys.secretKey, baseUrl: server.url, exportMode: 'immediate' });
     const provider = new NodeTracerProvider({ spanProcessors: [processor] });
     setLangfuseTracerProvider(provider);
@@ -148,7 +148,7 @@ describe('@langfuse/tracing with @langfuse/otel (OTLP/JSON)', () => {
 
 describe('OpenTelemetry OTLP/protobuf exporter (gzip)', () => {
   it('maps gen_ai.* spans to generations priced like llmobs estimate', async () => {
-    const server = await session();
+    const server = await serverWithPrompt();
     const exporter = new OTLPTraceExporter({ url: `${server.url}/api/public/otel/v1/traces`, headers: { Authorization: basicAuth(server) }, compression: 'gzip' as never });
     const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
     const tracer = provider.getTracer('my-agent', '1.0.0');
@@ -200,7 +200,7 @@ describe('OpenTelemetry OTLP/protobuf exporter (gzip)', () => {
 
 describe('langfuse v3 SDK (batch ingestion)', () => {
   it('records traces and generations, merging create and update events', async () => {
-    const server = await session();
+    const server = await serverWithPrompt();
     const langfuse = new Langfuse({ publicKey: server.keys.publicKey, secretKey: server.keys.secretKey, baseUrl: server.url, flushAt: 50 });
     const prompt = await langfuse.getPrompt(PROMPT, 1);
     const t = langfuse.trace({ name: 'v3 request', userId: 'u-7', tags: ['v3'] });

@@ -474,3 +474,50 @@ describe('tool definitions move from metadata to input', () => {
     expect((body['metadata'] as any).attributes['gen_ai.tool.definitions']).toBe(JSON.stringify([tool, 42]));
   });
 });
+
+describe('GenAI usage normalisation (Langfuse test cases)', () => {
+  const int = (n: number) => ({ intValue: { low: n, high: 0, unsigned: false } });
+  const usageOf = (attributes: unknown[]) => convert(oneSpan([attr('gen_ai.request.model', str('m')), ...attributes]))[1]!.body['usageDetails'] as Record<string, number>;
+
+  it('takes cache reads and writes off inclusive input and keeps the given total', () => {
+    expect(
+      usageOf([
+        attr('gen_ai.usage.input_tokens', int(100)),
+        attr('gen_ai.usage.output_tokens', int(40)),
+        attr('gen_ai.usage.total_tokens', int(140)),
+        attr('gen_ai.usage.cache_read.input_tokens', int(20)),
+        attr('gen_ai.usage.cache_creation.input_tokens', int(10)),
+        attr('gen_ai.usage.output_audio_tokens', int(5)),
+      ]),
+    ).toEqual({ input: 70, output: 40, total: 140, input_cached_tokens: 20, input_cache_creation: 10, output_audio_tokens: 5 });
+  });
+
+  it('moves OpenInference reasoning and audio completion details into output buckets', () => {
+    const usage = usageOf([
+      attr('llm.token_count.prompt', int(100)),
+      attr('llm.token_count.completion', int(50)),
+      attr('llm.token_count.completion_details.reasoning', int(30)),
+      attr('llm.token_count.completion_details.audio', int(5)),
+    ]);
+    expect(usage).toEqual({ input: 100, output: 15, output_reasoning_tokens: 30, output_audio_tokens: 5 });
+  });
+
+  it('subtracts cache tokens once when dotted and flat spellings come together', () => {
+    expect(
+      usageOf([
+        attr('gen_ai.usage.input_tokens', int(100)),
+        attr('gen_ai.usage.cache_read.input_tokens', int(20)),
+        attr('gen_ai.usage.cache_read_input_tokens', int(20)),
+        attr('gen_ai.usage.cache_creation.input_tokens', int(10)),
+        attr('gen_ai.usage.cache_creation_input_tokens', int(10)),
+      ]),
+    ).toEqual({ input: 70, input_cached_tokens: 20, input_cache_creation: 10 });
+  });
+
+  it('lets a dotted cache value of 0 shadow the flat spelling', () => {
+    expect(usageOf([attr('gen_ai.usage.input_tokens', int(100)), attr('gen_ai.usage.cache_read.input_tokens', int(0)), attr('gen_ai.usage.cache_read_input_tokens', int(20))])).toEqual({
+      input: 100,
+      input_cached_tokens: 0,
+    });
+  });
+});

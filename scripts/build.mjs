@@ -38,6 +38,7 @@ export const LIBRARY_ENTRIES = {
   'server/index': 'src/server/index.ts',
   'server/store/index': 'src/server/store/index.ts',
   'tokenizer/load': 'src/tokenizer/load.ts',
+  'core/models/pattern': 'src/core/models/pattern.ts',
   'completion/generate': 'src/completion/generate.ts',
   context: 'src/context.ts',
 };
@@ -73,39 +74,6 @@ export function hasNativeParts(dir) {
 export function externalPackages() {
   const detected = runtimeDeps.filter((name) => hasNativeParts(join(root, 'node_modules', ...name.split('/'))));
   return [...new Set([...ALWAYS_EXTERNAL, ...detected])];
-}
-
-/**
- * The JS translations of the built-in catalogue's match patterns (src/core/models/pattern.ts,
- * precompilePatterns), which replace src/data/catalogue-patterns.ts in the bundle so that
- * `estimate` and `models match` do not translate 167 Postgres patterns at every start.
- */
-async function precompiledPatterns() {
-  const { outputFiles } = await build({
-    absWorkingDir: root,
-    stdin: {
-      contents: `import { precompilePatterns } from './src/core/models/pattern.ts';
-import catalogue from './src/data/catalogue.json' with { type: 'json' };
-export default precompilePatterns(catalogue.models.map((m) => m.matchPattern));`,
-      resolveDir: root,
-      loader: 'ts',
-    },
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    packages: 'external',
-    write: false,
-  });
-  const { default: patterns } = await import(`data:text/javascript;base64,${Buffer.from(outputFiles[0].contents).toString('base64')}`);
-  const file = join(root, 'src', 'data', 'catalogue-patterns.ts');
-  return {
-    name: 'precompiled-patterns',
-    setup(b) {
-      b.onLoad({ filter: /catalogue-patterns\.ts$/ }, ({ path }) =>
-        path === file ? { loader: 'js', contents: `export const PRECOMPILED_PATTERNS = JSON.parse(${JSON.stringify(JSON.stringify(patterns))});` } : undefined,
-      );
-    },
-  };
 }
 
 /**
@@ -234,7 +202,9 @@ function writeLicenses(metafile) {
  * dist/chunks/ (or dist/lib/), one directory below dist/: data they read must be found from
  * there too, or be imported (JSON) so that it is bundled. The ones known to do it right:
  */
-const RELATIVE_PATHS_CHECKED = new Set(['src/tokenizer/load.ts', 'src/version.ts', 'src/server/store/sqlite.ts', 'src/output/output.ts']);
+// sqlite.ts and otel/decode.ts require libsql and protobufjs at run time (createRequire), which is
+// why those two stay runtime dependencies; output.ts only as a fallback outside the CLI.
+const RELATIVE_PATHS_CHECKED = new Set(['src/tokenizer/load.ts', 'src/version.ts', 'src/server/store/sqlite.ts', 'src/server/ingest/otel/decode.ts', 'src/output/output.ts']);
 function warnRelativePaths(metafile) {
   const users = Object.keys(metafile.inputs).filter(
     (input) => input.startsWith('src/') && !RELATIVE_PATHS_CHECKED.has(input) && /import\.meta\.(url|dirname|filename)|__dirname/.test(readFileSync(join(root, input), 'utf8')),
@@ -375,9 +345,8 @@ async function main() {
   for (const entry of existsSync(dist) ? readdirSync(dist) : []) {
     if (entry !== 'ranks') rmSync(join(dist, entry), { recursive: true, force: true });
   }
-  const patterns = await precompiledPatterns();
-  const cli = await build(buildOptions(CLI_ENTRY, 'chunks', [patterns]));
-  const library = await build(buildOptions(LIBRARY_ENTRIES, 'lib', [patterns]));
+  const cli = await build(buildOptions(CLI_ENTRY, 'chunks'));
+  const library = await build(buildOptions(LIBRARY_ENTRIES, 'lib'));
   const metafile = { inputs: { ...library.metafile.inputs, ...cli.metafile.inputs }, outputs: { ...library.metafile.outputs, ...cli.metafile.outputs } };
   checkExternals(metafile);
   warnRelativePaths(metafile);

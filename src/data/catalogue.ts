@@ -1,8 +1,6 @@
-import { seedCompiledPatterns } from '../core/models/pattern.js';
 import { flatPricesFromTiers, pricesFromTiers } from '../core/models/types.js';
 import type { ModelDefinition, PricingTier } from '../core/models/types.js';
 import raw from './catalogue.json' with { type: 'json' };
-import { PRECOMPILED_PATTERNS } from './catalogue-patterns.js';
 
 /** Provenance of the built-in catalogue (`npm run catalogue` regenerates it). */
 export interface CatalogueInfo {
@@ -53,7 +51,6 @@ function load(): NonNullable<typeof loaded> {
       pricingTiers: m.pricingTiers,
     }),
   );
-  if (PRECOMPILED_PATTERNS) seedCompiledPatterns(PRECOMPILED_PATTERNS);
   loaded = { info, definitions };
   return loaded;
 }

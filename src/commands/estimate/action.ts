@@ -1,9 +1,10 @@
 import type { Context } from '../../context.js';
 // Straight from the modules, not the core/index.js barrel, which would bring zod schemas along.
 import { estimate, type EstimateInput } from '../../core/estimate.js';
+import { JsonTooDeepError } from '../../core/json-depth.js';
 import { ObservationRejectedError } from '../../core/usage.js';
 import { UsageError } from '../../errors.js';
-import { parseJson, parseJsonOrYaml, readTextInput } from '../../io/files.js';
+import { parseJson, parseJsonOrYaml, readTextInput, tooDeep } from '../../io/files.js';
 import { engineCounter } from '../../tokenizer/counter.js';
 import type { ActionInput } from '../action.js';
 import { flagName as flag } from '../options.js';
@@ -41,6 +42,7 @@ export default async function action(ctx: Context, { opts }: ActionInput): Promi
     result = estimate(input, { definitions, count: engineCounter });
   } catch (error) {
     if (error instanceof ObservationRejectedError) throw new UsageError(error.message);
+    if (error instanceof JsonTooDeepError) throw tooDeep(error.what);
     throw error;
   }
   if (ctx.globals.json) {

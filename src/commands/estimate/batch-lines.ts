@@ -1,6 +1,7 @@
 // Estimates a chunk of JSONL lines and serialises the results: the work of `estimate --batch`
 // between reading a chunk and writing it (see batch.ts). No I/O here.
 import { estimate, type EstimateInput, type EstimateOptions, type EstimateResult } from '../../core/estimate.js';
+import { JsonTooDeepError, jsonTextDepth, MAX_JSON_DEPTH } from '../../core/json-depth.js';
 import { createMatcher } from '../../core/models/match.js';
 import type { ModelDefinition } from '../../core/models/types.js';
 import { ObservationRejectedError } from '../../core/usage.js';
@@ -30,8 +31,13 @@ export interface ChunkResult {
   errors: Array<{ line: number; message: string }>;
 }
 
+/**
+ * Per-line error codes (documented in the README): `invalid_json`, `json_too_deep` (nested more
+ * than MAX_JSON_DEPTH levels), `invalid_line`, `rejected` (the server would reject it),
+ * `internal_error` (a fault in llmobs: please report it).
+ */
 export interface LineError {
-  code: 'invalid_json' | 'invalid_line' | 'rejected' | 'failed';
+  code: 'invalid_json' | 'json_too_deep' | 'invalid_line' | 'rejected' | 'internal_error';
   message: string;
 }
 
@@ -89,6 +95,9 @@ export class BatchProcessor {
       out.text(`{"line":${line},"skipped":"empty line"}\n`);
       return;
     }
+    if (jsonTextDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
+      return this.fail(result, line, { code: 'json_too_deep', message: new JsonTooDeepError('the line').message }, undefined, out);
+    }
     let record: unknown;
     try {
       record = JSON.parse(text);
@@ -117,7 +126,8 @@ export class BatchProcessor {
       estimated = estimate(input, this.options);
     } catch (error) {
       if (error instanceof ObservationRejectedError) return this.fail(result, line, { code: 'rejected', message: error.message }, id, out);
-      return this.fail(result, line, { code: 'failed', message: (error as Error).message }, id, out);
+      if (error instanceof JsonTooDeepError) return this.fail(result, line, { code: 'json_too_deep', message: error.message }, id, out);
+      return this.fail(result, line, { code: 'internal_error', message: `llmobs failed on this line (${(error as Error).message}); please report it` }, id, out);
     }
     result.estimated++;
     let entry = totals.get(input.model);

@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { Chalk, type ChalkInstance } from 'chalk';
 import type TableType from 'cli-table3';
 import { colorLevel } from './color.js';
+import { fitTable } from './fit.js';
 
 // cli-table3 loads only when a terminal table is printed: piped and JSON output never need it,
 // and commands such as `tokens count` start faster without it.
@@ -33,6 +34,10 @@ export interface Column {
   align?: 'left' | 'right';
   /** Styling for terminal output only. */
   style?: (text: string, c: ChalkInstance) => string;
+  /** On a terminal narrower than the table, this column may be cut down to this many characters. */
+  shrinkTo?: number;
+  /** When even cut columns do not fit, columns with this set are left out, lowest first. */
+  dropOrder?: number;
 }
 
 export type Cell = string | number | boolean | null | undefined;
@@ -115,11 +120,20 @@ export class Output {
     this.write(`${JSON.stringify(value)}\n`);
   }
 
-  table(columns: Column[], rows: Cell[][]): void {
-    const text = rows.map((row) => row.map(cellText));
+  /** Prints a table; returns whether cells were cut to fit the terminal. */
+  table(columns: Column[], rows: Cell[][]): boolean {
+    let text = rows.map((row) => row.map(cellText));
+    let cut = false;
     if (!this.isTTY) {
       for (const row of text) this.line(row.map(tsvSafe).join('\t'));
-      return;
+      return cut;
+    }
+    const width = this.stdout.columns;
+    if (width && width > 0 && columns.some((col) => col.shrinkTo !== undefined)) {
+      const fitted = fitTable(columns, text, width);
+      cut = fitted.cut;
+      columns = fitted.columns;
+      text = fitted.rows;
     }
     const Table = loadTable();
     const table = new Table({
@@ -132,6 +146,7 @@ export class Output {
       table.push(row.map((cell, i) => (columns[i]?.style && cell !== '' ? columns[i].style(cell, this.c) : cell)));
     }
     this.line(table.toString().replace(/ +$/gm, ''));
+    return cut;
   }
 
   /** Label/value pairs: aligned on a terminal, `label<TAB>value` when piped. */

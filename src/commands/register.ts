@@ -52,7 +52,7 @@ export function registerCommands(program: Command, ctx: Context): void {
 
   program
     .command('server')
-    .description('run a local Langfuse-compatible API server (for trying llmobs, tests and CI rehearsals)')
+    .description('run a local Langfuse-compatible API server (for trying llmobs, tests and CI rehearsals); with --profile NAME it also saves a profile for it and makes it active')
     .addOption(new Option('--port <port>', 'port to listen on (0 picks a free port)').default('3000'))
     .addOption(new Option('--host <host>', 'address to listen on').default('127.0.0.1'))
     .option('--data-dir <dir>', 'where data and keys are kept (default: $XDG_DATA_HOME/llmobs/server)')

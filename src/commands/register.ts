@@ -34,6 +34,13 @@ export function registerCommands(program: Command, ctx: Context): void {
     .action(lazy(ctx, () => import('./whoami.js')));
 
   program
+    .command('doctor')
+    .description('check the setup end to end: Node.js, profile file permissions, settings, proxy, connection, clock, server version, key, and the region a rejected key belongs to; says what to fix (exit 9 when something is wrong)')
+    .option('--check-regions', 'after a 401, try the key on every Langfuse Cloud region to find its own (done without asking only when the key already went to a Langfuse Cloud host)')
+    .option('--no-check-regions', 'never send the key to another host')
+    .action(lazy(ctx, () => import('./doctor/action.js')));
+
+  program
     .command('api')
     .description('send a request to any API endpoint with the profile\'s credentials, retries and error handling')
     .argument('<method>', 'HTTP method: GET, POST, PUT, PATCH, DELETE or HEAD')

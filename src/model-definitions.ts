@@ -203,17 +203,26 @@ export interface LoadOptions {
 export const REMOTE_CACHE_TTL_MS = 10 * 60_000;
 
 const OFFLINE_HINT = 'To use the built-in catalogue instead, pass --offline.';
+const NOTHING_CONFIGURED = 'no profile or keys are configured';
 
 /** Whether the rule picks the project's definitions, and why. Throws when the settings are unusable. */
 async function chooseProject(ctx: Context, mode: DefinitionsMode): Promise<{ project: boolean; why: string }> {
   if (mode === 'offline') return { project: false, why: '--offline' };
   if (mode === 'remote') return { project: true, why: '--remote' };
+  // Nothing that could select a server: no flag, no variable, no profile file. Decided without
+  // loading the profile store, so a first `npx llmobs estimate` stays quick.
+  const { ENVIRONMENT_VARIABLES } = await import('./config/resolve.js');
+  const { profileFilePath } = await import('./config/paths.js');
+  const { existsSync } = await import('node:fs');
+  if (!ctx.globals.profile && !ctx.globals.baseUrl && !ENVIRONMENT_VARIABLES.some((name) => ctx.env[name]) && !existsSync(profileFilePath(ctx.env))) {
+    return { project: false, why: NOTHING_CONFIGURED };
+  }
   const { describeConfig } = await import('./config/resolve.js');
   const view = describeConfig({ globals: ctx.globals, env: ctx.env, store: await ctx.profiles() });
   if (view.problem) throw withHint(view.problem, OFFLINE_HINT);
   if (view.credentialsFrom) return { project: true, why: view.profile ? `${view.credentialsFrom} is in use` : `${view.credentialsFrom} are set` };
   if (ctx.globals.profile || ctx.globals.baseUrl) return { project: true, why: ctx.globals.profile ? '--profile' : '--base-url' };
-  return { project: false, why: 'no profile or keys are configured' };
+  return { project: false, why: NOTHING_CONFIGURED };
 }
 
 function withHint(error: CliError, extra: string): CliError {

@@ -72,6 +72,14 @@ describe('which definitions a command uses', () => {
     }
   });
 
+  it('uses the catalogue when the profile file exists but no profile is active', async () => {
+    const env = isolatedEnv();
+    expect((await runInProcess(['profile', 'add', 'gone', '--region', 'eu', '--public-key', 'pk-lf-1-12345678', '--secret-key-stdin'], { env, stdin: 'sk-lf-1-12345678' })).exitCode).toBe(0);
+    expect((await runInProcess(['profile', 'remove', 'gone', '--yes'], { env })).exitCode).toBe(0);
+    const estimate = json((await runInProcess(['estimate', '--json', '--model', 'gpt-4o', '--usage', '{"input":1}'], { env })).stdout);
+    expect(estimate.definitions).toMatchObject({ source: 'catalogue', why: 'no profile or keys are configured' });
+  });
+
   it('refuses --remote without a server, and tells how to go offline when the server cannot be read', async () => {
     const none = await runInProcess(['estimate', '--remote', '--model', 'gpt-4o', '--input', 'hi'], { env: isolatedEnv() });
     expect(none.exitCode).toBe(3);

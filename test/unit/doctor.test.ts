@@ -41,7 +41,7 @@ function cloud(accepts: Record<string, boolean>, options: { date?: () => string 
       .persist();
     pool
       .intercept({ path: '/api/public/projects', method: 'GET' })
-      .reply(() => {
+      .reply((): { statusCode: number; data: object; responseOptions: { headers: Record<string, string> } } => {
         calls.push(`${region} projects`);
         return accepts[region]
           ? { statusCode: 200, data: { data: [{ id: 'p-1', name: 'prod', organization: { id: 'o-1', name: 'acme' } }] }, responseOptions: { headers: { 'content-type': 'application/json' } } }

@@ -135,7 +135,7 @@ export function authHint(config: ResolvedConfig): string {
   const who = describeCredentials(config);
   const lines = [
     `Sent to ${config.baseUrl} (from ${sourceText(config.baseUrlSource)}) with ${who}.`,
-    'Langfuse keys belong to one project in one region: EU keys (cloud.langfuse.com) are rejected by the US host (us.cloud.langfuse.com) and the other way round.',
+    'Langfuse keys belong to one project in one region: EU keys (cloud.langfuse.com) are rejected by the US host (us.cloud.langfuse.com), and so on for the JP and HIPAA regions.',
   ];
   if (config.auth.type === 'bearer') {
     lines.push('Langfuse servers authenticate with Basic auth (public key + secret key); add the key pair with: llmobs profile add <name>');

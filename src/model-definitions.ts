@@ -12,137 +12,16 @@
 // `--models-file` adds custom definitions on top of either, as if they had been created in the
 // project; a file that holds Langfuse-managed definitions (a saved `models list --all --json`)
 // replaces the catalogue (offline only). Every output says which definitions it used.
-import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
-import { z } from 'zod';
-import { listAllModels } from './api/models.js';
-import { type ApiModel, ModelSchema } from './api/schemas/models.js';
-import type { ApiClient } from './api/client.js';
-import type { ResolvedConfig } from './config/resolve.js';
 import type { Context } from './context.js';
-import { checkDefinitionInput } from './core/models/checks.js';
-import { draftToDefinition, normalizeDraftInput } from './core/models/draft.js';
-import type { DefinitionIssue } from './core/models/issues.js';
-import { validatePattern } from './core/models/pattern.js';
-import { type ModelDefinition, modelDefinitionSchema } from './core/models/types.js';
+import type { ModelDefinition } from './core/models/types.js';
 import { builtInDefinitions, catalogueInfo } from './data/catalogue.js';
 import { CliError, UsageError } from './errors.js';
-import { parseJsonOrYaml, readTextInput } from './io/files.js';
+import { invalidLabel, loadModelsFile } from './model-definitions/models-file.js';
+import { loadRemoteDefinitions, type RemoteDefinitions } from './model-definitions/remote.js';
 
-// ---- models files ----------------------------------------------------------------------------
-
-/** One definition read from a models file, with what the checks found in it. */
-export interface FileDefinition {
-  /** 0-based position in the file. */
-  index: number;
-  raw: unknown;
-  /** Absent when the entry has errors. */
-  definition: ModelDefinition | undefined;
-  issues: DefinitionIssue[];
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/** The entries of a models file: one definition, an array, or a saved list page (`{data: [...]}`). */
-function entriesOf(document: unknown, source: string): unknown[] {
-  if (Array.isArray(document)) return document;
-  if (isRecord(document) && Array.isArray(document['data'])) return document['data'];
-  if (isRecord(document)) return [document];
-  throw new UsageError(`${source} must hold a model definition, an array of them, or a saved list ({"data": [...]})`);
-}
-
-/** Reads and checks every definition in a file (JSON or YAML, API or spec shape; `-` is stdin). */
-export async function readModelsFile(ctx: Context, path: string): Promise<FileDefinition[]> {
-  const source = path === '-' ? 'stdin' : path;
-  const entries = entriesOf(await parseJsonOrYaml(await readTextInput(ctx, path), source), source);
-  const ids = new Set<string>();
-  return entries.map((raw, index): FileDefinition => {
-    const { issues, draft } = checkDefinitionInput(raw);
-    // A definition saved from the API keeps its id and whether it is Langfuse-managed.
-    const stored = isRecord(raw) && typeof raw['id'] === 'string' ? modelDefinitionSchema.safeParse(raw) : undefined;
-    let definition: ModelDefinition | undefined;
-    if (stored?.success) definition = stored.data;
-    else if (draft) {
-      let id = isRecord(raw) && typeof raw['id'] === 'string' ? raw['id'] : `local:${draft.modelName}`;
-      for (let n = 2; ids.has(id); n++) id = `local:${draft.modelName}#${n}`;
-      definition = draftToDefinition(draft, { id, isLangfuseManaged: isRecord(raw) && raw['isLangfuseManaged'] === true });
-    }
-    if (definition) ids.add(definition.id);
-    // Fields a newer server added are not the file author's mistake.
-    return { index, raw, definition, issues: stored?.success ? issues.filter((i) => i.code !== 'unknown-field') : issues };
-  });
-}
-
-/** A definition of a models file that has errors: reported, and refused only where it would be used. */
-export interface InvalidDefinition {
-  /** 1-based position in the file. */
-  position: number;
-  modelName: string | null;
-  errors: string[];
-  /**
-   * Stands in for it in matching when its pattern can be read: a name it would win for is
-   * refused (rather than silently priced with another definition); other names are unaffected.
-   */
-  standIn: ModelDefinition | undefined;
-}
-
-export interface ModelsFile {
-  path: string;
-  definitions: ModelDefinition[];
-  invalid: InvalidDefinition[];
-}
-
-function standInFor(entry: FileDefinition): ModelDefinition | undefined {
-  const { input } = normalizeDraftInput(entry.raw);
-  const { modelName, matchPattern, startDate } = input;
-  if (typeof modelName !== 'string' || typeof matchPattern !== 'string' || validatePattern(matchPattern).valid === false) return undefined;
-  const start = typeof startDate === 'string' && !Number.isNaN(Date.parse(startDate)) ? startDate : null;
-  return {
-    id: `invalid:${entry.index + 1}`,
-    modelName,
-    matchPattern,
-    startDate: start,
-    unit: null,
-    inputPrice: null,
-    outputPrice: null,
-    totalPrice: null,
-    tokenizerId: null,
-    tokenizerConfig: null,
-    isLangfuseManaged: false,
-    createdAt: null,
-    prices: {},
-    pricingTiers: [],
-  };
-}
-
-/** The definitions of a models file; definitions with errors are set aside, not fatal. */
-export async function loadModelsFile(ctx: Context, path: string): Promise<ModelsFile> {
-  const entries = await readModelsFile(ctx, path);
-  const definitions: ModelDefinition[] = [];
-  const invalid: InvalidDefinition[] = [];
-  for (const entry of entries) {
-    if (entry.definition) {
-      definitions.push(entry.definition);
-      continue;
-    }
-    const name = isRecord(entry.raw) ? (entry.raw['modelName'] ?? entry.raw['name'] ?? entry.raw['model_name']) : undefined;
-    invalid.push({
-      position: entry.index + 1,
-      modelName: typeof name === 'string' ? name : null,
-      errors: entry.issues.filter((i) => i.severity === 'error').map((i) => `${i.path ? `${i.path}: ` : ''}${i.message}`),
-      standIn: standInFor(entry),
-    });
-  }
-  return { path: path === '-' ? 'stdin' : path, definitions, invalid };
-}
-
-function invalidLabel(path: string, item: InvalidDefinition): string {
-  return `definition ${item.position}${item.modelName !== null ? ` ("${item.modelName}")` : ''} of ${path}`;
-}
+// The pieces, for commands that need one of them alone (lint, create, update, delete).
+export { type FileDefinition, type InvalidDefinition, loadModelsFile, type ModelsFile, readModelsFile } from './model-definitions/models-file.js';
+export { cacheDirectory, forgetRemoteDefinitions, loadRemoteDefinitions, type RemoteDefinitions, remoteCachePath } from './model-definitions/remote.js';
 
 /**
  * The definitions an offline command sees: the file's, plus the built-in catalogue. A file that
@@ -153,8 +32,6 @@ export function offlineDefinitions(fromFile: readonly ModelDefinition[] = []): {
   if (fromFile.some((d) => d.isLangfuseManaged)) return { definitions: [...fromFile], builtIn: 'file' };
   return { definitions: [...fromFile, ...builtInDefinitions()], builtIn: 'catalogue' };
 }
-
-// ---- the rule --------------------------------------------------------------------------------
 
 export type DefinitionsMode = 'auto' | 'offline' | 'remote';
 
@@ -315,94 +192,4 @@ export function describeOrigin(origin: DefinitionsOrigin): string {
   const file = origin.modelsFile && origin.source !== 'file' ? ` with custom ones from ${origin.modelsFile}` : '';
   const why = origin.why.startsWith('--') ? `by ${origin.why}` : `because ${origin.why}`;
   return `${base}${file}, chosen ${why}`;
-}
-
-// ---- the project's definitions ---------------------------------------------------------------
-
-export interface RemoteDefinitions {
-  definitions: ApiModel[];
-  baseUrl: string;
-  credentialsFrom: string | null;
-  fetchedAt: string;
-  fromCache: boolean;
-}
-
-const cacheSchema = z.object({
-  version: z.literal(1),
-  baseUrl: z.string(),
-  fetchedAt: z.string(),
-  definitions: z.array(ModelSchema),
-});
-
-export function cacheDirectory(env: Record<string, string | undefined>): string {
-  if (env.LLMOBS_CACHE_DIR) return env.LLMOBS_CACHE_DIR;
-  return join(env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache'), 'llmobs');
-}
-
-/** One cache file per server and key; the name is a hash, and the file never holds a secret. */
-export function remoteCachePath(env: Record<string, string | undefined>, config: Pick<ResolvedConfig, 'baseUrl' | 'auth'>): string | undefined {
-  const sha = (text: string) => createHash('sha256').update(text).digest('hex');
-  let identity: string;
-  if (config.auth.type === 'basic') identity = `basic:${config.auth.publicKey}`;
-  else if (config.auth.type === 'bearer') identity = `bearer:${sha(config.auth.apiKey)}`;
-  else return undefined;
-  return join(cacheDirectory(env), `models-${sha(`${config.baseUrl}\n${identity}`).slice(0, 32)}.json`);
-}
-
-async function readCache(ctx: Context, path: string, baseUrl: string, maxAgeMs: number): Promise<Omit<RemoteDefinitions, 'credentialsFrom'> | undefined> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch {
-    return undefined;
-  }
-  try {
-    const parsed = cacheSchema.safeParse(JSON.parse(text));
-    if (!parsed.success || parsed.data.baseUrl !== baseUrl) return undefined;
-    const age = ctx.now().getTime() - Date.parse(parsed.data.fetchedAt);
-    if (!(age >= 0 && age <= maxAgeMs)) return undefined;
-    ctx.trace(`models: ${parsed.data.definitions.length} definitions from the cache ${path} (${Math.round(age / 1000)} s old)`);
-    return { definitions: parsed.data.definitions, baseUrl, fetchedAt: parsed.data.fetchedAt, fromCache: true };
-  } catch {
-    return undefined;
-  }
-}
-
-async function writeCache(ctx: Context, path: string, value: RemoteDefinitions): Promise<void> {
-  const dir = cacheDirectory(ctx.env);
-  const temp = `${path}.${process.pid}.tmp`;
-  try {
-    await mkdir(dir, { recursive: true, mode: 0o700 });
-    await writeFile(temp, JSON.stringify({ version: 1, baseUrl: value.baseUrl, fetchedAt: value.fetchedAt, definitions: value.definitions }), { mode: 0o600 });
-    await rename(temp, path);
-  } catch (error) {
-    // A cache that cannot be written only costs a later request.
-    ctx.trace(`models: cache not written (${(error as Error).message})`);
-    await rm(temp, { force: true }).catch(() => {});
-  }
-}
-
-/**
- * Every definition the profile's project sees (its own and the managed ones, all pages). With
- * `maxAgeMs` a cached copy at most that old is used instead of asking the server; a fresh answer
- * always refreshes the cache.
- */
-export async function loadRemoteDefinitions(ctx: Context, options: { maxAgeMs?: number; client?: ApiClient } = {}): Promise<RemoteDefinitions> {
-  const client = options.client ?? (await ctx.api());
-  const credentialsFrom = client.config.credentialsFrom ?? null;
-  const path = remoteCachePath(ctx.env, client.config);
-  if (path && options.maxAgeMs && options.maxAgeMs > 0) {
-    const cached = await readCache(ctx, path, client.baseUrl, options.maxAgeMs);
-    if (cached) return { ...cached, credentialsFrom };
-  }
-  const definitions = await listAllModels(client);
-  const fresh: RemoteDefinitions = { definitions, baseUrl: client.baseUrl, credentialsFrom, fetchedAt: ctx.now().toISOString(), fromCache: false };
-  if (path) await writeCache(ctx, path, fresh);
-  return fresh;
-}
-
-/** Drops the cached copy after a change, so no command prices with a definition that is gone. */
-export async function forgetRemoteDefinitions(ctx: Context, client: ApiClient): Promise<void> {
-  const path = remoteCachePath(ctx.env, client.config);
-  if (path) await rm(path, { force: true }).catch(() => {});
 }

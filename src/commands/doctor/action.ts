@@ -7,7 +7,9 @@ import type { ResolvedConfig } from '../../config/resolve.js';
 import type { Context } from '../../context.js';
 import { ApiError, PreconditionError } from '../../errors.js';
 import type { ActionInput } from '../action.js';
-import { type Check, checkConfigFile, checkConnection, checkCredentials, checkNode, checkProxy, checkRegion, checkSettings, type RegionProbe } from './checks.js';
+import type { Check } from './check.js';
+import { checkConfigFile, checkNode, checkProxy, checkSettings } from './local.js';
+import { checkConnection, checkCredentials, checkRegion, type RegionProbe } from './remote.js';
 
 const DOCTOR_TIMEOUT_MS = 15_000;
 

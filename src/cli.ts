@@ -2,6 +2,7 @@
 // an exit code. Kept light: command modules, output styling, zod, undici and the config store
 // load only when a command actually runs, so `--version` and `--help` start fast.
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { examples } from './commands/examples.js';
 import { registerCommands } from './commands/register.js';
 import { Context, type ContextDeps, defaultDeps, type GlobalOptions } from './context.js';
 import { CliError, EXIT_CODE_HELP, ExitCode } from './errors.js';
@@ -18,6 +19,10 @@ export function buildProgram(ctx: Context): Command {
     .addOption(new Option('--profile <profile>', 'use this profile (default: $LLMOBS_PROFILE, then the active profile)'))
     .addOption(new Option('--base-url <url>', 'server address, e.g. https://us.cloud.langfuse.com or http://localhost:3000'))
     .option('--json', 'print JSON on stdout (errors as JSON on stderr)')
+    .option('-q, --jq <expression>', 'filter the JSON output with jq (implies --json), e.g. --jq \'.data[].name\'')
+    .option('--csv', 'print tables as CSV (RFC 4180, with a header row)')
+    .option('--headers', 'print a header row in piped tables too')
+    .option('--no-headers', 'no header row, even on a terminal or in CSV')
     .option('--verbose', 'trace requests, retries and timings on stderr (also LLMOBS_DEBUG=1)')
     .option('--no-color', 'disable colour (also NO_COLOR)')
     .addOption(new Option('--timeout <ms>', 'time limit per request attempt in milliseconds').argParser(positiveInteger('--timeout')).default(30_000))
@@ -25,6 +30,13 @@ export function buildProgram(ctx: Context): Command {
     .showSuggestionAfterError(true)
     .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
     .addHelpText('after', helpFooter());
+  examples(
+    program,
+    'llmobs profile add prod-us --region us',
+    "llmobs prompts list --all --jq '.data[].name'",
+    'llmobs labels promote support/agent --from staging --to production',
+    'llmobs help prompts create',
+  );
 
   // Commander must never exit or print errors behind our back.
   program.exitOverride();
@@ -43,6 +55,8 @@ export async function run(argv: string[], deps: Partial<ContextDeps> = {}): Prom
   const program = buildProgram(ctx);
   try {
     await program.parseAsync(programVersionFlag(argv, program), { from: 'user' });
+    await ctx.prepare();
+    ctx.out.finish();
     return ctx.exitCode;
   } catch (error) {
     return await reportError(ctx, program, argv, error);
@@ -103,7 +117,7 @@ export function programVersionFlag(argv: string[], program: Command): string[] {
 function globalsFromArgv(argv: string[], program: Command): Partial<GlobalOptions> {
   const opts = program.opts<Partial<GlobalOptions>>();
   const globals: Partial<GlobalOptions> = {};
-  globals.json = opts.json === true || argv.includes('--json');
+  globals.json = opts.json === true || argv.includes('--json') || opts.jq !== undefined || argv.includes('--jq') || argv.includes('-q');
   globals.verbose = opts.verbose === true || argv.includes('--verbose');
   globals.color = opts.color !== false && !argv.includes('--no-color');
   return globals;
@@ -134,6 +148,5 @@ Environment:
   LLMOBS_CONFIG_DIR, LLMOBS_DEBUG, NO_COLOR, FORCE_COLOR, HTTPS_PROXY, HTTP_PROXY, NO_PROXY
 
 Exit codes:
-${codes}
-`;
+${codes}`;
 }

@@ -6,6 +6,7 @@ import type { ProfileStore } from './config/store.js';
 import type { ResolvedConfig } from './config/resolve.js';
 import type { Output, OutStream } from './output/output.js';
 import type { Prompter } from './prompter.js';
+import { UsageError } from './errors.js';
 
 export interface InStream extends NodeJS.ReadableStream {
   isTTY?: boolean | undefined;
@@ -25,6 +26,12 @@ export interface GlobalOptions {
   color: boolean;
   timeout: number;
   retries: number;
+  /** --jq: a jq filter applied to the JSON output (implies json). */
+  jq?: string | undefined;
+  /** --csv: tables as CSV. */
+  csv?: boolean | undefined;
+  /** --headers / --no-headers. */
+  headers?: boolean | undefined;
 }
 
 export const DEFAULT_GLOBALS: GlobalOptions = {
@@ -87,11 +94,14 @@ export class Context {
     this.prompterInstance = deps.prompter;
   }
 
-  /** Loads the output module; the CLI calls this before any command runs. */
+  /**
+   * Loads the output module; the CLI calls this before any command runs. With --jq it also loads
+   * jq and compiles the filter, so a bad filter stops the command before anything is sent.
+   */
   async prepare(): Promise<void> {
     if (this.outputInstance) return;
     const { Output } = await import('./output/output.js');
-    this.outputInstance = new Output({
+    const output = new Output({
       stdout: this.io.stdout,
       stderr: this.io.stderr,
       env: this.env,
@@ -99,7 +109,16 @@ export class Context {
       noColor: !this.globals.color,
       redact: (text) => this.redact(text),
       redacting: () => this.secrets.size > 0,
+      csv: this.globals.csv,
+      headers: this.globals.headers,
     });
+    this.outputInstance = output;
+    if (this.globals.csv && this.globals.jq !== undefined) throw new UsageError('use either --csv or --jq, not both');
+    if (this.globals.csv && this.globals.json) throw new UsageError('use either --csv or --json, not both');
+    if (this.globals.jq !== undefined) {
+      const { loadJqFilter } = await import('./output/jq.js');
+      output.useFilter(await loadJqFilter(this.globals.jq, { pretty: output.isTTY }));
+    }
   }
 
   get out(): Output {
@@ -201,11 +220,22 @@ export function globalsFrom(opts: Record<string, unknown>): GlobalOptions {
   return {
     profile: typeof opts.profile === 'string' ? opts.profile : undefined,
     baseUrl: typeof opts.baseUrl === 'string' ? opts.baseUrl : undefined,
-    json: opts.json === true,
     verbose: opts.verbose === true,
     color: opts.color !== false,
     timeout: typeof opts.timeout === 'number' ? opts.timeout : DEFAULT_GLOBALS.timeout,
     retries: typeof opts.retries === 'number' ? opts.retries : DEFAULT_GLOBALS.retries,
+    ...outputGlobals(opts),
+  };
+}
+
+/** --jq implies --json: the filter needs JSON to work on, and errors then come as JSON too. */
+export function outputGlobals(opts: Record<string, unknown>): Pick<GlobalOptions, 'json' | 'jq' | 'csv' | 'headers'> {
+  const jq = typeof opts.jq === 'string' ? opts.jq : undefined;
+  return {
+    json: opts.json === true || jq !== undefined,
+    jq,
+    csv: opts.csv === true,
+    headers: typeof opts.headers === 'boolean' ? opts.headers : undefined,
   };
 }
 

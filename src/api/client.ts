@@ -36,6 +36,8 @@ export interface RequestOptions<T> {
   schema?: z.ZodType<T> | undefined;
   /** Overrides the method's default retry safety. */
   idempotent?: boolean | undefined;
+  /** Extra request headers (`llmobs api -H`); they replace the defaults of the same name. */
+  headers?: Record<string, string> | undefined;
 }
 
 export interface ApiResponse<T> {
@@ -91,6 +93,7 @@ export class ApiClient {
       body = JSON.stringify(options.body);
       headers['content-type'] = 'application/json';
     }
+    for (const [name, value] of Object.entries(options.headers ?? {})) headers[name.toLowerCase()] = value;
     const displayPath = new URL(url).pathname + new URL(url).search;
     const started = performance.now();
 

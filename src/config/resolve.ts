@@ -13,7 +13,7 @@
 //
 // --base-url overrides the server in every case. Every value keeps its source, so messages,
 // `whoami` and `profile show` name the real one.
-import { ConfigError } from '../errors.js';
+import { ConfigError, ProfileNotFoundError } from '../errors.js';
 import type { GlobalOptions } from '../context.js';
 import { maskKey } from './mask.js';
 import { DEFAULT_REGION, REGION_NAMES, REGIONS, type Region } from './regions.js';
@@ -111,12 +111,8 @@ export function describeConfig({ globals, env, store }: ResolveInput): ConfigVie
     profile = store.get(selected.name);
     if (!profile) {
       const known = store.names();
+      if (selected.explicit) throw new ProfileNotFoundError(selected.name, known, sourceText(selected.source));
       const listing = known.length ? `known profiles: ${known.join(', ')}` : 'no profiles are configured';
-      if (selected.explicit) {
-        throw new ConfigError(`profile "${selected.name}" not found (from ${sourceText(selected.source)}); ${listing}`, {
-          hint: `Add it with: llmobs profile add ${selected.name}`,
-        });
-      }
       notes.push(`the active profile "${selected.name}" no longer exists; ignoring it (${listing})`);
       selected = undefined;
     }

@@ -1,9 +1,10 @@
 import { type Command, Option } from 'commander';
 import type { Context } from '../../context.js';
 import { lazy } from '../action.js';
+import { examples } from '../examples.js';
 
 export function registerEstimate(program: Command, ctx: Context): void {
-  program
+  const estimate = program
     .command('estimate')
     .description('estimate usage and cost of a generation with the rules the server applies at ingestion, locally (no request unless the project\'s definitions are used)')
     .option('--model <name>', 'the model name the generation carries (matched against the definitions)')
@@ -23,4 +24,11 @@ export function registerEstimate(program: Command, ctx: Context): void {
     .option('--models-file <file>', 'custom model definitions (JSON or YAML, API or spec shape) added on top, taking precedence as the project\'s own do')
     .option('--batch <file>', 'estimate one generation per line of a JSONL file (- for stdin); one result line per input line')
     .action(lazy(ctx, () => import('./action.js')));
+  examples(
+    estimate,
+    "llmobs estimate --model gpt-4o --input 'What is the capital of France?' --output 'Paris.'",
+    'llmobs estimate --model claude-sonnet-4-5 --usage \'{"input": 1200, "output": 350}\' --explain',
+    'llmobs estimate --model my-model --input-file request.json --output-file response.txt --models-file models.yaml --json',
+    'llmobs estimate --batch generations.jsonl > estimates.jsonl',
+  );
 }

@@ -12,6 +12,7 @@ const Options = z.object({
   a: z.string(),
   b: z.string(),
   context: z.string().regex(/^\d+$/, 'must be a whole number').transform(Number),
+  exitCode: z.boolean().default(false),
 });
 
 type Options = z.infer<typeof Options>;
@@ -27,6 +28,8 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
   const [a, b] = await Promise.all([getPrompt(client, name, selectorA), getPrompt(client, name, selectorB)]);
   const diff = diffPrompts(side(a), side(b), { context: opts.context });
   const same = diff.content === '' && diff.config === '';
+  // As git diff --exit-code: 1 when there are differences.
+  if (opts.exitCode && !same) ctx.exitCode = 1;
 
   if (ctx.globals.json) {
     ctx.out.printJson({

@@ -31,10 +31,12 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
     commitMessage: prompt.commitMessage ?? null,
   }));
 
-  if (ctx.globals.json) return ctx.out.printJson({ name, type: meta.type, totalVersions: newestFirst.length, versions });
-  ctx.out.table(
-    [{ header: 'VERSION', align: 'right' }, { header: 'LABELS', style: (text, c) => c.green(text) }, { header: 'CREATED' }, { header: 'BY' }, { header: 'COMMIT MESSAGE' }],
-    versions.map((entry) => [entry.version, entry.labels.join(','), entry.createdAt, entry.createdBy, entry.commitMessage]),
-  );
-  if (shown.length < newestFirst.length) ctx.out.hint(`Showing the newest ${shown.length} of ${newestFirst.length} versions.`);
+  if (ctx.globals.json) ctx.out.printJson({ name, type: meta.type, totalVersions: newestFirst.length, versions });
+  else {
+    ctx.out.table(
+      [{ header: 'VERSION', align: 'right' }, { header: 'LABELS', style: (text, c) => c.green(text) }, { header: 'CREATED' }, { header: 'BY' }, { header: 'COMMIT MESSAGE' }],
+      versions.map((entry) => [entry.version, entry.labels.join(','), entry.createdAt, entry.createdBy, entry.commitMessage]),
+    );
+  }
+  if (shown.length < newestFirst.length) ctx.out.hint(`Showing the newest ${shown.length} of ${newestFirst.length} versions. All of them: leave out --limit`);
 }

@@ -84,6 +84,6 @@ describe('models list on a terminal', () => {
     expect(piped.stdout).toContain('(?i)^(openai/)?(gpt-4o)$');
     expect(piped.stderr).not.toContain('cut to fit');
     const json = JSON.parse((await runInProcess(['models', 'list', '--all', '--json'], { env, tty: true, columns: 80 })).stdout);
-    expect(json.find((m: { modelName: string }) => m.modelName === 'gpt-4o').matchPattern).toBe('(?i)^(openai/)?(gpt-4o)$');
+    expect(json.data.find((m: { modelName: string }) => m.modelName === 'gpt-4o').matchPattern).toBe('(?i)^(openai/)?(gpt-4o)$');
   });
 });

@@ -102,7 +102,7 @@ __llmobs_options() {
     'doctor') __llmobs_r='--check-regions --no-check-regions -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --help -h' ;;
     'api') __llmobs_r='--method -X --field -f --typed-field -F --header -H --input --paginate --include -i --silent --curl -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --help -h' ;;
     'completion') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --help -h' ;;
-    'server') __llmobs_r='--port --host --data-dir --ephemeral -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --help -h' ;;
+    'server') __llmobs_r='--port --host --data-dir --ephemeral --bearer-secret-key -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --help -h' ;;
     'help') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --help -h' ;;
     'version') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --help -h' ;;
     *) __llmobs_r='' ;;

@@ -116,6 +116,7 @@ A prompt name with a "/" is one path segment: write it as %2F (team%2Fsummary).`
     .addOption(new Option('--host <host>', 'address to listen on').default('127.0.0.1'))
     .option('--data-dir <dir>', 'where data and keys are kept (default: $XDG_DATA_HOME/llmobs/server)')
     .option('--ephemeral', 'keep everything in memory and forget it on exit')
+    .option('--bearer-secret-key', 'also accept "Authorization: Bearer <secret key>" (the service specification\'s scheme; Langfuse answers 401)')
     .action(lazy(ctx, () => import('./server.js')));
   examples(
     server,

@@ -13,6 +13,7 @@ const Options = z.object({
   host: z.string().min(1),
   dataDir: z.string().min(1).optional(),
   ephemeral: z.boolean().default(false),
+  bearerSecretKey: z.boolean().default(false),
 });
 
 /** The profile name the printed command uses when --profile is not given. */
@@ -85,6 +86,7 @@ export default async function action(ctx: Context, { opts: raw }: ActionInput): 
     host: opts.host,
     dataDir,
     ephemeral: opts.ephemeral,
+    bearerSecretKey: opts.bearerSecretKey,
     log: (line) => ctx.out.info(line),
   });
   const url = clientUrl(server.url);

@@ -125,6 +125,12 @@ export default async function action(ctx: Context, { opts: raw }: ActionInput): 
     bearerSecretKey: opts.bearerSecretKey,
     log: (line) => ctx.out.info(line),
   });
+  // Listening for a stop before anything is printed: a script that stops the server as soon as it
+  // reads the start line must get a clean close, not a kill.
+  const stopped = new Promise<void>((done) => {
+    process.once('SIGINT', done);
+    process.once('SIGTERM', done);
+  });
   const url = clientUrl(server.url);
   const keys = server.keys;
 
@@ -186,10 +192,7 @@ export default async function action(ctx: Context, { opts: raw }: ActionInput): 
     ctx.out.line();
     ctx.out.info('Press Ctrl-C to stop.');
   }
-  await new Promise<void>((done) => {
-    process.once('SIGINT', done);
-    process.once('SIGTERM', done);
-  });
+  await stopped;
   await server.close();
   ctx.out.info('server stopped');
 }

@@ -79,12 +79,17 @@ function readProfiles(env: Record<string, string | undefined>): { profiles: Reco
   }
 }
 
-const BIN = fileURLToPath(new URL('../../bin/llmobs.js', import.meta.url));
+/** This llmobs' executable: the script this process runs when it is llmobs, else the package's bin. */
+function llmobsBin(): string {
+  const script = process.argv[1];
+  if (script && /(^|[/\\])llmobs(\.js)?$/.test(script)) return script;
+  return fileURLToPath(new URL('../../bin/llmobs.js', import.meta.url));
+}
 
 /** Runs `llmobs profile add NAME ... --default --force` with the secret on stdin; the error text on failure. */
 function saveProfile(env: Record<string, string | undefined>, name: string, url: string, keys: { publicKey: string; secretKey: string }): Promise<string | undefined> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, [BIN, 'profile', 'add', name, '--base-url', url, '--public-key', keys.publicKey, '--secret-key-stdin', '--default', '--force'], {
+    const child = spawn(process.execPath, [llmobsBin(), 'profile', 'add', name, '--base-url', url, '--public-key', keys.publicKey, '--secret-key-stdin', '--default', '--force'], {
       env: env as NodeJS.ProcessEnv,
       stdio: ['pipe', 'ignore', 'pipe'],
     });

@@ -30,6 +30,9 @@ __llmobs_child() {
     'models|create') __llmobs_r='models create' ;;
     'models|update') __llmobs_r='models update' ;;
     'models|delete'|'models|rm') __llmobs_r='models delete' ;;
+    'models|pull') __llmobs_r='models pull' ;;
+    'models|status') __llmobs_r='models status' ;;
+    'models|push') __llmobs_r='models push' ;;
     'models|match') __llmobs_r='models match' ;;
     'models|lint') __llmobs_r='models lint' ;;
     'prompts|create') __llmobs_r='prompts create' ;;
@@ -38,6 +41,10 @@ __llmobs_child() {
     'prompts|versions') __llmobs_r='prompts versions' ;;
     'prompts|compile') __llmobs_r='prompts compile' ;;
     'prompts|diff') __llmobs_r='prompts diff' ;;
+    'prompts|pull') __llmobs_r='prompts pull' ;;
+    'prompts|status') __llmobs_r='prompts status' ;;
+    'prompts|push') __llmobs_r='prompts push' ;;
+    'prompts|copy') __llmobs_r='prompts copy' ;;
     'prompts|delete'|'prompts|rm') __llmobs_r='prompts delete' ;;
     'labels|list'|'labels|ls') __llmobs_r='labels list' ;;
     'labels|set') __llmobs_r='labels set' ;;
@@ -53,8 +60,8 @@ __llmobs_children() {
   case "$1" in
     '') __llmobs_r='profile models prompts prompt labels label tokens estimate health projects whoami doctor api completion server help version' ;;
     'profile') __llmobs_r='add list ls show use remove rm test' ;;
-    'models') __llmobs_r='list ls get create update delete rm match lint' ;;
-    'prompts') __llmobs_r='create get list ls versions compile diff delete rm' ;;
+    'models') __llmobs_r='list ls get create update delete rm pull status push match lint' ;;
+    'prompts') __llmobs_r='create get list ls versions compile diff pull status push copy delete rm' ;;
     'labels') __llmobs_r='list ls set promote remove rm' ;;
     'tokens') __llmobs_r='count' ;;
     *) __llmobs_r='' ;;
@@ -78,6 +85,9 @@ __llmobs_options() {
     'models create') __llmobs_r='--name --match-pattern --tokenizer --tokenizer-model --tokens-per-message --tokens-per-name --tokenization-config --price --unit --start-date --file --strict --dry-run -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --help -h' ;;
     'models update') __llmobs_r='--name --match-pattern --tokenizer --tokenizer-model --tokens-per-message --tokens-per-name --tokenization-config --price --unit --start-date --file --strict --dry-run --remove-price --recreate -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --help -h' ;;
     'models delete') __llmobs_r='--yes -y -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --help -h' ;;
+    'models pull') __llmobs_r='--file --force -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --help -h' ;;
+    'models status') __llmobs_r='--file --prune --exit-code -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --help -h' ;;
+    'models push') __llmobs_r='--file --prune --recreate --dry-run -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --help -h' ;;
     'models match') __llmobs_r='--offline --remote --models-file --expect -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --help -h' ;;
     'models lint') __llmobs_r='--offline --models-file --strict -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --help -h' ;;
     'prompts') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --help -h' ;;
@@ -87,6 +97,10 @@ __llmobs_options() {
     'prompts versions') __llmobs_r='--limit -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --help -h' ;;
     'prompts compile') __llmobs_r='--version --label --var --vars-file --placeholder --strict -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --help -h' ;;
     'prompts diff') __llmobs_r='--context -U --exit-code -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --help -h' ;;
+    'prompts pull') __llmobs_r='--dir --label --version --force -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --help -h' ;;
+    'prompts status') __llmobs_r='--dir --label -l --exit-code -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --help -h' ;;
+    'prompts push') __llmobs_r='--dir --label -l --message -m --dry-run -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --help -h' ;;
+    'prompts copy') __llmobs_r='--all --to-profile --from-profile --label -l --all-versions --dry-run -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --help -h' ;;
     'prompts delete') __llmobs_r='--version --label --yes -y -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --help -h' ;;
     'labels') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --help -h' ;;
     'labels list') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --help -h' ;;
@@ -144,6 +158,9 @@ __llmobs_value() {
     'models update|--start-date') __llmobs_r='@any' ;;
     'models update|--file') __llmobs_r='@files' ;;
     'models update|--remove-price') __llmobs_r='@any' ;;
+    'models pull|--file') __llmobs_r='@files' ;;
+    'models status|--file') __llmobs_r='@files' ;;
+    'models push|--file') __llmobs_r='@files' ;;
     'models match|--models-file') __llmobs_r='@files' ;;
     'models match|--expect') __llmobs_r='@any' ;;
     'models lint|--models-file') __llmobs_r='@files' ;;
@@ -172,6 +189,17 @@ __llmobs_value() {
     'prompts compile|--vars-file') __llmobs_r='@files' ;;
     'prompts compile|--placeholder') __llmobs_r='@any' ;;
     'prompts diff|--context'|'prompts diff|-U') __llmobs_r='@any' ;;
+    'prompts pull|--dir') __llmobs_r='@dirs' ;;
+    'prompts pull|--label') __llmobs_r='@any' ;;
+    'prompts pull|--version') __llmobs_r='@any' ;;
+    'prompts status|--dir') __llmobs_r='@dirs' ;;
+    'prompts status|--label'|'prompts status|-l') __llmobs_r='@any' ;;
+    'prompts push|--dir') __llmobs_r='@dirs' ;;
+    'prompts push|--label'|'prompts push|-l') __llmobs_r='@any' ;;
+    'prompts push|--message'|'prompts push|-m') __llmobs_r='@any' ;;
+    'prompts copy|--to-profile') __llmobs_r='@profiles' ;;
+    'prompts copy|--from-profile') __llmobs_r='@profiles' ;;
+    'prompts copy|--label'|'prompts copy|-l') __llmobs_r='@any' ;;
     'prompts delete|--version') __llmobs_r='@any' ;;
     'prompts delete|--label') __llmobs_r='@any' ;;
     'labels set|--version') __llmobs_r='@any' ;;
@@ -235,6 +263,10 @@ __llmobs_arg() {
     'prompts diff|0') __llmobs_r='@any' ;;
     'prompts diff|1') __llmobs_r='@any' ;;
     'prompts diff|2') __llmobs_r='@any' ;;
+    'prompts pull|0'|'prompts pull|'[0-9]*) __llmobs_r='@any' ;;
+    'prompts status|0'|'prompts status|'[0-9]*) __llmobs_r='@any' ;;
+    'prompts push|0'|'prompts push|'[0-9]*) __llmobs_r='@any' ;;
+    'prompts copy|0'|'prompts copy|'[0-9]*) __llmobs_r='@any' ;;
     'prompts delete|0') __llmobs_r='@any' ;;
     'labels list|0') __llmobs_r='@any' ;;
     'labels set|0') __llmobs_r='@any' ;;

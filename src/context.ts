@@ -169,10 +169,13 @@ export class Context {
   }
 
   /** Resolves server and credentials (flags > environment > active profile). */
-  async resolveConfig(options: { auth: boolean; profile?: string } = { auth: true }): Promise<ResolvedConfig> {
+  async resolveConfig(options: { auth: boolean; profile?: string; wholeProfile?: boolean } = { auth: true }): Promise<ResolvedConfig> {
     const { resolveConfig } = await import('./config/resolve.js');
+    // wholeProfile: the profile's own server, even when --base-url was given (it then names
+    // another side, e.g. the source of a copy to this profile).
+    const globals = options.profile ? { ...this.globals, profile: options.profile, ...(options.wholeProfile ? { baseUrl: undefined } : {}) } : this.globals;
     const resolved = resolveConfig({
-      globals: options.profile ? { ...this.globals, profile: options.profile } : this.globals,
+      globals,
       env: this.env,
       store: await this.profiles(),
       requireAuth: options.auth,

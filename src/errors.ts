@@ -20,7 +20,7 @@ export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 /** One line per exit code, shown in `--help` and the README. */
 export const EXIT_CODE_HELP: ReadonlyArray<readonly [number, string]> = [
   [0, 'ok'],
-  [1, 'unexpected error; with prompts diff --exit-code: the versions differ'],
+  [1, 'unexpected error'],
   [2, 'usage or invalid local input (nothing was sent), or a --jq filter that failed'],
   [3, 'missing or invalid configuration or credentials, or an unknown profile'],
   [4, 'network error or timeout'],
@@ -28,7 +28,7 @@ export const EXIT_CODE_HELP: ReadonlyArray<readonly [number, string]> = [
   [6, 'local file error'],
   [7, 'authentication rejected (401/403)'],
   [8, 'not found on the server (404)'],
-  [9, 'precondition failed (a check you asked for did not hold)'],
+  [9, 'precondition failed (a check you asked for did not hold, e.g. --exit-code found differences)'],
   [10, 'rate limited after all retries'],
 ];
 

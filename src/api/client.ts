@@ -48,8 +48,18 @@ export interface ApiResponse<T> {
   attempts: number;
 }
 
+export interface RetryWait {
+  /** The retry about to be made, from 1. */
+  attempt: number;
+  retries: number;
+  delayMs: number;
+  reason: string;
+}
+
 export class ApiClient {
   readonly config: ResolvedConfig;
+  /** Told before each wait between attempts, so a long command can say why it is waiting. */
+  onRetryWait: ((wait: RetryWait) => void) | undefined;
   private readonly options: ApiClientOptions;
   private readonly dispatcher: Dispatcher;
   private readonly ownsDispatcher: boolean;
@@ -245,6 +255,7 @@ export class ApiClient {
 
   private async wait(attempt: number, delayMs: number, reason: string): Promise<void> {
     this.trace(`  retry ${attempt + 1}/${this.options.retries} in ${delayMs} ms (${reason})`);
+    this.onRetryWait?.({ attempt: attempt + 1, retries: this.options.retries, delayMs, reason });
     await this.options.sleep(delayMs);
   }
 

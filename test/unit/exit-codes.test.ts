@@ -24,12 +24,12 @@ describe('prompts diff --exit-code', () => {
   });
   afterAll(() => cli.close());
 
-  it('exits 1 when the versions differ and 0 when they do not, as git diff --exit-code', async () => {
+  it('exits 9 when the versions differ and 0 when they do not, as prompts status --exit-code', async () => {
     const differ = await cli.run(['prompts', 'diff', 'd/p', 'production', 'staging', '--exit-code']);
-    expect(differ.exitCode).toBe(1);
+    expect(differ.exitCode).toBe(9);
     expect(differ.stdout).toContain('+two');
     const json = await cli.run(['prompts', 'diff', 'd/p', 'production', 'staging', '--exit-code', '--json']);
-    expect([json.exitCode, JSON.parse(json.stdout).same]).toEqual([1, false]);
+    expect([json.exitCode, JSON.parse(json.stdout).same]).toEqual([9, false]);
     const same = await cli.run(['prompts', 'diff', 'd/p', 'staging', 'latest', '--exit-code']);
     expect(same.exitCode).toBe(0);
     const without = await cli.run(['prompts', 'diff', 'd/p', 'production', 'staging']);

@@ -31,7 +31,7 @@ function definitionOptions(command: Command, verb: 'create' | 'update'): Command
 export function registerModels(program: Command, ctx: Context): void {
   const models = program
     .command('models')
-    .description('model definitions: list, inspect, create, update and delete them; see what a model name matches and what it costs');
+    .description('model definitions: list, inspect, create, update and delete them, or keep them in a file (pull, status, push); see what a model name matches and what it costs');
   examples(models, 'llmobs models list --custom', 'llmobs models match gpt-4o-2024-08-06', 'llmobs models create --name my-model --price input=2.5/1M --price output=10/1M');
 
   const list = models
@@ -86,6 +86,36 @@ or --managed).`)
     .option('-y, --yes', 'do not ask for confirmation (required without a terminal)')
     .action(lazy(ctx, () => import('./delete.js')));
   examples(remove, 'llmobs models delete my-model', 'llmobs models rm cm48akqgo000008jx3e9mbhpu --yes');
+
+  const pull = models
+    .command('pull')
+    .description('write the project\'s own definitions (all pages) to a file, JSON or YAML by its extension')
+    .option('--file <file>', 'definitions file', 'models.yaml')
+    .option('--force', 'overwrite a file that differs from the server')
+    .action(lazy(ctx, () => import('./pull.js')));
+  examples(pull, 'llmobs models pull', 'llmobs models pull --file models.json --force');
+
+  const status = models
+    .command('status')
+    .description('compare a definitions file with the project\'s own definitions: unchanged, changed (with a diff), new, only on the server')
+    .option('--file <file>', 'definitions file', 'models.yaml')
+    .option('--prune', 'count definitions only on the server as changes (what push --prune deletes)')
+    .option('--exit-code', 'exit 9 when something would be pushed (0 when in sync), for CI checks')
+    .action(lazy(ctx, () => import('./status.js')));
+  examples(status, 'llmobs models status', '# In CI: fail when the project differs from the file', 'llmobs models status --file models.yaml --exit-code');
+
+  const push = models
+    .command('push')
+    .description('make the project\'s own definitions match a file: create new ones, replace changed ones in place (Langfuse 4.35+), leave equal ones alone')
+    .option('--file <file>', 'definitions file', 'models.yaml')
+    .option('--prune', 'also delete the project\'s definitions the file does not have')
+    .option('--recreate', 'on servers without PUT (before Langfuse 4.35): replace by delete + create, which is not atomic and gives new ids')
+    .option('--dry-run', 'print the plan and send nothing')
+    .addHelpText('after', `
+A definition matches the server's by id when the file gives one, else by modelName. Every
+definition is checked as models create checks one before anything is sent (exit 2 on errors).`)
+    .action(lazy(ctx, () => import('./push.js')));
+  examples(push, 'llmobs models push --dry-run', 'llmobs models push --file models.yaml --prune');
 
   const match = models
     .command('match')

@@ -28,8 +28,9 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
   const [a, b] = await Promise.all([getPrompt(client, name, selectorA), getPrompt(client, name, selectorB)]);
   const diff = diffPrompts(side(a), side(b), { context: opts.context });
   const same = diff.content === '' && diff.config === '';
-  // As git diff --exit-code: 1 when there are differences.
-  if (opts.exitCode && !same) ctx.exitCode = 1;
+  // Like prompts status --exit-code: 9 (a check asked for did not hold) when there are differences,
+  // so a script can tell them from an unexpected error (1).
+  if (opts.exitCode && !same) ctx.exitCode = 9;
 
   if (ctx.globals.json) {
     ctx.out.printJson({

@@ -12,7 +12,7 @@ export function registerPrompts(program: Command, ctx: Context): void {
   const prompts = program
     .command('prompts')
     .alias('prompt')
-    .description('manage prompts: create versions, fetch, list, compile, diff and delete. Names may contain folders (team/app/summary)');
+    .description('manage prompts: create versions, fetch, list, compile, diff and delete; keep them in git with pull, status and push; copy them between projects. Names may contain folders (team/app/summary)');
   examples(prompts, "llmobs prompts create support/greeting --text 'Hello {{name}}' --label staging", 'llmobs prompts get support/greeting --label staging', 'llmobs prompts diff support/greeting production staging');
 
   const create = prompts
@@ -131,7 +131,7 @@ of messages is replaced by them, an empty list drops it, and one not given stays
     .argument('<a>', 'a version number or a label')
     .argument('<b>', 'a version number or a label')
     .option('-U, --context <lines>', 'lines of context', '3')
-    .option('--exit-code', 'exit 1 when the versions differ and 0 when they do not, as git diff --exit-code')
+    .option('--exit-code', 'exit 9 when the versions differ and 0 when they do not (as prompts status --exit-code)')
     .action(lazy(ctx, () => import('./diff.js')));
   examples(
     diff,
@@ -140,6 +140,69 @@ of messages is replaced by them, an empty list drops it, and one not given stays
     '# In CI: is there anything to promote?',
     'llmobs prompts diff support/agent production staging --exit-code > /dev/null || echo "staging differs"',
   );
+
+  const pull = prompts
+    .command('pull')
+    .description('write prompts into a directory, one file per prompt (the name is the path): text as .md, chat as .yaml')
+    .argument('[names...]', 'prompts to pull (default: every prompt of the project)')
+    .option('--dir <dir>', 'directory of prompt files', 'prompts')
+    .option('--label <label>', 'the version that carries this label (default: the latest version); without names, only prompts that have it')
+    .option('--version <n>', VERSION_HELP)
+    .option('--force', 'overwrite local files that differ from the server')
+    .addHelpText('after', `
+References to other prompts are written as they are stored (@@@langfusePrompt:...@@@), never resolved.
+A file that already says what the server has is left as it is; one that differs is kept (exit 9)
+unless --force. Pull then push sends nothing. The format is described in the README ("Prompts in git").`)
+    .action(lazy(ctx, () => import('./pull.js')));
+  examples(pull, 'llmobs prompts pull', 'llmobs prompts pull support/agent --label production --dir prompts');
+
+  const status = prompts
+    .command('status')
+    .description('compare a directory of prompt files with the server: unchanged, changed (with diffs), new, labels or tags to set, and prompts only on the server')
+    .argument('[names...]', 'only these prompts (default: every file in the directory)')
+    .option('--dir <dir>', 'directory of prompt files', 'prompts')
+    .option('-l, --label <label>', 'also check that this label points at a version equal to each file (repeatable)', collect)
+    .option('--exit-code', 'exit 9 when something would be pushed (0 when in sync), for CI checks')
+    .addHelpText('after', `
+Reads the list of prompts (one request per 100) and each file's latest version (one request per
+prompt); a label that is not on the latest version costs one more request for that prompt.
+Every file is checked first: problems are reported together and exit 2.`)
+    .action(lazy(ctx, () => import('./status.js')));
+  examples(status, 'llmobs prompts status', 'llmobs prompts status --label production --exit-code', 'llmobs prompts status support/agent --dir prompts --json');
+
+  const push = prompts
+    .command('push')
+    .description('make the server match a directory of prompt files: a new version only where the content differs, labels moved, referenced prompts first')
+    .argument('[names...]', 'only these prompts (default: every file in the directory)')
+    .option('--dir <dir>', 'directory of prompt files', 'prompts')
+    .option('-l, --label <label>', 'point this label at a version equal to each pushed file: the new version, or the latest by a label move (repeatable; never latest)', collect)
+    .option('-m, --message <message>', 'commit message of the versions created')
+    .option('--dry-run', 'print the plan and send nothing')
+    .addHelpText('after', `
+A version is created only when type, prompt or config differ from the latest version (or a tag
+list in the file differs: the API sets tags only with a new version). A second push sends nothing.
+Nothing is sent while any file has a problem (exit 2). If a request fails midway, what was pushed
+and what was not is listed; running the push again sends the rest. Rate limits (429) are waited
+out as the server's Retry-After asks.`)
+    .action(lazy(ctx, () => import('./push.js')));
+  examples(push, 'llmobs prompts push --dry-run', 'llmobs prompts push --label staging -m "$GIT_COMMIT_MESSAGE"');
+
+  const copy = prompts
+    .command('copy')
+    .description('copy prompts to another project or region: labelled versions and the latest, with labels, config, tags and commit messages')
+    .argument('[names...]', 'prompts to copy')
+    .option('--all', 'every prompt of the source project')
+    .option('--to-profile <profile>', 'the destination: this profile\'s server and keys (required)')
+    .option('--from-profile <profile>', 'the source (default: the usual settings: flags, environment, active profile)')
+    .option('-l, --label <label>', 'copy only the versions with this label (repeatable; latest means the latest version)', collect)
+    .option('--all-versions', 'every version in order; prints which destination version each source version became')
+    .option('--dry-run', 'print the plan and send nothing')
+    .addHelpText('after', `
+Versions are matched by content (type, prompt, config), not by number: a second copy sends nothing.
+Prompts referenced by others are copied first; a reference to a version number of a copied prompt
+is rewritten to that version's number in the destination. References are never resolved.`)
+    .action(lazy(ctx, () => import('./copy.js')));
+  examples(copy, 'llmobs prompts copy --all --to-profile us-prod --dry-run', 'llmobs prompts copy support/agent --from-profile eu-staging --to-profile eu-prod --label production');
 
   const remove = prompts
     .command('delete')

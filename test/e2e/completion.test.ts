@@ -81,7 +81,7 @@ function queries(): Query[] {
   }
   list.push(
     { words: ['llmobs', 'pro'], expected: ['profile', 'projects', 'prompt', 'prompts'] },
-    { words: ['llmobs', 'prompts', 'c'], expected: ['compile', 'create'] },
+    { words: ['llmobs', 'prompts', 'c'], expected: ['compile', 'copy', 'create'] },
     { words: ['llmobs', '--json', 'prompt', 'ls', '--li'], expected: ['--limit'] },
     { words: ['llmobs', '--profile', 'alpha', 'labels', 'promote', 'n', '--fr'], expected: ['--from'] },
     { words: ['llmobs', 'profile', 'use', 'be'], expected: ['beta-us'] },

@@ -96,20 +96,22 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
 }
 
 async function allPages(client: ApiClient, path: string, query: Query, headers: Record<string, string>): Promise<unknown[]> {
-  const items: unknown[] = [];
-  let page = Number(query.page ?? 1);
-  for (let pages = 0; ; pages++) {
-    if (pages >= 10_000) throw new UsageError(`${path}: stopped after 10,000 pages`);
-    const { data } = await client.request('GET', path, { query: { ...query, page }, headers });
-    const record = data as { data?: unknown; meta?: { totalPages?: unknown } };
-    if (!Array.isArray(record?.data)) {
-      throw new UsageError(`${path} is not a page-based list (no data array in the answer); drop --paginate`);
-    }
-    items.push(...record.data);
-    const totalPages = typeof record.meta?.totalPages === 'number' ? record.meta.totalPages : page;
-    if (page >= totalPages || record.data.length === 0) return items;
-    page++;
-  }
+  const start = Number(query.page ?? 1);
+  const rest = { ...query };
+  delete rest.page;
+  return client.collectPages(
+    path,
+    rest,
+    (data) => {
+      const record = data as { data?: unknown; meta?: { totalPages?: unknown; limit?: unknown } };
+      if (!Array.isArray(record?.data)) {
+        throw new UsageError(`${path} is not a page-based list (no data array in the answer); drop --paginate`);
+      }
+      const number = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+      return { items: record.data as unknown[], totalPages: number(record.meta?.totalPages), limit: number(record.meta?.limit) };
+    },
+    { startPage: Number.isInteger(start) && start > 0 ? start : 1, headers },
+  );
 }
 
 /** `models` and `/models` mean `/api/public/models`; a full URL is refused (the server comes from the profile). */

@@ -10,13 +10,14 @@ import { z } from 'zod';
 import type { PageMeta, Page } from '../api/schemas/common.js';
 import type { Context } from '../context.js';
 import { ApiError, UsageError } from '../errors.js';
+import { MAX_INT32, wholeNumber } from './options.js';
 
 /** The largest page the page-based endpoints serve. */
 export const MAX_PAGE_SIZE = 100;
-/** More pages than this means something is wrong with the server's answers. */
-export const MAX_PAGES = 10_000;
+/** Pages a listing follows unless --max-pages says otherwise (the default of --max-pages). */
+export const MAX_PAGES = 1000;
 
-const whole = z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().int().min(1, 'must be at least 1'));
+const whole = z.string().transform(wholeNumber(1, MAX_INT32));
 
 /** Zod fields for the options object of a list command (see addPagingFlags). */
 export const pagingFields = {
@@ -51,6 +52,8 @@ export interface ReadOptions<T> {
   filter?: ((item: T) => boolean) | undefined;
   /** Page size when several pages are read (default 100). */
   pageSize?: number | undefined;
+  /** Most pages to read (--max-pages); a listing that needs more is an error, not a partial list. */
+  maxPages?: number | undefined;
 }
 
 /** Usage errors, before anything is sent. */
@@ -83,8 +86,9 @@ export async function readList<T>(fetchPage: FetchPage<T>, paging: Paging, optio
   let first: PageMeta | undefined;
   let previousFirstItem: string | undefined;
   let seen = 0;
+  const maxPages = options.maxPages ?? MAX_PAGES;
   for (let page = 1; ; page++) {
-    if (page > MAX_PAGES) throw inconsistent(`more than ${MAX_PAGES} pages`);
+    if (page > maxPages) throw tooManyPages(maxPages);
     const answer = await fetchPage({ page, limit: pageSize });
     checkPageSize(answer, pageSize);
     first ??= answer.meta;
@@ -99,6 +103,8 @@ export async function readList<T>(fetchPage: FetchPage<T>, paging: Paging, optio
     }
     if (data.length >= want) break;
     if (page >= answer.meta.totalPages) break;
+    // A short page is the last, whatever totalPages says (the smaller of the sizes asked and applied).
+    if (answer.data.length < Math.min(pageSize, answer.meta.limit > 0 ? answer.meta.limit : pageSize)) break;
   }
   const meta = first ?? { page: 1, limit: pageSize, totalItems: 0, totalPages: 0 };
   // Unknown how many of the unread items pass a filter: only say there are more when the limit stopped the read.
@@ -108,6 +114,15 @@ export async function readList<T>(fetchPage: FetchPage<T>, paging: Paging, optio
 
 function checkPageSize<T>(answer: Page<T>, asked: number | undefined): void {
   if (asked !== undefined && answer.data.length > asked) throw inconsistent(`a page of ${answer.data.length} items when at most ${asked} were asked for`);
+}
+
+function tooManyPages(maxPages: number): ApiError {
+  return new ApiError(`the listing has more than ${maxPages} pages; stopped without a partial result`, {
+    status: 200,
+    method: 'GET',
+    path: '',
+    hint: 'Raise the limit with --max-pages <n> if the list really is that long, or narrow it with a filter.',
+  }, 5, 'too_many_pages');
 }
 
 function inconsistent(what: string): ApiError {

@@ -75,6 +75,9 @@ const KEY_VARS = {
 
 const URL_VARS = ['LLMOBS_BASE_URL', 'LANGFUSE_BASE_URL', 'LANGFUSE_HOST'] as const;
 
+/** Variables whose values are secrets. */
+export const SECRET_VARIABLES = [...KEY_VARS.secretKey, ...KEY_VARS.apiKey] as const;
+
 export const ENVIRONMENT_VARIABLES = [
   'LLMOBS_PROFILE',
   ...URL_VARS,

@@ -7,6 +7,7 @@ import { Chalk, type ChalkInstance } from 'chalk';
 import type TableType from 'cli-table3';
 import { CliError, ExitCode } from '../errors.js';
 import { colorLevel } from './color.js';
+import { escapeJson, escapeText, escapeValue } from './escape.js';
 import { fitTable } from './fit.js';
 import type { JqFilter } from './jq.js';
 
@@ -29,6 +30,8 @@ export interface OutputOptions {
   noColor: boolean;
   /** Removes known secrets from everything written; identity when none are known. */
   redact?: (text: string) => string;
+  /** The same for messages on stderr, which may also remove what merely looks like a secret. */
+  redactMessage?: (text: string) => string;
   /** Whether any secret is known (raw bytes can then skip redaction). */
   redacting?: () => boolean;
   /** Tables as CSV (--csv). */
@@ -70,6 +73,7 @@ export class Output {
   private readonly stdout: OutStream;
   private readonly stderr: OutStream;
   private readonly redact: (text: string) => string;
+  private readonly redactMessage: (text: string) => string;
   private readonly redacting: () => boolean;
   private readonly csv: boolean;
   private readonly headers: boolean | undefined;
@@ -86,6 +90,7 @@ export class Output {
     this.isTTY = options.stdout.isTTY === true;
     this.stderrIsTTY = options.stderr.isTTY === true;
     this.redact = options.redact ?? ((text) => text);
+    this.redactMessage = options.redactMessage ?? this.redact;
     this.redacting = options.redacting ?? (() => options.redact !== undefined);
     this.csv = options.csv === true;
     this.headers = options.headers;
@@ -99,21 +104,27 @@ export class Output {
     this.filter = filter;
   }
 
-  /** Raw text to stdout. */
+  /** Text to stdout: exact when piped, control characters made visible on a terminal. */
   write(text: string): void {
     if (this.filter) return this.filterLines(text);
-    this.stdout.write(this.redact(text));
+    this.stdout.write(this.redact(this.isTTY ? escapeText(text) : text));
   }
 
   /** Text before the data that --jq leaves alone (the status line and headers of `api --include`). */
   writeHead(text: string): void {
-    this.stdout.write(this.redact(text));
+    this.stdout.write(this.redact(this.isTTY ? escapeText(text) : text));
   }
 
-  /** Raw text to stdout that waits when the reader is slower (for long streams of results). */
+  /** JSON text to stdout; on a terminal DEL and C1 controls are escaped too (still valid JSON). */
+  private writeJson(text: string): void {
+    if (this.filter) return this.filterLines(text);
+    this.stdout.write(this.redact(this.isTTY ? escapeJson(text) : text));
+  }
+
+  /** JSON lines to stdout that wait when the reader is slower (for long streams of results). */
   async writeChunk(text: string): Promise<void> {
     if (this.filter) return this.filterLines(text);
-    if (this.stdout.write(this.redact(text)) === false && typeof (this.stdout as { once?: unknown }).once === 'function') {
+    if (this.stdout.write(this.redact(this.isTTY ? escapeJson(text) : text)) === false && typeof (this.stdout as { once?: unknown }).once === 'function') {
       await new Promise<void>((resolve) => (this.stdout as NodeJS.WritableStream).once('drain', () => resolve()));
     }
   }
@@ -122,7 +133,7 @@ export class Output {
   async writeBytes(bytes: Uint8Array): Promise<void> {
     if (this.filter) return this.filterLines(Buffer.from(bytes).toString('utf8'));
     // Secrets are removed from text; decode only when there could be something to remove.
-    if (this.redacting()) {
+    if (this.redacting() || this.isTTY) {
       await this.writeChunk(Buffer.from(bytes).toString('utf8'));
       return;
     }
@@ -144,19 +155,19 @@ export class Output {
   printJson(value: unknown): void {
     this.printed.json = true;
     if (this.filter) return this.runFilter(JSON.stringify(value));
-    this.write(`${JSON.stringify(value, null, 2)}\n`);
+    this.writeJson(`${JSON.stringify(value, null, 2)}\n`);
   }
 
   /** One compact JSON document per line (for streams of results). */
   printJsonLine(value: unknown): void {
     this.printed.json = true;
     if (this.filter) return this.runFilter(JSON.stringify(value));
-    this.write(`${JSON.stringify(value)}\n`);
+    this.writeJson(`${JSON.stringify(value)}\n`);
   }
 
   /** Prints a table; returns whether cells were cut to fit the terminal. */
   table(columns: Column[], rows: Cell[][]): boolean {
-    let text = rows.map((row) => row.map(cellText));
+    let text = rows.map((row) => row.map((cell) => (this.isTTY ? escapeValue(cellText(cell), this.csv) : cellText(cell))));
     let cut = false;
     if (this.csv) {
       if (this.headers !== false) this.line(columns.map((col) => csvField(col.header)).join(','));
@@ -197,7 +208,7 @@ export class Output {
     }
     const width = Math.max(0, ...pairs.map(([label]) => label.length));
     for (const [label, value] of pairs) {
-      this.line(`${this.c.bold(label.padEnd(width))}  ${cellText(value)}`);
+      this.line(`${this.c.bold(escapeValue(label).padEnd(width))}  ${escapeValue(cellText(value))}`);
     }
   }
 
@@ -226,7 +237,7 @@ export class Output {
 
   /** A heading line for human output on a terminal. */
   heading(text: string): void {
-    this.line(this.isTTY ? this.c.bold(text) : text);
+    this.line(this.isTTY ? this.c.bold(escapeValue(text)) : text);
   }
 
   private filterLines(text: string): void {
@@ -245,7 +256,7 @@ export class Output {
 
   private runFilter(jsonText: string): void {
     const result = this.filter!.run(jsonText);
-    if (result.output) this.stdout.write(this.redact(result.output));
+    if (result.output) this.stdout.write(this.redact(this.isTTY ? escapeText(result.output) : result.output));
     if (result.error !== undefined) {
       if (!isJsonLines(jsonText)) throw new JqFailedError('this command printed text, not JSON, so there is nothing to filter', 'Leave out --jq for this command.');
       throw new JqFailedError(result.error);
@@ -254,8 +265,9 @@ export class Output {
 
   // ---- stderr ------------------------------------------------------------------------------
 
+  /** A message on stderr; control characters are always made visible (logs end up on terminals too). */
   info(message: string): void {
-    this.stderr.write(this.redact(`${message}\n`));
+    this.stderr.write(this.redactMessage(`${escapeText(message)}\n`));
   }
 
   success(message: string): void {
@@ -276,7 +288,7 @@ export class Output {
       if (report.status !== undefined) error.status = report.status;
       if (report.hint !== undefined) error.hint = report.hint;
       if (report.details !== undefined) error.details = report.details;
-      this.info(JSON.stringify({ error }));
+      this.stderr.write(this.redactMessage(`${escapeJson(JSON.stringify({ error }))}\n`));
       return;
     }
     this.info(`${this.e.red('error:')} ${report.message}`);

@@ -26,7 +26,7 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
   checkPaging(opts, { filtered: filter !== undefined, filterFlag: opts.custom ? '--custom' : '--managed' });
   const client = await ctx.api();
 
-  const listing = await readList((page) => listModels(client, page), opts, { filter });
+  const listing = await readList((page) => listModels(client, page), opts, { filter, maxPages: ctx.globals.maxPages });
   if (ctx.globals.json) ctx.out.printJson(listingJson(listing));
   else {
     print(ctx, listing.data);

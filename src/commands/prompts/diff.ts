@@ -4,14 +4,14 @@ import type { Prompt } from '../../api/schemas/prompts.js';
 import type { Context } from '../../context.js';
 import { type PromptSide, diffPrompts } from '../../core/prompts/diff.js';
 import type { ActionInput } from '../action.js';
-import { parseOptions } from '../options.js';
+import { parseOptions, wholeNumber } from '../options.js';
 import { promptName, versionOrLabel } from './shared.js';
 
 const Options = z.object({
   name: z.string(),
   a: z.string(),
   b: z.string(),
-  context: z.string().regex(/^\d+$/, 'must be a whole number').transform(Number),
+  context: z.string().transform(wholeNumber(0, 100_000)),
   exitCode: z.boolean().default(false),
 });
 

@@ -44,7 +44,7 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
   };
   const client = await ctx.api();
 
-  const listing = await readList((page) => listPrompts(client, filters, page), opts);
+  const listing = await readList((page) => listPrompts(client, filters, page), opts, { maxPages: ctx.globals.maxPages });
   if (ctx.globals.json) ctx.out.printJson(listingJson(listing));
   else print(ctx, listing.data);
   hintMore(ctx, listing, 'prompts');

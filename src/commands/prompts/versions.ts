@@ -2,12 +2,12 @@ import { z } from 'zod';
 import { getVersions, requirePromptMeta } from '../../api/prompts.js';
 import type { Context } from '../../context.js';
 import type { ActionInput } from '../action.js';
-import { parseOptions } from '../options.js';
+import { MAX_INT32, parseOptions, wholeNumber } from '../options.js';
 import { promptName } from './shared.js';
 
 const Options = z.object({
   name: z.string(),
-  limit: z.string().regex(/^[1-9]\d*$/, 'must be a whole number from 1 up').transform(Number).optional(),
+  limit: z.string().transform(wholeNumber(1, MAX_INT32)).optional(),
 });
 
 type Options = z.infer<typeof Options>;

@@ -176,8 +176,8 @@ describe('prompts get', () => {
 
   it.each([
     [['--version', '1', '--label', 'x'], /not both/],
-    [['--version', '0'], /from 1 up/],
-    [['--version', 'two'], /from 1 up/],
+    [['--version', '0'], /from 1 to/],
+    [['--version', 'two'], /from 1 to/],
     [['--raw', '--json'], /--raw or --json/],
   ])('refuses %j with exit 2 and sends nothing', async (args, message) => {
     const result = await cli.run(['prompts', 'get', 'g/app/summary', ...args]);

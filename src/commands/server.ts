@@ -1,11 +1,7 @@
-import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
 import { homedir, networkInterfaces } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { profileFilePath } from '../config/paths.js';
-import { ConfigFileSchema, PROFILE_NAME, type Profile } from '../config/schema.js';
+import { PROFILE_NAME, type Profile } from '../config/schema.js';
 import { isLoopbackHost } from '../config/url.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
@@ -67,52 +63,15 @@ function isLocalProfile(profile: Profile): boolean {
   }
 }
 
-/** The profiles as the file holds them, read without the store; none when there is no readable file. */
-function readProfiles(env: Record<string, string | undefined>): { profiles: Record<string, Profile>; activeProfile?: string | undefined } {
-  const path = profileFilePath(env);
-  if (!existsSync(path)) return { profiles: {} };
-  try {
-    const parsed = ConfigFileSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
-    return parsed.success ? parsed.data : { profiles: {} };
-  } catch {
-    return { profiles: {} };
-  }
-}
-
-/** This llmobs' executable: the script this process runs when it is llmobs, else the package's bin. */
-function llmobsBin(): string {
-  const script = process.argv[1];
-  if (script && /(^|[/\\])llmobs(\.js)?$/.test(script)) return script;
-  return fileURLToPath(new URL('../../bin/llmobs.js', import.meta.url));
-}
-
-/** Runs `llmobs profile add NAME ... --default --force` with the secret on stdin; the error text on failure. */
-function saveProfile(env: Record<string, string | undefined>, name: string, url: string, keys: { publicKey: string; secretKey: string }): Promise<string | undefined> {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [llmobsBin(), 'profile', 'add', name, '--base-url', url, '--public-key', keys.publicKey, '--secret-key-stdin', '--default', '--force'], {
-      env: env as NodeJS.ProcessEnv,
-      stdio: ['pipe', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', (error) => done(error.message));
-    child.on('close', (code) => done(code === 0 ? undefined : stderr.trim().split('\n')[0] || `exit ${code}`));
-    child.stdin.end(keys.secretKey);
-  });
-}
-
 export default async function action(ctx: Context, { opts: raw }: ActionInput): Promise<void> {
   const opts = parseOptions(Options, raw);
   // `llmobs server --profile NAME` saves a profile for this server and makes it active. Checked
   // before anything starts, so a refusal leaves nothing running and nothing written.
-  // The profile file is only read here, never through the profile store: the store's file-writing
-  // library hooks process signals (SIGTERM, SIGXFSZ ...) to re-raise them, which a long-running
-  // server must not have. A profile is saved by `llmobs profile add` in a child process.
   const save = ctx.globals.profile;
-  const profiles = readProfiles(ctx.env);
+  const store = await ctx.profiles();
   if (save !== undefined) {
     if (!PROFILE_NAME.test(save)) throw new UsageError(`--profile: "${save}" is not a valid profile name (letters, digits, ".", "_" or "-")`);
-    const existing = profiles.profiles[save];
+    const existing = store.get(save);
     if (existing && !isLocalProfile(existing)) {
       throw new UsageError(`profile "${save}" points at ${existing.baseUrl ?? `the ${existing.region} region`}, not at a server on this machine; it is left as it is`, {
         hint: `Pick another name for the local server, e.g. --profile ${DEFAULT_LOCAL_PROFILE}`,
@@ -140,15 +99,14 @@ export default async function action(ctx: Context, { opts: raw }: ActionInput): 
   const keys = server.keys;
 
   const name = save ?? DEFAULT_LOCAL_PROFILE;
-  const existing = profiles.profiles[name];
+  const existing = store.get(name);
   let saved = false;
   if (save !== undefined) {
-    const failure = await saveProfile(ctx.env, name, url, keys);
-    if (failure) ctx.out.warn(`profile "${name}" could not be saved: ${failure}`);
-    else saved = true;
+    store.put(name, { baseUrl: url, publicKey: keys.publicKey, secretKey: keys.secretKey }, true);
+    saved = true;
   }
   const ready = saved || pointsHere(existing, url, keys);
-  const active = saved || profiles.activeProfile === name;
+  const active = store.activeName() === name;
   // What makes the profile point here and active: nothing, `profile use`, or `profile add --default`.
   const replaces = existing !== undefined && !ready;
   const profileCommand = ready

@@ -89,9 +89,10 @@ async function chooseProject(ctx: Context, mode: DefinitionsMode): Promise<{ pro
   // Nothing that could select a server: no flag, no variable, no profile file. Decided without
   // loading the profile store, so a first `npx llmobs estimate` stays quick.
   const { ENVIRONMENT_VARIABLES } = await import('./config/resolve.js');
-  const { profileFilePath } = await import('./config/paths.js');
+  const { configDir } = await import('./config/store.js');
   const { existsSync } = await import('node:fs');
-  if (!ctx.globals.profile && !ctx.globals.baseUrl && !ENVIRONMENT_VARIABLES.some((name) => ctx.env[name]) && !existsSync(profileFilePath(ctx.env))) {
+  const { join } = await import('node:path');
+  if (!ctx.globals.profile && !ctx.globals.baseUrl && !ENVIRONMENT_VARIABLES.some((name) => ctx.env[name]) && !existsSync(join(configDir(ctx.env), 'config.json'))) {
     return { project: false, why: NOTHING_CONFIGURED };
   }
   const { describeConfig } = await import('./config/resolve.js');

@@ -1,7 +1,7 @@
 // `llmobs doctor`: checks everything between this machine and the server, says what is wrong and
 // what to do, and exits 9 when a check fails (warnings alone exit 0). Requests are not retried
 // and wait at most 15 s: a diagnosis wants the first answer, quickly.
-import { configDirectory } from '../../config/paths.js';
+import { configDir } from '../../config/store.js';
 import { REGIONS } from '../../config/regions.js';
 import type { ResolvedConfig } from '../../config/resolve.js';
 import type { Context } from '../../context.js';
@@ -22,7 +22,7 @@ export default async function action(ctx: Context, { opts }: ActionInput): Promi
 }
 
 export async function runChecks(ctx: Context, checkRegions: boolean | undefined): Promise<Check[]> {
-  const checks: Check[] = [checkNode(process.versions.node), checkConfigFile(configDirectory(ctx.env))];
+  const checks: Check[] = [checkNode(process.versions.node), checkConfigFile(configDir(ctx.env))];
   const settings = await checkSettings(ctx);
   checks.push(settings.check);
   const config = settings.config;

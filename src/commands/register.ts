@@ -60,6 +60,19 @@ export function registerCommands(program: Command, ctx: Context, argv?: readonly
     'llmobs whoami --profile prod-us --json',
   );
 
+  examples(
+    program
+      .command('doctor')
+      .description('check the setup end to end: Node.js, profile file permissions, settings, proxy, connection, clock, server version, key, and the region a rejected key belongs to; says what to fix (exit 9 when something is wrong)')
+      .option('--check-regions', 'after a 401, try the key on every Langfuse Cloud region to find its own (done without asking only when the key already went to a Langfuse Cloud host)')
+      .option('--no-check-regions', 'never send the key to another host')
+      .action(lazy(ctx, () => import('./doctor/action.js'))),
+    'llmobs doctor',
+    'llmobs doctor --profile prod-us --json',
+    '# After a 401 from a self-hosted address: is it a Langfuse Cloud key, and of which region?',
+    'llmobs doctor --check-regions',
+  );
+
   const api = program
     .command('api')
     .description('send a request to any API endpoint with the profile\'s credentials, retries and error handling')
@@ -110,7 +123,7 @@ A prompt name with a "/" is one path segment: write it as %2F (team%2Fsummary).`
 
   const server = program
     .command('server')
-    .description('run a local Langfuse-compatible API server (for trying llmobs, tests and CI rehearsals)')
+    .description('run a local Langfuse-compatible API server (for trying llmobs, tests and CI rehearsals); with --profile NAME it also saves a profile for it and makes it active')
     .addOption(new Option('--port <port>', 'port to listen on (0 picks a free port)').default('3000'))
     .addOption(new Option('--host <host>', 'address to listen on').default('127.0.0.1'))
     .option('--data-dir <dir>', 'where data and keys are kept (default: $XDG_DATA_HOME/llmobs/server)')
@@ -120,6 +133,8 @@ A prompt name with a "/" is one path segment: write it as %2F (team%2Fsummary).`
   examples(
     server,
     'llmobs server',
+    '# Save a profile "local" for it and make it the active one',
+    'llmobs server --profile local',
     'llmobs server --port 0 --ephemeral --json',
     'llmobs server --data-dir ./lf-data --host 0.0.0.0 --port 3100',
   );

@@ -7,6 +7,7 @@ import type TableType from 'cli-table3';
 import { CliError, ExitCode } from '../errors.js';
 import { colorLevel } from './color.js';
 import { escapeJson, escapeText, escapeValue } from './escape.js';
+import { fitTable } from './fit.js';
 import type { JqFilter } from './jq.js';
 
 // cli-table3 loads only when stdout is a terminal (Context.prepare() calls loadTables()): piped
@@ -51,6 +52,10 @@ export interface Column {
   align?: 'left' | 'right';
   /** Styling for terminal output only. */
   style?: (text: string, c: ChalkInstance) => string;
+  /** On a terminal narrower than the table, this column may be cut down to this many characters. */
+  shrinkTo?: number;
+  /** When even cut columns do not fit, columns with this set are left out, lowest first. */
+  dropOrder?: number;
 }
 
 export type Cell = string | number | boolean | null | undefined;
@@ -167,17 +172,26 @@ export class Output {
     this.writeJson(`${JSON.stringify(value)}\n`);
   }
 
-  table(columns: Column[], rows: Cell[][]): void {
-    const text = rows.map((row) => row.map((cell) => (this.isTTY ? escapeValue(cellText(cell), this.csv) : cellText(cell))));
+  /** Prints a table; returns whether cells were cut to fit the terminal. */
+  table(columns: Column[], rows: Cell[][]): boolean {
+    let text = rows.map((row) => row.map((cell) => (this.isTTY ? escapeValue(cellText(cell), this.csv) : cellText(cell))));
+    let cut = false;
     if (this.csv) {
       if (this.headers !== false) this.line(columns.map((col) => csvField(col.header)).join(','));
       for (const row of text) this.line(row.map(csvField).join(','));
-      return;
+      return cut;
     }
     if (!this.isTTY) {
       if (this.headers === true) this.line(columns.map((col) => tsvSafe(col.header)).join('\t'));
       for (const row of text) this.line(row.map(tsvSafe).join('\t'));
-      return;
+      return cut;
+    }
+    const width = this.stdout.columns;
+    if (width && width > 0 && columns.some((col) => col.shrinkTo !== undefined)) {
+      const fitted = fitTable(columns, text, width);
+      cut = fitted.cut;
+      columns = fitted.columns;
+      text = fitted.rows;
     }
     const Table = loadTable();
     const table = new Table({
@@ -190,6 +204,7 @@ export class Output {
       table.push(row.map((cell, i) => (columns[i]?.style && cell !== '' ? columns[i].style(cell, this.c) : cell)));
     }
     this.line(table.toString().replace(/ +$/gm, ''));
+    return cut;
   }
 
   /** Label/value pairs: aligned on a terminal; piped (or --csv) a two-column table, FIELD and VALUE. */

@@ -1,5 +1,8 @@
 #!/usr/bin/env node
-import { run } from '../dist/cli.js';
+// CommonJS, as is dist/cli.cjs: on Node 20 an ES module entry would start the ES module loader,
+// a fifth of a bare node start (see scripts/build.mjs).
+'use strict';
+const { run } = require('../dist/cli.cjs');
 
 // A reader that stops early (`llmobs prompts list | head`) closes the pipe: that is not an error,
 // so stop quietly instead of crashing with an unhandled EPIPE.
@@ -8,4 +11,6 @@ process.stdout.on('error', (error) => {
   throw error;
 });
 
-process.exitCode = await run(process.argv.slice(2));
+run(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});

@@ -1,10 +1,10 @@
 // Builds the commander program and runs it. The only place where an error becomes a message and
 // an exit code. Kept light: command modules, output styling, zod, undici and the config store
 // load only when a command actually runs, so `--version` and `--help` start fast.
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError, Help, Option } from 'commander';
 import { examples } from './commands/examples.js';
 import { wholeNumberArg } from './commands/options.js';
-import { registerCommands } from './commands/register.js';
+import { registerCommands, standInTerm } from './commands/register.js';
 import { Context, type ContextDeps, defaultDeps, type GlobalOptions } from './context.js';
 import { CliError, EXIT_CODE_HELP, ExitCode } from './errors.js';
 import { VERSION } from './version.js';
@@ -13,8 +13,8 @@ import { VERSION } from './version.js';
 const MAX_TIMEOUT_MS = 3_600_000;
 const MAX_RETRIES = 20;
 
-/** The command tree; `argv` lets a run define only the command groups it names (see registerCommands). */
-export function buildProgram(ctx: Context, argv?: readonly string[]): Command {
+/** The command tree; `argv` lets a run define only the commands it names (see registerCommands). */
+export async function buildProgram(ctx: Context, argv?: readonly string[]): Promise<Command> {
   const program = new Command('llmobs');
   program
     .description('Operate a Langfuse project from the terminal and CI: model definitions, prompts and labels, offline token and cost estimates, and a local Langfuse-compatible server.')
@@ -35,7 +35,13 @@ export function buildProgram(ctx: Context, argv?: readonly string[]): Command {
     .addOption(new Option('--retries <n>', `retries after a rate limit or a transient server error, 0 to ${MAX_RETRIES}`).argParser(wholeNumberArg('--retries', 0, MAX_RETRIES)).default(3))
     .addOption(new Option('--max-pages <n>', 'most pages a listing (--all, --paginate) follows before it stops with an error').argParser(wholeNumberArg('--max-pages', 1, 1_000_000)).default(1000))
     .showSuggestionAfterError(true)
-    .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
+    .configureHelp({
+      showGlobalOptions: true,
+      sortSubcommands: false,
+      subcommandTerm(this: Help, command: Command): string {
+        return standInTerm(command) ?? Help.prototype.subcommandTerm.call(this, command);
+      },
+    })
     .addHelpText('after', helpFooter());
   examples(
     program,
@@ -53,13 +59,13 @@ export function buildProgram(ctx: Context, argv?: readonly string[]): Command {
     outputError: () => {},
   });
 
-  registerCommands(program, ctx, argv);
+  await registerCommands(program, ctx, argv);
   return program;
 }
 
 export async function run(argv: string[], deps: Partial<ContextDeps> = {}): Promise<number> {
   const ctx = new Context({ ...defaultDeps(), ...deps });
-  const program = buildProgram(ctx, argv);
+  const program = await buildProgram(ctx, argv);
   try {
     await program.parseAsync(programVersionFlag(argv, program), { from: 'user' });
     await ctx.prepare();

@@ -68,22 +68,21 @@ async function loadedFiles(args: string[]): Promise<string[]> {
   const { flag, file } = tracer();
   const result = await execa(process.execPath, ['--import', flag, BIN, ...args], { env: isolatedEnv(), extendEnv: false, reject: false, stdin: 'ignore' });
   expect(result.exitCode, `${args.join(' ')}: ${result.stderr}`).toBe(0);
-  return readFileSync(file, 'utf8')
-    .trim()
-    .split('\n')
-    .map((url) => relative(ROOT, new URL(url).pathname));
+  // A CommonJS file can be seen by both hooks: each file once, in the order first seen.
+  const urls = readFileSync(file, 'utf8').trim().split('\n');
+  return [...new Set(urls)].map((url) => relative(ROOT, new URL(url).pathname));
 }
 
 describe('start-up structure of the built CLI', () => {
   it('--version and --help load the entry file and nothing else', async () => {
     for (const args of [['--version'], ['--help'], ['-V']]) {
-      expect(await loadedFiles(args), args.join(' ')).toEqual(['bin/llmobs.js', 'dist/cli.js']);
+      expect(await loadedFiles(args), args.join(' ')).toEqual(['bin/llmobs.cjs', 'dist/cli.cjs']);
     }
   });
 
   it('the entry holds commander and the command tree, not the commands', () => {
     const meta = metafile();
-    const inputs = inputsOf(meta, 'dist/cli.js');
+    const inputs = inputsOf(meta, 'dist/cli.cjs');
     expect(new Set(inputs.map(packageOf).filter(Boolean))).toEqual(new Set(['commander']));
     // Verbs are chunks of their own: no module that is loaded with import() is in the entry.
     expect(inputs.filter((input) => input.startsWith('src/commands/')).length).toBeGreaterThan(3);
@@ -115,7 +114,7 @@ describe('start-up structure of the built CLI', () => {
   it.each(cases)('%j loads only bundled files, none of what it does not use', async (args, forbidden) => {
     const meta = metafile();
     const files = await loadedFiles(args);
-    expect(files.filter((file) => !/^(bin\/llmobs\.js|dist\/)/.test(file))).toEqual([]);
+    expect(files.filter((file) => !/^(bin\/llmobs\.cjs|dist\/)/.test(file))).toEqual([]);
     const inputs = files.flatMap((file) => inputsOf(meta, file));
     const loaded = new Set([...inputs, ...inputs.map(packageOf)]);
     expect(forbidden.filter((name) => loaded.has(name))).toEqual([]);

@@ -10,24 +10,24 @@ import { Capture, stdinFrom } from '../helpers/streams.js';
 const program = () => buildProgram(new Context(defaultDeps()));
 
 describe('shell completion', () => {
-  it.each(SHELLS)('completions/%s is up to date with the command tree (run `npm run build && npm run completions`)', (shell) => {
+  it.each(SHELLS)('completions/%s is up to date with the command tree (run `npm run build && npm run completions`)', async (shell) => {
     const committed = readFileSync(join(import.meta.dirname, '..', '..', 'completions', completionFileName(shell)), 'utf8');
-    expect(committed).toBe(generate(shell, program()));
+    expect(committed).toBe(generate(shell, await program()));
   });
 
   it('llmobs completion SHELL prints the same script, and refuses an unknown shell', async () => {
     for (const shell of SHELLS) {
       const stdout = new Capture(false);
       const code = await run(['completion', shell], { io: { stdout, stderr: new Capture(false), stdin: stdinFrom(undefined) } });
-      expect([code, stdout.text]).toEqual([0, generate(shell, program())]);
+      expect([code, stdout.text]).toEqual([0, generate(shell, await program())]);
     }
     const stderr = new Capture(false);
     expect(await run(['completion', 'tcsh'], { io: { stdout: new Capture(false), stderr, stdin: stdinFrom(undefined) } })).toBe(2);
     expect(stderr.text).toContain('bash, zsh, fish');
   });
 
-  it('describes every command with its aliases, own and global options, and value kinds', () => {
-    const specs = describeTree(program());
+  it('describes every command with its aliases, own and global options, and value kinds', async () => {
+    const specs = describeTree(await program());
     const byPath = new Map(specs.map((spec) => [spec.path, spec]));
     expect(byPath.get('')!.children.map((child) => child.name)).toEqual(expect.arrayContaining(['profile', 'prompts', 'api', 'help', 'version']));
     expect(byPath.get('prompts')!.children.find((child) => child.name === 'list')!.aliases).toEqual(['ls']);

@@ -19,7 +19,7 @@ import {
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ConfigError } from '../errors.js';
-import { type ConfigFile, ConfigFileSchema, type Profile } from './schema.js';
+import { type ConfigFile, parseConfigFile, type Profile } from './schema.js';
 
 export interface ProfileStore {
   readonly path: string;
@@ -146,15 +146,13 @@ class FileProfileStore implements ProfileStore {
   }
 
   private validate(raw: Record<string, unknown>): ConfigFile {
-    const parsed = ConfigFileSchema.safeParse(raw);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new ConfigError(
-        `config file ${this.path} is invalid at ${issue?.path.map(String).join('.') || '(root)'}: ${issue?.message ?? 'unknown'}`,
-        { hint: 'Fix the file by hand, or remove the broken profile with `llmobs profile remove`.' },
-      );
+    const parsed = parseConfigFile(raw);
+    if (!parsed.ok) {
+      throw new ConfigError(`config file ${this.path} is invalid at ${parsed.path.join('.') || '(root)'}: ${parsed.message}`, {
+        hint: 'Fix the file by hand, or remove the broken profile with `llmobs profile remove`.',
+      });
     }
-    return parsed.data;
+    return parsed.value;
   }
 
   read(): ConfigFile {

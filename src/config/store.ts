@@ -16,9 +16,9 @@ import {
   unlinkSync,
   writeSync,
 } from 'node:fs';
-import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ConfigError } from '../errors.js';
+import { configDir } from './dir.js';
 import { type ConfigFile, parseConfigFile, type Profile } from './schema.js';
 
 export interface ProfileStore {
@@ -38,11 +38,7 @@ export interface ProfileStore {
   setActive(name: string | undefined): void;
 }
 
-export function configDir(env: Record<string, string | undefined>): string {
-  if (env.LLMOBS_CONFIG_DIR) return env.LLMOBS_CONFIG_DIR;
-  const base = env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config');
-  return join(base, 'llmobs');
-}
+export { configDir };
 
 export interface StoreOptions {
   env: Record<string, string | undefined>;

@@ -1,6 +1,8 @@
 // Reading local input files: a missing or unreadable file is a file error (exit 6), bad content a
 // usage error (exit 2) that says where it is. Nothing is sent before both checks pass.
-import { open, readFile } from 'node:fs/promises';
+// fs.promises rather than node:fs/promises: it loads on first use, and with it readline and the
+// file watchers, which a command that reads no file does not need at start.
+import { promises as fsp } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Context } from '../context.js';
 import { CliError, ExitCode, FileError, UsageError } from '../errors.js';
@@ -12,7 +14,7 @@ export async function readTextInput(ctx: Context, file: string): Promise<string>
   if (file === '-') return readAll(ctx.io.stdin);
   const path = resolve(ctx.cwd, file);
   try {
-    return await readFile(path, 'utf8');
+    return await fsp.readFile(path, 'utf8');
   } catch (error) {
     throw cannotRead(file, error);
   }
@@ -29,7 +31,7 @@ export function cannotRead(file: string, error: unknown): FileError {
 export async function openInputStream(ctx: Context, file: string, highWaterMark: number): Promise<{ stream: NodeJS.ReadableStream; size: number | undefined }> {
   if (file === '-') return { stream: ctx.io.stdin, size: undefined };
   try {
-    const handle = await open(resolve(ctx.cwd, file), 'r');
+    const handle = await fsp.open(resolve(ctx.cwd, file), 'r');
     const { size } = await handle.stat();
     return { stream: handle.createReadStream({ highWaterMark }), size };
   } catch (error) {

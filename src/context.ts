@@ -118,8 +118,10 @@ export class Context {
    */
   async prepare(): Promise<void> {
     if (this.outputInstance) return;
-    const { Output, loadTables } = await import('./output/output.js');
+    const [{ Output, loadTables, loadColors }, { colorLevel }] = await Promise.all([import('./output/output.js'), import('./output/color.js')]);
     if (this.io.stdout.isTTY === true) await loadTables();
+    const coloured = (isTTY: boolean | undefined) => colorLevel({ env: this.env, isTTY: isTTY === true, noColorFlag: !this.globals.color }) > 0;
+    if (coloured(this.io.stdout.isTTY) || coloured(this.io.stderr.isTTY)) await loadColors();
     const output = new Output({
       stdout: this.io.stdout,
       stderr: this.io.stderr,

@@ -1,9 +1,9 @@
 // Control characters from names and server text never reach a terminal raw.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { escapeJson, escapeText, escapeValue } from '../../../src/output/escape.js';
-import { Output } from '../../../src/output/output.js';
+import { loadColors, Output } from '../../../src/output/output.js';
 import { isolatedEnv, runInProcess } from '../../helpers/cli.js';
 import { Capture } from '../../helpers/streams.js';
 
@@ -12,6 +12,8 @@ const CLEAR = '\u001b[2J\u001b[H';
 const C1_CSI = '\u009b31m';
 // eslint-disable-next-line no-control-regex
 const RAW = /[\u0000-\u0008\u000b-\u001a\u001c-\u001f\u007f-\u009f]|\u001b(?!\[[0-9;]*m)/;
+
+beforeAll(() => loadColors());
 
 describe('escaping', () => {
   it('makes every control character visible in a value, and all but colours in text', () => {

@@ -3,7 +3,7 @@ import { parseAre } from '../regex/are-parser.js';
 import type { AreFeatures } from '../regex/are-to-js.js';
 import { areFeatures, backrefProblem, subjectCaveat, translateAre } from '../regex/are-to-js.js';
 import { type AreMatcher, compileMatcher } from '../regex/matcher.js';
-import { mayMatch, type Prefilter, prefilterOf } from '../regex/prefilter.js';
+import { type LiteralForm, literalFormOf, literalMatch, mayMatch, type Prefilter, prefilterOf } from '../regex/prefilter.js';
 
 /**
  * A `matchPattern` compiled to behave like Postgres' `model ~ match_pattern`:
@@ -62,10 +62,13 @@ function compileUncached(pattern: string): CompiledPattern {
 }
 
 /**
- * What matching needs to know of a valid pattern to answer "no match" without compiling it: its
- * literal prefilter (regex/prefilter.ts) and the features that decide whether a verdict is exact.
+ * What matching needs to know of a valid pattern to answer without compiling it
+ * (regex/prefilter.ts): its literal form when it has one (the verdict is then a comparison of
+ * strings), else its literal prefilter (which can answer "no match"), and the features that
+ * decide whether a verdict is exact.
  */
 export interface KnownPattern {
+  literal?: LiteralForm;
   prefilter: Prefilter;
   features: AreFeatures;
 }
@@ -75,7 +78,9 @@ export function precomputePatterns(patterns: Iterable<string>): Record<string, K
   const out: Record<string, KnownPattern> = {};
   for (const pattern of patterns) {
     const c = compilePattern(pattern);
-    if (c.status === 'ok') out[pattern] = { prefilter: prefilterOf(c.parsed), features: c.features };
+    if (c.status !== 'ok') continue;
+    const literal = literalFormOf(c.parsed);
+    out[pattern] = literal === null ? { prefilter: prefilterOf(c.parsed), features: c.features } : { literal, prefilter: { icase: literal.icase, all: [] }, features: c.features };
   }
   return out;
 }
@@ -103,9 +108,10 @@ export function setKnownPatterns(table: Record<string, KnownPattern>): void {
 export function testPattern(pattern: string | CompiledPattern, subject: string): PatternTest {
   if (typeof pattern === 'string') {
     const k = knownPattern(pattern);
-    if (k !== undefined && !mayMatch(k.prefilter, subject)) {
+    if (k !== undefined && (k.literal !== undefined || !mayMatch(k.prefilter, subject))) {
+      const status = k.literal !== undefined && literalMatch(k.literal, subject) ? 'match' : 'no-match';
       const caveat = subjectCaveat(k.features, k.prefilter.icase, subject);
-      return caveat === null ? { status: 'no-match', exact: true } : { status: 'no-match', exact: false, reason: caveat };
+      return caveat === null ? { status, exact: true } : { status, exact: false, reason: caveat };
     }
   }
   const c = typeof pattern === 'string' ? compilePattern(pattern) : pattern;

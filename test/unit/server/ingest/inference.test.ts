@@ -92,7 +92,7 @@ describe('pricing tier attributes', () => {
       store,
       { now: NOW, count: engineCounter },
     );
-    expect(result.writes.observations[0]).toMatchObject({ usagePricingTierName: 'Fast mode', modelParameters: { service_tier: 'default' } });
+    expect(result.writes.observations[0]!.record).toMatchObject({ usagePricingTierName: 'Fast mode', modelParameters: { service_tier: 'default' } });
   });
 
   it('passes no attributes when usage was tokenized (the server then falls back to the default tier)', () => {

@@ -12,7 +12,7 @@
 // anything (the floor of what any local mock costs), and the ingestion pipeline called in-process
 // without HTTP or SQLite.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -107,7 +107,8 @@ function bareServer() {
 
 function inProcess(bodies) {
   const definitions = [...builtInDefinitions()];
-  const lookups = { trace: () => undefined, observation: () => undefined, score: () => undefined, eventSeen: () => false, prompt: () => undefined, definitions: () => definitions };
+  const none = () => new Map();
+  const lookups = { storedTraces: none, storedObservations: none, storedScores: none, seenEvents: () => new Set(), prompt: () => undefined, definitions: () => definitions };
   const started = performance.now();
   for (const body of bodies) processBatch(JSON.parse(body).batch, { projectId: 'p', accessLevel: 'project' }, lookups, { now: new Date(), count: engineCounter });
   return (bodies.length * 100) / ((performance.now() - started) / 1000);
@@ -143,6 +144,8 @@ async function spawnServer(dist) {
   });
   return {
     child,
+    dataDir,
+    generations: 0,
     url: info.url,
     auth: `Basic ${Buffer.from(`${info.keys.publicKey}:${info.keys.secretKey}`).toString('base64')}`,
     /** CPU seconds the server process has used so far (user + system). */
@@ -170,12 +173,16 @@ console.log('payload    concurrency  server        llmobs server (gen/s)   serve
 try {
   for (const kind of only) {
     // Warm up: rank tables, JIT, SQLite pages.
-    for (const server of servers) await drive(server.url, server.auth, Array.from({ length: 20 }, () => batchBody(kind)), 4);
+    for (const server of servers) {
+      await drive(server.url, server.auth, Array.from({ length: 20 }, () => batchBody(kind)), 4);
+      server.generations += 20 * 100;
+    }
     for (const concurrency of [1, 20]) {
       for (const server of servers) {
         const bodies = Array.from({ length: requests }, () => batchBody(kind));
         const cpuBefore = await server.cpu();
         const ours = await drive(server.url, server.auth, bodies, concurrency);
+        server.generations += bodies.length * 100;
         const perCpuSecond = (bodies.length * 100) / ((await server.cpu()) - cpuBefore);
         const first = server === servers[0];
         const mock = first ? fmt((await drive(bareUrl, servers[0].auth, bodies, concurrency)).rate) : '        -';
@@ -192,5 +199,11 @@ try {
     await new Promise((resolve) => server.child.on('exit', resolve));
   }
   bare.close();
+  // A stopped server has checkpointed its WAL into the database file: the directory is the data.
+  for (const server of servers) {
+    if (!server.dataDir) continue;
+    const bytes = readdirSync(server.dataDir).reduce((sum, name) => sum + statSync(join(server.dataDir, name)).size, 0);
+    console.log(`${server.label}: data directory ${(bytes / 1e6).toFixed(1)} MB after ${server.generations.toLocaleString('en-US')} generations (${Math.round(bytes / server.generations)} bytes each)`);
+  }
   for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
 }

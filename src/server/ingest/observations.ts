@@ -51,7 +51,9 @@ export interface ObservationContext {
 
 type Body = Record<string, unknown>;
 
-const iso = (value: string): string => new Date(value).toISOString();
+// Most clients send times already in the stored form (UTC, milliseconds, "Z"): kept as they are.
+const STORED_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+const iso = (value: string): string => (STORED_TIME.test(value) ? value : new Date(value).toISOString());
 
 /** provided_usage_details and provided_cost_details of one event (mapObservationEventsToRecords). */
 function providedOf(body: Body): { usage: Record<string, number>; cost: Record<string, number> } {

@@ -11,7 +11,7 @@ import { processBatch } from './batch.js';
 import { asEventLog } from './event-log.js';
 import { checkSpans, decodeOtlpBody, processOtel, rejectionMessage } from './otel/index.js';
 import { batchRequest } from './schemas.js';
-import type { IngestAuth, IngestLookups, IngestWrites, Stored } from './types.js';
+import type { BatchResponse, IngestAuth, IngestLookups, IngestWrites, Stored } from './types.js';
 
 /** The most an OTLP body may inflate to when sent with gzip. */
 export const OTLP_MAX_INFLATED_BYTES = 64 * 1024 * 1024;
@@ -56,17 +56,25 @@ function write(tx: Tx, writes: IngestWrites, now: Date): void {
   tx.events.record(writes.eventIds, now.toISOString());
 }
 
-function authOf(request: ServerRequest, context: HandlerContext): IngestAuth {
+export function authOf(request: ServerRequest, context: HandlerContext): IngestAuth {
   return { projectId: context.store.project.id, accessLevel: request.accessLevel ?? 'project' };
+}
+
+/**
+ * Runs events through the batch pipeline and writes the result in the request's transaction: the
+ * ingestion route, and the routes the service implements as one ingestion event
+ * (POST /api/public/scores).
+ */
+export function ingestEvents(events: readonly unknown[], tx: Tx, auth: IngestAuth, now: Date): BatchResponse {
+  const result = processBatch(events, auth, lookupsFor(tx), { now, count: engineCounter });
+  write(tx, result.writes, now);
+  return result.response;
 }
 
 function ingestBatch(request: ServerRequest, tx: Tx, context: HandlerContext): ServerReply {
   const parsed = batchRequest.safeParse(request.body);
   if (!parsed.success) return { status: 400, body: { message: 'Invalid request data', errors: parsed.error.issues.map((issue) => issue.message) } };
-  const now = context.now();
-  const result = processBatch(parsed.data.batch, authOf(request, context), lookupsFor(tx), { now, count: engineCounter });
-  write(tx, result.writes, now);
-  return { status: 207, body: result.response };
+  return { status: 207, body: ingestEvents(parsed.data.batch, tx, authOf(request, context), context.now()) };
 }
 
 function header(request: ServerRequest, name: string): string | undefined {

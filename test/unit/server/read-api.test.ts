@@ -249,6 +249,20 @@ describe('scores', () => {
     expect((await call('POST', '/api/public/scores', { name: 'x', value: 2, dataType: 'BOOLEAN', traceId: 't1' }, { unchecked: true })).status).toBe(400);
   });
 
+  it('sends a score through ingestion as a score-create event: a second POST of an id merges into it, an unknown config drops it', async () => {
+    const first = { id: 'sc-merged', name: 'review', value: 0.4, traceId: 'trace-not-listed', comment: 'first pass', metadata: { reviewer: 'ann', scores: { a: 1 } } };
+    expect(await call('POST', '/api/public/scores', first, { unchecked: true })).toEqual({ status: 200, body: { id: 'sc-merged' } });
+    const second = { id: 'sc-merged', name: 'review', value: 0.8, traceId: 'trace-not-listed', metadata: { scores: { b: 2 } }, environment: 'Langfuse-Staging' };
+    expect(await call('POST', '/api/public/scores', second, { unchecked: true })).toEqual({ status: 200, body: { id: 'sc-merged' } });
+    const stored = (await get('/api/public/v3/scores?id=sc-merged&fields=core,details')).body.data;
+    // A replacement would have lost the comment and the first metadata; the environment is the first one's, as the worker keeps it.
+    expect(stored).toEqual([expect.objectContaining({ value: 0.8, comment: 'first pass', metadata: { reviewer: 'ann', scores: { a: 1, b: 2 } }, environment: 'default' })]);
+
+    const unknownConfig = await call('POST', '/api/public/scores', { id: 'sc-config', name: 'q', value: 1, traceId: 'trace-not-listed', configId: 'no-such-config' }, { unchecked: true });
+    expect(unknownConfig).toEqual({ status: 200, body: { id: 'sc-config' } });
+    expect((await get('/api/public/v3/scores?id=sc-config')).body.data).toEqual([]);
+  });
+
   it('lists scores newest first by cursor, the value typed by dataType, with field groups', async () => {
     const first = await get('/api/public/v3/scores?limit=2&traceId=t1,t2&fields=core,details,subject');
     expect(first.body.meta.limit).toBe(2);

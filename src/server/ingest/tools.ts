@@ -155,6 +155,8 @@ function withTools(input: unknown, tools: unknown[]): unknown | undefined {
 
 /** Input and metadata as stored: tool definitions moved from the metadata into the input. */
 export function moveToolDefinitions(input: unknown, metadata: unknown): { input: unknown; metadata: unknown } {
+  // Only `tools` and `attributes` can hold tool definitions; most metadata has neither.
+  if (isPlainRecord(metadata) && metadata['tools'] === undefined && metadata['attributes'] === undefined) return { input, metadata };
   const parsed = parseIfString(metadata);
   if (!isPlainRecord(parsed)) return { input, metadata };
   const { tools, metadata: cleaned } = collect(parsed);

@@ -6,9 +6,10 @@
 import type { ObservationLevel, ObservationRecord, ObservationType } from '../records.js';
 import { inferUsageAndCost } from './infer.js';
 import { byTime, freshItems, lastTruthy, loggedItems, type MergeItem, toLogged } from './event-log.js';
-import { eventMetadata, mergeRecords, metadataRecord, type Partial, rowMetadata, storedMetadata } from './merge.js';
+import { metadataRecord, metadataStrings } from '../../core/metadata.js';
+import { moveToolDefinitions } from '../../core/tools.js';
+import { eventMetadata, mergeRecords, type Partial, rowMetadata, storedMetadata } from './merge.js';
 import { DEFAULT_ENVIRONMENT, type LegacyUsageBody, type ObservationEvent } from './schemas.js';
-import { moveToolDefinitions } from './tools.js';
 import type { EventLog, IngestLookups, IngestOptions, PromptRef, Stored } from './types.js';
 
 const IMMUTABLE = new Set(['id', 'projectId', 'traceId', 'startTime', 'createdAt', 'environment']);
@@ -107,14 +108,6 @@ function partialOf(event: ObservationEvent, id: string, prompt: PromptRef | unde
   };
 }
 
-/** The server's string map of merged metadata: non-string values JSON-encoded. */
-function valuesAsStrings(metadata: unknown): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  if (typeof metadata !== 'object' || metadata === null) return out;
-  for (const [key, value] of Object.entries(metadata)) if (value !== undefined) out[key] = typeof value === 'string' ? value : JSON.stringify(value);
-  return out;
-}
-
 function storedPartial(record: ObservationRecord, source: EventSource): Partial {
   return { ...record, metadata: source === 'otel' ? rowMetadata(record.metadata) : eventMetadata(record.metadata) };
 }
@@ -155,7 +148,7 @@ export function buildObservation(id: string, events: readonly ObservationEvent[]
   // The server stores metadata as strings and moves tool definitions from it into the input
   // before it tokenizes. A kept event's input is the one the stored record was made from.
   const rawInput = lastTruthy(sorted, 'input', stored?.log && 'rawInput' in stored.log ? stored.log.rawInput : record?.input, base?.input);
-  const moved = moveToolDefinitions(rawInput, valuesAsStrings(merged['metadata']));
+  const moved = moveToolDefinitions(rawInput, metadataStrings(merged['metadata']));
   const input = moved.input;
 
   let tierAttributes: { modelParameters?: unknown; metadata?: unknown } | undefined;

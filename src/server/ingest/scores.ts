@@ -6,7 +6,8 @@
 // score through here as one score-create event, as the service does.
 import type { ScoreDataType, ScoreRecord, ScoreSource } from '../records.js';
 import { byTime, freshItems, loggedItems, toLogged } from './event-log.js';
-import { mergeRecords, metadataRecord, type Partial, eventMetadata, storedMetadata } from './merge.js';
+import { metadataRecord } from '../../core/metadata.js';
+import { mergeRecords, type Partial, eventMetadata, storedMetadata } from './merge.js';
 import { DEFAULT_ENVIRONMENT, type ScoreEvent } from './schemas.js';
 import type { Stored } from './types.js';
 

@@ -5,7 +5,8 @@
 // sorted union of all of them).
 import type { TraceRecord } from '../records.js';
 import { byTime, freshItems, lastTruthy, loggedItems, toLogged } from './event-log.js';
-import { eventMetadata, mergeRecords, metadataRecord, type Partial, storedMetadata } from './merge.js';
+import { metadataRecord } from '../../core/metadata.js';
+import { eventMetadata, mergeRecords, type Partial, storedMetadata } from './merge.js';
 import { DEFAULT_ENVIRONMENT, type TraceEvent } from './schemas.js';
 import type { Stored } from './types.js';
 

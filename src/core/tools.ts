@@ -5,6 +5,8 @@
 // `llm.tools.<n>.tool.json_schema`. The input then carries them as `{messages, tools}`,
 // `{...input, tools}` or `{prompt, tools}`.
 
+import { metadataRecord, metadataStrings } from './metadata.js';
+
 function parseIfString(value: unknown): unknown {
   if (typeof value !== 'string') return value;
   try {
@@ -164,4 +166,13 @@ export function moveToolDefinitions(input: unknown, metadata: unknown): { input:
   const mapped = withTools(input, tools);
   if (mapped === undefined) return { input, metadata };
   return { input: mapped, metadata: cleaned };
+}
+
+/**
+ * One generation's input as the server stores and counts it: tool definitions from its metadata
+ * (as the worker keeps metadata, a map of strings) moved in. `estimate` counts this input.
+ */
+export function inputWithToolDefinitions(input: unknown, metadata: unknown): unknown {
+  if (!metadata) return input;
+  return moveToolDefinitions(input, metadataStrings(metadataRecord(metadata))).input;
 }

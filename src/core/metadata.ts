@@ -17,3 +17,11 @@ export function metadataStrings(metadata: unknown): Record<string, unknown> {
   for (const [key, value] of Object.entries(metadata)) if (value !== undefined) out[key] = typeof value === 'string' ? value : JSON.stringify(value);
   return out;
 }
+
+/**
+ * One metadata value (as read back: JSON-parsed where its stored text parses) as the text the
+ * worker keeps: a string as it is, anything else as its JSON.
+ */
+export function metadataValueText(value: unknown): string {
+  return typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
+}

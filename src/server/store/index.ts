@@ -34,5 +34,7 @@ export {
   type ObservationForMetrics,
   type ScoreFilter,
   type WithEvents,
+  UnsupportedFilterError,
 } from './traces.js';
+export { type ColumnFilter, type FilterColumnKey, filterConditions } from './filters.js';
 export { STATE_BACKUP_FILE } from './import-state.js';

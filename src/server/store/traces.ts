@@ -3,6 +3,7 @@
 // read API queries them. The events are kept as ingestion gives them (JSON): the store never
 // looks inside.
 import type { ObservationRecord, ScoreRecord, TraceRecord } from '../records.js';
+import { type ColumnFilter, filterConditions } from './filters.js';
 import type { Statements } from './sqlite.js';
 
 /** Filters of the traces list; every one given must hold. Times are ISO strings. */
@@ -20,6 +21,24 @@ export interface TraceFilter {
   fromTimestamp?: string | undefined;
   /** timestamp < this. */
   toTimestamp?: string | undefined;
+  /** The `filter` parameter's filters, all of which must hold too. */
+  advanced?: readonly ColumnFilter[] | undefined;
+}
+
+/** A filter of the `filter` parameter that the column it names cannot take. */
+export class UnsupportedFilterError extends Error {
+  constructor(readonly filter: ColumnFilter) {
+    super(`a ${filter.type} filter with operator "${filter.operator}" cannot be applied to this column`);
+    this.name = 'UnsupportedFilterError';
+  }
+}
+
+function advancedWhere(filters: readonly ColumnFilter[] | undefined, where: string[], params: unknown[]): void {
+  if (!filters?.length) return;
+  const conditions = filterConditions(filters);
+  if ('unsupported' in conditions) throw new UnsupportedFilterError(conditions.unsupported);
+  where.push(...conditions.where);
+  params.push(...conditions.params);
 }
 
 export const TRACE_ORDER_COLUMNS = {
@@ -78,6 +97,7 @@ function traceWhere(filter: TraceFilter): { sql: string; params: unknown[] } {
     where.push('timestamp < ?');
     params.push(filter.toTimestamp);
   }
+  advancedWhere(filter.advanced, where, params);
   return { sql: where.length ? `WHERE ${where.join(' AND ')}` : '', params };
 }
 
@@ -159,14 +179,14 @@ export class TraceStore {
     const where = traceWhere(filter);
     const orderBy = order ? `${TRACE_ORDER_COLUMNS[order.column]} ${order.direction}, id ${order.direction}` : 'timestamp DESC, id DESC';
     return this.sql
-      .rows<{ record: string }>(`SELECT record FROM traces ${where.sql} ORDER BY ${orderBy} LIMIT ? OFFSET ?`, ...where.params, page.limit, page.offset)
+      .rows<{ record: string }>(`SELECT record FROM traces t ${where.sql} ORDER BY ${orderBy} LIMIT ? OFFSET ?`, ...where.params, page.limit, page.offset)
       .map(parseTrace);
   }
 
   /** How many traces match (all of them without a filter). */
   count(filter: TraceFilter = {}): number {
     const where = traceWhere(filter);
-    return this.sql.row<{ n: number }>(`SELECT COUNT(*) AS n FROM traces ${where.sql}`, ...where.params)?.n ?? 0;
+    return this.sql.row<{ n: number }>(`SELECT COUNT(*) AS n FROM traces t ${where.sql}`, ...where.params)?.n ?? 0;
   }
 
   /** Observation and score ids, latency and cost of each trace. */
@@ -222,6 +242,8 @@ export interface ObservationFilter {
   fromStartTime?: string | undefined;
   /** startTime < this. */
   toStartTime?: string | undefined;
+  /** The `filter` parameter's filters, all of which must hold too. */
+  advanced?: readonly ColumnFilter[] | undefined;
 }
 
 /** Where a page of the v2 list ends: the last row's sort key (startTime, traceId, id), all descending. */
@@ -277,6 +299,7 @@ function observationWhere(filter: ObservationFilter): { sql: string; params: unk
     where.push('o.start_time < ?');
     params.push(filter.toStartTime);
   }
+  advancedWhere(filter.advanced, where, params);
   return { sql: where.length ? `WHERE ${where.join(' AND ')}` : '', params };
 }
 

@@ -63,7 +63,7 @@ beforeAll(async () => {
     tx.observations.put(
       observation('o3', {
         traceId: 't2', type: 'GENERATION', name: 'llm', startTime: at(3600), endTime: at(3603), providedModelName: 'claude-x',
-        usageDetails: { input: 100, output: 50, total: 150 }, costDetails: { total: 0.001 }, totalCost: 0.001,
+        usageDetails: { input: 100, output: 50, total: 150 }, costDetails: { total: 0.001 }, totalCost: 0.001, metadata: { step: 2 },
       }),
     );
     tx.scores.put(score('sc1', { traceId: 't1', value: 0.9 }));
@@ -226,6 +226,31 @@ describe('GET /api/public/v2/metrics', () => {
     expect(answer.body.data[11]).toEqual({ time_dimension: '2026-03-01T11:00:00Z', p50_latency: 3000, count_count: '1' });
     const byUser = await metrics({ dimensions: [{ field: 'userId' }], metrics: [{ measure: 'count', aggregation: 'count' }], filters: [{ column: 'userId', operator: 'any of', value: ['u1'], type: 'stringOptions' }] });
     expect(byUser.body.data).toEqual([{ userId: 'u1', count_count: '2' }]);
+  });
+
+  it('filters on the start time (datetime), on metadata (stringObject), and on tags (arrayOptions)', async () => {
+    const count = [{ measure: 'count', aggregation: 'count' }];
+    const late = await metrics({ metrics: count, filters: [{ column: 'start_time', type: 'datetime', operator: '>=', value: at(1) }] });
+    expect(late.body.data).toEqual([{ count_count: '1' }]);
+    const tagged = await metrics({ metrics: count, filters: [{ column: 'tags', type: 'arrayOptions', operator: 'all of', value: ['a', 'b'] }] });
+    expect(tagged.body.data).toEqual([{ count_count: '2' }]);
+    const described = await metrics({ metrics: count, filters: [{ column: 'metadata', type: 'stringObject', key: 'step', operator: '=', value: '2' }] });
+    expect(described.body.data).toEqual([{ count_count: '1' }]);
+  });
+
+  it('refuses filters the service refuses: a type the dimension does not take, an unknown column, metadata without stringObject', async () => {
+    const count = [{ measure: 'count', aggregation: 'count' }];
+    expect((await metrics({ metrics: count, filters: [{ column: 'promptVersion', type: 'number', operator: '=', value: 2 }] })).body).toEqual({
+      message: "Invalid filter for field 'promptVersion': Filter type 'number' is not supported for dimension type 'string'. Expected 'string' or 'stringOptions'.",
+      error: 'InvalidRequestError',
+    });
+    expect((await metrics({ metrics: count, filters: [{ column: 'tags', type: 'stringOptions', operator: 'any of', value: ['a'] }] })).body.message).toBe(
+      "Invalid filter for field 'tags': Filter type 'stringOptions' is not supported for dimension type 'string[]'. Expected 'arrayOptions'.",
+    );
+    expect((await metrics({ metrics: count, filters: [{ column: 'startTime', type: 'datetime', operator: '>', value: at(0) }] })).body.message).toMatch(/^Invalid filter column startTime\. Must be one of id,traceId,.* or start_time$/);
+    expect((await metrics({ metrics: count, filters: [{ column: 'metadata', type: 'string', operator: '=', value: 'x' }] })).body.message).toMatch(/^Invalid filter for field 'metadata': Metadata filters require type 'stringObject'/);
+    expect((await metrics({ metrics: count, dimensions: [{ field: 'release' }] })).status).toBe(400);
+    expect((await metrics({ metrics: [{ measure: 'latency', aggregation: 'histogram' }] })).body.message).toMatch(/histogram aggregation is not supported by llmobs server/);
   });
 
   it('refuses a bad query with the service\'s messages', async () => {

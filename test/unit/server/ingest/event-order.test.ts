@@ -114,7 +114,7 @@ const eventArb = fc.record({
   end: fc.option(fc.integer({ min: 0, max: 20 }), { nil: undefined }),
 });
 
-function eventOf(e: fc.RecordValue<typeof eventArb> & object, n: number) {
+function eventOf(e: typeof eventArb extends fc.Arbitrary<infer T> ? T : never, n: number) {
   const body: Record<string, unknown> = { id: 'g', traceId: 't', startTime: ts(0) };
   if (e.kind !== 'span-update') body['model'] = 'gpt-4o';
   for (const key of ['name', 'version', 'input', 'output', 'level', 'metadata'] as const) if (e[key] !== undefined) body[key] = e[key];

@@ -263,10 +263,10 @@ describe('GET /api/public/v2/metrics', () => {
 
 describe('scores', () => {
   it('creates a score with Basic auth or the public key alone, and refuses a body without a subject', async () => {
-    const created = await call('POST', '/api/public/scores', { name: 'helpful', value: 1, dataType: 'BOOLEAN', traceId: 't1', observationId: 'o2' }, { unchecked: true });
+    const created = await call('POST', '/api/public/scores', { name: 'helpful', value: 1, dataType: 'BOOLEAN', traceId: 't1', observationId: 'o2' });
     expect(created.status).toBe(200);
     expect(created.body.id).toMatch(/^[0-9a-f-]{36}$/);
-    const bearer = await call('POST', '/api/public/scores', { id: 'sc-sdk', name: 'sdk', value: 'great', traceId: 't2' }, { unchecked: true, auth: `Bearer ${server.keys.publicKey}` });
+    const bearer = await call('POST', '/api/public/scores', { id: 'sc-sdk', name: 'sdk', value: 'great', traceId: 't2' }, { auth: `Bearer ${server.keys.publicKey}` });
     expect(bearer).toEqual({ status: 200, body: { id: 'sc-sdk' } });
     const refused = await call('POST', '/api/public/scores', { name: 'x', value: 1 }, { unchecked: true });
     expect(refused.status).toBe(400);
@@ -276,14 +276,14 @@ describe('scores', () => {
 
   it('sends a score through ingestion as a score-create event: a second POST of an id merges into it, an unknown config drops it', async () => {
     const first = { id: 'sc-merged', name: 'review', value: 0.4, traceId: 'trace-not-listed', comment: 'first pass', metadata: { reviewer: 'ann', scores: { a: 1 } } };
-    expect(await call('POST', '/api/public/scores', first, { unchecked: true })).toEqual({ status: 200, body: { id: 'sc-merged' } });
+    expect(await call('POST', '/api/public/scores', first)).toEqual({ status: 200, body: { id: 'sc-merged' } });
     const second = { id: 'sc-merged', name: 'review', value: 0.8, traceId: 'trace-not-listed', metadata: { scores: { b: 2 } }, environment: 'Langfuse-Staging' };
-    expect(await call('POST', '/api/public/scores', second, { unchecked: true })).toEqual({ status: 200, body: { id: 'sc-merged' } });
+    expect(await call('POST', '/api/public/scores', second)).toEqual({ status: 200, body: { id: 'sc-merged' } });
     const stored = (await get('/api/public/v3/scores?id=sc-merged&fields=core,details')).body.data;
     // A replacement would have lost the comment and the first metadata; the environment is the first one's, as the worker keeps it.
     expect(stored).toEqual([expect.objectContaining({ value: 0.8, comment: 'first pass', metadata: { reviewer: 'ann', scores: { a: 1, b: 2 } }, environment: 'default' })]);
 
-    const unknownConfig = await call('POST', '/api/public/scores', { id: 'sc-config', name: 'q', value: 1, traceId: 'trace-not-listed', configId: 'no-such-config' }, { unchecked: true });
+    const unknownConfig = await call('POST', '/api/public/scores', { id: 'sc-config', name: 'q', value: 1, traceId: 'trace-not-listed', configId: 'no-such-config' });
     expect(unknownConfig).toEqual({ status: 200, body: { id: 'sc-config' } });
     expect((await get('/api/public/v3/scores?id=sc-config')).body.data).toEqual([]);
   });
@@ -313,13 +313,13 @@ describe('scores', () => {
 
 describe('DELETE traces', () => {
   it('deletes a trace with its observations and scores, one or many', async () => {
-    expect(await call('DELETE', '/api/public/traces/t2', undefined, { unchecked: true })).toEqual({ status: 200, body: { message: 'Trace deleted successfully' } });
+    expect(await call('DELETE', '/api/public/traces/t2')).toEqual({ status: 200, body: { message: 'Trace deleted successfully' } });
     expect((await get('/api/public/traces/t2')).status).toBe(404);
     expect((await get('/api/public/observations/o3')).status).toBe(404);
     expect((await get('/api/public/v3/scores?traceId=t2')).body.data).toEqual([]);
     const empty = await call('DELETE', '/api/public/traces', { traceIds: [] }, { unchecked: true });
     expect(empty.body.error[0].message).toBe('At least 1 traceId is required.');
-    expect(await call('DELETE', '/api/public/traces', { traceIds: ['t1', 't3', 'unknown'] }, { unchecked: true })).toEqual({ status: 200, body: { message: 'Traces deleted successfully' } });
+    expect(await call('DELETE', '/api/public/traces', { traceIds: ['t1', 't3', 'unknown'] })).toEqual({ status: 200, body: { message: 'Traces deleted successfully' } });
     expect((await get('/api/public/traces')).body.data).toEqual([]);
   });
 });

@@ -9,6 +9,9 @@ import { registerModels } from './models/index.js';
 import { registerProfile } from './profile/index.js';
 import { registerPrompts } from './prompts/index.js';
 import { registerTokens } from './tokens/index.js';
+import { registerTraces } from './traces/index.js';
+import { registerObservations } from './observations/index.js';
+import { registerCost } from './cost/index.js';
 
 export function registerCommands(program: Command, ctx: Context): void {
   registerProfile(program, ctx);
@@ -17,6 +20,9 @@ export function registerCommands(program: Command, ctx: Context): void {
   registerLabels(program, ctx);
   registerTokens(program, ctx);
   registerEstimate(program, ctx);
+  registerTraces(program, ctx);
+  registerObservations(program, ctx);
+  registerCost(program, ctx);
 
   program
     .command('health')

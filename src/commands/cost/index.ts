@@ -1,0 +1,41 @@
+import { type Command, Option } from 'commander';
+import type { Context } from '../../context.js';
+import { lazy } from '../action.js';
+import { collect } from '../options.js';
+import { observationFilters } from '../observations/index.js';
+
+const TIME = 'ISO time with Z or offset, a date (midnight UTC), 30m/24h/7d/2w ago, or now';
+const TYPES = ['GENERATION', 'SPAN', 'EVENT', 'AGENT', 'TOOL', 'CHAIN', 'RETRIEVER', 'EVALUATOR', 'EMBEDDING', 'GUARDRAIL'];
+
+export function registerCost(program: Command, ctx: Context): void {
+  const cost = program.command('cost').description('what the project spent (from the Metrics API), and what past generations cost under other prices');
+
+  cost
+    .command('report')
+    .description('cost, tokens and count per model, day, user, prompt ... for a time range (default: this month so far); --budget USD exits 9 when the total is over it')
+    .option('--from <time>', `start of the range, inclusive (${TIME}; default: the 1st of this month, UTC)`)
+    .option('--to <time>', 'end of the range, exclusive (default: now)')
+    .option('--month <month>', 'a calendar month (UTC): YYYY-MM, this or last')
+    .option('--by <grouping>', 'group by model, user, prompt, environment, name, type, trace, release, level, and/or hour, day, week, month (repeatable or comma-separated; default: model)', collect)
+    .addOption(new Option('--type <type>', 'count only these observation types (repeatable; default: all but SPAN and EVENT)').choices(TYPES).argParser(collect))
+    .option('--environment <env>', 'only these environments (repeatable)', collect)
+    .option('--budget <usd>', 'exit 9 when the total cost is over this amount in USD, saying by how much')
+    .option('--csv', 'CSV on stdout: one row per group (and time bucket)')
+    .option('--no-cache', 'ask the server even when the same report was answered within the last 5 minutes')
+    .action(lazy(ctx, () => import('./report.js')));
+
+  observationFilters(
+    cost
+      .command('recompute')
+      .description('re-price past generations with model definitions (the built-in ones, --models-file, or --remote) and compare with the stored cost, per model')
+      .option('--input <file>', 'read generations from a file written by observations export (JSON Lines or JSON; - for stdin), offline'),
+    { type: true },
+  )
+    .option('--month <month>', 'with the API: a calendar month (UTC), YYYY-MM, this or last (default: this month so far)')
+    .option('--limit <n>', 'with the API: re-price at most this many generations')
+    .option('--models-file <file>', 'custom model definitions (JSON or YAML) that take precedence over the built-in catalogue')
+    .option('--remote', "use the profile's model definitions from the server (cached 10 minutes)")
+    .option('--ignore-start-dates', 'match as the server does at ingestion: a definition\'s start date is not compared with the generation\'s time')
+    .option('--output <file>', 'write one JSON line per generation: id, traceId, startTime, model, definition, storedCost, recomputedCost, difference')
+    .action(lazy(ctx, () => import('./recompute.js')));
+}

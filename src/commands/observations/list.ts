@@ -1,0 +1,125 @@
+// `llmobs observations list`: observations through the v2 cursor API, newest first. `--limit N`
+// is the most observations shown (default 50); `--all` reads every page. A table on a terminal,
+// tab-separated when piped, or --format jsonl|csv|json (to stdout or --output FILE).
+import { open } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { OBSERVATION_PAGE_LIMIT, observationPages } from '../../api/observations.js';
+import type { Context } from '../../context.js';
+import { lenientNumber, lenientNumberMap, tokenSums } from '../../core/numbers.js';
+import { parseFields } from '../../core/observations/fields.js';
+import { FileError, UsageError } from '../../errors.js';
+import type { ActionInput } from '../action.js';
+import { parseOptions } from '../options.js';
+import { formatCost, formatTokens } from '../cost/format.js';
+import { checkWindow, filterShape, observationQuery, wholeNumber } from './filters.js';
+import { createWriter, FORMATS, formatOfFile } from './writer.js';
+
+const DEFAULT_LIMIT = 50;
+
+function options(now: Date) {
+  return z
+    .object({
+      ...filterShape(now),
+      fields: z.array(z.string()).optional(),
+      format: z.enum(FORMATS, { error: `must be one of ${FORMATS.join(', ')}` }).optional(),
+      output: z.string().min(1, 'must not be empty').optional(),
+      limit: wholeNumber(1).optional(),
+      all: z.boolean().default(false),
+    })
+    .superRefine(checkWindow);
+}
+
+type Options = z.infer<ReturnType<typeof options>>;
+
+export default async function action(ctx: Context, { opts }: ActionInput): Promise<void> {
+  await run(ctx, parseOptions(options(ctx.now()), opts));
+}
+
+export async function run(ctx: Context, opts: Options): Promise<void> {
+  if (opts.all && opts.limit !== undefined) throw new UsageError('--all reads every observation: drop --limit');
+  const toFile = opts.output !== undefined && opts.output !== '-';
+  const format = opts.format ?? (toFile ? (formatOfFile(opts.output!) ?? 'jsonl') : ctx.globals.json ? 'json' : undefined);
+  const fields = parseFields(opts.fields, format ? ['basic', 'model', 'usage'] : ['basic', 'model', 'usage']);
+  if (!fields.ok) throw new UsageError(`--fields: ${fields.message}`);
+  if (!format && fields.selection.columns) throw new UsageError('--fields with names picks columns of --format jsonl, csv or json; the table has its own columns');
+  const max = opts.all ? undefined : (opts.limit ?? DEFAULT_LIMIT);
+  const query = { ...observationQuery(opts), fields: fields.selection.groups.join(',') };
+  const pageSize = max === undefined ? OBSERVATION_PAGE_LIMIT : Math.min(max, OBSERVATION_PAGE_LIMIT);
+  const client = await ctx.api();
+  const pages = observationPages(client, query, { cursor: null, items: 0, pages: 0 }, { retries: ctx.globals.retries, sleep: ctx.sleep, trace: (line) => ctx.trace(line), max, pageSize });
+
+  if (format) {
+    const writer = createWriter(format, fields.selection);
+    let handle: Awaited<ReturnType<typeof open>> | undefined;
+    const target = toFile ? resolve(ctx.cwd, opts.output!) : undefined;
+    const write = async (text: string) => {
+      if (!target) return ctx.out.writeChunk(text);
+      try {
+        handle ??= await open(target, 'w', 0o644);
+        await handle.write(text);
+      } catch (error) {
+        throw new FileError(`cannot write ${opts.output}: ${(error as Error).message}`);
+      }
+    };
+    let count = 0;
+    let started = false;
+    try {
+      for await (const page of pages) {
+        // Nothing is written before the first answer: a failing query leaves an old file alone.
+        if (!started) await write(writer.header());
+        started = true;
+        await write(writer.items(page.items, count));
+        count += page.items.length;
+      }
+      if (!started) await write(writer.header());
+      await write(writer.footer(count));
+    } finally {
+      await handle?.close();
+    }
+    if (target) ctx.out.info(`${count.toLocaleString('en-US')} observations written to ${opts.output}`);
+    else if (count === 0 && ctx.out.stderrIsTTY) ctx.out.info('No observations match.');
+    return;
+  }
+
+  const rows: Record<string, unknown>[] = [];
+  let more = false;
+  for await (const page of pages) {
+    rows.push(...page.items);
+    more = page.state.cursor !== null;
+  }
+  if (rows.length === 0) {
+    ctx.out.info('No observations match.');
+    return;
+  }
+  ctx.out.table(
+    [
+      { header: 'START' },
+      { header: 'TYPE' },
+      { header: 'NAME', style: (text, c) => c.bold(text) },
+      { header: 'MODEL' },
+      { header: 'LEVEL', style: (text, c) => (text === 'ERROR' ? c.red(text) : text === 'WARNING' ? c.yellow(text) : text) },
+      { header: 'TOKENS IN/OUT', align: 'right' },
+      { header: 'COST', align: 'right' },
+      { header: 'TRACE' },
+      { header: 'ID' },
+    ],
+    rows.map((o) => {
+      const usage = lenientNumberMap(o.usageDetails);
+      const tokens = tokenSums(usage);
+      const cost = lenientNumber(o.totalCost) ?? lenientNumberMap(o.costDetails).total ?? null;
+      return [
+        typeof o.startTime === 'string' ? o.startTime.replace('T', ' ').replace(/\.\d+Z$/, 'Z') : '',
+        o.type as string,
+        (o.name as string | null) ?? '',
+        (o.providedModelName as string | null) ?? '',
+        (o.level as string | null) ?? '',
+        Object.keys(usage).length ? `${formatTokens(tokens.input)}/${formatTokens(tokens.output)}` : '',
+        cost === null ? '' : formatCost(cost),
+        (o.traceId as string | null) ?? '',
+        o.id as string,
+      ];
+    }),
+  );
+  if (more && max !== undefined) ctx.out.hint(`Showing the newest ${rows.length}. More with --limit N or --all; everything to a file with: llmobs observations export --output FILE`);
+}

@@ -1,0 +1,216 @@
+// Re-prices past generations with a set of model definitions, as the server would price them at
+// ingestion, and compares with what it stored. Input: observations as `observations export`
+// writes them (or as v2 observations arrive): `providedModelName`, `usageDetails`, `startTime`,
+// `level`, `modelParameters`, `metadata`, `input`, `output`; the stored cost (`totalCost`,
+// else `costDetails.total`) is what the result is compared with, never an input.
+import { estimate, type EstimateInput, type EstimateResult } from '../estimate.js';
+import { createDatedMatcher } from '../models/match-at.js';
+import { createMatcher, type MatchResult } from '../models/match.js';
+import type { ModelDefinition } from '../models/types.js';
+import { CostSum, lenientNumber, lenientNumberMap } from '../numbers.js';
+import type { TokenCounter } from '../tokenize.js';
+import { ObservationRejectedError } from '../usage.js';
+
+export interface RecomputeOptions {
+  definitions: readonly ModelDefinition[];
+  count: TokenCounter;
+  /** Compare start dates with the generation's time (default); false: the server's ingestion rule. */
+  datedMatching: boolean;
+}
+
+/** What an exported observation says about one generation. */
+export interface StoredGeneration {
+  id: string | null;
+  traceId: string | null;
+  startTime: string | null;
+  model: string | null;
+  storedCost: number | null;
+  /** Whether the server matched a definition at ingestion; null when the export does not say. */
+  matchedBefore: boolean | null;
+}
+
+export interface Repriced extends StoredGeneration {
+  /** The definition that matches now, by name. */
+  definition: string | null;
+  recomputedCost: number | null;
+  /** Why the generation could not be priced (the server would reject it). */
+  error: string | null;
+}
+
+export interface ModelRecompute {
+  model: string;
+  generations: number;
+  storedCost: number;
+  recomputedCost: number;
+  difference: number;
+  /** Definitions that price this model now (more than one when start dates split the range). */
+  definitions: string[];
+  /** Generations no definition matches now. */
+  unmatchedNow: number;
+  /** Generations the server matched to no definition at ingestion; null when the export does not say. */
+  unmatchedBefore: number | null;
+  withoutStoredCost: number;
+  withoutRecomputedCost: number;
+  failed: number;
+}
+
+const NO_MODEL = '';
+
+function text(value: unknown): string | null {
+  return typeof value === 'string' ? value : null;
+}
+
+function record(value: unknown): Record<string, unknown> | undefined {
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
+  // Some servers send maps as JSON text.
+  if (typeof value === 'string' && value.startsWith('{')) {
+    try {
+      const parsed: unknown = JSON.parse(value);
+      if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+    } catch {
+      /* not JSON: not a map */
+    }
+  }
+  return undefined;
+}
+
+/** Reads the parts of an exported observation that say what was stored. */
+export function readStored(raw: Record<string, unknown>): StoredGeneration {
+  const costs = raw.costDetails === undefined ? undefined : lenientNumberMap(raw.costDetails);
+  const matchedKey = 'internalModelId' in raw ? raw.internalModelId : 'modelId' in raw ? raw.modelId : undefined;
+  return {
+    id: text(raw.id),
+    traceId: text(raw.traceId),
+    startTime: text(raw.startTime),
+    model: text(raw.providedModelName) ?? text(raw.model),
+    storedCost: lenientNumber(raw.totalCost) ?? costs?.total ?? lenientNumber(raw.calculatedTotalCost),
+    matchedBefore: matchedKey === undefined ? null : typeof matchedKey === 'string' && matchedKey !== '',
+  };
+}
+
+/** The ingestion input an exported observation stands for: stored usage as provided usage, no costs. */
+export function generationInput(raw: Record<string, unknown>, model: string): EstimateInput {
+  const usage = lenientNumberMap(raw.usageDetails);
+  const level = raw.level;
+  return {
+    model,
+    input: raw.input,
+    output: raw.output,
+    usageDetails: Object.keys(usage).length ? usage : undefined,
+    modelParameters: record(raw.modelParameters),
+    metadata: record(raw.metadata) ?? raw.metadata ?? undefined,
+    level: level === 'DEBUG' || level === 'DEFAULT' || level === 'WARNING' || level === 'ERROR' ? level : undefined,
+  };
+}
+
+export class Recomputer {
+  private readonly options: RecomputeOptions;
+  private readonly match: (model: string, atMs: number | null) => MatchResult;
+  private readonly dated: boolean;
+  private readonly models = new Map<string, {
+    generations: number;
+    stored: CostSum;
+    recomputed: CostSum;
+    definitions: Set<string>;
+    unmatchedNow: number;
+    unmatchedBefore: number;
+    beforeKnown: boolean;
+    withoutStoredCost: number;
+    withoutRecomputedCost: number;
+    failed: number;
+  }>();
+  /** Observations that are neither a generation with a model nor carry a stored cost. */
+  skipped = 0;
+
+  constructor(options: RecomputeOptions) {
+    this.options = options;
+    // Dates only matter when some definition has one.
+    this.dated = options.datedMatching && options.definitions.some((d) => d.startDate !== null);
+    if (this.dated) this.match = createDatedMatcher(options.definitions);
+    else {
+      const plain = createMatcher(options.definitions);
+      this.match = (model) => plain(model);
+    }
+  }
+
+  /** Prices one exported observation; null when it is not a generation (no model, no stored cost). */
+  add(raw: Record<string, unknown>): Repriced | null {
+    const stored = readStored(raw);
+    const model = stored.model ?? NO_MODEL;
+    if (model === NO_MODEL && (stored.storedCost === null || stored.storedCost === 0)) {
+      this.skipped++;
+      return null;
+    }
+    let result: EstimateResult | null = null;
+    let error: string | null = null;
+    if (model !== NO_MODEL) {
+      const at = this.dated && stored.startTime ? Date.parse(stored.startTime) : Number.NaN;
+      const matched = this.match(model, Number.isNaN(at) ? null : at);
+      try {
+        result = estimate(generationInput(raw, model), { definitions: this.options.definitions, count: this.options.count, match: () => matched });
+      } catch (e) {
+        error = e instanceof ObservationRejectedError ? e.message : (e as Error).message;
+      }
+    }
+    const definition = result?.matchedModel?.modelName ?? null;
+    const recomputedCost = result ? result.totalCost : null;
+
+    let entry = this.models.get(model);
+    if (!entry) {
+      entry = { generations: 0, stored: new CostSum(), recomputed: new CostSum(), definitions: new Set(), unmatchedNow: 0, unmatchedBefore: 0, beforeKnown: false, withoutStoredCost: 0, withoutRecomputedCost: 0, failed: 0 };
+      this.models.set(model, entry);
+    }
+    entry.generations++;
+    if (stored.storedCost !== null) entry.stored.add(stored.storedCost);
+    else entry.withoutStoredCost++;
+    if (recomputedCost !== null) entry.recomputed.add(recomputedCost);
+    else entry.withoutRecomputedCost++;
+    if (definition !== null) {
+      if (entry.definitions.size < 100) entry.definitions.add(definition);
+    } else if (error === null) entry.unmatchedNow++;
+    if (stored.matchedBefore !== null) {
+      entry.beforeKnown = true;
+      if (!stored.matchedBefore) entry.unmatchedBefore++;
+    }
+    if (error !== null) entry.failed++;
+    return { ...stored, model: stored.model, definition, recomputedCost, error };
+  }
+
+  /** Per model, the most expensive (now) first. */
+  report(): ModelRecompute[] {
+    return [...this.models.entries()]
+      .map(([model, e]) => ({
+        model,
+        generations: e.generations,
+        storedCost: e.stored.value,
+        recomputedCost: e.recomputed.value,
+        difference: e.recomputed.value - e.stored.value,
+        definitions: [...e.definitions].sort(),
+        unmatchedNow: e.unmatchedNow,
+        unmatchedBefore: e.beforeKnown ? e.unmatchedBefore : null,
+        withoutStoredCost: e.withoutStoredCost,
+        withoutRecomputedCost: e.withoutRecomputedCost,
+        failed: e.failed,
+      }))
+      .sort((a, b) => b.recomputedCost - a.recomputedCost || b.storedCost - a.storedCost || a.model.localeCompare(b.model));
+  }
+}
+
+/** Sums of a per-model report. */
+export function recomputeTotals(models: readonly ModelRecompute[]) {
+  const stored = new CostSum();
+  const recomputed = new CostSum();
+  let generations = 0;
+  let unmatchedNow = 0;
+  let unmatchedBefore: number | null = null;
+  let failed = 0;
+  for (const m of models) {
+    stored.add(m.storedCost);
+    recomputed.add(m.recomputedCost);
+    generations += m.generations;
+    unmatchedNow += m.unmatchedNow;
+    failed += m.failed;
+    if (m.unmatchedBefore !== null) unmatchedBefore = (unmatchedBefore ?? 0) + m.unmatchedBefore;
+  }
+  return { generations, storedCost: stored.value, recomputedCost: recomputed.value, difference: recomputed.value - stored.value, unmatchedNow, unmatchedBefore, failed };
+}

@@ -15,6 +15,10 @@ import type { AddressInfo } from 'node:net';
 import { checkRequest, checkResponse, type ContractIssue } from './contract.js';
 import { metricsQueryProblem, MetricsQuerySchema } from './contract-data.js';
 import type { FaultStep } from './fault-server.js';
+import { estimate } from '../../src/core/estimate.js';
+import type { ModelDefinition } from '../../src/core/models/types.js';
+import { builtInDefinitions } from '../../src/data/catalogue.js';
+import { engineCounter } from '../../src/tokenizer/counter.js';
 
 /** Langfuse's answer on legacy trace routes in v4 events_only mode (createAuthedProjectAPIRoute.ts). */
 export const V4_MESSAGE = 'This endpoint is not available on deployments running in Langfuse v4 events_only mode. Learn more about Langfuse v4 at: https://langfuse.com/docs/v4';
@@ -603,13 +607,17 @@ export function syntheticGenerations(n: number, options: { start?: string; model
       providedModelName: model,
       internalModelId: `model-${model}`,
       usageDetails: { input, output, total: input + output },
-      costDetails: { input: round12(input * 0.0000025), output: round12(output * 0.00001), total: round12(input * 0.0000025 + output * 0.00001) },
+      costDetails: storedCosts(model, { input, output, total: input + output }),
       input: [{ role: 'user', content: `question ${i}` }],
       output: `answer ${i}`,
     };
   });
 }
 
-function round12(x: number): number {
-  return Math.round(x * 1e12) / 1e12;
+let catalogue: readonly ModelDefinition[] | undefined;
+
+/** What a Langfuse server stores as the cost of this usage under the built-in prices (the estimation core). */
+export function storedCosts(model: string, usage: Record<string, number>): Record<string, number> {
+  const definitions = (catalogue ??= builtInDefinitions());
+  return estimate({ model, usageDetails: usage }, { definitions, count: engineCounter }).costDetails;
 }

@@ -128,7 +128,7 @@ async function openSink(ctx: Context, file: string): Promise<Sink> {
 }
 
 async function fromFile(ctx: Context, file: string, recomputer: Recomputer, sink: Sink | undefined) {
-  const { stream, size } = await openInputStream(ctx, file, 1 << 16);
+  const { stream, size } = await openInputStream(ctx, file, 1 << 20);
   const lines = new RecomputeLines(recomputer, sink !== undefined);
   const progress = ctx.out.progress();
   const started = performance.now();

@@ -76,27 +76,38 @@ function record(value: unknown): Record<string, unknown> | undefined {
 
 /** Reads the parts of an exported observation that say what was stored. */
 export function readStored(raw: Record<string, unknown>): StoredGeneration {
-  const costs = raw.costDetails === undefined ? undefined : lenientNumberMap(raw.costDetails);
   const matchedKey = 'internalModelId' in raw ? raw.internalModelId : 'modelId' in raw ? raw.modelId : undefined;
   return {
     id: text(raw.id),
     traceId: text(raw.traceId),
     startTime: text(raw.startTime),
     model: text(raw.providedModelName) ?? text(raw.model),
-    storedCost: lenientNumber(raw.totalCost) ?? costs?.total ?? lenientNumber(raw.calculatedTotalCost),
+    storedCost: lenientNumber(raw.totalCost) ?? storedTotal(raw.costDetails) ?? lenientNumber(raw.calculatedTotalCost),
     matchedBefore: matchedKey === undefined ? null : typeof matchedKey === 'string' && matchedKey !== '',
   };
 }
 
-/** The ingestion input an exported observation stands for: stored usage as provided usage, no costs. */
+function storedTotal(costs: unknown): number | null {
+  return typeof costs === 'object' && costs !== null ? lenientNumber((costs as Record<string, unknown>).total) : null;
+}
+
+/**
+ * The stored usage, given to the estimation core as provided usage: it reads strings and drops
+ * what the server would drop, exactly as at ingestion. An empty map is no usage.
+ */
+function usageMap(value: unknown): Record<string, unknown> | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  for (const _key in value) return value as Record<string, unknown>;
+  return undefined;
+}
+
 export function generationInput(raw: Record<string, unknown>, model: string): EstimateInput {
-  const usage = lenientNumberMap(raw.usageDetails);
   const level = raw.level;
   return {
     model,
     input: raw.input,
     output: raw.output,
-    usageDetails: Object.keys(usage).length ? usage : undefined,
+    usageDetails: usageMap(raw.usageDetails),
     modelParameters: record(raw.modelParameters),
     metadata: record(raw.metadata) ?? raw.metadata ?? undefined,
     level: level === 'DEBUG' || level === 'DEFAULT' || level === 'WARNING' || level === 'ERROR' ? level : undefined,
@@ -173,7 +184,7 @@ export class Recomputer {
       if (!stored.matchedBefore) entry.unmatchedBefore++;
     }
     if (error !== null) entry.failed++;
-    return { ...stored, model: stored.model, definition, recomputedCost, error };
+    return { id: stored.id, traceId: stored.traceId, startTime: stored.startTime, model: stored.model, storedCost: stored.storedCost, matchedBefore: stored.matchedBefore, definition, recomputedCost, error };
   }
 
   /** Per model, the most expensive (now) first. */
@@ -182,9 +193,9 @@ export class Recomputer {
       .map(([model, e]) => ({
         model,
         generations: e.generations,
-        storedCost: e.stored.value,
-        recomputedCost: e.recomputed.value,
-        difference: e.recomputed.value - e.stored.value,
+        storedCost: round12(e.stored.value),
+        recomputedCost: round12(e.recomputed.value),
+        difference: round12(e.recomputed.value - e.stored.value),
         definitions: [...e.definitions].sort(),
         unmatchedNow: e.unmatchedNow,
         unmatchedBefore: e.beforeKnown ? e.unmatchedBefore : null,
@@ -212,5 +223,13 @@ export function recomputeTotals(models: readonly ModelRecompute[]) {
     failed += m.failed;
     if (m.unmatchedBefore !== null) unmatchedBefore = (unmatchedBefore ?? 0) + m.unmatchedBefore;
   }
-  return { generations, storedCost: stored.value, recomputedCost: recomputed.value, difference: recomputed.value - stored.value, unmatchedNow, unmatchedBefore, failed };
+  return { generations, storedCost: round12(stored.value), recomputedCost: round12(recomputed.value), difference: round12(recomputed.value - stored.value), unmatchedNow, unmatchedBefore, failed };
+}
+
+/**
+ * Costs are stored with 12 decimals, so their exact sums have 12 decimals too: rounding a float
+ * sum to 12 decimals removes its drift (far below 10^-12 with compensated summation).
+ */
+export function round12(value: number): number {
+  return Math.abs(value) < 1e9 ? Math.round(value * 1e12) / 1e12 : value;
 }

@@ -63,5 +63,6 @@ export function registerCommands(program: Command, ctx: Context): void {
     .addOption(new Option('--host <host>', 'address to listen on').default('127.0.0.1'))
     .option('--data-dir <dir>', 'where data and keys are kept (default: $XDG_DATA_HOME/llmobs/server)')
     .option('--ephemeral', 'keep everything in memory and forget it on exit')
+    .option('--bearer-secret-key', 'also accept "Authorization: Bearer <secret key>" (the service specification\'s scheme; Langfuse answers 401)')
     .action(lazy(ctx, () => import('./server.js')));
 }

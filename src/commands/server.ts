@@ -10,6 +10,7 @@ const Options = z.object({
   host: z.string().min(1),
   dataDir: z.string().min(1).optional(),
   ephemeral: z.boolean().default(false),
+  bearerSecretKey: z.boolean().default(false),
 });
 
 export function defaultDataDir(env: Record<string, string | undefined>): string {
@@ -26,6 +27,7 @@ export default async function action(ctx: Context, { opts: raw }: ActionInput): 
     host: opts.host,
     dataDir,
     ephemeral: opts.ephemeral,
+    bearerSecretKey: opts.bearerSecretKey,
     log: (line) => ctx.out.info(line),
   });
   const profileCommand = `printf %s '${server.keys.secretKey}' | llmobs profile add local --base-url ${server.url} --public-key ${server.keys.publicKey} --secret-key-stdin`;

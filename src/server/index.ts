@@ -1,39 +1,58 @@
 // A local Langfuse-compatible API server on node:http, for trying llmobs without an account,
 // for tests, and for rehearsing CI pipelines. `startServer({ port: 0, ephemeral: true })` is the
 // programmatic entry used by the test suite.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+//
+// Layers: http/ (routing, body limits, CORS, auth, error bodies), handlers/ (one module per
+// resource; they use src/core and the store, never SQL), store/ (the database, migrations, one
+// transaction per request).
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { UsageError } from '../errors.js';
-import { VERSION } from '../version.js';
-import { authenticate } from './auth.js';
-import { HttpError, methodNotAllowed } from './errors.js';
 import { API_VERSION, healthRoutes } from './handlers/health.js';
+import { metricsRoutes } from './handlers/metrics.js';
 import { modelRoutes } from './handlers/models.js';
+import { observationRoutes } from './handlers/observations.js';
 import { projectRoutes } from './handlers/projects.js';
 import { promptRoutes } from './handlers/prompts.js';
-import { type HandlerContext, matchRoute, type Route, type ServerReply } from './router.js';
-import { DataStore, recordLockUrl } from './store.js';
+import { scoreRoutes } from './handlers/scores.js';
+import { traceRoutes } from './handlers/traces.js';
+import { handleRequest } from './http/pipeline.js';
+import type { HandlerContext, Route } from './http/router.js';
+import { Store } from './store/index.js';
 
-export const DEFAULT_BODY_LIMIT = 4.5 * 1024 * 1024;
-
-export const ROUTES: Route[] = [...healthRoutes, ...projectRoutes, ...modelRoutes, ...promptRoutes];
+export const ROUTES: Route[] = [
+  ...healthRoutes,
+  ...projectRoutes,
+  ...modelRoutes,
+  ...promptRoutes,
+  ...traceRoutes,
+  ...observationRoutes,
+  ...metricsRoutes,
+  ...scoreRoutes,
+];
 
 export interface ServerOptions {
   port?: number;
   host?: string;
-  /** Where state and keys are kept; ignored with `ephemeral`. Required unless ephemeral. */
+  /** Where the database and keys are kept; ignored with `ephemeral`. Required unless ephemeral. */
   dataDir?: string | undefined;
   ephemeral?: boolean;
   /** One line per request. */
   log?: (line: string) => void;
   now?: () => Date;
+  /** Caps every route's body limit (the real limits: 1 MB, 4.5 MB for ingestion). */
   bodyLimitBytes?: number;
   /**
    * The Langfuse version to behave as (default: the newest this server implements). An older one
    * turns off what came later, e.g. "4.16.0" has no PUT /api/public/models/{id}.
    */
   apiVersion?: string;
+  /**
+   * Accept `Authorization: Bearer <secret key>` as the service specification shows it. Off by
+   * default, as on a Langfuse server (401), so a pipeline that passes here passes there.
+   */
+  bearerSecretKey?: boolean;
 }
 
 export interface RunningServer {
@@ -51,17 +70,20 @@ export interface RunningServer {
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const now = options.now ?? (() => new Date());
   if (!options.ephemeral && !options.dataDir) throw new UsageError('startServer needs a dataDir unless ephemeral');
-  const { store, created } = DataStore.open({ dataDir: options.ephemeral ? undefined : options.dataDir, now });
+  const { store, created } = Store.open({ dataDir: options.ephemeral ? undefined : options.dataDir, now });
   const context: HandlerContext = { store, now, apiVersion: options.apiVersion ?? API_VERSION };
-  const limit = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT;
   const log = options.log;
+  const pipeline = { bodyLimitBytes: options.bodyLimitBytes, bearerSecretKey: options.bearerSecretKey ?? false, log };
 
   const server = createServer((req, res) => {
     const started = performance.now();
-    handle(req, res, context, limit)
+    handleRequest(req, res, ROUTES, context, pipeline)
       .catch((error: unknown) => {
         log?.(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-        send(res, { status: 500, body: { message: 'Internal Server Error', error: error instanceof Error ? error.message : String(error) } });
+        if (!res.headersSent) {
+          res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
+          res.end(JSON.stringify({ message: 'Internal Server Error', error: error instanceof Error ? error.message : String(error) }));
+        }
       })
       .finally(() => {
         log?.(`${req.method} ${req.url} ${res.statusCode} ${Math.round(performance.now() - started)}ms`);
@@ -73,13 +95,13 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   try {
     await listen(server, options.port ?? 3000, host);
   } catch (error) {
-    await store.close();
+    store.close();
     throw error;
   }
   const port = (server.address() as AddressInfo).port;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  if (store.dataDir) recordLockUrl(store.dataDir, url);
-  const key = store.state.apiKeys[0]!;
+  store.recordUrl(url);
+  const key = store.apiKeys[0]!;
 
   let closing: Promise<void> | undefined;
   return {
@@ -87,7 +109,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     host,
     port,
     keys: { publicKey: key.publicKey, secretKey: key.secretKey },
-    project: { id: store.state.project.id, name: store.state.project.name },
+    project: { id: store.project.id, name: store.project.name },
     dataDir: store.dataDir,
     created,
     close: () => {
@@ -116,111 +138,5 @@ function listen(server: Server, port: number, host: string): Promise<void> {
     server.once('error', onError);
     server.once('listening', onListening);
     server.listen(port, host);
-  });
-}
-
-async function handle(req: IncomingMessage, res: ServerResponse, context: HandlerContext, limit: number): Promise<void> {
-  const method = (req.method ?? 'GET').toUpperCase();
-  const url = new URL(req.url ?? '/', 'http://local');
-  const match = matchRoute(ROUTES, method, url.pathname);
-  if (!match) {
-    drain(req);
-    send(res, { status: 404, body: { message: `Route not found: ${method} ${url.pathname}`, error: 'LangfuseNotFoundError' } });
-    return;
-  }
-  const { route, handler, params } = match;
-  if (!handler) {
-    drain(req);
-    send(res, replyFor(methodNotAllowed(route.methodNotAllowedClass ?? true)));
-    return;
-  }
-
-  let key;
-  if (route.auth !== 'none') {
-    const auth = authenticate(req.headers.authorization, context.store.state.apiKeys, route.auth);
-    if (!auth.ok) {
-      drain(req);
-      send(res, { status: auth.status, body: auth.body });
-      return;
-    }
-    key = auth.key;
-  }
-
-  let body: unknown;
-  try {
-    body = await readJsonBody(req, limit);
-  } catch (error) {
-    if (error instanceof HttpError) {
-      send(res, replyFor(error), error.status === 413);
-      return;
-    }
-    throw error;
-  }
-
-  try {
-    const reply = await handler({ method, path: url.pathname, params, query: url.searchParams, headers: req.headers, body, key }, context);
-    send(res, reply);
-  } catch (error) {
-    if (error instanceof HttpError) send(res, replyFor(error));
-    else throw error;
-  }
-}
-
-function replyFor(error: HttpError): ServerReply {
-  return { status: error.status, body: error.body, headers: error.headers };
-}
-
-function send(res: ServerResponse, reply: ServerReply, closeConnection = false): void {
-  if (res.headersSent) return;
-  const headers: Record<string, string> = { 'x-llmobs-server': VERSION, ...reply.headers };
-  if (closeConnection) headers.connection = 'close';
-  if (reply.status === 204 || reply.body === undefined) {
-    res.writeHead(reply.status, headers);
-    res.end();
-    return;
-  }
-  const text = JSON.stringify(reply.body);
-  res.writeHead(reply.status, { ...headers, 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(text)) });
-  res.end(text);
-}
-
-function drain(req: IncomingMessage): void {
-  req.resume();
-}
-
-function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
-  const tooLarge = () => new HttpError(413, { message: `Body exceeded ${limit / (1024 * 1024)}mb limit`, error: 'PayloadTooLargeError' });
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) {
-    req.resume();
-    return Promise.reject(tooLarge());
-  }
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let failed = false;
-    req.on('data', (chunk: Buffer) => {
-      if (failed) return;
-      size += chunk.length;
-      if (size > limit) {
-        failed = true;
-        reject(tooLarge());
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('error', (error) => {
-      if (!failed) reject(error);
-    });
-    req.on('end', () => {
-      if (failed) return;
-      const text = Buffer.concat(chunks).toString('utf8');
-      if (text.trim() === '') return resolve(undefined);
-      try {
-        resolve(JSON.parse(text));
-      } catch {
-        reject(new HttpError(400, { message: 'Invalid JSON in request body', error: 'InvalidRequestError' }));
-      }
-    });
   });
 }

@@ -1,8 +1,11 @@
-// What the local server records about traffic: traces, observations and scores, as the Langfuse
-// server keeps them (its `traces`, `observations` and `scores` tables). Ingestion (batch and
-// OpenTelemetry) produces these records; the store keeps them; the read API answers from them.
+// What the local server keeps, as the Langfuse server keeps it: the project and its keys, prompt
+// versions and model definitions (its Postgres rows), and the traffic it records: traces,
+// observations and scores (its ClickHouse `traces`, `observations` and `scores` tables).
+// Ingestion (batch and OpenTelemetry) produces the traffic records; the store keeps every record
+// (src/server/store); the read API answers from them.
 // Times are ISO 8601 strings in UTC with milliseconds ("2026-01-01T00:00:00.000Z"), so they sort
 // as text.
+import type { ModelUnit, PricingTier } from '../core/models/types.js';
 
 export type ObservationType = 'GENERATION' | 'SPAN' | 'EVENT' | 'AGENT' | 'TOOL' | 'CHAIN' | 'RETRIEVER' | 'EVALUATOR' | 'EMBEDDING' | 'GUARDRAIL';
 
@@ -96,4 +99,74 @@ export interface ScoreRecord {
   authorUserId: string | null;
   createdAt: string;
   updatedAt: string;
+}
+
+export interface ApiKeyRecord {
+  id: string;
+  publicKey: string;
+  secretKey: string;
+  createdAt: string;
+}
+
+export interface ProjectRecord {
+  id: string;
+  name: string;
+  organization: { id: string; name: string };
+  metadata: Record<string, unknown>;
+  createdAt: string;
+}
+
+export type StoredChatItem = { role: string; content: string } | { type: 'placeholder'; name: string };
+
+/** One prompt version, as the server's `prompts` table row (API.md 4.4: the raw row POST returns). */
+export interface PromptRecord {
+  id: string;
+  createdAt: string;
+  updatedAt: string;
+  projectId: string;
+  createdBy: string;
+  prompt: string | StoredChatItem[];
+  name: string;
+  version: number;
+  type: 'text' | 'chat';
+  /** Legacy column; null for versions created through the v2 API. GET derives it from the labels. */
+  isActive: boolean | null;
+  config: unknown;
+  tags: string[];
+  /** In the order the server keeps them (a label PATCH puts the new ones first). */
+  labels: string[];
+  commitMessage: string | null;
+}
+
+/**
+ * One reference from a prompt version to another prompt, as the server's `prompt_dependencies`
+ * row: by version (childVersion set) or by label (childLabel set). It goes with its parent version.
+ */
+export interface PromptDependencyRecord {
+  id: string;
+  projectId: string;
+  parentId: string;
+  childName: string;
+  childVersion: number | null;
+  childLabel: string | null;
+  createdAt: string;
+}
+
+/** A project-owned model definition, as the server's `models` row plus its tiers and prices. */
+export interface ModelRecord {
+  id: string;
+  projectId: string;
+  modelName: string;
+  matchPattern: string;
+  startDate: string | null;
+  unit: ModelUnit;
+  /** Legacy price columns: set when the model was created with flat prices. */
+  inputPrice: number | null;
+  outputPrice: number | null;
+  totalPrice: number | null;
+  tokenizerId: 'openai' | 'claude' | null;
+  tokenizerConfig: unknown;
+  createdAt: string;
+  updatedAt: string;
+  pricingTiers: PricingTier[];
 }

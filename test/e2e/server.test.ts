@@ -1,31 +1,13 @@
 // `llmobs server` as a process: start, keys, a refused second server, a restart that keeps data.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { BIN, llmobs } from '../helpers/bin.js';
 import { isolatedEnv, tempDir } from '../helpers/cli.js';
+import { startServerProcess } from '../helpers/server-process.js';
 
-interface Started {
-  url: string;
-  publicKey: string;
-  secretKey: string;
-  created: boolean;
-  dataDir: string | null;
-}
-
-function startBinary(args: string[], env: Record<string, string | undefined>) {
-  const child = execa(process.execPath, [BIN, 'server', '--port', '0', '--json', ...args], { env, extendEnv: false, reject: false });
-  const ready = new Promise<Started>((resolve, reject) => {
-    let buffer = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString();
-      const line = buffer.split('\n')[0];
-      if (buffer.includes('\n') && line) resolve(JSON.parse(line) as Started);
-    });
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
-  });
-  return { child, ready };
-}
+const startBinary = (args: string[], env: Record<string, string | undefined>) => startServerProcess(args, env);
 
 describe('llmobs server', () => {
   it('serves the API, refuses a second server on its data dir, and keeps its keys across restarts', async () => {
@@ -80,5 +62,28 @@ describe('llmobs server', () => {
     const command = /printf %s '(sk-lf-[^']+)' \| llmobs profile add local --base-url (\S+) --public-key (\S+) --secret-key-stdin/.exec(text);
     expect(command).not.toBeNull();
     expect(text).toContain('in memory, gone on exit');
+  });
+});
+
+describe('the SQLite binding', () => {
+  it('is loaded by `llmobs server` only, never by the other commands', async () => {
+    const dir = tempDir();
+    const log = join(dir, 'loads.txt');
+    const hook = join(dir, 'hook.cjs');
+    // Records every module whose path mentions libsql, in whatever process loads it.
+    writeFileSync(
+      hook,
+      `const Module = require('module'); const fs = require('fs'); const load = Module._load;
+       Module._load = function (request, ...rest) { if (String(request).includes('libsql')) fs.appendFileSync(${JSON.stringify(log)}, process.argv.slice(2).join(' ') + ' ' + request + '\\n'); return load.call(this, request, ...rest); };`,
+    );
+    const env = isolatedEnv({ NODE_OPTIONS: `--require ${hook}` });
+    for (const args of [['--version'], ['tokens', 'count', 'hello'], ['health', '--base-url', 'http://127.0.0.1:9']]) await llmobs(args, { env });
+    expect(existsSync(log) ? readFileSync(log, 'utf8') : '').toBe('');
+
+    const server = startServerProcess(['--ephemeral'], env);
+    await server.ready;
+    server.child.kill('SIGTERM');
+    await server.child;
+    expect(readFileSync(log, 'utf8')).toMatch(/^server .*libsql$/m);
   });
 });

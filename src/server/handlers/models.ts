@@ -5,11 +5,12 @@ import { compareVersions, MODEL_PUT_SINCE } from '../../api/langfuse-version.js'
 import type { ModelDefinition, PricingTier } from '../../core/models/types.js';
 import { flatPricesFromTiers, pricesFromTiers } from '../../core/models/types.js';
 import { builtInDefinitions } from '../../data/catalogue.js';
-import { invalidRequest, methodNotAllowed, notFound } from '../errors.js';
-import { type ModelBody, parseModelBody } from '../model-body.js';
-import type { Route, ServerReply } from '../router.js';
-import type { ModelRecord, ServerState } from '../state.js';
-import { pageMeta, paginate, parsePagination } from '../validate.js';
+import { invalidRequest, methodNotAllowed, notFound } from '../http/errors.js';
+import type { Route, ServerReply } from '../http/router.js';
+import type { ModelRecord } from '../records.js';
+import type { Tx } from '../store/index.js';
+import { type ModelBody, parseModelBody } from './model-body.js';
+import { pageMeta, paginate, parsePagination } from './query.js';
 
 const NOT_FOUND = 'No model with this id found.';
 const BUILT_IN_DELETE = `${NOT_FOUND} Note: You cannot delete built-in models, override them with a model with the same name.`;
@@ -36,8 +37,8 @@ export function modelResponse(record: ModelRecord): ModelDefinition {
 }
 
 /** Every definition the project sees (its own first), in the shape src/core matches against. */
-export function projectDefinitions(state: ServerState): ModelDefinition[] {
-  return [...state.models.map(modelResponse), ...builtInDefinitions()];
+export function projectDefinitions(tx: Tx): ModelDefinition[] {
+  return [...tx.models.all().map(modelResponse), ...builtInDefinitions()];
 }
 
 // ORDER BY model_name ASC, unit ASC, start_date DESC NULLS LAST. Postgres has no tie-break here;
@@ -84,8 +85,9 @@ function toRecord(id: string, projectId: string, body: ModelBody, createdAt: str
   };
 }
 
-function assertNameFree(state: ServerState, modelName: string, exceptId?: string): void {
-  if (state.models.some((m) => m.modelName === modelName && m.id !== exceptId)) {
+function assertNameFree(tx: Tx, modelName: string, exceptId?: string): void {
+  const holder = tx.models.named(modelName);
+  if (holder && holder.id !== exceptId) {
     throw invalidRequest(`Model name '${modelName}' already exists in project`);
   }
 }
@@ -98,21 +100,18 @@ export const modelRoutes: Route[] = [
     auth: 'project',
     methodNotAllowedClass: true,
     methods: {
-      GET: (request, { store }) => {
+      GET: (request, tx) => {
         const pagination = parsePagination(request.query);
-        const all = projectDefinitions(store.state).sort(listOrder);
+        const all = projectDefinitions(tx).sort(listOrder);
         return { status: 200, body: { data: paginate(all, pagination), meta: pageMeta(pagination, all.length) } };
       },
-      POST: async (request, { store, now }): Promise<ServerReply> => {
+      POST: (request, tx, { now }): ServerReply => {
         const body = parseModelBody(request.body);
-        const record = await store.mutate((state) => {
-          assertNameFree(state, body.modelName);
-          const at = now().toISOString();
-          const created = toRecord(randomUUID(), state.project.id, body, at, at);
-          state.models.push(created);
-          return created;
-        });
-        return { status: 200, body: modelResponse(record) };
+        assertNameFree(tx, body.modelName);
+        const at = now().toISOString();
+        const created = toRecord(randomUUID(), tx.project.get()!.id, body, at, at);
+        tx.models.put(created);
+        return { status: 200, body: modelResponse(created) };
       },
     },
   },
@@ -121,38 +120,28 @@ export const modelRoutes: Route[] = [
     auth: 'project',
     methodNotAllowedClass: true,
     methods: {
-      GET: (request, { store }) => {
+      GET: (request, tx) => {
         const id = request.params[0]!;
-        const own = store.state.models.find((m) => m.id === id);
+        const own = tx.models.get(id);
         if (own) return { status: 200, body: modelResponse(own) };
         const builtIn = builtInDefinitions().find((d) => d.id === id);
         if (builtIn) return { status: 200, body: builtIn };
         throw notFound(NOT_FOUND);
       },
-      PUT: async (request, { store, now, apiVersion }): Promise<ServerReply> => {
+      PUT: (request, tx, { now, apiVersion }): ServerReply => {
         if (compareVersions(apiVersion, MODEL_PUT_SINCE) < 0) throw methodNotAllowed(true);
         const id = request.params[0]!;
         if (isBuiltIn(id)) throw invalidRequest('Built-in models cannot be modified. Override them with a model with the same name.');
         const body = parseModelBody(request.body);
-        const record = await store.mutate((state) => {
-          assertNameFree(state, body.modelName, id);
-          const at = now().toISOString();
-          const index = state.models.findIndex((m) => m.id === id);
-          const existing = state.models[index];
-          const replaced = toRecord(id, state.project.id, body, existing?.createdAt ?? at, at);
-          if (existing) state.models[index] = replaced;
-          else state.models.push(replaced);
-          return replaced;
-        });
-        return { status: 200, body: modelResponse(record) };
+        assertNameFree(tx, body.modelName, id);
+        const at = now().toISOString();
+        const existing = tx.models.get(id);
+        const replaced = toRecord(id, tx.project.get()!.id, body, existing?.createdAt ?? at, at);
+        tx.models.put(replaced);
+        return { status: 200, body: modelResponse(replaced) };
       },
-      DELETE: async (request, { store }): Promise<ServerReply> => {
-        const id = request.params[0]!;
-        await store.mutate((state) => {
-          const index = state.models.findIndex((m) => m.id === id);
-          if (index < 0) throw notFound(BUILT_IN_DELETE);
-          state.models.splice(index, 1);
-        });
+      DELETE: (request, tx): ServerReply => {
+        if (!tx.models.delete(request.params[0]!)) throw notFound(BUILT_IN_DELETE);
         return { status: 200, body: { message: 'Model successfully deleted' } };
       },
     },

@@ -1,22 +1,21 @@
 // Prompt management as a Langfuse server does it (API.md 4.1–4.6, SEMANTICS.md e): versions from
 // 1, `latest` on the newest version, each label on one version, one type and one set of tags per
 // prompt, and references to other prompts resolved on GET against the labels they hold then.
+// Each handler runs in its request's transaction, so two creates of one name never read the same
+// highest version, and a failure leaves every version as it was.
 import { randomUUID } from 'node:crypto';
 import { parsePromptReferences, type ResolvedPrompt } from '../../core/prompts/references.js';
 import { findVariablePlaceholderClashes } from '../../core/prompts/variables.js';
-import { type Issue, HttpError, invalidRequest, invalidRequestData, notFound } from '../errors.js';
-import { optionalDateTime, optionalInt, parseCreatePromptBody } from '../prompt-body.js';
-import { assertNotReferenced, checkNewReferences, dependencyRows, dropDependencies, resolveStored } from '../prompt-dependencies.js';
-import type { Handler, Route } from '../router.js';
-import type { PromptRecord, ServerState } from '../state.js';
-import { pageMeta, paginate, parsePagination } from '../validate.js';
+import { invalidRequest, invalidRequestData, notFound } from '../http/errors.js';
+import type { Handler, Route } from '../http/router.js';
+import type { PromptRecord } from '../records.js';
+import type { Tx } from '../store/index.js';
+import { parseCreatePromptBody, parseLabelsPatch, parsePromptByNameQuery, parsePromptsListQuery } from './prompt-body.js';
+import { assertNotReferenced, checkNewReferences, dependencyRows, resolveStored } from './prompt-dependencies.js';
+import { pageMeta } from './query.js';
 
 const LATEST = 'latest';
 const PRODUCTION = 'production';
-
-function versionsOf(state: ServerState, name: string): PromptRecord[] {
-  return state.prompts.filter((row) => row.name === name);
-}
 
 /** What GET answers: the stored row, its content resolved or as stored, the graph and `isActive`. */
 function withReadFields(row: PromptRecord, resolved?: ResolvedPrompt) {
@@ -28,209 +27,146 @@ function withReadFields(row: PromptRecord, resolved?: ResolvedPrompt) {
   };
 }
 
-function touch(row: PromptRecord, at: string): void {
-  row.updatedAt = at;
-}
-
-/** Gives `labels` to `target` and takes them from every other version of the prompt. */
-function moveLabels(rows: PromptRecord[], target: PromptRecord, labels: readonly string[], at: string): void {
+/** Takes `labels` from every version of the prompt that holds one, except `keep`. */
+function takeLabels(tx: Tx, name: string, labels: readonly string[], at: string, keep?: string): void {
   const moving = new Set(labels);
-  for (const row of rows) {
-    if (row === target) continue;
-    const kept = row.labels.filter((label) => !moving.has(label));
-    if (kept.length !== row.labels.length) {
-      row.labels = kept;
-      touch(row, at);
-    }
-  }
-  const merged = [...new Set([...target.labels, ...labels])];
-  if (merged.length !== target.labels.length) {
-    target.labels = merged;
-    touch(target, at);
+  for (const holder of tx.prompts.holdersOf(name, labels)) {
+    if (holder.id === keep) continue;
+    tx.prompts.update({ ...holder, labels: holder.labels.filter((label) => !moving.has(label)), updatedAt: at });
   }
 }
 
-const create: Handler = async (request, { store, now }) => {
+const sameSet = (a: readonly string[], b: readonly string[]) => JSON.stringify([...new Set(a)].sort()) === JSON.stringify([...new Set(b)].sort());
+
+const create: Handler = (request, tx, { now }) => {
   const input = parseCreatePromptBody(request.body);
-  const row = await store.mutate((state) => {
-    // Everything is checked before anything changes; mutate runs this synchronously, so two
-    // creates of one name can never read the same highest version.
-    const existing = versionsOf(state, input.name);
-    const newest = existing.reduce<PromptRecord | undefined>((top, row) => (top && top.version > row.version ? top : row), undefined);
-    if (newest && newest.type !== input.type) {
-      throw invalidRequest('Previous versions have different prompt type. Create a new prompt with a different name.');
+  const newest = tx.prompts.newest(input.name);
+  if (newest && newest.type !== input.type) {
+    throw invalidRequest('Previous versions have different prompt type. Create a new prompt with a different name.');
+  }
+  if (Array.isArray(input.prompt)) {
+    const clashes = findVariablePlaceholderClashes(input.prompt);
+    if (clashes.length) {
+      throw invalidRequest(`Cannot create prompt, variables and placeholders must be unique, the following are not: ${clashes.join(', ')}`);
     }
-    if (Array.isArray(input.prompt)) {
-      const clashes = findVariablePlaceholderClashes(input.prompt);
-      if (clashes.length) {
-        throw invalidRequest(`Cannot create prompt, variables and placeholders must be unique, the following are not: ${clashes.join(', ')}`);
-      }
-    }
-    const id = randomUUID();
-    const version = (newest?.version ?? 0) + 1;
-    // Resolved before anything changes, so references see the labels as they are now.
-    const references = parsePromptReferences(input.prompt);
-    checkNewReferences(state, { id, name: input.name, version, type: input.type, prompt: input.prompt, labels: input.labels }, references);
-    const at = now().toISOString();
-    const tags = input.tags ?? newest?.tags ?? [];
-    const created: PromptRecord = {
-      id,
-      createdAt: at,
-      updatedAt: at,
-      projectId: state.project.id,
-      createdBy: 'API',
-      prompt: input.prompt,
-      name: input.name,
-      version,
-      type: input.type,
-      isActive: null,
-      config: input.config,
-      tags: [...tags],
-      labels: [],
-      commitMessage: input.commitMessage,
-    };
-    if (input.tags !== undefined) {
-      for (const row of existing) {
-        if (JSON.stringify(row.tags) !== JSON.stringify(input.tags)) {
-          row.tags = [...input.tags];
-          touch(row, at);
-        }
-      }
-    }
-    state.prompts.push(created);
-    state.promptDependencies.push(...dependencyRows(state, id, references, at));
-    moveLabels([...existing, created], created, [...input.labels, LATEST], at);
-    return created;
-  });
-  return { status: 201, body: row };
+  }
+  const id = randomUUID();
+  const version = (newest?.version ?? 0) + 1;
+  const labels = [...new Set([...input.labels, LATEST])];
+  // Resolved before anything changes, so references see the labels as they are now.
+  const references = parsePromptReferences(input.prompt);
+  checkNewReferences(tx, { id, name: input.name, version, type: input.type, prompt: input.prompt, labels: input.labels }, references);
+  const at = now().toISOString();
+  const tags = [...new Set(input.tags ?? newest?.tags ?? [])];
+  const projectId = tx.project.get()!.id;
+  const created: PromptRecord = {
+    id,
+    createdAt: at,
+    updatedAt: at,
+    projectId,
+    createdBy: 'API',
+    prompt: input.prompt,
+    name: input.name,
+    version,
+    type: input.type,
+    isActive: null,
+    config: input.config,
+    tags,
+    labels,
+    commitMessage: input.commitMessage,
+  };
+  takeLabels(tx, input.name, labels, at);
+  // Tags are one set per prompt: a create whose set differs rewrites every version.
+  if (newest && !sameSet(tags, newest.tags)) {
+    for (const row of tx.prompts.versions(input.name)) tx.prompts.update({ ...row, tags, updatedAt: at });
+  }
+  tx.prompts.insert(created, dependencyRows(projectId, id, references, at));
+  return { status: 201, body: created };
 };
 
-const getOne: Handler = (request, { store }) => {
+const getOne: Handler = (request, tx) => {
   const [name = ''] = request.params;
-  const issues: Issue[] = [];
+  const query = parsePromptByNameQuery(request.query);
   // `version=0` is falsy on the server, so it means "no version".
-  const version = optionalInt(request.query, 'version', issues) || undefined;
-  const label = request.query.get('label') || undefined;
-  const resolve = request.query.get('resolve');
-  if (resolve !== null && resolve !== 'true' && resolve !== 'false') {
-    issues.push({ code: 'invalid_value', values: ['true', 'false'], path: ['resolve'], message: 'Invalid option: expected one of "true"|"false"' });
-  }
-  if (issues.length) throw invalidRequestData(issues);
+  const version = query.version || undefined;
+  const label = query.label;
   if (version !== undefined && label !== undefined) throw invalidRequest('Cannot specify both version and label');
-
-  const rows = versionsOf(store.state, name);
   const wanted = label ?? PRODUCTION;
-  const row = version !== undefined ? rows.find((r) => r.version === version) : rows.find((r) => r.labels.includes(wanted));
+  const row = version !== undefined ? tx.prompts.get(name, version) : tx.prompts.withLabel(name, wanted);
   if (!row) throw notFound(`Prompt not found: '${name}' with ${version !== undefined ? `version ${version}` : `label '${wanted}'`}`);
-  return { status: 200, body: withReadFields(row, resolve === 'false' ? undefined : resolveStored(store.state, row)) };
+  return { status: 200, body: withReadFields(row, query.resolve ? resolveStored(tx, row) : undefined) };
 };
 
-const list: Handler = (request, { store }) => {
-  const { query } = request;
-  const issues: Issue[] = [];
-  let pagination = { page: 1, limit: 10 };
-  try {
-    pagination = parsePagination(query, 10);
-  } catch (error) {
-    if (!(error instanceof HttpError)) throw error;
-    issues.push(...((error.body as { error: Issue[] }).error ?? []));
-  }
-  const version = optionalInt(query, 'version', issues);
-  const from = optionalDateTime(query, 'fromUpdatedAt', issues);
-  const to = optionalDateTime(query, 'toUpdatedAt', issues);
-  if (issues.length) throw invalidRequestData(issues);
-  const name = query.get('name') || undefined;
-  const label = query.get('label') || undefined;
-  const tag = query.get('tag') || undefined;
-
-  // Filters apply to each version; the matching versions are then grouped by name.
+const list: Handler = (request, tx) => {
+  const query = parsePromptsListQuery(request.query);
+  const pagination = { page: query.page, limit: query.limit };
+  const { rows, totalNames } = tx.prompts.list(
+    {
+      name: query.name || undefined,
+      label: query.label || undefined,
+      tag: query.tag || undefined,
+      version: query.version ?? undefined,
+      fromUpdatedAt: query.fromUpdatedAt ? new Date(Date.parse(query.fromUpdatedAt)).toISOString() : undefined,
+      toUpdatedAt: query.toUpdatedAt ? new Date(Date.parse(query.toUpdatedAt)).toISOString() : undefined,
+    },
+    { limit: pagination.limit, offset: (pagination.page - 1) * pagination.limit },
+  );
+  // Matching versions are grouped by name (the store returns them by name, then version).
   const groups = new Map<string, PromptRecord[]>();
-  for (const row of store.state.prompts) {
-    if (name !== undefined && row.name !== name) continue;
-    if (label !== undefined && !row.labels.includes(label)) continue;
-    if (tag !== undefined && !row.tags.includes(tag)) continue;
-    if (version !== undefined && row.version !== version) continue;
-    const updated = Date.parse(row.updatedAt);
-    if (from !== undefined && updated < from) continue;
-    if (to !== undefined && updated >= to) continue;
-    const group = groups.get(row.name) ?? [];
-    group.push(row);
-    groups.set(row.name, group);
-  }
-  const items = [...groups.entries()]
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([promptName, rows]) => {
-      const newest = rows.reduce((top, row) => (row.version > top.version ? row : top));
-      return {
-        name: promptName,
-        versions: sortedUnique(rows.map((row) => row.version)),
-        labels: sortedUnique(rows.flatMap((row) => row.labels)),
-        tags: sortedUnique(rows.flatMap((row) => row.tags)),
-        lastUpdatedAt: rows.map((row) => row.updatedAt).reduce((a, b) => (Date.parse(b) > Date.parse(a) ? b : a)),
-        type: newest.type,
-        lastConfig: newest.config,
-      };
-    });
-  const meta = pageMeta(pagination, items.length);
-  return { status: 200, body: { data: paginate(items, pagination), meta, pagination: meta } };
+  for (const row of rows) groups.set(row.name, [...(groups.get(row.name) ?? []), row]);
+  const data = [...groups.entries()].map(([promptName, versions]) => {
+    const newest = versions[versions.length - 1]!;
+    return {
+      name: promptName,
+      versions: sortedUnique(versions.map((row) => row.version)),
+      labels: sortedUnique(versions.flatMap((row) => row.labels)),
+      tags: sortedUnique(versions.flatMap((row) => row.tags)),
+      lastUpdatedAt: versions.map((row) => row.updatedAt).reduce((a, b) => (Date.parse(b) > Date.parse(a) ? b : a)),
+      type: newest.type,
+      lastConfig: newest.config,
+    };
+  });
+  const meta = pageMeta(pagination, totalNames);
+  return { status: 200, body: { data, meta, pagination: meta } };
 };
 
-const remove: Handler = async (request, { store, now }) => {
+const remove: Handler = (request, tx, { now }) => {
   const [name = ''] = request.params;
-  const issues: Issue[] = [];
-  const version = optionalInt(request.query, 'version', issues);
-  if (issues.length) throw invalidRequestData(issues);
-  const label = request.query.get('label') || undefined;
+  const query = parsePromptByNameQuery(request.query);
+  // Zero and "" count as not given, as on the server.
+  const version = query.version || undefined;
+  const label = query.label || undefined;
   if (version !== undefined && label !== undefined) throw invalidRequest('Cannot specify both version and label');
 
-  await store.mutate((state) => {
-    const rows = versionsOf(state, name);
-    const doomed = rows.filter((row) =>
-      version !== undefined ? row.version === version : label !== undefined ? row.labels.includes(label) : true,
-    );
-    if (doomed.length === 0) throw notFound('Prompt not found');
-    assertNotReferenced(state, name, doomed);
-    state.prompts = state.prompts.filter((row) => !doomed.includes(row));
-    dropDependencies(state, doomed);
-    const remaining = rows.filter((row) => !doomed.includes(row));
-    if (doomed.some((row) => row.labels.includes(LATEST)) && !remaining.some((row) => row.labels.includes(LATEST))) {
-      const highest = remaining.reduce<PromptRecord | undefined>((top, row) => (top && top.version > row.version ? top : row), undefined);
-      if (highest) {
-        highest.labels = [...highest.labels, LATEST];
-        touch(highest, now().toISOString());
-      }
-    }
-  });
+  const rows = tx.prompts.versions(name);
+  const doomed = rows.filter((row) => (version !== undefined ? row.version === version : label !== undefined ? row.labels.includes(label) : true));
+  if (doomed.length === 0) throw notFound('Prompt not found');
+  assertNotReferenced(tx, name, doomed);
+  const doomedIds = new Set(doomed.map((row) => row.id));
+  tx.prompts.delete([...doomedIds]);
+  const remaining = rows.filter((row) => !doomedIds.has(row.id));
+  if (doomed.some((row) => row.labels.includes(LATEST)) && !remaining.some((row) => row.labels.includes(LATEST))) {
+    const highest = remaining[remaining.length - 1];
+    if (highest) tx.prompts.update({ ...highest, labels: [...highest.labels, LATEST], updatedAt: now().toISOString() });
+  }
   return { status: 204 };
 };
 
-const addLabels: Handler = async (request, { store, now }) => {
+const addLabels: Handler = (request, tx, { now }) => {
   const [name = '', versionText = ''] = request.params;
-  const issues: Issue[] = [];
   if (!/^\d+$/.test(versionText)) {
-    issues.push({ code: 'invalid_type', expected: 'int', path: ['version'], message: `Invalid input: expected int, received ${JSON.stringify(versionText)}` });
+    throw invalidRequestData([{ code: 'invalid_type', expected: 'int', path: ['version'], message: `Invalid input: expected int, received ${JSON.stringify(versionText)}` }]);
   }
-  const body = request.body as { newLabels?: unknown } | undefined;
-  const newLabels = body?.newLabels;
-  if (!Array.isArray(newLabels)) issues.push({ code: 'invalid_type', expected: 'array', path: ['newLabels'], message: 'Invalid input: expected array' });
-  else {
-    newLabels.forEach((label: unknown, index) => {
-      if (typeof label !== 'string') issues.push({ code: 'invalid_type', expected: 'string', path: ['newLabels', index], message: 'Invalid input: expected string' });
-    });
-  }
-  if (issues.length) throw invalidRequestData(issues);
-  const labels = [...new Set(newLabels as string[])];
-  if (labels.includes(LATEST)) throw invalidRequest("Label 'latest' is always assigned to the latest prompt version");
+  const newLabels = parseLabelsPatch(request.body);
   const version = Number(versionText);
-
-  const row = await store.mutate((state) => {
-    const rows = versionsOf(state, name);
-    const target = rows.find((r) => r.version === version);
-    if (!target) throw notFound(`Prompt '${name}' version ${version} not found in project`);
-    moveLabels(rows, target, labels, now().toISOString());
-    return target;
-  });
-  return { status: 200, body: row };
+  const target = tx.prompts.get(name, version);
+  if (!target) throw notFound(`Prompt '${name}' version ${version} not found in project`);
+  const at = now().toISOString();
+  // The server sets `new Set([...newLabels, ...labels])`: new labels first.
+  takeLabels(tx, name, newLabels, at, target.id);
+  const updated: PromptRecord = { ...target, labels: [...new Set([...newLabels, ...target.labels])], updatedAt: at };
+  tx.prompts.update(updated);
+  return { status: 200, body: updated };
 };
 
 function sortedUnique<T extends string | number>(values: T[]): T[] {

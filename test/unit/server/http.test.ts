@@ -1,77 +1,212 @@
-// The local server's cross-cutting behaviour, as API.md section 0 describes a Langfuse server.
+// The local server's cross-cutting behaviour, as a Langfuse server answers (API.md section 0, and
+// the service's own code where API.md is silent: ApiAuthService, the `cors` middleware, Next.js's
+// body parser): auth texts, body limits and parsing, CORS, method and route errors.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../../../src/server/index.js';
 
 let server: RunningServer;
-const basic = () => `Basic ${Buffer.from(`${server.keys.publicKey}:${server.keys.secretKey}`).toString('base64')}`;
+let small: RunningServer;
+const basic = (secret = server.keys.secretKey) => `Basic ${Buffer.from(`${server.keys.publicKey}:${secret}`).toString('base64')}`;
 
 beforeAll(async () => {
-  server = await startServer({ port: 0, ephemeral: true, bodyLimitBytes: 1024 });
+  server = await startServer({ port: 0, ephemeral: true });
+  small = await startServer({ port: 0, ephemeral: true, bodyLimitBytes: 1024 });
 });
-afterAll(() => server.close());
+afterAll(async () => {
+  await server.close();
+  await small.close();
+});
 
-async function call(method: string, path: string, init: { auth?: string; body?: string; chunked?: boolean } = {}) {
-  // node:http rather than fetch: a GET with a body must be possible here.
+interface Answer {
+  status: number;
+  reason: string;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  body: any;
+}
+
+async function call(method: string, path: string, init: { auth?: string; body?: string; chunked?: boolean; headers?: Record<string, string>; target?: RunningServer } = {}): Promise<Answer> {
+  // node:http rather than fetch: a GET with a body, and the reason phrase, must be possible here.
   const { request } = await import('node:http');
-  return new Promise<{ status: number; body: any }>((resolve, reject) => {
-    const req = request(server.url + path, {
+  const target = init.target ?? server;
+  return new Promise((resolve, reject) => {
+    const req = request(
+      target.url + path,
+      {
         method,
         headers: {
           ...(init.auth ? { authorization: init.auth } : {}),
           'content-type': 'application/json',
           ...(init.body ? (init.chunked ? { 'transfer-encoding': 'chunked' } : { 'content-length': String(Buffer.byteLength(init.body)) }) : {}),
+          ...init.headers,
         },
-      }, (res) => {
-      let text = '';
-      res.on('data', (chunk) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined }));
-    });
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () => {
+          let body: unknown;
+          try {
+            body = text ? JSON.parse(text) : undefined;
+          } catch {
+            body = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, reason: res.statusMessage ?? '', headers: res.headers, text, body });
+        });
+      },
+    );
     req.on('error', reject);
     req.end(init.body);
   });
 }
 
-describe('local server', () => {
+const statusAndBody = (answer: Answer) => ({ status: answer.status, body: answer.body });
+
+describe('authentication', () => {
   it('answers health without auth', async () => {
-    expect(await call('GET', '/api/public/health')).toEqual({ status: 200, body: { status: 'OK', version: '4.35.0' } });
+    expect(statusAndBody(await call('GET', '/api/public/health'))).toEqual({ status: 200, body: { status: 'OK', version: '4.35.0' } });
   });
 
-  it('returns the project for Basic auth and for Bearer with the secret key', async () => {
+  it('returns the project for Basic auth', async () => {
     const expected = { data: [{ id: server.project.id, name: 'llmobs-local', organization: expect.any(Object), metadata: {} }] };
-    expect(await call('GET', '/api/public/projects', { auth: basic() })).toEqual({ status: 200, body: expected });
-    expect(await call('GET', '/api/public/projects', { auth: `Bearer ${server.keys.secretKey}` })).toEqual({ status: 200, body: expected });
+    expect(statusAndBody(await call('GET', '/api/public/projects', { auth: basic() }))).toEqual({ status: 200, body: expected });
   });
 
-  it('answers auth failures as a Langfuse server does', async () => {
-    expect(await call('GET', '/api/public/projects')).toEqual({ status: 401, body: { message: 'No authorization header' } });
-    expect(await call('GET', '/api/public/projects', { auth: 'Token abc' })).toEqual({ status: 401, body: { message: 'Invalid authorization header' } });
-    const wrong = `Basic ${Buffer.from(`${server.keys.publicKey}:sk-lf-wrong`).toString('base64')}`;
-    expect(await call('GET', '/api/public/projects', { auth: wrong })).toEqual({
+  it('refuses Bearer with the secret key (401 "Invalid public key"), as Langfuse does, unless the specification\'s scheme is turned on', async () => {
+    expect(statusAndBody(await call('GET', '/api/public/projects', { auth: `Bearer ${server.keys.secretKey}` }))).toEqual({
       status: 401,
-      body: { message: "Invalid credentials. Confirm that you've configured the correct host." },
+      body: { message: "Invalid public key. Confirm that you've configured the correct host." },
     });
-    expect(await call('GET', '/api/public/projects', { auth: `Bearer ${server.keys.publicKey}` })).toEqual({
-      status: 403,
-      body: { message: 'Invalid API key. Are you using an organization key?' },
-    });
+    expect((await call('GET', '/api/public/models', { auth: `Bearer ${server.keys.secretKey}` })).status).toBe(401);
+    const bearer = await startServer({ port: 0, ephemeral: true, bearerSecretKey: true });
+    try {
+      const answer = await call('GET', '/api/public/projects', { auth: `Bearer ${bearer.keys.secretKey}`, target: bearer });
+      expect(answer.status).toBe(200);
+      expect(answer.body.data[0].id).toBe(bearer.project.id);
+      // The public key alone still only grants score access there.
+      expect((await call('GET', '/api/public/models', { auth: `Bearer ${bearer.keys.publicKey}`, target: bearer })).status).toBe(403);
+    } finally {
+      await bearer.close();
+    }
   });
 
+  it('answers auth failures with the texts of a Langfuse server', async () => {
+    const host = ". Confirm that you've configured the correct host.";
+    const cases: Array<[string | undefined, number, string]> = [
+      [undefined, 401, 'No authorization header'],
+      ['Token abc', 401, 'Invalid authorization header'],
+      ['basic abc', 401, 'Invalid authorization header'],
+      ['Basic  two-spaces', 401, `Invalid authorization header${host}`],
+      [`Basic ${Buffer.from('only-a-user').toString('base64')}`, 401, `Invalid authorization header${host}`],
+      ['Basic %%%', 401, `Invalid character${host}`],
+      [basic('sk-lf-wrong'), 401, `Invalid credentials${host}`],
+      ['Bearer pk-lf-unknown', 401, `Invalid public key${host}`],
+      [`Bearer ${server.keys.publicKey}`, 403, 'Invalid API key. Are you using an organization key?'],
+    ];
+    for (const [auth, status, message] of cases) {
+      expect(statusAndBody(await call('GET', '/api/public/projects', auth ? { auth } : {}))).toEqual({ status, body: { message } });
+    }
+    expect(statusAndBody(await call('GET', '/api/public/models', { auth: `Bearer ${server.keys.publicKey}` }))).toEqual({
+      status: 403,
+      body: { message: 'Access denied - insufficient permissions for this endpoint' },
+    });
+    for (const method of ['GET', 'POST']) {
+      expect(statusAndBody(await call(method, '/api/public/v2/prompts', { auth: `Bearer ${server.keys.publicKey}`, body: method === 'POST' ? '{}' : undefined }))).toEqual({
+        status: 403,
+        body: { message: `Access denied - need to use basic auth with secret key to ${method} prompts`, error: 'ForbiddenError' },
+      });
+    }
+  });
+
+  it('answers POST /api/public/projects with 403: a project key cannot create projects', async () => {
+    expect(statusAndBody(await call('POST', '/api/public/projects', { auth: basic(), body: '{"name":"x"}' }))).toEqual({
+      status: 403,
+      body: { message: 'Invalid API key. Organization-scoped API key required for this operation.' },
+    });
+    expect((await call('POST', '/api/public/projects', { body: '{"name":"x"}' })).status).toBe(401);
+  });
+});
+
+describe('routes and methods', () => {
   it('answers 404 for unknown routes and 405 for unknown methods', async () => {
     const unknown = await call('GET', '/api/public/nothing-here', { auth: basic() });
     expect(unknown.status).toBe(404);
     expect(unknown.body.error).toBe('LangfuseNotFoundError');
-    expect(await call('DELETE', '/api/public/projects', { auth: basic() })).toEqual({ status: 405, body: { message: 'Method not allowed' } });
-    expect(await call('POST', '/api/public/health')).toEqual({ status: 405, body: { message: 'Method not allowed', error: 'MethodNotAllowedError' } });
+    expect(statusAndBody(await call('DELETE', '/api/public/projects', { auth: basic() }))).toEqual({ status: 405, body: { message: 'Method not allowed' } });
+    expect(statusAndBody(await call('POST', '/api/public/health'))).toEqual({ status: 405, body: { message: 'Method not allowed', error: 'MethodNotAllowedError' } });
+  });
+});
+
+describe('CORS', () => {
+  it('answers a browser preflight with 204 and the allowed origin, methods and headers, before auth', async () => {
+    const preflight = await call('OPTIONS', '/api/public/v2/prompts', {
+      headers: { origin: 'https://app.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.text).toBe('');
+    expect(preflight.headers).toMatchObject({
+      'access-control-allow-origin': 'https://app.example',
+      'access-control-allow-methods': 'GET,HEAD,PUT,PATCH,POST,DELETE',
+      'access-control-allow-headers': 'authorization,content-type',
+      vary: 'Origin, Access-Control-Request-Headers',
+    });
+    expect((await call('OPTIONS', '/api/public/projects', { headers: { origin: 'https://app.example' } })).status).toBe(204);
   });
 
-  it('refuses bodies over the limit with 413 and bad JSON with 400', async () => {
-    const big = await call('GET', '/api/public/health', { body: JSON.stringify({ x: 'y'.repeat(2048) }) });
-    expect(big.status).toBe(413);
-    expect(big.body.error).toBe('PayloadTooLargeError');
+  it('reflects the Origin on answers, errors included', async () => {
+    const ok = await call('GET', '/api/public/health', { headers: { origin: 'https://app.example' } });
+    expect(ok.headers['access-control-allow-origin']).toBe('https://app.example');
+    expect(ok.headers.vary).toBe('Origin');
+    const denied = await call('GET', '/api/public/models', { headers: { origin: 'https://app.example' } });
+    expect(denied.status).toBe(401);
+    expect(denied.headers['access-control-allow-origin']).toBe('https://app.example');
+    expect((await call('GET', '/api/public/health')).headers['access-control-allow-origin']).toBeUndefined();
+  });
+});
+
+describe('request bodies', () => {
+  it('refuses bodies over the route limit with 413 as plain text, before auth', async () => {
+    const big = await call('POST', '/api/public/v2/prompts', { target: small, body: JSON.stringify({ x: 'y'.repeat(2048) }) });
+    expect(big).toMatchObject({ status: 413, text: 'Body exceeded 1kb limit', reason: 'Body exceeded 1kb limit' });
     // Without a declared length the limit applies while the body streams in.
-    const streamed = await call('GET', '/api/public/health', { body: JSON.stringify({ x: 'y'.repeat(4096) }), chunked: true });
-    expect(streamed.status).toBe(413);
-    const bad = await call('GET', '/api/public/health', { body: '{nope' });
-    expect(bad.status).toBe(400);
+    const streamed = await call('GET', '/api/public/health', { target: small, body: JSON.stringify({ x: 'y'.repeat(4096) }), chunked: true });
+    expect(streamed).toMatchObject({ status: 413, text: 'Body exceeded 1kb limit' });
+  });
+
+  it('refuses prompt and model bodies over 1 MB, as the real routes do', async () => {
+    const overOneMb = JSON.stringify({ name: 'big', prompt: 'x'.repeat(1024 * 1024) });
+    const prompt = await call('POST', '/api/public/v2/prompts', { auth: basic(), body: overOneMb });
+    expect(prompt).toMatchObject({ status: 413, text: 'Body exceeded 1mb limit' });
+    const model = await call('POST', '/api/public/models', { auth: basic(), body: JSON.stringify({ modelName: 'big', matchPattern: 'x'.repeat(1024 * 1024), unit: 'TOKENS', inputPrice: 1 }) });
+    expect(model).toMatchObject({ status: 413, text: 'Body exceeded 1mb limit' });
+    expect((await call('GET', '/api/public/v2/prompts?name=big', { auth: basic() })).body.data).toEqual([]);
+    // Just under the limit is accepted.
+    const under = JSON.stringify({ name: 'big', prompt: 'x'.repeat(1024 * 1024 - 100) });
+    expect((await call('POST', '/api/public/v2/prompts', { auth: basic(), body: under })).status).toBe(201);
+  });
+
+  it('answers bad JSON with 400 "Invalid JSON" as plain text', async () => {
+    const bad = await call('POST', '/api/public/v2/prompts', { auth: basic(), body: '{nope' });
+    expect(bad).toMatchObject({ status: 400, text: 'Invalid JSON', reason: 'Invalid JSON' });
+  });
+
+  it('does not read a form-encoded or text body as JSON: the body schema refuses it (400)', async () => {
+    const json = JSON.stringify({ name: 'p-form', prompt: 'x' });
+    for (const type of ['application/x-www-form-urlencoded', 'text/plain']) {
+      const answer = await call('POST', '/api/public/v2/prompts', { auth: basic(), body: json, headers: { 'content-type': type } });
+      expect(answer.status).toBe(400);
+      expect(answer.body.message).toBe('Invalid request data');
+    }
+    expect((await call('GET', '/api/public/v2/prompts?name=p-form', { auth: basic() })).body.data).toEqual([]);
+  });
+
+  it('refuses JSON nested deeper than 500 levels with a clean 400, and later writes still work and persist', async () => {
+    const deep = `{"name":"p-deep","prompt":"x","config":${'{"a":'.repeat(6000)}1${'}'.repeat(6000)}}`;
+    const answer = await call('POST', '/api/public/v2/prompts', { auth: basic(), body: deep });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual({ message: 'JSON body is nested 6001 levels deep; at most 500 are accepted', error: 'InvalidRequestError' });
+    const next = await call('POST', '/api/public/v2/prompts', { auth: basic(), body: JSON.stringify({ name: 'p-deep', prompt: 'y', config: { ok: true } }) });
+    expect(next.status).toBe(201);
+    expect(next.body.version).toBe(1);
   });
 });

@@ -1,11 +1,7 @@
 // The local server's model endpoints, against the rules of API.md section 3 and NEWER-API.md.
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtInDefinitions } from '../../../src/data/catalogue.js';
 import { type RunningServer, startServer } from '../../../src/server/index.js';
-import { DataStore, STATE_FILE } from '../../../src/server/store.js';
-import { tempDir } from '../../helpers/cli.js';
 import { checkResponse } from '../../helpers/contract.js';
 
 let server: RunningServer;
@@ -225,18 +221,5 @@ describe('PUT /api/public/models/{id}', () => {
     const created = await call('POST', '/api/public/models', flat('old-one'), old);
     expect(await call('PUT', `/api/public/models/${created.body.id}`, flat('old-one'), old)).toEqual({ status: 405, body: { message: 'Method not allowed', error: 'MethodNotAllowedError' } });
     expect((await call('GET', '/api/public/health', undefined, old)).body).toEqual({ status: 'OK', version: '4.16.0' });
-  });
-});
-
-describe('state files', () => {
-  it('loads a state file written before models existed, with no models', async () => {
-    const dir = tempDir();
-    const opened = DataStore.open({ dataDir: dir, now: () => new Date() });
-    const { models: _models, ...older } = opened.store.state;
-    await opened.store.close();
-    writeFileSync(join(dir, STATE_FILE), JSON.stringify(older));
-    const again = DataStore.open({ dataDir: dir, now: () => new Date() });
-    expect(again.store.state.models).toEqual([]);
-    await again.store.close();
   });
 });

@@ -1,8 +1,6 @@
 // Prompt composition in the local server (SEMANTICS.md e, "Composability"; API.md 4.2, 4.4, 4.6):
 // references checked on create, resolved on GET against the labels as they are then, and versions
 // other prompts reference kept from deletion.
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../../../src/server/index.js';
 import { tempDir } from '../../helpers/cli.js';
@@ -196,7 +194,7 @@ describe('deleting a referenced prompt', () => {
 });
 
 describe('references in the data directory', () => {
-  it('keeps references across a restart, and loads a state file written before them', async () => {
+  it('keeps references across a restart', async () => {
     const dir = tempDir();
     const first = await startServer({ port: 0, dataDir: dir });
     await create({ name: 'child', prompt: 'kept child', labels: ['production'] }, first);
@@ -210,14 +208,5 @@ describe('references in the data directory', () => {
     expect((await call('DELETE', at('child'), undefined, { target: second })).status).toBe(400);
     await second.close();
 
-    const state = JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8'));
-    expect(state.promptDependencies).toEqual([expect.objectContaining({ parentId: parent.id, childName: 'child', childLabel: 'production', childVersion: null })]);
-    delete state.promptDependencies;
-    writeFileSync(join(dir, 'state.json'), JSON.stringify(state));
-    const old = await startServer({ port: 0, dataDir: dir });
-    // Versions from before references were stored keep their tags: nothing references anything.
-    expect((await get('parent', '', old)).body).toMatchObject({ prompt: `parent of ${ref('name=child|label=production')}`, resolutionGraph: null });
-    expect((await call('DELETE', at('child'), undefined, { target: old })).status).toBe(204);
-    await old.close();
   });
 });

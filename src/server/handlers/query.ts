@@ -1,5 +1,5 @@
 // Query and body checks shared by handlers, answering as the server's zod schemas do.
-import { type Issue, invalidRequestData } from './errors.js';
+import { type Issue, invalidRequestData } from '../http/errors.js';
 
 export interface Pagination {
   page: number;

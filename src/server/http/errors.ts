@@ -1,13 +1,24 @@
 // Error answers in the shapes a Langfuse server uses (API.md section 0.3): they are not uniform.
 
+/** An answer other than success, thrown by handlers and the request pipeline. */
 export class HttpError extends Error {
   constructor(
     readonly status: number,
     readonly body: unknown,
     readonly headers: Record<string, string> = {},
+    /** A plain-text body (the web framework's own errors) instead of JSON. */
+    readonly text?: string,
   ) {
-    super(typeof (body as { message?: unknown })?.message === 'string' ? (body as { message: string }).message : `HTTP ${status}`);
+    super(text ?? (typeof (body as { message?: unknown })?.message === 'string' ? (body as { message: string }).message : `HTTP ${status}`));
   }
+}
+
+/**
+ * An error of the web framework under the real routes (Next.js `sendError`): the message is the
+ * status line's reason and the whole body, as plain text. Bodies over the limit and bad JSON get these.
+ */
+export function frameworkError(status: number, message: string): HttpError {
+  return new HttpError(status, undefined, {}, message);
 }
 
 /** A thrown `BaseError` in the server: `{message, error: <class name>}`. */
@@ -29,6 +40,11 @@ export interface Issue {
 /** Zod validation failure of query or body. */
 export function invalidRequestData(issues: Issue[]): HttpError {
   return new HttpError(400, { message: 'Invalid request data', error: issues });
+}
+
+/** The issues of a zod error, as the server's error body lists them. */
+export function zodIssues(issues: ReadonlyArray<{ path: PropertyKey[] } & Record<string, unknown>>): Issue[] {
+  return issues.map((issue) => ({ ...issue, path: issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p)) }) as Issue);
 }
 
 export function methodNotAllowed(withErrorClass: boolean): HttpError {

@@ -3,13 +3,13 @@
 // Unknown fields are dropped, as on a Langfuse server. The spec's snake_case shape (`name`,
 // `match_pattern`, `tokenizer`, `tokenization_config`, `pricing`) is accepted too and mapped first.
 import { z } from 'zod';
-import { normalizeDraftInput } from '../core/models/draft.js';
-import type { DefinitionIssue } from '../core/models/issues.js';
-import { validatePattern } from '../core/models/pattern.js';
-import { pricingFields } from '../core/models/request.js';
-import { checkPricingTiers } from '../core/models/tier-checks.js';
-import { type KnownCondition, MODEL_UNITS, USAGE_OPERATORS } from '../core/models/types.js';
-import { type Issue, invalidRequest, invalidRequestData } from './errors.js';
+import { normalizeDraftInput } from '../../core/models/draft.js';
+import type { DefinitionIssue } from '../../core/models/issues.js';
+import { validatePattern } from '../../core/models/pattern.js';
+import { pricingFields } from '../../core/models/request.js';
+import { checkPricingTiers } from '../../core/models/tier-checks.js';
+import { type KnownCondition, MODEL_UNITS, USAGE_OPERATORS } from '../../core/models/types.js';
+import { type Issue, invalidRequest, invalidRequestData } from '../http/errors.js';
 
 const usageCondition = z.object({
   usageDetailPattern: z.string().min(1).max(200),

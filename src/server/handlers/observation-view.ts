@@ -1,0 +1,160 @@
+// Stored observations in the shapes the API returns them: the v1 object (`APIObservation`, with
+// its legacy usage fields and the matched model's default-tier prices) and the v2 object, whose
+// field groups are chosen by the caller and whose prices are decimal strings.
+import { Decimal } from 'decimal.js';
+import { builtInDefinitions } from '../../data/catalogue.js';
+import type { ObservationRecord, TraceRecord } from '../records.js';
+import type { Tx } from '../store/index.js';
+import { modelResponse } from './models.js';
+
+export interface Prices {
+  input: number | null;
+  output: number | null;
+  total: number | null;
+}
+
+let builtInPrices: Map<string, Prices> | undefined;
+
+/** The default-tier prices of the model an observation was matched to (project or built-in). */
+export function pricesOf(tx: Tx, internalModelId: string | null, cache = new Map<string, Prices | undefined>()): Prices | undefined {
+  if (!internalModelId) return undefined;
+  if (cache.has(internalModelId)) return cache.get(internalModelId);
+  const own = tx.models.get(internalModelId);
+  let prices: Prices | undefined;
+  if (own) {
+    const model = modelResponse(own);
+    prices = { input: model.inputPrice, output: model.outputPrice, total: model.totalPrice };
+  } else {
+    builtInPrices ??= new Map(builtInDefinitions().map((d) => [d.id, { input: d.inputPrice, output: d.outputPrice, total: d.totalPrice }]));
+    prices = builtInPrices.get(internalModelId);
+  }
+  cache.set(internalModelId, prices);
+  return prices;
+}
+
+/** `reduceUsageOrCostDetails`: sums of the keys containing input / output (null when none), and total. */
+export function reduceDetails(details: Record<string, number> | null | undefined): { input: number | null; output: number | null; total: number } {
+  let input: number | null = null;
+  let output: number | null = null;
+  for (const [key, value] of Object.entries(details ?? {})) {
+    if (key.includes('input')) input = (input ?? 0) + Number(value);
+    if (key.includes('output')) output = (output ?? 0) + Number(value);
+  }
+  return { input, output, total: Number(details?.total ?? 0) };
+}
+
+const seconds = (from: string | null, to: string | null): number | null => (from && to ? (Date.parse(to) - Date.parse(from)) / 1000 : null);
+
+/** The v1 observation object. `zeroPrices`: a missing price is 0 (the single-trace route), not null. */
+export function observationV1(observation: ObservationRecord, prices: Prices | undefined, zeroPrices = false) {
+  const usage = reduceDetails(observation.usageDetails);
+  const cost = reduceDetails(observation.costDetails);
+  const missing = zeroPrices ? 0 : null;
+  const promptTokens = usage.input ?? 0;
+  const completionTokens = usage.output ?? 0;
+  return {
+    id: observation.id,
+    traceId: observation.traceId,
+    projectId: observation.projectId,
+    environment: observation.environment,
+    type: observation.type,
+    startTime: observation.startTime,
+    endTime: observation.endTime,
+    name: observation.name,
+    metadata: observation.metadata,
+    parentObservationId: observation.parentObservationId,
+    level: observation.level,
+    statusMessage: observation.statusMessage,
+    version: observation.version,
+    createdAt: observation.createdAt,
+    updatedAt: observation.updatedAt,
+    model: observation.providedModelName,
+    modelParameters: observation.modelParameters,
+    input: observation.input,
+    output: observation.output,
+    completionStartTime: observation.completionStartTime,
+    promptId: observation.promptId,
+    promptName: observation.promptName,
+    promptVersion: observation.promptVersion,
+    latency: seconds(observation.startTime, observation.endTime),
+    timeToFirstToken: seconds(observation.startTime, observation.completionStartTime),
+    usageDetails: observation.usageDetails,
+    costDetails: observation.costDetails,
+    usagePricingTierId: observation.usagePricingTierId,
+    usagePricingTierName: observation.usagePricingTierName,
+    calculatedInputCost: cost.input,
+    calculatedOutputCost: cost.output,
+    calculatedTotalCost: cost.total,
+    unit: 'TOKENS',
+    inputPrice: prices?.input ?? missing,
+    outputPrice: prices?.output ?? missing,
+    totalPrice: prices?.total ?? missing,
+    promptTokens,
+    completionTokens,
+    totalTokens: usage.total,
+    modelId: observation.internalModelId,
+    usage: { unit: 'TOKENS', input: promptTokens, output: completionTokens, total: usage.total },
+  };
+}
+
+export const OBSERVATION_FIELD_GROUPS = ['core', 'basic', 'time', 'io', 'metadata', 'model', 'usage', 'prompt', 'metrics', 'trace_context'] as const;
+export type ObservationFieldGroup = (typeof OBSERVATION_FIELD_GROUPS)[number];
+
+/** Input and output as the v2 list returns them: the raw text the service stores. */
+const raw = (value: unknown): string | null => (value === null || value === undefined ? null : typeof value === 'string' ? value : JSON.stringify(value));
+
+const decimalString = (price: number | null | undefined): string | null => (price === null || price === undefined ? null : new Decimal(price).toString());
+
+/** The v2 observation object with the requested field groups (core always). */
+export function observationV2(observation: ObservationRecord, groups: readonly ObservationFieldGroup[], trace: TraceRecord | undefined, prices: Prices | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    id: observation.id,
+    traceId: observation.traceId,
+    startTime: observation.startTime,
+    endTime: observation.endTime,
+    projectId: observation.projectId,
+    parentObservationId: observation.parentObservationId,
+    type: observation.type,
+  };
+  const has = (group: ObservationFieldGroup) => groups.includes(group);
+  if (has('basic')) {
+    Object.assign(out, {
+      name: observation.name,
+      level: observation.level,
+      statusMessage: observation.statusMessage,
+      version: observation.version,
+      environment: observation.environment,
+      bookmarked: trace?.bookmarked ?? false,
+      public: trace?.public ?? false,
+      userId: trace?.userId ?? null,
+      sessionId: trace?.sessionId ?? null,
+      isRootObservation: observation.parentObservationId === null,
+    });
+  }
+  if (has('time')) Object.assign(out, { completionStartTime: observation.completionStartTime, createdAt: observation.createdAt, updatedAt: observation.updatedAt });
+  if (has('io')) Object.assign(out, { input: raw(observation.input), output: raw(observation.output) });
+  if (has('metadata')) out.metadata = observation.metadata;
+  if (has('model')) Object.assign(out, { providedModelName: observation.providedModelName, internalModelId: observation.internalModelId, modelParameters: observation.modelParameters });
+  if (has('usage')) {
+    Object.assign(out, {
+      usageDetails: observation.usageDetails,
+      costDetails: observation.costDetails,
+      totalCost: observation.totalCost,
+      usagePricingTierName: observation.usagePricingTierName,
+    });
+  }
+  if (has('prompt')) Object.assign(out, { promptId: observation.promptId, promptName: observation.promptName, promptVersion: observation.promptVersion });
+  if (has('metrics')) {
+    Object.assign(out, { latency: seconds(observation.startTime, observation.endTime), timeToFirstToken: seconds(observation.startTime, observation.completionStartTime) });
+  }
+  if (has('trace_context')) Object.assign(out, { traceName: trace?.name ?? null, tags: trace?.tags ?? [], release: trace?.release ?? null });
+  // Enrichment fields are on every v2 object; they are filled only with the model group.
+  const model = has('model');
+  Object.assign(out, {
+    modelId: model ? observation.internalModelId : null,
+    inputPrice: model ? decimalString(prices?.input) : null,
+    outputPrice: model ? decimalString(prices?.output) : null,
+    totalPrice: model ? decimalString(prices?.total) : null,
+  });
+  return out;
+}

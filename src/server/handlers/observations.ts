@@ -1,0 +1,157 @@
+// The observations read API (API.md section 6): v1 by id and as a paged list, and the v2 list by
+// cursor with field groups.
+import { z } from 'zod';
+import { invalidRequest, notFound } from '../http/errors.js';
+import type { Handler, Route } from '../http/router.js';
+import type { TraceRecord } from '../records.js';
+import type { ObservationFilter } from '../store/index.js';
+import { OBSERVATION_FIELD_GROUPS, type ObservationFieldGroup, observationV1, observationV2, type Prices, pricesOf } from './observation-view.js';
+import { pageMeta } from './query.js';
+import { DATE_TIME, fieldGroups, LIMIT, ONE_OR_MANY, PAGE, parseQuery } from './read-query.js';
+
+const OBSERVATION_TYPES = ['GENERATION', 'SPAN', 'EVENT', 'AGENT', 'TOOL', 'CHAIN', 'RETRIEVER', 'EVALUATOR', 'EMBEDDING', 'GUARDRAIL'] as const;
+const LEVELS = ['DEBUG', 'DEFAULT', 'WARNING', 'ERROR'] as const;
+
+const NO_ADVANCED_FILTER = z
+  .string()
+  .nullish()
+  .refine((value) => !value, { message: 'The filter parameter (advanced filters) is not supported by llmobs server; use the simple filter parameters.' });
+
+const COMMON_FILTERS = {
+  type: z.enum(OBSERVATION_TYPES).nullish(),
+  name: z.string().nullish(),
+  userId: z.string().nullish(),
+  level: z.enum(LEVELS).nullish(),
+  traceId: z.string().nullish(),
+  version: z.string().nullish(),
+  parentObservationId: z.string().nullish(),
+  environment: ONE_OR_MANY,
+  fromStartTime: DATE_TIME,
+  toStartTime: DATE_TIME,
+  filter: NO_ADVANCED_FILTER,
+};
+
+const V1_LIST_QUERY = z.object({ page: PAGE, limit: LIMIT, ...COMMON_FILTERS });
+
+interface Cursor {
+  lastStartTimeTo: string;
+  lastTraceId: string;
+  lastId: string;
+}
+
+const CURSOR = z
+  .string()
+  .transform((value, ctx) => {
+    try {
+      return JSON.parse(Buffer.from(value, 'base64').toString('utf8')) as unknown;
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'Invalid cursor format' });
+      return z.NEVER;
+    }
+  })
+  .pipe(z.object({ lastStartTimeTo: z.coerce.date(), lastTraceId: z.string(), lastId: z.string() }));
+
+const V2_LIST_QUERY = z.object({
+  fields: fieldGroups(OBSERVATION_FIELD_GROUPS),
+  expandMetadata: z.string().nullish(),
+  limit: z.coerce.number().nonnegative().lte(1000).default(50),
+  cursor: CURSOR.optional(),
+  parseIoAsJson: z
+    .union([z.literal('true'), z.literal('false')])
+    .refine((value) => value !== 'true', {
+      message:
+        'parseIoAsJson=true is no longer supported on the v2 observations endpoint. Input/output fields are always returned as raw strings. Remove the parseIoAsJson parameter or set it to false.',
+    })
+    .optional(),
+  sessionId: z.string().nullish(),
+  isRootObservation: z
+    .enum(['true', 'false'])
+    .transform((value) => value === 'true')
+    .optional(),
+  ...COMMON_FILTERS,
+});
+
+function filterOf(query: z.output<typeof V1_LIST_QUERY>, v2?: z.output<typeof V2_LIST_QUERY>): ObservationFilter {
+  return {
+    type: query.type ?? undefined,
+    name: query.name ?? undefined,
+    userId: query.userId ?? undefined,
+    level: query.level ?? undefined,
+    traceId: query.traceId ?? undefined,
+    version: query.version ?? undefined,
+    parentObservationId: query.parentObservationId ?? undefined,
+    environments: query.environment,
+    fromStartTime: query.fromStartTime,
+    toStartTime: query.toStartTime,
+    ...(v2 ? { sessionId: v2.sessionId ?? undefined, isRoot: v2.isRootObservation } : {}),
+  };
+}
+
+const getOne: Handler = (request, tx) => {
+  const id = request.params[0]!;
+  const observation = tx.observations.get(id);
+  if (!observation) throw notFound(`Observation not found within authorized project`);
+  return { status: 200, body: observationV1(observation, pricesOf(tx, observation.internalModelId)) };
+};
+
+const listV1: Handler = (request, tx) => {
+  const query = parseQuery(V1_LIST_QUERY, request.query);
+  const filter = filterOf(query);
+  const cache = new Map<string, Prices | undefined>();
+  const rows = tx.observations.list(filter, { limit: query.limit, offset: (query.page - 1) * query.limit });
+  return {
+    status: 200,
+    body: {
+      data: rows.map((o) => observationV1(o, pricesOf(tx, o.internalModelId, cache))),
+      meta: pageMeta({ page: query.page, limit: query.limit }, tx.observations.count(filter)),
+    },
+  };
+};
+
+function encodeCursor(cursor: Cursor): string {
+  return Buffer.from(JSON.stringify(cursor)).toString('base64');
+}
+
+const listV2: Handler = (request, tx) => {
+  const query = parseQuery(V2_LIST_QUERY, request.query);
+  if (!Number.isInteger(query.limit)) throw invalidRequest('limit must be an integer');
+  const groups: readonly ObservationFieldGroup[] = query.fields ?? ['core', 'basic'];
+  const cursor = query.cursor ? { startTime: query.cursor.lastStartTimeTo.toISOString(), traceId: query.cursor.lastTraceId, id: query.cursor.lastId } : undefined;
+  // One more than asked tells whether another page follows.
+  const rows = tx.observations.page(filterOf({ ...query, page: 1 }, query), cursor, query.limit + 1);
+  const page = rows.slice(0, query.limit);
+  const traces = new Map<string, TraceRecord | undefined>();
+  const needsTrace = groups.includes('basic') || groups.includes('trace_context');
+  const traceOf = (id: string | null) => {
+    if (!id || !needsTrace) return undefined;
+    if (!traces.has(id)) traces.set(id, tx.traces.get(id));
+    return traces.get(id);
+  };
+  const cache = new Map<string, Prices | undefined>();
+  const data = page.map((o) => observationV2(o, groups, traceOf(o.traceId), groups.includes('model') ? pricesOf(tx, o.internalModelId, cache) : undefined));
+  const last = page[page.length - 1];
+  const meta = rows.length > query.limit && last ? { cursor: encodeCursor({ lastStartTimeTo: last.startTime, lastTraceId: last.traceId ?? '', lastId: last.id }) } : {};
+  return { status: 200, body: { data, meta } };
+};
+
+export const observationRoutes: Route[] = [
+  {
+    pattern: /^\/api\/public\/observations\/([^/]+)$/,
+    auth: 'project',
+    methodNotAllowedClass: true,
+    methods: { GET: getOne },
+  },
+  {
+    pattern: /^\/api\/public\/observations$/,
+    auth: 'project',
+    methodNotAllowedClass: true,
+    methods: { GET: listV1 },
+  },
+  {
+    pattern: /^\/api\/public\/v2\/observations$/,
+    auth: 'project',
+    methodNotAllowedClass: true,
+    methods: { GET: listV2 },
+  },
+];
+

@@ -1,0 +1,310 @@
+// Scores (API.md section 7): POST /api/public/scores (Basic, or Bearer with the public key, as SDKs
+// send them) and the v3 list by cursor. The body schema follows the service's PostScoresBody.
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { invalidRequest } from '../http/errors.js';
+import type { Handler, Route } from '../http/router.js';
+import type { ScoreRecord } from '../records.js';
+import { COMMA_LIST, parseBody, parseQuery } from './read-query.js';
+
+const JSON_VALUE: z.ZodType<unknown> = z.lazy(() => z.union([z.array(JSON_VALUE), z.record(z.string(), JSON_VALUE), z.string(), z.number(), z.boolean(), z.null()]));
+
+const FOUNDATION = z.object({
+  id: z.string().nullish(),
+  name: z.string().min(1),
+  traceId: z.string().nullish(),
+  sessionId: z.string().nullish(),
+  datasetRunId: z.string().nullish(),
+  observationId: z.string().nullish(),
+  comment: z.string().nullish(),
+  metadata: JSON_VALUE.nullish(),
+  environment: z.string().default('default'),
+  queueId: z.string().nullish(),
+  source: z.enum(['API', 'ANNOTATION']).default('API'),
+});
+
+const POST_BODY = FOUNDATION.and(
+  z.discriminatedUnion('dataType', [
+    z.object({ value: z.number(), dataType: z.literal('NUMERIC'), configId: z.string().nullish() }),
+    z.object({ value: z.string(), dataType: z.literal('CATEGORICAL'), configId: z.string().nullish() }),
+    z.object({
+      value: z.number().refine((value) => value === 0 || value === 1, { message: 'Value must be a number equal to either 0 or 1 for data type BOOLEAN' }),
+      dataType: z.literal('BOOLEAN'),
+      configId: z.string().nullish(),
+    }),
+    z.object({ value: z.string(), dataType: z.literal('CORRECTION'), configId: z.undefined().nullish() }),
+    z.object({ value: z.string().min(1).max(500), dataType: z.literal('TEXT'), configId: z.string().nullish() }),
+    // No dataType: inferred from the value (zod 4.6 needs the absent key marked optional).
+    z.object({ value: z.union([z.string(), z.number()]), dataType: z.undefined().optional(), configId: z.string().nullish() }),
+  ]),
+)
+  .refine(
+    (data) => {
+      const trace = !!data.traceId;
+      const session = !!data.sessionId;
+      const run = !!data.datasetRunId;
+      return (trace && !session && !run) || (session && !trace && !run && !data.observationId) || (run && !trace && !session && !data.observationId);
+    },
+    {
+      message: 'Provide exactly one of the following: traceId (with optional observationId), sessionId or datasetRunId. ObservationId requires traceId.',
+      path: ['traceId', 'sessionId', 'datasetRunId', 'observationId'],
+    },
+  )
+  .refine((data) => !(data.source === 'ANNOTATION' && data.dataType !== 'CORRECTION' && !data.configId), {
+    message: 'configId is required when source is ANNOTATION (except for CORRECTION scores).',
+    path: ['configId'],
+  });
+
+const create: Handler = (request, tx, { now }) => {
+  const body = parseBody(POST_BODY, request.body);
+  const at = now().toISOString();
+  const dataType = body.dataType ?? (typeof body.value === 'number' ? 'NUMERIC' : 'CATEGORICAL');
+  const numeric = dataType === 'NUMERIC' || dataType === 'BOOLEAN';
+  const id = body.id || randomUUID();
+  const existing = tx.scores.get(id);
+  const score: ScoreRecord = {
+    id,
+    projectId: tx.project.get()!.id,
+    timestamp: existing?.timestamp ?? at,
+    name: body.name,
+    value: numeric ? Number(body.value) : null,
+    stringValue: dataType === 'BOOLEAN' ? (body.value === 1 ? 'True' : 'False') : numeric ? null : String(body.value),
+    dataType,
+    source: body.source,
+    traceId: body.traceId ?? null,
+    observationId: body.observationId ?? null,
+    sessionId: body.sessionId ?? null,
+    datasetRunId: body.datasetRunId ?? null,
+    comment: body.comment ?? null,
+    metadata: (body.metadata && typeof body.metadata === 'object' && !Array.isArray(body.metadata) ? body.metadata : {}) as Record<string, unknown>,
+    environment: body.environment,
+    configId: body.configId ?? null,
+    queueId: body.queueId ?? null,
+    authorUserId: null,
+    createdAt: existing?.createdAt ?? at,
+    updatedAt: at,
+  };
+  tx.scores.put(score);
+  return { status: 200, body: { id } };
+};
+
+/** A score in the v1 shape (the scores of GET /api/public/traces/{id}). */
+export function scoreV1(score: ScoreRecord) {
+  return {
+    id: score.id,
+    projectId: score.projectId,
+    name: score.name,
+    value: score.value,
+    ...(score.dataType === 'NUMERIC' ? {} : { stringValue: score.stringValue }),
+    dataType: score.dataType,
+    source: score.source,
+    traceId: score.traceId,
+    observationId: score.observationId,
+    sessionId: score.sessionId,
+    datasetRunId: score.datasetRunId,
+    timestamp: score.timestamp,
+    createdAt: score.createdAt,
+    updatedAt: score.updatedAt,
+    authorUserId: score.authorUserId,
+    comment: score.comment,
+    metadata: score.metadata,
+    configId: score.configId,
+    queueId: score.queueId,
+    environment: score.environment,
+  };
+}
+
+const V3_GROUPS = ['core', 'details', 'subject', 'annotation'] as const;
+type V3Group = (typeof V3_GROUPS)[number];
+const SOURCES = ['API', 'EVAL', 'ANNOTATION'];
+const DATA_TYPES = ['NUMERIC', 'CATEGORICAL', 'BOOLEAN', 'CORRECTION', 'TEXT'];
+
+const enumList = (allowed: readonly string[], label: string) =>
+  z
+    .string()
+    .transform((value) =>
+      value
+        .split(',')
+        .map((item) => item.trim())
+        .filter((item) => item.length > 0)
+        .map((item) => item.toUpperCase()),
+    )
+    .pipe(
+      z.array(z.string()).superRefine((values, ctx) => {
+        for (const value of values) {
+          if (!allowed.includes(value)) ctx.addIssue({ code: 'custom', message: `Invalid ${label} value: "${value}". Allowed: ${allowed.join(', ')}` });
+        }
+      }),
+    )
+    .optional();
+
+const emptyIsUnset = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (value === '' ? undefined : value), schema);
+
+const V3_QUERY = z
+  .object({
+    limit: z.preprocess((x) => (x === '' ? undefined : x), z.coerce.number().int().gte(1).lte(100).default(50)),
+    fields: z
+      .string()
+      .optional()
+      .transform((value) => (value ? value.split(',').map((item) => item.trim()) : ['core']))
+      .pipe(z.array(z.enum(V3_GROUPS))),
+    cursor: z.string().optional(),
+    id: COMMA_LIST,
+    name: COMMA_LIST,
+    source: enumList(SOURCES, 'source'),
+    dataType: enumList(DATA_TYPES, 'dataType'),
+    environment: COMMA_LIST,
+    configId: COMMA_LIST,
+    queueId: COMMA_LIST,
+    authorUserId: COMMA_LIST,
+    value: COMMA_LIST,
+    valueMin: emptyIsUnset(z.coerce.number().optional()),
+    valueMax: emptyIsUnset(z.coerce.number().optional()),
+    traceId: COMMA_LIST,
+    sessionId: COMMA_LIST,
+    observationId: COMMA_LIST,
+    experimentId: COMMA_LIST,
+    fromTimestamp: emptyIsUnset(z.coerce.date().optional()),
+    toTimestamp: emptyIsUnset(z.coerce.date().optional()),
+    userId: z
+      .string()
+      .optional()
+      .transform((value) => (value === '' ? undefined : value)),
+    traceTags: z
+      .string()
+      .optional()
+      .transform((value) => (value === '' ? undefined : value)),
+  })
+  .strict()
+  .superRefine((data, ctx) => {
+    if (data.userId !== undefined) ctx.addIssue({ code: 'custom', message: 'userId filter requires a trace JOIN and is not supported in v3 — use v2 or omit this filter' });
+    if (data.traceTags !== undefined) ctx.addIssue({ code: 'custom', message: 'traceTags filter requires a trace JOIN and is not supported in v3 — use v2 or omit this filter' });
+    if (data.value?.length) {
+      const type = data.dataType?.length === 1 ? data.dataType[0] : undefined;
+      if (!type) ctx.addIssue({ code: 'custom', message: 'value filter requires a single dataType from: NUMERIC, BOOLEAN, CATEGORICAL' });
+      else if (!['NUMERIC', 'BOOLEAN', 'CATEGORICAL'].includes(type)) {
+        ctx.addIssue({ code: 'custom', message: `value filter requires dataType to be NUMERIC, BOOLEAN, or CATEGORICAL (got "${type}")` });
+      } else if (type === 'NUMERIC') {
+        for (const v of data.value) {
+          if (!Number.isFinite(Number(v))) ctx.addIssue({ code: 'custom', message: `value filter with dataType=NUMERIC requires each value to be a finite number (got "${v}")` });
+        }
+      } else if (type === 'BOOLEAN') {
+        for (const v of data.value) {
+          if (v !== 'true' && v !== 'false') ctx.addIssue({ code: 'custom', message: `value filter with dataType=BOOLEAN requires each value to be "true" or "false" (got "${v}")` });
+        }
+      }
+    }
+    if ((data.valueMin !== undefined || data.valueMax !== undefined) && !(data.dataType?.length === 1 && data.dataType[0] === 'NUMERIC')) {
+      ctx.addIssue({ code: 'custom', message: 'valueMin and valueMax require dataType=NUMERIC as a single value' });
+    }
+    if ((data.observationId?.length ?? 0) > 0 && !(data.traceId?.length ?? 0)) {
+      ctx.addIssue({ code: 'custom', message: 'observationId filter requires traceId — observation IDs are scoped to a trace' });
+    }
+    if ([data.traceId, data.sessionId, data.experimentId].filter((list) => list && list.length > 0).length > 1) {
+      ctx.addIssue({ code: 'custom', message: 'At most one of traceId, sessionId, experimentId may be specified' });
+    }
+  });
+
+interface ScoreCursor {
+  timestamp: string;
+  id: string;
+}
+
+const encodeCursor = (cursor: ScoreCursor) => Buffer.from(JSON.stringify(cursor)).toString('base64url');
+
+function decodeCursor(text: string | undefined): ScoreCursor | undefined {
+  if (!text) return undefined;
+  const parsed = z.object({ timestamp: z.string(), id: z.string() }).safeParse(safeJson(Buffer.from(text, 'base64url').toString('utf8')));
+  if (!parsed.success) throw invalidRequest('Invalid cursor');
+  return parsed.data;
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function scoreV3(score: ScoreRecord, groups: readonly V3Group[]) {
+  const value = score.dataType === 'NUMERIC' ? score.value : score.dataType === 'BOOLEAN' ? score.value === 1 : score.stringValue;
+  const out: Record<string, unknown> = {
+    id: score.id,
+    projectId: score.projectId,
+    name: score.name,
+    source: score.source,
+    timestamp: score.timestamp,
+    environment: score.environment,
+    createdAt: score.createdAt,
+    updatedAt: score.updatedAt,
+    dataType: score.dataType,
+    value,
+  };
+  if (groups.includes('details')) Object.assign(out, { comment: score.comment, configId: score.configId, metadata: score.metadata });
+  if (groups.includes('annotation')) Object.assign(out, { authorUserId: score.authorUserId, queueId: score.queueId });
+  if (groups.includes('subject')) {
+    out.subject = score.observationId
+      ? { kind: 'observation', id: score.observationId, ...(score.traceId ? { traceId: score.traceId } : {}) }
+      : score.traceId
+        ? { kind: 'trace', id: score.traceId }
+        : score.sessionId
+          ? { kind: 'session', id: score.sessionId }
+          : { kind: 'experiment', id: score.datasetRunId ?? '' };
+  }
+  return out;
+}
+
+const listV3: Handler = (request, tx) => {
+  const query = parseQuery(V3_QUERY, request.query);
+  const type = query.dataType?.length === 1 ? query.dataType[0] : undefined;
+  const values = query.value ?? [];
+  const rows = tx.scores.page(
+    {
+      ids: query.id,
+      names: query.name,
+      sources: query.source,
+      dataTypes: query.dataType,
+      environments: query.environment,
+      configIds: query.configId,
+      queueIds: query.queueId,
+      authorUserIds: query.authorUserId,
+      traceIds: query.traceId,
+      sessionIds: query.sessionId,
+      observationIds: query.observationId,
+      numericValues: type === 'NUMERIC' ? values.map(Number) : type === 'BOOLEAN' ? values.map((v) => (v === 'true' ? 1 : 0)) : undefined,
+      stringValues: type === 'CATEGORICAL' ? values : undefined,
+      valueMin: query.valueMin,
+      valueMax: query.valueMax,
+      fromTimestamp: query.fromTimestamp?.toISOString(),
+      toTimestamp: query.toTimestamp?.toISOString(),
+    },
+    decodeCursor(query.cursor),
+    query.limit + 1,
+  );
+  const page = rows.slice(0, query.limit);
+  const last = page[page.length - 1];
+  return {
+    status: 200,
+    body: {
+      data: page.map((score) => scoreV3(score, query.fields)),
+      meta: { limit: query.limit, ...(rows.length > query.limit && last ? { cursor: encodeCursor({ timestamp: last.timestamp, id: last.id }) } : {}) },
+    },
+  };
+};
+
+export const scoreRoutes: Route[] = [
+  {
+    pattern: /^\/api\/public\/scores$/,
+    auth: 'project',
+    allowScoresKey: true,
+    methodNotAllowedClass: true,
+    methods: { POST: create },
+  },
+  {
+    pattern: /^\/api\/public\/v3\/scores$/,
+    auth: 'project',
+    methodNotAllowedClass: true,
+    methods: { GET: listV3 },
+  },
+];

@@ -1,0 +1,176 @@
+// The traces read API (API.md section 5): one trace with its observations and scores, the list
+// with filters, paging, ordering and field groups, and deletion with observations and scores.
+// Unlike the service, where ingestion is asynchronous, what was ingested is readable at once.
+import { Decimal } from 'decimal.js';
+import { z } from 'zod';
+import { notFound } from '../http/errors.js';
+import type { Handler, Route } from '../http/router.js';
+import type { TraceRecord } from '../records.js';
+import { TRACE_ORDER_COLUMNS, type TraceOrder, type Tx } from '../store/index.js';
+import { observationV1, type Prices, pricesOf } from './observation-view.js';
+import { pageMeta } from './query.js';
+import { DATE_TIME, fieldGroups, LIMIT, ONE_OR_MANY, PAGE, parseBody, parseQuery } from './read-query.js';
+import { scoreV1 } from './scores.js';
+
+export const TRACE_FIELD_GROUPS = ['core', 'io', 'scores', 'observations', 'metrics'] as const;
+
+const ORDER_BY = z
+  .string()
+  .nullish()
+  .transform((value) => {
+    if (!value) return null;
+    const [column, order] = value.split('.');
+    return { column, order: order?.toUpperCase() };
+  })
+  .pipe(
+    z
+      .object({
+        column: z.enum(Object.keys(TRACE_ORDER_COLUMNS) as [keyof typeof TRACE_ORDER_COLUMNS, ...Array<keyof typeof TRACE_ORDER_COLUMNS>]),
+        order: z.enum(['ASC', 'DESC']),
+      })
+      .nullable(),
+  );
+
+const LIST_QUERY = z.object({
+  page: PAGE,
+  limit: LIMIT,
+  userId: z.string().nullish(),
+  name: z.string().nullish(),
+  tags: ONE_OR_MANY,
+  environment: ONE_OR_MANY,
+  sessionId: z.string().nullish(),
+  version: z.string().nullish(),
+  release: z.string().nullish(),
+  fromTimestamp: DATE_TIME,
+  toTimestamp: DATE_TIME,
+  orderBy: ORDER_BY,
+  fields: fieldGroups(TRACE_FIELD_GROUPS),
+  filter: z
+    .string()
+    .nullish()
+    .refine((value) => !value, { message: 'The filter parameter (advanced filters) is not supported by llmobs server; use the simple filter parameters.' }),
+});
+
+const ONE_QUERY = z.object({ fields: fieldGroups(TRACE_FIELD_GROUPS) });
+
+const DELETE_BODY = z
+  .object({
+    traceIds: z.array(z.string()).min(1, 'At least 1 traceId is required.').max(1000, 'Cannot specify more than 1000 traces in a single request.'),
+  })
+  .strict();
+
+/** The trace's own fields; without the io group, input and output are left out and metadata is {}. */
+function traceFields(trace: TraceRecord, io: boolean) {
+  return {
+    id: trace.id,
+    projectId: trace.projectId,
+    name: trace.name,
+    timestamp: trace.timestamp,
+    environment: trace.environment,
+    tags: trace.tags,
+    bookmarked: trace.bookmarked,
+    release: trace.release,
+    version: trace.version,
+    userId: trace.userId,
+    sessionId: trace.sessionId,
+    public: trace.public,
+    ...(io ? { input: trace.input, output: trace.output } : {}),
+    metadata: io ? trace.metadata : {},
+    createdAt: trace.createdAt,
+    updatedAt: trace.updatedAt,
+  };
+}
+
+const htmlPath = (trace: TraceRecord) => `/project/${trace.projectId}/traces/${trace.id}`;
+
+const getOne: Handler = (request, tx) => {
+  const id = request.params[0]!;
+  const groups = parseQuery(ONE_QUERY, request.query).fields ?? TRACE_FIELD_GROUPS;
+  const has = (group: (typeof TRACE_FIELD_GROUPS)[number]) => groups.includes(group);
+  const trace = tx.traces.get(id);
+  if (!trace) throw notFound(`Trace ${id} not found within authorized project`);
+  const observations = has('observations') || has('metrics') ? tx.observations.ofTrace(id) : [];
+  const cache = new Map<string, Prices | undefined>();
+  const views = observations.map((o) => observationV1(o, pricesOf(tx, o.internalModelId, cache), true));
+  // Latency: the last end (or, without ends, the last start) after the first start.
+  const starts = observations.map((o) => Date.parse(o.startTime)).sort((a, b) => a - b);
+  const ends = observations.flatMap((o) => (o.endTime ? [Date.parse(o.endTime)] : [])).sort((a, b) => a - b);
+  const latencyMs = starts.length === 0 ? undefined : ends.length > 0 ? ends[ends.length - 1]! - starts[0]! : starts.length > 1 ? starts[starts.length - 1]! - starts[0]! : undefined;
+  const totalCost = views.reduce((sum, view) => sum.add(view.calculatedTotalCost ?? 0), new Decimal(0)).toNumber();
+  return {
+    status: 200,
+    body: {
+      ...traceFields(trace, has('io')),
+      externalId: null,
+      scores: has('scores') ? tx.scores.ofTrace(id).map(scoreV1) : [],
+      latency: has('metrics') ? (latencyMs !== undefined ? latencyMs / 1000 : 0) : -1,
+      observations: has('observations') ? views : [],
+      htmlPath: htmlPath(trace),
+      totalCost: has('metrics') ? totalCost : -1,
+    },
+  };
+};
+
+const list: Handler = (request, tx) => {
+  const query = parseQuery(LIST_QUERY, request.query);
+  const groups = query.fields ?? TRACE_FIELD_GROUPS;
+  const has = (group: (typeof TRACE_FIELD_GROUPS)[number]) => groups.includes(group);
+  const filter = {
+    userId: query.userId ?? undefined,
+    name: query.name ?? undefined,
+    sessionId: query.sessionId ?? undefined,
+    version: query.version ?? undefined,
+    release: query.release ?? undefined,
+    tags: query.tags,
+    environments: query.environment,
+    fromTimestamp: query.fromTimestamp,
+    toTimestamp: query.toTimestamp,
+  };
+  const order: TraceOrder | null = query.orderBy ? { column: query.orderBy.column, direction: query.orderBy.order } : null;
+  const traces = tx.traces.list(filter, order, { limit: query.limit, offset: (query.page - 1) * query.limit });
+  const stats = tx.traces.stats(traces.map((trace) => trace.id));
+  const data = traces.map((trace) => {
+    const stat = stats.get(trace.id)!;
+    return {
+      ...traceFields(trace, has('io')),
+      externalId: null,
+      observations: has('observations') ? stat.observationIds : [],
+      scores: has('scores') ? stat.scoreIds : [],
+      totalCost: has('metrics') ? stat.totalCost : -1,
+      latency: has('metrics') ? stat.latencyMs / 1000 : -1,
+      htmlPath: htmlPath(trace),
+    };
+  });
+  return { status: 200, body: { data, meta: pageMeta({ page: query.page, limit: query.limit }, tx.traces.count(filter)) } };
+};
+
+function deleteTraces(tx: Tx, ids: readonly string[]): void {
+  tx.traces.delete(ids);
+}
+
+export const traceRoutes: Route[] = [
+  {
+    pattern: /^\/api\/public\/traces\/([^/]+)$/,
+    auth: 'project',
+    methodNotAllowedClass: true,
+    methods: {
+      GET: getOne,
+      DELETE: (request, tx) => {
+        deleteTraces(tx, [request.params[0]!]);
+        return { status: 200, body: { message: 'Trace deleted successfully' } };
+      },
+    },
+  },
+  {
+    pattern: /^\/api\/public\/traces$/,
+    auth: 'project',
+    methodNotAllowedClass: true,
+    methods: {
+      GET: list,
+      DELETE: (request, tx) => {
+        deleteTraces(tx, parseBody(DELETE_BODY, request.body).traceIds);
+        return { status: 200, body: { message: 'Traces deleted successfully' } };
+      },
+    },
+  },
+];

@@ -1,0 +1,131 @@
+// Request bodies, read before anything else looks at the request (authentication included), as
+// the real routes' body parser (Next.js `parseBody`) does: bounded by the route's limit, then
+// parsed by content type. Too large is 413 "Body exceeded 1mb limit", bad JSON 400 "Invalid JSON",
+// both as plain text. JSON nested deeper than MAX_JSON_DEPTH is refused before it is parsed: the
+// real server's schemas overflow the stack on such bodies (a 500) and nothing here recurses that deep.
+import type { IncomingMessage } from 'node:http';
+import { decode as decodeForm } from 'node:querystring';
+import { frameworkError, HttpError } from './errors.js';
+
+export const MAX_JSON_DEPTH = 500;
+
+/** Bytes of a size in the body parser's notation ("1mb", "4.5mb", "16kb"), as the `bytes` package reads it. */
+export function parseSize(size: string): number {
+  const match = /^(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)$/i.exec(size.trim());
+  if (!match) throw new Error(`bad size ${size}`);
+  const unit = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 }[match[2]!.toLowerCase() as 'b']!;
+  return Math.floor(Number(match[1]) * unit);
+}
+
+/** A byte count in that notation, for messages about limits set in bytes. */
+export function formatSize(bytes: number): string {
+  for (const [unit, size] of [['gb', 1024 ** 3], ['mb', 1024 ** 2], ['kb', 1024]] as const) {
+    if (bytes >= size && Number.isInteger((bytes / size) * 100)) return `${bytes / size}${unit}`;
+  }
+  return `${bytes}b`;
+}
+
+export interface ReadBody {
+  raw: Buffer;
+  /** What the route sees; undefined for raw routes. */
+  parsed: unknown;
+}
+
+const CHARSETS = new Map<string, BufferEncoding>([
+  ['utf-8', 'utf8'],
+  ['utf8', 'utf8'],
+  ['us-ascii', 'latin1'],
+  ['ascii', 'latin1'],
+  ['iso-8859-1', 'latin1'],
+  ['latin1', 'latin1'],
+  ['utf-16le', 'utf16le'],
+]);
+
+/** Reads the whole body within `limit` bytes; `label` names the limit in the 413 text. */
+export async function readBody(req: IncomingMessage, limit: number, label: string, raw: boolean): Promise<ReadBody> {
+  const { type, charset } = contentType(req.headers['content-type']);
+  const encoding = CHARSETS.get(charset ?? 'utf-8');
+  const bytes = await collect(req, limit, label);
+  if (raw) return { raw: bytes, parsed: undefined };
+  if (!encoding) throw frameworkError(400, 'Invalid body');
+  const text = bytes.toString(encoding);
+  if (type === 'application/json' || type === 'application/ld+json') {
+    if (text.length === 0) return { raw: bytes, parsed: {} };
+    const depth = jsonDepth(text);
+    if (depth > MAX_JSON_DEPTH) {
+      throw new HttpError(400, { message: `JSON body is nested ${depth} levels deep; at most ${MAX_JSON_DEPTH} are accepted`, error: 'InvalidRequestError' });
+    }
+    try {
+      return { raw: bytes, parsed: JSON.parse(text) };
+    } catch {
+      throw frameworkError(400, 'Invalid JSON');
+    }
+  }
+  if (type === 'application/x-www-form-urlencoded') return { raw: bytes, parsed: { ...decodeForm(text) } };
+  return { raw: bytes, parsed: text };
+}
+
+/** The media type (lower case) and charset of a Content-Type header; text/plain when absent or malformed. */
+function contentType(header: string | undefined): { type: string; charset: string | undefined } {
+  const [media = '', ...params] = (header ?? 'text/plain').split(';');
+  const type = media.trim().toLowerCase();
+  if (!/^[!#$%&'*+.^_`|~0-9a-z-]+\/[!#$%&'*+.^_`|~0-9a-z-]+$/.test(type)) return { type: 'text/plain', charset: undefined };
+  let charset: string | undefined;
+  for (const param of params) {
+    const [name = '', value = ''] = param.split('=');
+    if (name.trim().toLowerCase() === 'charset') charset = value.trim().replace(/^"(.*)"$/, '$1').toLowerCase();
+  }
+  return { type, charset };
+}
+
+function collect(req: IncomingMessage, limit: number, label: string): Promise<Buffer> {
+  const tooLarge = () => frameworkError(413, `Body exceeded ${label} limit`);
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) {
+    req.resume();
+    return Promise.reject(tooLarge());
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let failed = false;
+    req.on('data', (chunk: Buffer) => {
+      if (failed) return;
+      size += chunk.length;
+      if (size > limit) {
+        failed = true;
+        chunks.length = 0;
+        reject(tooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('error', (error) => {
+      if (!failed) {
+        failed = true;
+        reject(error);
+      }
+    });
+    req.on('end', () => {
+      if (!failed) resolve(Buffer.concat(chunks));
+    });
+  });
+}
+
+/** The deepest nesting of arrays and objects in JSON text (strings skipped), without parsing it. */
+export function jsonDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++; // backslash: skip the escaped character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 || c === 91) {
+      if (++depth > deepest) deepest = depth;
+    } else if (c === 125 || c === 93) depth--;
+  }
+  return deepest;
+}

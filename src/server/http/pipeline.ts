@@ -1,0 +1,96 @@
+// One request, in the order the real routes take it: route, body (bounded, before anything else),
+// CORS and preflight, method, authentication, then the handler inside one store transaction.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { VERSION } from '../../version.js';
+import { type AuthOptions, verifyAuthHeader } from './auth.js';
+import { formatSize, parseSize, readBody } from './body.js';
+import { corsHeaders, preflightHeaders } from './cors.js';
+import { HttpError, methodNotAllowed } from './errors.js';
+import { type HandlerContext, matchRoute, type Route, type ServerReply, type ServerRequest } from './router.js';
+
+export interface PipelineOptions extends AuthOptions {
+  /** Caps every route's body limit (tests use a small one). */
+  bodyLimitBytes?: number | undefined;
+  log?: ((line: string) => void) | undefined;
+}
+
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export async function handleRequest(req: IncomingMessage, res: ServerResponse, routes: readonly Route[], context: HandlerContext, options: PipelineOptions): Promise<void> {
+  const method = (req.method ?? 'GET').toUpperCase();
+  const url = new URL(req.url ?? '/', 'http://local');
+  const match = matchRoute(routes, method, url.pathname);
+  if (!match) {
+    req.resume();
+    sendJson(res, { status: 404, body: { message: `Route not found: ${method} ${url.pathname}`, error: 'LangfuseNotFoundError' } });
+    return;
+  }
+  const { route, handler, params } = match;
+  let extra: Record<string, string> = {};
+  try {
+    const routeLimit = parseSize(route.bodyLimit ?? '1mb');
+    const limit = options.bodyLimitBytes !== undefined ? Math.min(routeLimit, options.bodyLimitBytes) : routeLimit;
+    const label = limit === routeLimit ? (route.bodyLimit ?? '1mb') : formatSize(limit);
+    const body = await readBody(req, limit, label, route.bodyParser === 'raw');
+
+    extra = corsHeaders(req.headers);
+    if (method === 'OPTIONS') {
+      res.writeHead(204, { 'x-llmobs-server': VERSION, ...preflightHeaders(req.headers) });
+      res.end();
+      return;
+    }
+    if (!handler) throw methodNotAllowed(route.methodNotAllowedClass ?? true);
+
+    const request: ServerRequest = { method, path: url.pathname, params, query: url.searchParams, headers: req.headers, body: body.parsed, rawBody: body.raw, key: undefined, accessLevel: undefined };
+    if (route.auth !== 'none') authenticate(request, route, context, options);
+    const reply = READ_METHODS.has(method) ? context.store.read((tx) => handler(request, tx, context)) : context.store.write((tx) => handler(request, tx, context));
+    sendJson(res, reply, extra);
+  } catch (error) {
+    if (error instanceof HttpError) {
+      if (error.text !== undefined) sendText(res, error.status, error.text, error.status === 413);
+      else sendJson(res, { status: error.status, body: error.body, headers: error.headers }, extra);
+      return;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    options.log?.(`internal error: ${error instanceof Error ? (error.stack ?? message) : message}`);
+    // A StoreWriteError says the write was rolled back: the client may retry safely.
+    sendJson(res, { status: 500, body: { message: 'Internal Server Error', error: message } }, extra);
+  }
+}
+
+function authenticate(request: ServerRequest, route: Route, context: HandlerContext, options: PipelineOptions): void {
+  const check = verifyAuthHeader(request.headers.authorization, context.store.apiKeys, options);
+  const prompts = route.auth === 'prompts';
+  if (!check.ok) throw new HttpError(401, prompts ? { message: check.error, error: 'UnauthorizedError' } : { message: check.error });
+  if (check.accessLevel === 'scores' && !route.allowScoresKey) {
+    throw new HttpError(
+      403,
+      prompts
+        ? { message: `Access denied - need to use basic auth with secret key to ${request.method} prompts`, error: 'ForbiddenError' }
+        : { message: 'Access denied - insufficient permissions for this endpoint' },
+    );
+  }
+  request.key = check.key;
+  request.accessLevel = check.accessLevel;
+}
+
+function sendJson(res: ServerResponse, reply: ServerReply, extra: Record<string, string> = {}): void {
+  if (res.headersSent) return;
+  const headers: Record<string, string> = { 'x-llmobs-server': VERSION, ...extra, ...reply.headers };
+  if (reply.status === 204 || reply.body === undefined) {
+    res.writeHead(reply.status, headers);
+    res.end();
+    return;
+  }
+  const text = JSON.stringify(reply.body);
+  res.writeHead(reply.status, { ...headers, 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(text)) });
+  res.end(text);
+}
+
+/** The framework's own error: reason phrase and body are the message. */
+function sendText(res: ServerResponse, status: number, message: string, closeConnection: boolean): void {
+  if (res.headersSent) return;
+  res.statusMessage = message;
+  res.writeHead(status, { 'x-llmobs-server': VERSION, 'content-length': String(Buffer.byteLength(message)), ...(closeConnection ? { connection: 'close' } : {}) });
+  res.end(message);
+}

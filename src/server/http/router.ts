@@ -1,0 +1,93 @@
+// Routes of the local server. Handler modules (src/server/handlers, src/server/ingest) export
+// their routes; src/server/index.ts collects them. A handler is synchronous and runs inside the
+// request's one store transaction (a read transaction for GET, a write transaction otherwise):
+// it returns the answer or throws an HttpError, and anything it throws rolls its writes back.
+import type { IncomingHttpHeaders } from 'node:http';
+import type { ApiKeyRecord } from '../records.js';
+import type { Store, Tx } from '../store/index.js';
+import type { AccessLevel } from './auth.js';
+
+export interface ServerRequest {
+  method: string;
+  /** Path as sent (still URL-encoded). */
+  path: string;
+  /** Captured path segments, URL-decoded. */
+  params: string[];
+  query: URLSearchParams;
+  headers: IncomingHttpHeaders;
+  /**
+   * The body as the real routes' body parser gives it: parsed JSON for `application/json`
+   * (`{}` when empty), an object of strings for form encoding, else the text. `undefined` for
+   * routes that take the raw body.
+   */
+  body: unknown;
+  /** The body's bytes as received. */
+  rawBody: Buffer;
+  /** The key that authenticated the request (routes with auth). */
+  key: ApiKeyRecord | undefined;
+  /** What the key grants: "scores" for `Bearer <public key>` on routes that allow it. */
+  accessLevel: AccessLevel | undefined;
+}
+
+export interface ServerReply {
+  status: number;
+  /** Sent as JSON; none for 204 or when undefined. */
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface HandlerContext {
+  store: Store;
+  now: () => Date;
+  /** The Langfuse version the server behaves as (health reports it). */
+  apiVersion: string;
+}
+
+export type Handler = (request: ServerRequest, tx: Tx, context: HandlerContext) => ServerReply;
+
+/**
+ * How a route answers auth failures (they differ between the service's routes):
+ * - "project": `createAuthedProjectAPIRoute`, `{message}` with 401 or 403;
+ * - "prompts": the prompt routes' own check, `{message, error}` (UnauthorizedError, ForbiddenError);
+ * - "projects": `{message}` with 401; the handler answers the 403s itself.
+ */
+export type AuthFlavor = 'project' | 'prompts' | 'projects';
+
+export interface Route {
+  /** Matched against the raw path; capture groups become `params` (decoded). */
+  pattern: RegExp;
+  auth: AuthFlavor | 'none';
+  /** Accept `Bearer <public key>` ("scores" access), as the score routes do. */
+  allowScoresKey?: boolean;
+  methods: Partial<Record<string, Handler>>;
+  /** Whether this route's 405 body carries `error: "MethodNotAllowedError"`. */
+  methodNotAllowedClass?: boolean;
+  /** The real route's body size limit, in its body parser's notation ("1mb" when not set). */
+  bodyLimit?: string;
+  /** "raw": the body is not parsed (the route's body parser is off on the real server). */
+  bodyParser?: 'raw';
+}
+
+export interface RouteMatch {
+  route: Route;
+  handler: Handler | undefined;
+  params: string[];
+}
+
+export function matchRoute(routes: readonly Route[], method: string, path: string): RouteMatch | undefined {
+  for (const route of routes) {
+    const match = route.pattern.exec(path);
+    if (!match) continue;
+    const params = match.slice(1).map((segment) => decodeSegment(segment ?? ''));
+    return { route, handler: route.methods[method], params };
+  }
+  return undefined;
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}

@@ -1,0 +1,36 @@
+// The store's API: what handlers and ingestion use. A request runs in one transaction:
+//
+//   const reply = store.write((tx) => {          // or store.read for a request that only reads
+//     const trace = tx.traces.get(id);            // TraceRecord | undefined
+//     tx.traces.put({ ...trace, ...changes });    // stores the whole record (upsert on id)
+//     tx.observations.get(id) / .put(record)      // ObservationRecord, upsert on id
+//     tx.scores.get(id) / .put(record)            // ScoreRecord, upsert on id
+//     tx.events.has(eventId) / .record(eventId, at)  // ingested event ids, for de-duplication
+//     tx.traces.delete(ids)                       // with their observations and scores
+//     tx.models.all(), tx.prompts.get(name, version) ...
+//   });
+//
+// The function passed to read/write is synchronous; anything it throws rolls the whole request
+// back, and a write the disk refuses throws StoreWriteError after rolling back. In the HTTP layer
+// every route handler already runs inside such a transaction (src/server/http/router.ts), so
+// handlers receive `tx` and never open one. Records are the shapes in src/server/records.ts,
+// stored whole: a field added to a record there is kept without a schema change.
+export { Store, StoreWriteError, DATABASE_FILE, LOCK_FILE, SERVER_INFO_FILE, LEGACY_LOCK_FILE, type OpenedStore, type StoreOptions } from './store.js';
+export { Tx, ProjectStore } from './tx.js';
+export { PromptStore, type PromptListFilter, type PromptListPage, type Dependent } from './prompts.js';
+export { ModelStore } from './models.js';
+export {
+  TraceStore,
+  ObservationStore,
+  ScoreStore,
+  EventStore,
+  TRACE_ORDER_COLUMNS,
+  type TraceFilter,
+  type TraceOrder,
+  type TraceStats,
+  type ObservationFilter,
+  type ObservationCursor,
+  type ObservationForMetrics,
+  type ScoreFilter,
+} from './traces.js';
+export { STATE_BACKUP_FILE } from './import-state.js';

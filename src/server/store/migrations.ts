@@ -1,0 +1,164 @@
+// The database schema, as a list of migrations applied in order. `PRAGMA user_version` records how
+// many have run; each runs in the transaction that bumps it, so a crash leaves the schema at one
+// version or the next. Never edit a released migration: add one.
+//
+// Records are kept whole as JSON (`record`) beside the columns that queries filter, sort and
+// aggregate on, so a field added to a record later is kept without a migration.
+import { FileError } from '../../errors.js';
+import type { Database } from './sqlite.js';
+
+export const MIGRATIONS: readonly string[] = [
+  // 1: the project, its keys, prompt versions and model definitions.
+  `
+  CREATE TABLE project (
+    id TEXT PRIMARY KEY,
+    record TEXT NOT NULL
+  );
+  CREATE TABLE api_keys (
+    id TEXT PRIMARY KEY,
+    public_key TEXT NOT NULL UNIQUE,
+    secret_key TEXT NOT NULL UNIQUE,
+    created_at TEXT NOT NULL
+  );
+  CREATE TABLE prompts (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    updated_at TEXT NOT NULL,
+    record TEXT NOT NULL,
+    UNIQUE (name, version)
+  );
+  -- Each label on at most one version of a prompt: the database refuses a second holder.
+  CREATE TABLE prompt_labels (
+    name TEXT NOT NULL,
+    label TEXT NOT NULL,
+    prompt_id TEXT NOT NULL REFERENCES prompts (id) ON DELETE CASCADE,
+    PRIMARY KEY (name, label)
+  ) WITHOUT ROWID;
+  CREATE INDEX prompt_labels_by_prompt ON prompt_labels (prompt_id);
+  CREATE TABLE prompt_tags (
+    prompt_id TEXT NOT NULL REFERENCES prompts (id) ON DELETE CASCADE,
+    tag TEXT NOT NULL,
+    PRIMARY KEY (prompt_id, tag)
+  ) WITHOUT ROWID;
+  CREATE INDEX prompt_tags_by_tag ON prompt_tags (tag);
+  CREATE TABLE prompt_dependencies (
+    id TEXT PRIMARY KEY,
+    parent_id TEXT NOT NULL REFERENCES prompts (id) ON DELETE CASCADE,
+    child_name TEXT NOT NULL,
+    record TEXT NOT NULL
+  );
+  CREATE INDEX prompt_dependencies_by_parent ON prompt_dependencies (parent_id);
+  CREATE INDEX prompt_dependencies_by_child ON prompt_dependencies (child_name);
+  CREATE TABLE models (
+    id TEXT PRIMARY KEY,
+    model_name TEXT NOT NULL UNIQUE,
+    record TEXT NOT NULL
+  );
+  `,
+  // 2: recorded traffic: traces, observations, scores, and the ids of ingested events.
+  `
+  CREATE TABLE traces (
+    id TEXT PRIMARY KEY,
+    timestamp TEXT NOT NULL,
+    name TEXT,
+    user_id TEXT,
+    session_id TEXT,
+    release TEXT,
+    version TEXT,
+    environment TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    record TEXT NOT NULL
+  );
+  CREATE INDEX traces_by_time ON traces (timestamp DESC, id DESC);
+  CREATE INDEX traces_by_user ON traces (user_id, timestamp DESC);
+  CREATE INDEX traces_by_session ON traces (session_id, timestamp DESC);
+  CREATE INDEX traces_by_name ON traces (name, timestamp DESC);
+  CREATE TABLE observations (
+    id TEXT PRIMARY KEY,
+    trace_id TEXT,
+    parent_observation_id TEXT,
+    type TEXT NOT NULL,
+    name TEXT,
+    environment TEXT NOT NULL,
+    level TEXT NOT NULL,
+    version TEXT,
+    start_time TEXT NOT NULL,
+    end_time TEXT,
+    completion_start_time TEXT,
+    provided_model_name TEXT,
+    internal_model_id TEXT,
+    prompt_name TEXT,
+    prompt_version INTEGER,
+    -- Derived at write time for metrics, as the service's query layer defines them: tokens and
+    -- costs of every usage/cost key containing "input" or "output", the "total" key, latency.
+    input_tokens REAL NOT NULL DEFAULT 0,
+    output_tokens REAL NOT NULL DEFAULT 0,
+    total_tokens REAL NOT NULL DEFAULT 0,
+    input_cost REAL NOT NULL DEFAULT 0,
+    output_cost REAL NOT NULL DEFAULT 0,
+    total_cost REAL,
+    latency_ms REAL,
+    time_to_first_token_ms REAL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    record TEXT NOT NULL
+  );
+  CREATE INDEX observations_by_trace ON observations (trace_id, start_time);
+  CREATE INDEX observations_by_time ON observations (start_time DESC, ifnull(trace_id, '') DESC, id DESC);
+  CREATE INDEX observations_by_name ON observations (name, start_time DESC);
+  CREATE INDEX observations_by_model ON observations (provided_model_name, start_time DESC);
+  CREATE TABLE scores (
+    id TEXT PRIMARY KEY,
+    timestamp TEXT NOT NULL,
+    name TEXT NOT NULL,
+    trace_id TEXT,
+    observation_id TEXT,
+    session_id TEXT,
+    environment TEXT NOT NULL,
+    record TEXT NOT NULL
+  );
+  CREATE INDEX scores_by_time ON scores (timestamp DESC, id DESC);
+  CREATE INDEX scores_by_trace ON scores (trace_id);
+  CREATE INDEX scores_by_observation ON scores (observation_id);
+  CREATE TABLE ingested_events (
+    id TEXT PRIMARY KEY,
+    created_at TEXT NOT NULL
+  ) WITHOUT ROWID;
+  `,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** The schema version of an open database (0 for a new one). */
+export function schemaVersion(db: Database): number {
+  // Read as a raw row: the binding ignores better-sqlite3's `{ simple: true }` pragma option.
+  const row = db.prepare('PRAGMA user_version').raw().get() as unknown[] | undefined;
+  return Number(row?.[0] ?? 0);
+}
+
+/**
+ * Brings the schema up to date; returns the version it found. A database written by a newer
+ * llmobs is refused rather than guessed at.
+ */
+export function migrate(db: Database, where: string, upTo = SCHEMA_VERSION): number {
+  const found = schemaVersion(db);
+  if (found > SCHEMA_VERSION) {
+    throw new FileError(`${where} has schema version ${found}; this llmobs knows versions up to ${SCHEMA_VERSION}`, {
+      hint: 'Upgrade llmobs, or point --data-dir at another directory.',
+    });
+  }
+  for (let version = found; version < upTo; version++) {
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      db.exec(MIGRATIONS[version]!);
+      db.pragma(`user_version = ${version + 1}`);
+      db.exec('COMMIT');
+    } catch (error) {
+      if (db.inTransaction) db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+  return found;
+}

@@ -1,0 +1,41 @@
+// The project's own model definitions (the built-in catalogue is not stored: it ships with llmobs).
+import type { ModelRecord } from '../records.js';
+import type { Statements } from './sqlite.js';
+
+const parse = (row: { record: string }): ModelRecord => JSON.parse(row.record) as ModelRecord;
+
+export class ModelStore {
+  constructor(private readonly sql: Statements) {}
+
+  /** Every definition of the project, oldest first. */
+  all(): ModelRecord[] {
+    return this.sql.rows<{ record: string }>('SELECT record FROM models ORDER BY rowid').map(parse);
+  }
+
+  get(id: string): ModelRecord | undefined {
+    const row = this.sql.row<{ record: string }>('SELECT record FROM models WHERE id = ?', id);
+    return row && parse(row);
+  }
+
+  /** The definition named `modelName`, if any. */
+  named(modelName: string): ModelRecord | undefined {
+    const row = this.sql.row<{ record: string }>('SELECT record FROM models WHERE model_name = ?', modelName);
+    return row && parse(row);
+  }
+
+  /** Creates a definition, or replaces the one with the same id (keeping its place in `all`). */
+  put(record: ModelRecord): void {
+    this.sql.run(
+      `INSERT INTO models (id, model_name, record) VALUES (?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET model_name = excluded.model_name, record = excluded.record`,
+      record.id,
+      record.modelName,
+      JSON.stringify(record),
+    );
+  }
+
+  /** Deletes a definition; false when there was none. */
+  delete(id: string): boolean {
+    return this.sql.run('DELETE FROM models WHERE id = ?', id) > 0;
+  }
+}

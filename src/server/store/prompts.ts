@@ -1,0 +1,185 @@
+// Prompt versions, their labels and tags, and the references each version was created with.
+// The version row keeps the record whole (labels and tags in the order the server keeps them);
+// `prompt_labels` and `prompt_tags` index them, and the first keeps each label on one version.
+import type { PromptDependencyRecord, PromptRecord } from '../records.js';
+import type { Statements } from './sqlite.js';
+
+export interface PromptListFilter {
+  name?: string | undefined;
+  label?: string | undefined;
+  tag?: string | undefined;
+  version?: number | undefined;
+  /** updatedAt >= this (ISO). */
+  fromUpdatedAt?: string | undefined;
+  /** updatedAt < this (ISO). */
+  toUpdatedAt?: string | undefined;
+}
+
+export interface PromptListPage {
+  /** The versions that match, of the prompt names on the page, by name then version. */
+  rows: PromptRecord[];
+  /** How many prompt names have a matching version. */
+  totalNames: number;
+}
+
+/** A reference to prompt `childName` and the version that holds it. */
+export interface Dependent {
+  dependency: PromptDependencyRecord;
+  parentName: string;
+  parentVersion: number;
+}
+
+const parse = (row: { record: string }): PromptRecord => JSON.parse(row.record) as PromptRecord;
+
+export class PromptStore {
+  constructor(private readonly sql: Statements) {}
+
+  /** The highest version of a prompt. */
+  newest(name: string): PromptRecord | undefined {
+    const row = this.sql.row<{ record: string }>('SELECT record FROM prompts WHERE name = ? ORDER BY version DESC LIMIT 1', name);
+    return row && parse(row);
+  }
+
+  get(name: string, version: number): PromptRecord | undefined {
+    const row = this.sql.row<{ record: string }>('SELECT record FROM prompts WHERE name = ? AND version = ?', name, version);
+    return row && parse(row);
+  }
+
+  byId(id: string): PromptRecord | undefined {
+    const row = this.sql.row<{ record: string }>('SELECT record FROM prompts WHERE id = ?', id);
+    return row && parse(row);
+  }
+
+  /** The version that holds `label`. */
+  withLabel(name: string, label: string): PromptRecord | undefined {
+    const row = this.sql.row<{ record: string }>(
+      'SELECT p.record FROM prompt_labels l JOIN prompts p ON p.id = l.prompt_id WHERE l.name = ? AND l.label = ?',
+      name,
+      label,
+    );
+    return row && parse(row);
+  }
+
+  /** The versions that hold any of `labels`, highest first. */
+  holdersOf(name: string, labels: readonly string[]): PromptRecord[] {
+    if (labels.length === 0) return [];
+    const rows = this.sql.rows<{ record: string }>(
+      `SELECT DISTINCT p.record, p.version FROM prompt_labels l JOIN prompts p ON p.id = l.prompt_id
+       WHERE l.name = ? AND l.label IN (SELECT value FROM json_each(?)) ORDER BY p.version DESC`,
+      name,
+      JSON.stringify(labels),
+    );
+    return rows.map(parse);
+  }
+
+  /** Every version of a prompt, lowest first. */
+  versions(name: string): PromptRecord[] {
+    return this.sql.rows<{ record: string }>('SELECT record FROM prompts WHERE name = ? ORDER BY version', name).map(parse);
+  }
+
+  /** Stores a new version with its references. */
+  insert(record: PromptRecord, dependencies: readonly PromptDependencyRecord[]): void {
+    this.sql.run('INSERT INTO prompts (id, name, version, updated_at, record) VALUES (?, ?, ?, ?, ?)', record.id, record.name, record.version, record.updatedAt, JSON.stringify(record));
+    this.indexLabels(record);
+    this.indexTags(record);
+    for (const dependency of dependencies) {
+      this.sql.run('INSERT INTO prompt_dependencies (id, parent_id, child_name, record) VALUES (?, ?, ?, ?)', dependency.id, dependency.parentId, dependency.childName, JSON.stringify(dependency));
+    }
+  }
+
+  /**
+   * Rewrites a stored version (labels, tags, updatedAt; the content never changes). A label still
+   * held by another version makes this throw (SQLITE_CONSTRAINT): take it from there first.
+   */
+  update(record: PromptRecord): void {
+    this.sql.run('UPDATE prompts SET updated_at = ?, record = ? WHERE id = ?', record.updatedAt, JSON.stringify(record), record.id);
+    this.sql.run('DELETE FROM prompt_labels WHERE prompt_id = ?', record.id);
+    this.sql.run('DELETE FROM prompt_tags WHERE prompt_id = ?', record.id);
+    this.indexLabels(record);
+    this.indexTags(record);
+  }
+
+  /** Deletes versions with their label and tag rows and the references they were created with. */
+  delete(ids: readonly string[]): void {
+    for (const id of ids) this.sql.run('DELETE FROM prompts WHERE id = ?', id);
+  }
+
+  /**
+   * The prompts list: filters apply to each version; the page is over prompt names (ascending),
+   * and every matching version of those names comes back.
+   */
+  list(filter: PromptListFilter, page: { limit: number; offset: number }): PromptListPage {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (filter.name !== undefined) {
+      where.push('p.name = ?');
+      params.push(filter.name);
+    }
+    if (filter.label !== undefined) {
+      where.push('EXISTS (SELECT 1 FROM prompt_labels l WHERE l.prompt_id = p.id AND l.label = ?)');
+      params.push(filter.label);
+    }
+    if (filter.tag !== undefined) {
+      where.push('EXISTS (SELECT 1 FROM prompt_tags t WHERE t.prompt_id = p.id AND t.tag = ?)');
+      params.push(filter.tag);
+    }
+    if (filter.version !== undefined) {
+      where.push('p.version = ?');
+      params.push(filter.version);
+    }
+    if (filter.fromUpdatedAt !== undefined) {
+      where.push('p.updated_at >= ?');
+      params.push(filter.fromUpdatedAt);
+    }
+    if (filter.toUpdatedAt !== undefined) {
+      where.push('p.updated_at < ?');
+      params.push(filter.toUpdatedAt);
+    }
+    const condition = where.length ? `WHERE ${where.join(' AND ')}` : '';
+    const total = this.sql.row<{ n: number }>(`SELECT COUNT(DISTINCT p.name) AS n FROM prompts p ${condition}`, ...params)?.n ?? 0;
+    const rows = this.sql.rows<{ record: string }>(
+      `SELECT p.record FROM prompts p
+       WHERE p.name IN (SELECT DISTINCT p.name FROM prompts p ${condition} ORDER BY p.name LIMIT ? OFFSET ?)
+       ${where.length ? `AND ${where.join(' AND ')}` : ''}
+       ORDER BY p.name, p.version`,
+      ...params,
+      page.limit,
+      page.offset,
+      ...params,
+    );
+    return { rows: rows.map(parse), totalNames: total };
+  }
+
+  /** The references a version was created with. */
+  dependenciesOf(parentId: string): PromptDependencyRecord[] {
+    return this.sql
+      .rows<{ record: string }>('SELECT record FROM prompt_dependencies WHERE parent_id = ? ORDER BY rowid', parentId)
+      .map((row) => JSON.parse(row.record) as PromptDependencyRecord);
+  }
+
+  /** Every stored reference to prompt `childName`, with the version that holds it. */
+  dependentsOn(childName: string): Dependent[] {
+    return this.sql
+      .rows<{ record: string; parent_name: string; parent_version: number }>(
+        `SELECT d.record, p.name AS parent_name, p.version AS parent_version
+         FROM prompt_dependencies d JOIN prompts p ON p.id = d.parent_id WHERE d.child_name = ? ORDER BY d.rowid`,
+        childName,
+      )
+      .map((row) => ({ dependency: JSON.parse(row.record) as PromptDependencyRecord, parentName: row.parent_name, parentVersion: row.parent_version }));
+  }
+
+  /** How many versions are stored, of every prompt. */
+  count(): number {
+    return this.sql.row<{ n: number }>('SELECT COUNT(*) AS n FROM prompts')?.n ?? 0;
+  }
+
+  private indexLabels(record: PromptRecord): void {
+    for (const label of new Set(record.labels)) {
+      this.sql.run('INSERT INTO prompt_labels (name, label, prompt_id) VALUES (?, ?, ?)', record.name, label, record.id);
+    }
+  }
+
+  private indexTags(record: PromptRecord): void {
+    for (const tag of new Set(record.tags)) this.sql.run('INSERT INTO prompt_tags (prompt_id, tag) VALUES (?, ?)', record.id, tag);
+  }
+}

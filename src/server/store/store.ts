@@ -1,0 +1,268 @@
+// The local server's storage: one SQLite database in the data directory (or in memory with
+// --ephemeral), written through one transaction per request.
+//
+// - Durability: WAL with synchronous=FULL, so an acknowledged write survives a crash or power cut,
+//   and a failed one (full disk, I/O error) is rolled back whole: nothing of it is visible after.
+// - The lock: `llmobs.lock` is a small SQLite file held in SQLite's exclusive locking mode, which
+//   keeps a POSIX lock on it for as long as the process has it open. The OS drops the lock when
+//   the process dies (kill -9 included), and two processes can never both hold it, whatever their
+//   pids (a restarted container's server is PID 1 again). It is taken before the database is
+//   touched; `server.json` beside it only says who holds it, for the error message. (The lock is
+//   not the database's own exclusive mode because the binding frees a closed connection only
+//   when its prepared statements are garbage-collected; the lock handle uses none.)
+import { randomBytes, randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { FileError } from '../../errors.js';
+import type { ApiKeyRecord, ProjectRecord } from '../records.js';
+import { importState, keepStateBackup, readLegacyState } from './import-state.js';
+import { migrate } from './migrations.js';
+import { type Database, openSqlite, sqliteCode, Statements } from './sqlite.js';
+import { Tx } from './tx.js';
+
+export const DATABASE_FILE = 'llmobs.db';
+/** Held locked while a server uses the directory. */
+export const LOCK_FILE = 'llmobs.lock';
+/** Who holds the data directory (pid, start time, URL), for messages; the lock itself is the database's. */
+export const SERVER_INFO_FILE = 'server.json';
+/** The pid file of servers before the database; removed once the database lock is held. */
+export const LEGACY_LOCK_FILE = 'server.lock';
+
+export interface OpenedStore {
+  store: Store;
+  /** True when this start created the project and its keys. */
+  created: boolean;
+}
+
+export interface StoreOptions {
+  /** Undefined: an in-memory database, gone on close. */
+  dataDir?: string | undefined;
+  now: () => Date;
+}
+
+/**
+ * A write that the database could not carry out (disk full, I/O error, read-only file). The
+ * transaction was rolled back: nothing of the request was stored.
+ */
+export class StoreWriteError extends Error {
+  constructor(
+    readonly code: string,
+    cause: unknown,
+  ) {
+    super(`the data directory could not be written (${code}: ${(cause as Error).message}); nothing of this request was stored`);
+    this.name = 'StoreWriteError';
+  }
+}
+
+const WRITE_FAILURES = /^SQLITE_(FULL|IOERR|READONLY|CANTOPEN|CORRUPT|NOTADB|PROTOCOL)/;
+
+interface ServerInfo {
+  pid: number;
+  startedAt: string;
+  url?: string;
+}
+
+export class Store {
+  readonly project: ProjectRecord;
+  /** The project's keys; they never change while the server runs. */
+  readonly apiKeys: readonly ApiKeyRecord[];
+  private readonly tx: Tx;
+  private closed = false;
+
+  private constructor(
+    private readonly db: Database,
+    readonly dataDir: string | undefined,
+    private readonly lock: Database | undefined,
+  ) {
+    this.tx = new Tx(new Statements(db));
+    this.project = this.tx.project.get()!;
+    this.apiKeys = this.tx.project.apiKeys();
+  }
+
+  static open(options: StoreOptions): OpenedStore {
+    const dir = options.dataDir;
+    if (!dir) {
+      const db = openSqlite(undefined);
+      db.exec('PRAGMA foreign_keys = ON');
+      migrate(db, 'the in-memory database');
+      createProject(db, options.now());
+      return { store: new Store(db, undefined, undefined), created: true };
+    }
+    try {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+    } catch (error) {
+      throw new FileError(`cannot create data directory ${dir}: ${(error as Error).message}`);
+    }
+    const path = join(dir, DATABASE_FILE);
+    // A state file is checked before anything is created, so a bad one stops the start cleanly.
+    const legacy = existsSync(path) ? undefined : readLegacyState(dir);
+    const lock = lockDataDir(dir);
+    let db: Database | undefined;
+    let created = false;
+    try {
+      db = openDatabase(path);
+      migrate(db, path);
+      const opened = db;
+      if (!new Tx(new Statements(opened)).project.get()) {
+        if (legacy) inTransaction(opened, 'IMMEDIATE', () => importState(new Tx(new Statements(opened)), legacy));
+        else created = createProject(opened, options.now());
+      }
+      keepStateBackup(dir);
+      rmSync(join(dir, LEGACY_LOCK_FILE), { force: true });
+      writeInfo(dir, { pid: process.pid, startedAt: options.now().toISOString() });
+      return { store: new Store(opened, dir, lock), created };
+    } catch (error) {
+      db?.close();
+      lock.close();
+      throw error;
+    }
+  }
+
+  /** Runs `fn` in a read transaction: it sees one consistent state. `fn` must be synchronous. */
+  read<T>(fn: (tx: Tx) => T): T {
+    return inTransaction(this.db, 'DEFERRED', () => fn(this.tx));
+  }
+
+  /**
+   * Runs `fn` in a write transaction and commits when it returns. Whatever it throws (or a commit
+   * that fails) rolls everything back. `fn` must be synchronous, so writes never interleave.
+   */
+  write<T>(fn: (tx: Tx) => T): T {
+    return inTransaction(this.db, 'IMMEDIATE', () => fn(this.tx));
+  }
+
+  /** Records the URL the server listens on, for the message a second server gets. */
+  recordUrl(url: string): void {
+    if (this.dataDir) writeInfo(this.dataDir, { pid: process.pid, startedAt: new Date().toISOString(), url });
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.dataDir) {
+      try {
+        if (readInfo(this.dataDir)?.pid === process.pid) rmSync(join(this.dataDir, SERVER_INFO_FILE), { force: true });
+      } catch {
+        // Only informational.
+      }
+    }
+    this.db.close();
+    this.lock?.close();
+  }
+}
+
+function inTransaction<T>(db: Database, mode: 'DEFERRED' | 'IMMEDIATE', fn: () => T): T {
+  if (db.inTransaction) throw new Error('store: transactions do not nest; one per request');
+  try {
+    db.exec(`BEGIN ${mode}`);
+  } catch (error) {
+    throw asWriteError(error);
+  }
+  let result: T;
+  try {
+    result = fn();
+    if (result !== null && typeof (result as { then?: unknown } | undefined)?.then === 'function') {
+      throw new Error('store: a transaction function must be synchronous');
+    }
+    db.exec('COMMIT');
+  } catch (error) {
+    if (db.inTransaction) {
+      try {
+        db.exec('ROLLBACK');
+      } catch {
+        // SQLite already rolled back (it does after some I/O errors); the error below says why.
+      }
+    }
+    throw asWriteError(error);
+  }
+  return result;
+}
+
+function asWriteError(error: unknown): unknown {
+  const code = sqliteCode(error);
+  return code && WRITE_FAILURES.test(code) ? new StoreWriteError(code, error) : error;
+}
+
+/**
+ * Takes the data directory's lock, or says who holds it. Only `exec` is used on this handle: a
+ * connection without prepared statements is really closed by close(), which releases the lock.
+ */
+function lockDataDir(dir: string): Database {
+  const path = join(dir, LOCK_FILE);
+  let lock: Database;
+  try {
+    lock = openSqlite(path);
+  } catch (error) {
+    throw new FileError(`cannot open ${path}: ${(error as Error).message}`);
+  }
+  try {
+    // journal_mode OFF: the lock file never changes, so it needs no journal beside it.
+    lock.exec('PRAGMA busy_timeout = 0; PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = OFF; BEGIN EXCLUSIVE; COMMIT');
+    return lock;
+  } catch (error) {
+    lock.close();
+    const code = sqliteCode(error);
+    if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') {
+      const holder = readInfo(dir);
+      const who = holder ? ` (pid ${holder.pid}${holder.url ? `, ${holder.url}` : ''})` : '';
+      throw new FileError(`data directory ${dir} is in use by another llmobs server${who}`, {
+        hint: 'Stop that server first, or start this one with another --data-dir (or --ephemeral).',
+      });
+    }
+    throw new FileError(`cannot lock ${path}: ${(error as Error).message}`, { hint: `Remove ${path} if no llmobs server is running and it is not a lock file of llmobs.` });
+  }
+}
+
+function openDatabase(path: string): Database {
+  let db: Database;
+  try {
+    db = openSqlite(path);
+  } catch (error) {
+    throw new FileError(`cannot open ${path}: ${(error as Error).message}`);
+  }
+  try {
+    db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON');
+    return db;
+  } catch (error) {
+    db.close();
+    const code = sqliteCode(error);
+    if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
+      throw new FileError(`${path} is not a llmobs database (${(error as Error).message}); it was left untouched`, {
+        hint: 'Point --data-dir at an empty directory or at one a llmobs server created.',
+      });
+    }
+    throw new FileError(`cannot open ${path}: ${(error as Error).message}`);
+  }
+}
+
+/** A new project with one key pair; true once created. */
+function createProject(db: Database, now: Date): boolean {
+  const createdAt = now.toISOString();
+  const project: ProjectRecord = {
+    id: `proj-${randomBytes(6).toString('hex')}`,
+    name: 'llmobs-local',
+    organization: { id: `org-${randomBytes(6).toString('hex')}`, name: 'llmobs local' },
+    metadata: {},
+    createdAt,
+  };
+  const key: ApiKeyRecord = { id: randomUUID(), publicKey: `pk-lf-${randomUUID()}`, secretKey: `sk-lf-${randomUUID()}`, createdAt };
+  inTransaction(db, 'IMMEDIATE', () => new Tx(new Statements(db)).project.create(project, [key]));
+  return true;
+}
+
+function writeInfo(dir: string, info: ServerInfo): void {
+  try {
+    writeFileSync(join(dir, SERVER_INFO_FILE), JSON.stringify(info), { mode: 0o600 });
+  } catch {
+    // Only informational: a full disk must not stop a server that holds the lock.
+  }
+}
+
+function readInfo(dir: string): ServerInfo | undefined {
+  try {
+    const info = JSON.parse(readFileSync(join(dir, SERVER_INFO_FILE), 'utf8')) as ServerInfo;
+    return typeof info.pid === 'number' ? info : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,138 @@
+// The server's data directory under stress, with the built binary as a separate process: a disk
+// that refuses writes, servers started at the same instant, kill -9, stale pid files of a
+// container's PID 1, and hostile JSON. Each case is a defect the state-file store had.
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { execaSync } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { isolatedEnv, tempDir } from '../helpers/cli.js';
+import { basicHeader, type Started, startServerProcess } from '../helpers/server-process.js';
+
+async function api(started: Started, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  const response = await fetch(started.url + path, {
+    method,
+    headers: { authorization: basicHeader(started), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    // a plain-text answer
+  }
+  return { status: response.status, body: parsed };
+}
+
+const versionsOf = async (started: Started, name: string): Promise<number[]> =>
+  (await api(started, 'GET', `/api/public/v2/prompts?name=${name}`)).body.data[0]?.versions ?? [];
+
+function hasPrlimit(): boolean {
+  try {
+    execaSync('prlimit', ['--version']);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('the server data directory', () => {
+  it.skipIf(!hasPrlimit())('keeps nothing of a write the disk refuses, and a retry after the disk recovers gets the next version, not a duplicate', async () => {
+    const env = isolatedEnv();
+    const dataDir = join(tempDir(), 'data');
+    // Files of the server may not grow past 3 MB: a full disk, as the process sees it.
+    const limited = startServerProcess(['--data-dir', dataDir], env, ['prlimit', '--fsize=3000000:3000000']);
+    const started = await limited.ready;
+    const content = 'x'.repeat(300_000);
+    let accepted = 0;
+    let failure: { status: number; body: any } | undefined;
+    for (let i = 0; i < 30 && !failure; i++) {
+      const answer = await api(started, 'POST', '/api/public/v2/prompts', { name: 'big', prompt: `${i}:${content}` });
+      if (answer.status === 201) {
+        accepted++;
+        expect(answer.body.version).toBe(accepted);
+      } else failure = answer;
+    }
+    expect(failure?.status).toBe(500);
+    expect(failure?.body.error).toMatch(/could not be written .*nothing of this request was stored/);
+    expect(accepted).toBeGreaterThan(0);
+    // The refused version is not visible, and the server still answers reads.
+    expect(await versionsOf(started, 'big')).toEqual(Array.from({ length: accepted }, (_, i) => i + 1));
+    expect((await api(started, 'GET', `/api/public/v2/prompts/big?version=${accepted + 1}`)).status).toBe(404);
+    limited.child.kill('SIGTERM');
+    await limited.child;
+    expect(readdirSync(dataDir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+
+    const recovered = startServerProcess(['--data-dir', dataDir], env);
+    const again = await recovered.ready;
+    expect(await versionsOf(again, 'big')).toEqual(Array.from({ length: accepted }, (_, i) => i + 1));
+    expect((await api(again, 'POST', '/api/public/v2/prompts', { name: 'big', prompt: 'retry' })).body.version).toBe(accepted + 1);
+    recovered.child.kill('SIGTERM');
+    await recovered.child;
+  });
+
+  it('lets exactly one of several servers started at the same instant take the directory, after a crash too', async () => {
+    for (let round = 0; round < 2; round++) {
+      const env = isolatedEnv();
+      const dataDir = join(tempDir(), 'data');
+      if (round > 0) {
+        // What a crashed server of the pid-file kind left: a lock naming a process that is gone.
+        mkdirSync(dataDir);
+        writeFileSync(join(dataDir, 'server.lock'), JSON.stringify({ pid: 2 ** 22 + 12345, startedAt: '2026-01-01T00:00:00.000Z' }));
+      }
+      const servers = Array.from({ length: 5 }, () => startServerProcess(['--data-dir', dataDir], env));
+      const outcomes = await Promise.allSettled(servers.map((server) => server.ready));
+      const winners = outcomes.filter((outcome) => outcome.status === 'fulfilled');
+      expect(winners).toHaveLength(1);
+      for (const outcome of outcomes) {
+        if (outcome.status === 'rejected') expect(String(outcome.reason)).toMatch(/exited with 6: .*in use by another llmobs server/s);
+      }
+      const winner = (winners[0] as PromiseFulfilledResult<Started>).value;
+      const created = await Promise.all(Array.from({ length: 5 }, (_, i) => api(winner, 'POST', '/api/public/v2/prompts', { name: 'race', prompt: `${i}` })));
+      expect(created.map((answer) => answer.body.version).sort()).toEqual([1, 2, 3, 4, 5]);
+      for (const server of servers) server.child.kill('SIGTERM');
+      await Promise.all(servers.map((server) => server.child));
+    }
+  });
+
+  it('starts again after kill -9, even when stale pid files name pid 1 (a restarted container)', async () => {
+    const env = isolatedEnv();
+    const dataDir = join(tempDir(), 'data');
+    const first = startServerProcess(['--data-dir', dataDir], env);
+    const started = await first.ready;
+    expect((await api(started, 'POST', '/api/public/v2/prompts', { name: 'kept', prompt: 'x' })).status).toBe(201);
+    first.child.kill('SIGKILL');
+    await first.child;
+    // A server that ran as PID 1 in a container leaves pid files naming pid 1, which is alive again.
+    writeFileSync(join(dataDir, 'server.lock'), JSON.stringify({ pid: 1, startedAt: '2026-01-01T00:00:00.000Z' }));
+    writeFileSync(join(dataDir, 'server.json'), JSON.stringify({ pid: 1, startedAt: '2026-01-01T00:00:00.000Z' }));
+
+    const second = startServerProcess(['--data-dir', dataDir], env);
+    const restarted = await second.ready;
+    expect(restarted).toMatchObject({ created: false, publicKey: started.publicKey });
+    expect(await versionsOf(restarted, 'kept')).toEqual([1]);
+    expect(existsSync(join(dataDir, 'server.lock'))).toBe(false);
+    second.child.kill('SIGTERM');
+    await second.child;
+  });
+
+  it('refuses a prompt config nested 6,000 levels with a 400, and every later write still reaches disk', async () => {
+    const env = isolatedEnv();
+    const dataDir = join(tempDir(), 'data');
+    const first = startServerProcess(['--data-dir', dataDir], env);
+    const started = await first.ready;
+    const deep = `{"name":"deep","prompt":"x","config":${'{"a":'.repeat(6000)}1${'}'.repeat(6000)}}`;
+    const refused = await api(started, 'POST', '/api/public/v2/prompts', deep);
+    expect(refused.status).toBe(400);
+    for (let i = 0; i < 3; i++) expect((await api(started, 'POST', '/api/public/v2/prompts', { name: 'after', prompt: `${i}` })).status).toBe(201);
+    first.child.kill('SIGKILL');
+    await first.child;
+
+    const second = startServerProcess(['--data-dir', dataDir], env);
+    const restarted = await second.ready;
+    expect(await versionsOf(restarted, 'after')).toEqual([1, 2, 3]);
+    expect(await versionsOf(restarted, 'deep')).toEqual([]);
+    second.child.kill('SIGTERM');
+    await second.child;
+  });
+});

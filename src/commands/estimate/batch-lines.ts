@@ -109,7 +109,7 @@ export class BatchProcessor {
       }
       input = generationInput(fields, fields.providedModelName);
     } else {
-      if (typeof fields.model !== 'string') return this.fail(result, line, { code: 'invalid_line', message: '"model" must be a string (or "providedModelName", as exported)' }, id, out);
+      if (typeof fields.model !== 'string') return this.fail(result, line, { code: 'invalid_line', message: '"model" must be a string' }, id, out);
       input = {
         model: fields.model,
         input: fields.input,

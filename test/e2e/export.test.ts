@@ -231,8 +231,6 @@ describe('Ctrl-C', () => {
     const file = join(dir, 'h.jsonl');
     const child = execa(process.execPath, [BIN, 'observations', 'export', '--output', file], { env, extendEnv: false, reject: false, stdin: 'ignore' });
     await atGate;
-    // Two pages are written and checkpointed before the third is asked for.
-    expect(JSON.parse(readFileSync(`${file}.llmobs-checkpoint`, 'utf8')).items).toBe(2000);
     child.kill('SIGINT');
     setTimeout(release, 200);
     const result = await child;
@@ -240,7 +238,34 @@ describe('Ctrl-C', () => {
     expect(String(result.stderr)).toContain('interrupted (SIGINT): 2,000 observations');
     expect(String(result.stderr)).toContain('--resume');
     expect(ids(file)).toHaveLength(2000);
+    // The two pages written before the third was asked for, and nothing else.
+    expect(JSON.parse(readFileSync(`${file}.llmobs-checkpoint`, 'utf8'))).toMatchObject({ items: 2000, pages: 2, bytes: statSync(file).size });
 
+    const resumed = await llmobs(['observations', 'export', '--output', file, '--resume'], { env });
+    expect(resumed.exitCode).toBe(0);
+    expectComplete(file);
+  });
+
+  it('after a kill -9 at any point, --resume gives every id once', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let reached!: () => void;
+    const atGate = new Promise<void>((resolve) => (reached = resolve));
+    const { env, dir } = await start({
+      fault: onPage(2, () => {
+        reached();
+        return { hold: gate };
+      }),
+    });
+    const file = join(dir, 'k.jsonl');
+    const child = execa(process.execPath, [BIN, 'observations', 'export', '--output', file, '--page-size', '1000'], { env, extendEnv: false, reject: false, stdin: 'ignore' });
+    await atGate;
+    // Two pages are in the file; the checkpoint may not have caught up with them yet.
+    child.kill('SIGKILL');
+    const result = await child;
+    expect(result.signal).toBe('SIGKILL');
+    release();
+    expect(existsSync(`${file}.llmobs-checkpoint`)).toBe(true);
     const resumed = await llmobs(['observations', 'export', '--output', file, '--resume'], { env });
     expect(resumed.exitCode).toBe(0);
     expectComplete(file);

@@ -5,6 +5,7 @@
 // cursor, so no line is lost and none is written twice.
 import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
 import type { ApiClient, Query } from '../../api/client.js';
 import { OBSERVATION_PAGE_LIMIT, observationPages, type WalkState } from '../../api/observations.js';
@@ -18,6 +19,8 @@ import { checkWindow, filterShape, observationQuery, wholeNumber } from './filte
 import { INTERRUPTED, watchInterruption } from './interrupt.js';
 import { Meter } from './meter.js';
 import { createWriter, FORMATS, type Format, formatOfFile, type ItemWriter } from './writer.js';
+
+const CHECKPOINT_EVERY_MS = 1_000;
 
 export const EXPORT_GROUPS: readonly FieldGroup[] = GROUP_NAMES;
 
@@ -195,8 +198,20 @@ async function exportToFile(ctx: Context, client: ApiClient, output: string, sho
       const { bytesWritten } = await handle!.write(bytes, at, bytes.length - at, cp.bytes + at);
       at += bytesWritten;
     }
-    await handle!.datasync();
     cp.bytes += bytes.length;
+  };
+
+  // The checkpoint moves past pages only once they are on disk. Syncing costs milliseconds, so it
+  // is done about once a second (and when the export stops): a crash in between costs at most
+  // that second's pages, which --resume cuts off and asks for again.
+  let lastDurable = performance.now();
+  let dirty = false;
+  const persist = async () => {
+    await handle!.datasync();
+    cp.updatedAt = ctx.now().toISOString();
+    await writeCheckpoint(cpPath, cp);
+    lastDurable = performance.now();
+    dirty = false;
   };
 
   const interruption = watchInterruption(() => meter.clear());
@@ -207,7 +222,7 @@ async function exportToFile(ctx: Context, client: ApiClient, output: string, sho
       const query = { ...cp.query } as Query;
       const pages = observationPages(client, query, state, { ...pageOptions(ctx), max: cp.max ?? undefined, pageSize: cp.pageSize })[Symbol.asyncIterator]();
       for (;;) {
-        const next = await Promise.race([pages.next(), interruption.signal]);
+        const next = await interruption.race(pages.next());
         if (next === INTERRUPTED) break;
         if (next.done) break;
         const page = next.value;
@@ -222,22 +237,26 @@ async function exportToFile(ctx: Context, client: ApiClient, output: string, sho
         cp.items = page.state.items;
         cp.pages = page.state.pages;
         cp.complete = page.last;
-        cp.updatedAt = ctx.now().toISOString();
-        await writeCheckpoint(cpPath, cp);
+        dirty = true;
+        if (page.last || performance.now() - lastDurable >= CHECKPOINT_EVERY_MS) await persist();
         meter.page(page.items.length);
         if (interruption.interrupted || page.last) break;
       }
     }
+    if (dirty) await persist();
     if (interruption.interrupted) {
       throw new CliError(`interrupted (${interruption.name}): ${cp.items.toLocaleString('en-US')} observations in ${shown} so far`, 130, 'interrupted', { hint: resumeHint });
     }
     if (!handle) await openOutput(); // nothing matched: the file still gets its header and footer
     await append(writer.footer(cp.items));
+    await handle!.datasync();
     await handle!.close();
     handle = undefined;
     await removeCheckpoint(cpPath);
   } catch (error) {
     meter.clear();
+    // Keep what was written before the failure (the checkpoint describes only whole pages).
+    if (dirty && handle) await persist().catch(() => {});
     if (error instanceof CliError && error.code !== 'interrupted' && handle) {
       error.hint = `${error.hint ? `${error.hint}\n` : ''}${cp.items.toLocaleString('en-US')} observations are in ${shown}. ${resumeHint}`;
     }

@@ -5,8 +5,11 @@
 export const INTERRUPTED = Symbol('interrupted');
 
 export interface Interruption {
-  /** Resolves with INTERRUPTED on the first signal. */
-  readonly signal: Promise<typeof INTERRUPTED>;
+  /**
+   * `promise`'s outcome, or INTERRUPTED as soon as a signal arrives. Only the pending race holds
+   * a listener (a long-lived promise raced against every page would keep every page alive).
+   */
+  race<T>(promise: Promise<T>): Promise<T | typeof INTERRUPTED>;
   readonly interrupted: boolean;
   /** The signal's name, once one arrived. */
   readonly name: string | undefined;
@@ -14,15 +17,13 @@ export interface Interruption {
 }
 
 export function watchInterruption(onFirst?: (name: string) => void): Interruption {
-  let resolve!: (value: typeof INTERRUPTED) => void;
-  const signal = new Promise<typeof INTERRUPTED>((r) => (resolve = r));
-  const state = { interrupted: false, name: undefined as string | undefined };
+  const state = { interrupted: false, name: undefined as string | undefined, wake: undefined as (() => void) | undefined };
   const handler = (name: NodeJS.Signals) => {
     state.interrupted = true;
     state.name = name;
     dispose();
     onFirst?.(name);
-    resolve(INTERRUPTED);
+    state.wake?.();
   };
   const dispose = () => {
     process.removeListener('SIGINT', handler);
@@ -31,7 +32,22 @@ export function watchInterruption(onFirst?: (name: string) => void): Interruptio
   process.once('SIGINT', handler);
   process.once('SIGTERM', handler);
   return {
-    signal,
+    race<T>(promise: Promise<T>) {
+      if (state.interrupted) return Promise.resolve(INTERRUPTED);
+      return new Promise<T | typeof INTERRUPTED>((resolve, reject) => {
+        state.wake = () => resolve(INTERRUPTED);
+        promise.then(
+          (value) => {
+            state.wake = undefined;
+            resolve(value);
+          },
+          (error: unknown) => {
+            state.wake = undefined;
+            reject(error);
+          },
+        );
+      });
+    },
     get interrupted() {
       return state.interrupted;
     },

@@ -69,6 +69,7 @@ export async function* observationPages(
   let { cursor, items, pages } = start;
   const seen = new Set<string>();
   let emptyRun = 0;
+  let previous = '';
   while (options.max === undefined || items < options.max) {
     const limit = options.max === undefined ? options.pageSize : Math.min(options.pageSize, options.max - items);
     const page = await fetchObservationPage(client, { ...query, limit }, cursor, options);
@@ -89,6 +90,12 @@ export async function* observationPages(
       seen.add(page.next);
       if (seen.size > 10_000) seen.clear();
     }
+    // A new cursor with the same observations again is a server that does not move on.
+    const signature = page.items.length ? `${String(page.items[0]!.id)}\u0000${String(page.items[page.items.length - 1]!.id)}\u0000${page.items.length}` : '';
+    if (signature && signature === previous) {
+      throw new ApiError(`GET ${OBSERVATIONS_V2_PATH}: the server returned the same page twice under different cursors; stopping instead of writing it again`, { status: 200, method: 'GET', path: OBSERVATIONS_V2_PATH }, 5, 'bad_response');
+    }
+    previous = signature;
     emptyRun = list.length === 0 ? emptyRun + 1 : 0;
     if (emptyRun >= 100 && !last) {
       throw new ApiError(`GET ${OBSERVATIONS_V2_PATH}: 100 empty pages in a row, each with a next cursor; stopping`, { status: 200, method: 'GET', path: OBSERVATIONS_V2_PATH }, 5, 'bad_response');

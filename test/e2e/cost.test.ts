@@ -66,16 +66,16 @@ describe('cost report', () => {
   });
 
   it('--budget: exit 9 and by how much when the total is over it, 0 within it', async () => {
-    const total = JSON.parse((await llmobs(['cost', 'report', '--month', '2026-05', '--json'], { env })).stdout).total.cost as number;
+    const total = JSON.parse((await runInProcess(['cost', 'report', '--month', '2026-05', '--json'], { env })).stdout).total.cost as number;
     const over = await llmobs(['cost', 'report', '--month', '2026-05', '--budget', '1'], { env });
     expect(over.exitCode).toBe(9);
     const by = /exceeds the budget of \$1\.00 by \$([\d.]+) \(([\d.]+)% of the budget\)/.exec(over.stderr);
     expect(Number(by?.[1])).toBeCloseTo(total - 1, 3);
     expect(Number(by?.[2])).toBeCloseTo(total * 100, 0);
-    const within = await llmobs(['cost', 'report', '--month', '2026-05', '--budget', '$1000'], { env });
+    const within = await runInProcess(['cost', 'report', '--month', '2026-05', '--budget', '$1000'], { env });
     expect(within.exitCode).toBe(0);
     expect(within.stderr).toMatch(/Within the budget of \$1,000\.00: [\d.]+% used/);
-    const asJson = await llmobs(['cost', 'report', '--month', '2026-05', '--budget', '1', '--json'], { env });
+    const asJson = await runInProcess(['cost', 'report', '--month', '2026-05', '--budget', '1', '--json'], { env });
     expect(asJson.exitCode).toBe(9);
     expect(JSON.parse(asJson.stdout).budget).toMatchObject({ limit: 1, exceeded: true });
     expect(JSON.parse(asJson.stderr.trimEnd().split('\n').at(-1)!).error).toMatchObject({ code: 'precondition_failed', exitCode: 9 });
@@ -84,22 +84,22 @@ describe('cost report', () => {
   it('answers an identical report from a cache for a few minutes; --no-cache asks again', async () => {
     const cacheEnv = { ...envFor(server), LLMOBS_CACHE_DIR: tempDir() };
     const before = metricsRequests(server);
-    const first = await llmobs(['cost', 'report', '--from', '7d', '--by', 'environment'], { env: cacheEnv });
-    const second = await llmobs(['cost', 'report', '--from', '7d', '--by', 'environment'], { env: cacheEnv });
+    const first = await runInProcess(['cost', 'report', '--from', '7d', '--by', 'environment'], { env: cacheEnv });
+    const second = await runInProcess(['cost', 'report', '--from', '7d', '--by', 'environment'], { env: cacheEnv });
     expect(metricsRequests(server) - before).toBe(1);
     expect(second.stdout).toBe(first.stdout);
     expect(second.stderr).toContain('From the cache');
     const files = readdirSync(cacheEnv.LLMOBS_CACHE_DIR!);
     expect(files).toHaveLength(1);
     expect(readFileSync(join(cacheEnv.LLMOBS_CACHE_DIR!, files[0]!), 'utf8')).not.toContain(server.keys.secretKey);
-    await llmobs(['cost', 'report', '--from', '7d', '--by', 'environment', '--no-cache'], { env: cacheEnv });
-    await llmobs(['cost', 'report', '--from', '7d', '--by', 'model'], { env: cacheEnv });
+    await runInProcess(['cost', 'report', '--from', '7d', '--by', 'environment', '--no-cache'], { env: cacheEnv });
+    await runInProcess(['cost', 'report', '--from', '7d', '--by', 'model'], { env: cacheEnv });
     expect(metricsRequests(server) - before).toBe(3);
   });
 
   it('reads numbers sent as strings, and ClickHouse\'s bucket times', async () => {
-    const a = JSON.parse((await llmobs(['cost', 'report', '--month', '2026-05', '--by', 'model,day', '--json'], { env })).stdout);
-    const b = JSON.parse((await llmobs(['cost', 'report', '--month', '2026-05', '--by', 'model,day', '--json'], { env: envFor(strings) })).stdout);
+    const a = JSON.parse((await runInProcess(['cost', 'report', '--month', '2026-05', '--by', 'model,day', '--json'], { env })).stdout);
+    const b = JSON.parse((await runInProcess(['cost', 'report', '--month', '2026-05', '--by', 'model,day', '--json'], { env: envFor(strings) })).stdout);
     expect(b.total.cost).toBeCloseTo(a.total.cost, 10);
     expect(b.buckets.map((x: { bucket: string }) => x.bucket)).toEqual(a.buckets.map((x: { bucket: string }) => x.bucket));
   });
@@ -188,11 +188,11 @@ describe('cost recompute', () => {
     const sum = lines.filter((l) => l.model === 'gpt-4o').reduce((s, l) => s + l.recomputedCost, 0);
     expect(gpt.recomputedCost).toBeCloseTo(sum, 12);
 
-    const server_ = await llmobs(['cost', 'recompute', '--input', file, '--models-file', models, '--ignore-start-dates', '--json'], { env });
+    const server_ = await runInProcess(['cost', 'recompute', '--input', file, '--models-file', models, '--ignore-start-dates', '--json'], { env });
     const all = (JSON.parse(server_.stdout) as Array<{ model: string; definitions: string[] }>).find((m) => m.model === 'gpt-4o')!;
     expect(all.definitions).toEqual(['gpt-4o-cheaper']);
 
-    const text = await llmobs(['cost', 'recompute', '--input', file, '--models-file', models], { env });
+    const text = await runInProcess(['cost', 'recompute', '--input', file, '--models-file', models], { env });
     expect(text.stderr).toContain('no definition matches "acme-large" (1)');
     expect(text.stderr).toMatch(/Matched no definition when ingested: .*"my-own-model" \(750\).*"my-own-model" has one now/);
   });
@@ -200,7 +200,7 @@ describe('cost recompute', () => {
   it('reads the same generations from the API', async () => {
     const before = server.requests.length;
     const fromApi = JSON.parse((await llmobs(['cost', 'recompute', '--from', '2026-04-01', '--to', '2026-07-01', '--json'], { env })).stdout) as Array<{ model: string; recomputedCost: number; generations: number }>;
-    const fromFile = JSON.parse((await llmobs(['cost', 'recompute', '--input', file, '--json'], { env })).stdout) as typeof fromApi;
+    const fromFile = JSON.parse((await runInProcess(['cost', 'recompute', '--input', file, '--json'], { env })).stdout) as typeof fromApi;
     expect(fromApi.map((m) => [m.model, m.generations, m.recomputedCost])).toEqual(fromFile.map((m) => [m.model, m.generations, m.recomputedCost]));
     const q = new URL(server.requests.slice(before).find((r) => r.path.startsWith('/api/public/v2/observations'))!.path, 'http://x').searchParams;
     expect([q.get('type'), q.get('fields'), q.get('fromStartTime'), q.get('toStartTime')]).toEqual(['GENERATION', 'core,basic,time,io,metadata,model,usage', '2026-04-01T00:00:00.000Z', '2026-07-01T00:00:00.000Z']);

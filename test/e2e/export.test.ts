@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, llmobs } from '../helpers/bin.js';
-import { isolatedEnv, tempDir } from '../helpers/cli.js';
+import { isolatedEnv, runInProcess, tempDir } from '../helpers/cli.js';
 import { type FakeDataOptions, type FakeDataServer, startFakeDataServer, type Step, syntheticGenerations } from '../helpers/fake-data-api.js';
 
 const TOTAL = 2_500;
@@ -176,23 +176,23 @@ describe('faults in the middle of an export', () => {
     let broken = true;
     const { env, dir } = await start({ fault: onPage((p) => p >= 1 && broken, { status: 400, body: '{"message":"Invalid request data","error":[]}' }) });
     const file = join(dir, 'f.jsonl');
-    await llmobs(['observations', 'export', '--output', file], { env });
+    await runInProcess(['observations', 'export', '--output', file], { env });
     broken = false;
-    const again = await llmobs(['observations', 'export', '--output', file], { env });
+    const again = await runInProcess(['observations', 'export', '--output', file], { env });
     expect(again.exitCode).toBe(2);
     expect(again.stderr).toContain('holds an unfinished export (1,000 observations so far)');
-    const other = await llmobs(['observations', 'export', '--output', file, '--resume', '--type', 'SPAN'], { env });
+    const other = await runInProcess(['observations', 'export', '--output', file, '--resume', '--type', 'SPAN'], { env });
     expect(other.exitCode).toBe(2);
     expect(other.stderr).toContain('these options differ: type');
 
     truncateSync(file, 10);
-    const shorter = await llmobs(['observations', 'export', '--output', file, '--resume'], { env });
+    const shorter = await runInProcess(['observations', 'export', '--output', file, '--resume'], { env });
     expect(shorter.exitCode).toBe(6);
     expect(shorter.stderr).toContain('shorter');
-    const forced = await llmobs(['observations', 'export', '--output', file, '--force'], { env });
+    const forced = await runInProcess(['observations', 'export', '--output', file, '--force'], { env });
     expect(forced.exitCode).toBe(0);
     expectComplete(file);
-    const nothing = await llmobs(['observations', 'export', '--output', file, '--resume'], { env });
+    const nothing = await runInProcess(['observations', 'export', '--output', file, '--resume'], { env });
     expect(nothing.exitCode).toBe(2);
     expect(nothing.stderr).toContain('nothing to resume');
   });
@@ -205,9 +205,9 @@ describe('faults in the middle of an export', () => {
       let broken = true;
       const { env, dir } = await start({ fault: onPage((p) => p === 1 && broken, { status: 400, body: '{"message":"Invalid request data","error":[]}' }) });
       const file = join(dir, name);
-      expect((await llmobs(['observations', 'export', '--output', file, '--fields', 'core,model'], { env })).exitCode).toBe(5);
+      expect((await runInProcess(['observations', 'export', '--output', file, '--fields', 'core,model'], { env })).exitCode).toBe(5);
       broken = false;
-      expect((await llmobs(['observations', 'export', '--output', file, '--resume'], { env })).exitCode).toBe(0);
+      expect((await runInProcess(['observations', 'export', '--output', file, '--resume'], { env })).exitCode).toBe(0);
       expect(check(readFileSync(file, 'utf8')).sort()).toEqual(ALL_IDS);
       expect(server!.contractIssues).toEqual([]);
       await server!.close();
@@ -231,8 +231,12 @@ describe('Ctrl-C', () => {
     const file = join(dir, 'h.jsonl');
     const child = execa(process.execPath, [BIN, 'observations', 'export', '--output', file], { env, extendEnv: false, reject: false, stdin: 'ignore' });
     await atGate;
+    let stderr = '';
+    const stopping = new Promise<void>((resolve) => child.stderr!.on('data', (chunk: Buffer) => ((stderr += chunk.toString()).includes('SIGINT: stopping') ? resolve() : undefined)));
     child.kill('SIGINT');
-    setTimeout(release, 200);
+    // The page in flight is answered only once the signal was seen.
+    await stopping;
+    release();
     const result = await child;
     expect(result.exitCode).toBe(130);
     expect(String(result.stderr)).toContain('interrupted (SIGINT): 2,000 observations');

@@ -50,7 +50,7 @@ describe('traces get', () => {
   });
 
   it('--json gives the full data with totals that add up', async () => {
-    const result = await llmobs(['traces', 'get', CHAT_TRACE.id, '--json'], { env: envFor(legacy) });
+    const result = await runInProcess(['traces', 'get', CHAT_TRACE.id, '--json'], { env: envFor(legacy) });
     const json = JSON.parse(result.stdout);
     expect(json.source).toBe('traces');
     expect(json.observations).toHaveLength(6);
@@ -78,18 +78,20 @@ describe('traces get', () => {
   });
 
   it('says that ingestion is asynchronous when the trace is not there, and --wait asks until it is', async () => {
-    const missing = await llmobs(['traces', 'get', 'trace-late'], { env: envFor(legacy) });
+    const missing = await runInProcess(['traces', 'get', 'trace-late'], { env: envFor(legacy) });
     expect(missing.exitCode).toBe(8);
     expect(missing.stderr).toContain('trace trace-late not found');
     expect(missing.stderr).toContain('--wait 30');
 
-    const late = await startFakeDataServer();
+    // The trace arrives between the first and the second time it is asked for.
+    let asked = 0;
+    const arrive = () => late.addTrace({ ...CHAT_TRACE, id: 'trace-late' }, CHAT_OBSERVATIONS.map((o) => ({ ...o, traceId: 'trace-late' })));
+    const late: FakeDataServer = await startFakeDataServer({ fault: ({ path }) => (path === '/api/public/traces/trace-late' && ++asked === 2 ? (arrive(), undefined) : undefined) });
     try {
-      setTimeout(() => late.addTrace({ ...CHAT_TRACE, id: 'trace-late' }, CHAT_OBSERVATIONS.map((o) => ({ ...o, traceId: 'trace-late' }))), 1_500);
       const waited = await llmobs(['traces', 'get', 'trace-late', '--wait', '20', '--json'], { env: envFor(late) });
       expect(waited.exitCode).toBe(0);
       expect(JSON.parse(waited.stdout).observations).toHaveLength(6);
-      expect(late.requests.filter((r) => r.path === '/api/public/traces/trace-late').length).toBeGreaterThan(1);
+      expect(late.requests.filter((r) => r.path === '/api/public/traces/trace-late')).toHaveLength(2);
       expect(late.contractIssues).toEqual([]);
     } finally {
       await late.close();
@@ -119,7 +121,7 @@ describe('traces get', () => {
     const none = await llmobs(['traces', 'get', CHAT_TRACE.id], { env: envFor(noV2) });
     expect(none.exitCode).toBe(8);
     expect(none.stderr).toContain('Langfuse v4 events_only mode');
-    const missing = await llmobs(['traces', 'get', 'nope'], { env: envFor(cloud) });
+    const missing = await runInProcess(['traces', 'get', 'nope'], { env: envFor(cloud) });
     expect(missing.exitCode).toBe(8);
     expect(missing.stderr).toContain('no observation has this trace id');
   });
@@ -135,9 +137,9 @@ describe('traces list', () => {
     // Every 30th of 120 traces is even, user u0 and tagged five: 0, 30, 60, 90.
     expect(result.stdout.trimEnd().split('\n').map((l) => l.split('\t').at(-1))).toEqual(['trace-090', 'trace-060', 'trace-030', 'trace-000']);
 
-    const paged = await llmobs(['traces', 'list', '--limit', '105', '--json'], { env: envFor(legacy) });
+    const paged = await runInProcess(['traces', 'list', '--limit', '105', '--json'], { env: envFor(legacy) });
     expect(JSON.parse(paged.stdout)).toHaveLength(105);
-    const all = await llmobs(['traces', 'list', '--all', '--json'], { env: envFor(legacy) });
+    const all = await runInProcess(['traces', 'list', '--all', '--json'], { env: envFor(legacy) });
     expect(JSON.parse(all.stdout)).toHaveLength(121);
   });
 

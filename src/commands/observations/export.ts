@@ -214,7 +214,10 @@ async function exportToFile(ctx: Context, client: ApiClient, output: string, sho
     dirty = false;
   };
 
-  const interruption = watchInterruption(() => meter.clear());
+  const interruption = watchInterruption((name) => {
+    meter.clear();
+    ctx.out.info(`${name}: stopping once the page in flight is answered; what is written stays (Ctrl-C again quits at once, --resume continues)`);
+  });
   try {
     if (resuming) await openOutput();
     if (!cp.complete) {

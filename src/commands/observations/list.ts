@@ -1,7 +1,7 @@
 // `llmobs observations list`: observations through the v2 cursor API, newest first. `--limit N`
 // is the most observations shown (default 50); `--all` reads every page. A table on a terminal,
 // tab-separated when piped, or --format jsonl|csv|json (to stdout or --output FILE).
-import { open } from 'node:fs/promises';
+import { open, rename, rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { OBSERVATION_PAGE_LIMIT, observationPages } from '../../api/observations.js';
@@ -53,10 +53,12 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
     const writer = createWriter(format, fields.selection);
     let handle: Awaited<ReturnType<typeof open>> | undefined;
     const target = toFile ? resolve(ctx.cwd, opts.output!) : undefined;
+    // A file is written beside its name and renamed when complete: never half-written.
+    const temp = target ? `${target}.${process.pid}.tmp` : undefined;
     const write = async (text: string) => {
-      if (!target) return ctx.out.writeChunk(text);
+      if (!temp) return ctx.out.writeChunk(text);
       try {
-        handle ??= await open(target, 'w', 0o644);
+        handle ??= await open(temp, 'w', 0o644);
         await handle.write(text);
       } catch (error) {
         throw new FileError(`cannot write ${opts.output}: ${(error as Error).message}`);
@@ -64,18 +66,26 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
     };
     let count = 0;
     let started = false;
+    // Nothing is written before the first answer: a failing query prints no half document.
+    const begin = async () => {
+      if (!started) await write(writer.header());
+      started = true;
+    };
     try {
       for await (const page of pages) {
-        // Nothing is written before the first answer: a failing query leaves an old file alone.
-        if (!started) await write(writer.header());
-        started = true;
+        await begin();
         await write(writer.items(page.items, count));
         count += page.items.length;
       }
-      if (!started) await write(writer.header());
+      await begin();
       await write(writer.footer(count));
-    } finally {
       await handle?.close();
+      handle = undefined;
+      if (temp && target) await rename(temp, target);
+    } catch (error) {
+      await handle?.close().catch(() => {});
+      if (temp) await rm(temp, { force: true });
+      throw error;
     }
     if (target) ctx.out.info(`${count.toLocaleString('en-US')} observations written to ${opts.output}`);
     else if (count === 0 && ctx.out.stderrIsTTY) ctx.out.info('No observations match.');

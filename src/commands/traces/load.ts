@@ -30,6 +30,7 @@ async function fromObservations(ctx: Context, client: ApiClient, id: string, io:
   });
   for await (const page of pages) observations.push(...page.items);
   if (observations.length === 0) return null;
+  if (observations.length >= 100_000) ctx.out.warn(`trace ${id} has more than 100,000 observations: only the newest 100,000 are shown (llmobs observations export --trace ${id} reads them all)`);
   const pick = (key: string) => observations.map((o) => o[key]).find((v) => v !== null && v !== undefined && v !== '') ?? null;
   const root = observations.find((o) => o.isRootObservation === true || !o.parentObservationId);
   const starts = observations.map((o) => o.startTime).filter((t): t is string => typeof t === 'string').sort();

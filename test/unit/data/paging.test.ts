@@ -1,0 +1,58 @@
+// Cursor paging of v2 observations at the transport (undici MockAgent, network disabled, every
+// interceptor used): --limit across pages, a malformed page asked for again, and servers that do
+// not move on (the same cursor, or the same page under a new cursor) stopped, not followed forever.
+import { MockAgent } from 'undici';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isolatedEnv, runInProcess } from '../../helpers/cli.js';
+
+const HOST = 'https://cloud.langfuse.test';
+let agent: MockAgent;
+beforeEach(() => {
+  agent = new MockAgent();
+  agent.disableNetConnect();
+});
+afterEach(async () => {
+  agent.assertNoPendingInterceptors();
+  await agent.close();
+});
+
+const env = () => isolatedEnv({ LANGFUSE_HOST: HOST, LANGFUSE_PUBLIC_KEY: 'pk-lf-1', LANGFUSE_SECRET_KEY: 'sk-lf-secret-1234' });
+const item = (i: number) => ({ id: `o${i}`, traceId: 't', startTime: '2026-05-01T00:00:00Z', endTime: null, projectId: 'p', parentObservationId: null, type: 'SPAN', modelId: null, inputPrice: null, outputPrice: null, totalPrice: null });
+const page = (from: number, n: number, cursor?: string) => ({ data: Array.from({ length: n }, (_, i) => item(from + i)), meta: cursor ? { cursor } : {} });
+const path = (query: Record<string, string>) => `/api/public/v2/observations?${new URLSearchParams(query).toString()}`;
+
+describe('v2 observation pages', () => {
+  it('asks for at most what --limit still needs, following the cursor', async () => {
+    const pool = agent.get(HOST);
+    pool.intercept({ path: path({ fields: 'core,basic,model,usage', limit: '1000' }), method: 'GET' }).reply(200, page(0, 1000, 'c1'));
+    pool.intercept({ path: path({ fields: 'core,basic,model,usage', limit: '500', cursor: 'c1' }), method: 'GET' }).reply(200, page(1000, 500, 'c2'));
+    const result = await runInProcess(['observations', 'list', '--limit', '1500', '--format', 'jsonl'], { env: env(), dispatcher: agent });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout.trimEnd().split('\n')).toHaveLength(1500);
+  });
+
+  it('asks again for a malformed page, then goes on', async () => {
+    const pool = agent.get(HOST);
+    pool.intercept({ path: path({ fields: 'core,basic,model,usage', limit: '2' }), method: 'GET' }).reply(200, '{"data":[{"no":"id"}],"meta":{}}');
+    pool.intercept({ path: path({ fields: 'core,basic,model,usage', limit: '2' }), method: 'GET' }).reply(200, page(0, 2));
+    const sleeps: number[] = [];
+    const result = await runInProcess(['observations', 'list', '--limit', '2', '--format', 'jsonl'], { env: env(), dispatcher: agent, sleeps });
+    expect(result.exitCode).toBe(0);
+    expect(sleeps).toEqual([500]);
+  });
+
+  it('stops a server that hands out the same cursor again, or the same page under a new one', async () => {
+    const pool = agent.get(HOST);
+    pool.intercept({ path: path({ fields: 'core', limit: '2' }), method: 'GET' }).reply(200, page(0, 2, 'c1'));
+    pool.intercept({ path: path({ fields: 'core', limit: '2', cursor: 'c1' }), method: 'GET' }).reply(200, page(2, 2, 'c1'));
+    const same = await runInProcess(['observations', 'export', '--page-size', '2', '--fields', 'core'], { env: env(), dispatcher: agent });
+    expect(same.exitCode).toBe(5);
+    expect(same.stderr).toContain('a cursor it had returned before');
+
+    pool.intercept({ path: path({ fields: 'core', limit: '2' }), method: 'GET' }).reply(200, page(0, 2, 'c1'));
+    pool.intercept({ path: path({ fields: 'core', limit: '2', cursor: 'c1' }), method: 'GET' }).reply(200, page(0, 2, 'c2'));
+    const again = await runInProcess(['observations', 'export', '--page-size', '2', '--fields', 'core'], { env: env(), dispatcher: agent });
+    expect(again.exitCode).toBe(5);
+    expect(again.stderr).toContain('the same page twice');
+  });
+});

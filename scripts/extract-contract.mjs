@@ -27,6 +27,7 @@ const OPERATIONS = [
   ['get', '/api/public/traces'],
   ['get', '/api/public/v2/observations'],
   ['get', '/api/public/v2/metrics'],
+  ['get', '/api/public/metrics'],
   ['get', '/api/public/v3/scores'],
 ];
 

@@ -117,6 +117,24 @@ describe('cost report', () => {
     expect(metricsRequests(server)).toBe(before);
   });
 
+  it('asks the v1 metrics API where v2 is not there (a Langfuse v3 server), with the same answer', async () => {
+    const v3 = await startFakeDataServer({ metricsV2: false });
+    v3.addTrace(CHAT_TRACE, CHAT_OBSERVATIONS);
+    v3.addObservations([...MAY, UNPRICED]);
+    try {
+      const a = JSON.parse((await runInProcess(['cost', 'report', '--month', '2026-05', '--by', 'model,release', '--json'], { env })).stdout);
+      const b = await runInProcess(['cost', 'report', '--month', '2026-05', '--by', 'model,release', '--json', '--verbose'], { env: envFor(v3) });
+      expect(b.exitCode).toBe(0);
+      expect(b.stderr).toContain('asking the v1 metrics API instead');
+      expect(JSON.parse(b.stdout).groups).toEqual(a.groups);
+      expect(a.groups.find((g: { group: { release: string | null } }) => g.group.release === '1.4.0')).toBeDefined();
+      expect(v3.requests.map((r) => r.path.split('?')[0])).toEqual(['/api/public/v2/metrics', '/api/public/metrics']);
+      expect(v3.contractIssues).toEqual([]);
+    } finally {
+      await v3.close();
+    }
+  });
+
   it('draws a bar chart on a terminal', async () => {
     const tty = await runInProcess(['cost', 'report', '--month', '2026-05', '--by', 'model'], { env: { ...env, FORCE_COLOR: '0' }, tty: true });
     expect(tty.exitCode).toBe(0);

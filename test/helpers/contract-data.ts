@@ -98,6 +98,7 @@ export function dataRules(key: string, query: URLSearchParams): Issue[] {
     case 'GET /api/public/traces/{traceId}':
       groups('fields', TRACE_GROUPS);
       break;
+    case 'GET /api/public/metrics':
     case 'GET /api/public/v2/metrics': {
       const q = query.get('query');
       const problem = q === null ? 'query is required' : metricsQueryProblem(q);
@@ -114,4 +115,4 @@ export function dataRules(key: string, query: URLSearchParams): Issue[] {
 }
 
 /** Keys whose page and limit rules are the ones above. */
-export const DATA_KEYS = new Set(['GET /api/public/v2/observations', 'GET /api/public/traces', 'GET /api/public/traces/{traceId}', 'GET /api/public/v2/metrics', 'GET /api/public/v3/scores']);
+export const DATA_KEYS = new Set(['GET /api/public/metrics', 'GET /api/public/v2/observations', 'GET /api/public/traces', 'GET /api/public/traces/{traceId}', 'GET /api/public/v2/metrics', 'GET /api/public/v3/scores']);

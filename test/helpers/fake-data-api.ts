@@ -90,6 +90,8 @@ export interface FakeDataOptions {
   cloud?: boolean;
   /** false: answer v2 observations with 404, as a v3 server without the v4 preview does. */
   v2?: boolean;
+  /** false: answer v2 metrics with 404 and serve v1 metrics, as a v3 server without the v4 preview does. */
+  metricsV2?: boolean;
   numericStrings?: boolean;
   /** Overrides the answer to a request (index counts every request). */
   fault?: (request: { index: number; method: string; path: string; url: URL }) => Step | undefined;
@@ -412,6 +414,7 @@ export async function startFakeDataServer(options: FakeDataOptions = {}): Promis
         case 'traceName':
           return trace?.name ?? null;
         case 'release':
+        case 'traceRelease':
           return trace?.release ?? null;
         default:
           return (o as Record<string, unknown>)[field] ?? null;
@@ -501,7 +504,14 @@ export async function startFakeDataServer(options: FakeDataOptions = {}): Promis
       if (options.v2 === false) return { status: 404, body: { message: V2_UNAVAILABLE, error: 'LangfuseNotFoundError' } };
       return listObservations(url);
     }
-    if (path === '/api/public/v2/metrics') return metrics(url);
+    if (path === '/api/public/v2/metrics') {
+      if (options.metricsV2 === false) return { status: 404, body: { message: 'The metrics v2 API is only available in a Langfuse v4 write mode. Learn more at: https://langfuse.com/docs/v4', error: 'LangfuseNotFoundError' } };
+      return metrics(url);
+    }
+    if (path === '/api/public/metrics') {
+      if (options.metricsV2 !== false) return { status: 404, body: { message: V4_MESSAGE } };
+      return metrics(url);
+    }
     if (path === '/api/public/v3/scores') {
       const traceId = url.searchParams.get('traceId');
       const data = scores

@@ -113,7 +113,7 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
     const age = Math.round((now.getTime() - Date.parse(cached.fetchedAt)) / 1000);
     ctx.out.hint(`From the cache: the same report was asked for ${age < 60 ? `${age} s` : `${Math.round(age / 60)} min`} ago (--no-cache asks the server; Langfuse Cloud's Hobby plan allows 100 metrics requests a day).`);
   } else {
-    data = await queryMetrics(client, query);
+    data = await queryMetrics(client, query, (line) => ctx.trace(line));
     await writeAnswer(ctx, { version: 1, key, fetchedAt: now.toISOString(), from: query.fromTimestamp, to: query.toTimestamp, data });
   }
   const report = buildReport(request, data);

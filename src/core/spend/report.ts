@@ -13,7 +13,7 @@ export const GROUPINGS = {
   name: 'name',
   type: 'type',
   trace: 'traceName',
-  release: 'release',
+  release: 'traceRelease',
   level: 'level',
 } as const;
 

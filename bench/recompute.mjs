@@ -1,15 +1,16 @@
 #!/usr/bin/env node
 // Throughput and peak memory of `llmobs cost recompute --input` over an export of generations.
-//   node bench/recompute.mjs [lines=1000000] [--runs 3] [--no-baselines]
+//   node bench/recompute.mjs [lines=1000000] [--runs 3] [--lean] [--no-baselines]
 // The file (bench/.cache/recompute-N.jsonl) has the shape `observations export` writes: every
-// field group, input and output as the raw strings v2 returns, usage and stored cost; 1 line in
-// 20 has no usage (re-priced by tokenizing its input and output), 1 in 40 has a model no
-// definition matches. Each run is a fresh process running the CLI's entry point; it reports wall
+// field group, input and output as the raw strings v2 returns, usage and stored cost (about
+// 1 KB a line); 1 line in 20 has no usage (re-priced by tokenizing its input and output), 1 in
+// 40 has a model no definition matches. --lean: the lines of an export made for re-pricing
+// (`--fields core,basic,model,usage`, about 600 bytes: no input, output or metadata). Each run is a fresh process running the CLI's entry point; it reports wall
 // time and peak RSS. In the same run, what a user would do instead: sum the stored cost per
 // model with `jq` (no re-pricing at all), and a Node readline script that parses every line and
 // multiplies usage by a hard-coded price table (no matching, tiers or tokenizing).
 import { spawnSync } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -17,11 +18,14 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const lines = Number(process.argv.find((arg) => /^\d+$/.test(arg)) ?? 1_000_000);
 const runs = Number(process.argv[process.argv.indexOf('--runs') + 1] ?? 3) || 3;
 const skipBaselines = process.argv.includes('--no-baselines');
+const lean = process.argv.includes('--lean');
 const cache = join(root, 'bench', '.cache');
 mkdirSync(cache, { recursive: true });
-const file = join(cache, `recompute-${lines}.jsonl`);
+const file = join(cache, `recompute-${lines}${lean ? '-lean' : ''}.jsonl`);
 
-if (!existsSync(file)) {
+// Written by a child process: a process's peak RSS counts its parent's at the fork, so the
+// measuring parent stays small.
+if (!existsSync(file) && process.argv.includes('--generate')) {
   const models = ['gpt-4o', 'gpt-4o-mini', 'claude-sonnet-4-5', 'gemini-2.5-pro', 'o3', 'gpt-4.1', 'claude-opus-4-1'];
   const out = createWriteStream(file);
   let chunk = '';
@@ -47,10 +51,12 @@ if (!existsSync(file)) {
       environment: 'production',
       userId: `user-${i % 113}`,
       sessionId: null,
-      completionStartTime: null,
-      input: JSON.stringify([{ role: 'system', content: 'You are a helpful assistant.' }, { role: 'user', content: `Question number ${i}: what is the capital of France?` }]),
-      output: `The capital of France is Paris (${i}).`,
-      metadata: { feature: 'chat', tenant: `t-${i % 9}` },
+      ...(lean ? {} : {
+        completionStartTime: null,
+        input: JSON.stringify([{ role: 'system', content: 'You are a helpful assistant.' }, { role: 'user', content: `Question number ${i}: what is the capital of France?` }]),
+        output: `The capital of France is Paris (${i}).`,
+        metadata: { feature: 'chat', tenant: `t-${i % 9}` },
+      }),
       providedModelName: model,
       internalModelId: model === 'my-unknown-model' ? null : `m-${model}`,
       modelParameters: i % 10 === 0 ? { temperature: 0.2, service_tier: 'priority' } : { temperature: 0.2 },
@@ -71,6 +77,11 @@ if (!existsSync(file)) {
   }
   out.end(chunk);
   await new Promise((resolve) => out.on('finish', resolve));
+  process.exit(0);
+}
+if (!existsSync(file)) {
+  const made = spawnSync(process.execPath, [fileURLToPath(import.meta.url), ...process.argv.slice(2), '--generate'], { stdio: 'inherit' });
+  if (made.status !== 0) throw new Error('could not generate the input file');
 }
 
 const runner = `
@@ -128,7 +139,7 @@ for (let i = 0; i < runs; i++) {
 }
 const best = (list) => list.reduce((a, b) => (b.ms < a.ms ? b : a));
 const worst = (list) => list.reduce((a, b) => (b.ms > a.ms ? b : a));
-console.log(`cost recompute --input, ${lines.toLocaleString('en-US')} exported generations (${file})`);
+console.log(`cost recompute --input, ${lines.toLocaleString('en-US')} exported generations${lean ? ', lean lines' : ''} (${file}, ${Math.round(statSync(file).size / lines)} bytes a line)`);
 console.log(`llmobs cost recompute         best ${rate(best(results.llmobs))}, worst ${rate(worst(results.llmobs))}, peak RSS ${rss(worst(results.llmobs))}`);
 if (results.naive.length) console.log(`node readline + price table   best ${rate(best(results.naive))}, peak RSS ${rss(worst(results.naive))} (no matching, tiers or tokenizing)`);
 if (results.jq.length) console.log(`jq: sum stored cost per model best ${rate(best(results.jq))}, peak RSS ${rss(worst(results.jq))} (re-prices nothing)`);

@@ -5,7 +5,7 @@
 import { ApiError } from '../errors.js';
 import type { ApiClient, Query } from './client.js';
 import { errorForBadResponse } from './http-error.js';
-import { ObservationsV2PageSchema } from './schemas/observations.js';
+import { observationIssues, ObservationsV2PageSchema } from './schemas/observations.js';
 
 export const OBSERVATIONS_V2_PATH = '/api/public/v2/observations';
 
@@ -33,10 +33,8 @@ export async function fetchObservationPage(client: ApiClient, query: Query, curs
     try {
       const { data, status } = await client.request<unknown>('GET', OBSERVATIONS_V2_PATH, { query: full });
       const parsed = ObservationsV2PageSchema.safeParse(data);
-      if (!parsed.success) {
-        const issues = parsed.error.issues.slice(0, 3).map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`);
-        throw errorForBadResponse('GET', OBSERVATIONS_V2_PATH, status, issues.join('; '));
-      }
+      const issues = parsed.success ? observationIssues(parsed.data.data) : parsed.error.issues.slice(0, 3).map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`);
+      if (issues.length) throw errorForBadResponse('GET', OBSERVATIONS_V2_PATH, status, issues.join('; '));
       const page = data as { data: Record<string, unknown>[]; meta: { cursor?: string | null } };
       return { items: page.data, next: page.meta.cursor || null };
     } catch (error) {

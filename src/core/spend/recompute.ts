@@ -3,13 +3,16 @@
 // writes them (or as v2 observations arrive): `providedModelName`, `usageDetails`, `startTime`,
 // `level`, `modelParameters`, `metadata`, `input`, `output`; the stored cost (`totalCost`,
 // else `costDetails.total`) is what the result is compared with, never an input.
-import { estimate, type EstimateInput, type EstimateResult } from '../estimate.js';
+import { computeCost } from '../cost.js';
+import { estimate, type EstimateInput, type EstimateResult, validateInput } from '../estimate.js';
+import { isEmpty } from '../objects.js';
+import { selectPricingTier } from '../pricing-tier.js';
 import { createDatedMatcher } from '../models/match-at.js';
 import { createMatcher, type MatchResult } from '../models/match.js';
 import type { ModelDefinition } from '../models/types.js';
 import { CostSum, lenientNumber, lenientNumberMap } from '../numbers.js';
 import type { TokenCounter } from '../tokenize.js';
-import { ObservationRejectedError } from '../usage.js';
+import { finalizeProvidedUsage, mergeProvidedUsage, ObservationRejectedError } from '../usage.js';
 
 export interface RecomputeOptions {
   definitions: readonly ModelDefinition[];
@@ -154,17 +157,18 @@ export class Recomputer {
     }
     let result: EstimateResult | null = null;
     let error: string | null = null;
+    let priced: { definition: string | null; cost: number | null } | null = null;
     if (model !== NO_MODEL) {
       const at = this.dated && stored.startTime ? Date.parse(stored.startTime) : Number.NaN;
       const matched = this.match(model, Number.isNaN(at) ? null : at);
       try {
-        result = estimate(generationInput(raw, model), { definitions: this.options.definitions, count: this.options.count, match: () => matched });
+        priced = this.price(generationInput(raw, model), matched);
       } catch (e) {
         error = e instanceof ObservationRejectedError ? e.message : (e as Error).message;
       }
     }
-    const definition = result?.matchedModel?.modelName ?? null;
-    const recomputedCost = result ? result.totalCost : null;
+    const definition = priced?.definition ?? null;
+    const recomputedCost = priced ? priced.cost : null;
 
     let entry = this.models.get(model);
     if (!entry) {
@@ -185,6 +189,26 @@ export class Recomputer {
     }
     if (error !== null) entry.failed++;
     return { id: stored.id, traceId: stored.traceId, startTime: stored.startTime, model: stored.model, storedCost: stored.storedCost, matchedBefore: stored.matchedBefore, definition, recomputedCost, error };
+  }
+
+  /**
+   * The estimation core's answer for one generation. Most generations were stored with usage:
+   * for them `estimate` takes one branch (no tokenizing), and this takes the same steps with the
+   * same functions (validation, usage normalisation, tier, cost), without the warnings and the
+   * explanation nobody reads here. Any other generation goes through `estimate` itself.
+   */
+  private price(input: EstimateInput, matched: MatchResult): { definition: string | null; cost: number | null } {
+    validateInput(input);
+    const provided = mergeProvidedUsage(input);
+    if (isEmpty(provided.usage)) {
+      const result: EstimateResult = estimate(input, { definitions: this.options.definitions, count: this.options.count, match: () => matched });
+      return { definition: result.matchedModel?.modelName ?? null, cost: result.totalCost };
+    }
+    const definition = input.model === '' ? null : (matched.winner?.definition ?? null);
+    const usage = finalizeProvidedUsage(provided.usage).usage;
+    const tier = selectPricingTier(definition?.pricingTiers ?? [], usage, { modelParameters: input.modelParameters, metadata: input.metadata });
+    const cost = computeCost(provided.cost, usage, tier.tier?.prices ?? null);
+    return { definition: definition?.modelName ?? null, cost: cost.stored.totalCost };
   }
 
   /** Per model, the most expensive (now) first. */

@@ -188,4 +188,41 @@ describe('re-pricing', () => {
     expect(readStored({ id: 'a', providedModelName: 'm', costDetails: { total: '0.2' }, internalModelId: 'x' })).toMatchObject({ storedCost: 0.2, matchedBefore: true });
     expect(generationInput({ usageDetails: {}, modelParameters: '{"temperature":"0.2"}', level: 'ERROR' }, 'm')).toMatchObject({ usageDetails: undefined, modelParameters: { temperature: '0.2' }, level: 'ERROR' });
   });
+
+  it('gives exactly what estimate gives, generation by generation, over many kinds of stored usage', () => {
+    const models = ['gpt-4o', 'gpt-4o-mini', 'claude-sonnet-4-5', 'claude-opus-4-1', 'gemini-2.5-pro', 'o3', 'gpt-4.1', 'gpt-5', 'unknown-model', 'GPT-4O', ''];
+    const usages: unknown[] = [
+      { input: 1000, output: 100, total: 1100 },
+      { input: 250_000, output: 1000 },
+      { input: '1200', output: '30' },
+      { input: 10, input_cached_tokens: 5, output: 3, output_reasoning_tokens: 7 },
+      { prompt_tokens: 1200, completion_tokens: 300, total_tokens: 1500, prompt_tokens_details: { cached_tokens: 200 } },
+      { input_tokens: 900, output_tokens: 50, total_tokens: 950, input_tokens_details: { cached_tokens: 100 }, output_tokens_details: { reasoning_tokens: 20 } },
+      { input: -5, output: 10 },
+      { input: 1.5, output: 'x' },
+      { total: 500 },
+      {},
+    ];
+    const parameters: unknown[] = [undefined, { service_tier: 'priority' }, { service_tier: 'flex', temperature: 0.2 }, { nested: { deep: { x: 1 } } }, '{"service_tier":"priority"}'];
+    const levels = [undefined, 'DEFAULT', 'ERROR'];
+    const recomputer = new Recomputer({ definitions, count: engineCounter, datedMatching: false });
+    let n = 0;
+    for (const model of models) for (const usageDetails of usages) for (const modelParameters of parameters) for (const level of levels) {
+      const raw = { id: `g${n++}`, providedModelName: model, usageDetails, modelParameters, level, input: '[{"role":"user","content":"Hello there, how are you?"}]', output: 'Fine, thanks.', totalCost: 1 };
+      const mine = recomputer.add(raw);
+      let expected: { cost: number | null; definition: string | null; error: boolean };
+      try {
+        const result = estimate(generationInput(raw, model), { definitions, count: engineCounter });
+        expected = { cost: result.totalCost, definition: result.matchedModel?.modelName ?? null, error: false };
+      } catch {
+        expected = { cost: null, definition: null, error: true };
+      }
+      if (model === '') {
+        expect(mine, JSON.stringify(raw)).toMatchObject({ recomputedCost: null, definition: null });
+        continue;
+      }
+      expect({ cost: mine!.recomputedCost, definition: mine!.definition, error: mine!.error !== null }, JSON.stringify(raw)).toEqual(expected);
+    }
+    expect(n).toBe(models.length * usages.length * parameters.length * levels.length);
+  });
 });

@@ -1,736 +1,463 @@
 # Shell completion for llmobs. Generated from the command tree by `npm run completions`; do not edit.
-# Install: source this file from ~/.bashrc, or copy it to a bash-completion directory.
+# Install: copy to ~/.local/share/bash-completion/completions/llmobs, or source it from ~/.bashrc.
 
-declare -gA _llmobs_subcommands=(
-  ['']='profile models prompts prompt labels label tokens estimate traces observations cost health projects whoami api completion server'
-  ['profile']='add list ls show use remove rm test'
-  ['profile add']=''
-  ['profile list']=''
-  ['profile ls']=''
-  ['profile show']=''
-  ['profile use']=''
-  ['profile remove']=''
-  ['profile rm']=''
-  ['profile test']=''
-  ['models']='list ls get create update delete rm match lint'
-  ['models list']=''
-  ['models ls']=''
-  ['models get']=''
-  ['models create']=''
-  ['models update']=''
-  ['models delete']=''
-  ['models rm']=''
-  ['models match']=''
-  ['models lint']=''
-  ['prompts']='create get list ls versions compile diff delete rm'
-  ['prompts create']=''
-  ['prompts get']=''
-  ['prompts list']=''
-  ['prompts ls']=''
-  ['prompts versions']=''
-  ['prompts compile']=''
-  ['prompts diff']=''
-  ['prompts delete']=''
-  ['prompts rm']=''
-  ['prompt']='create get list ls versions compile diff delete rm'
-  ['prompt create']=''
-  ['prompt get']=''
-  ['prompt list']=''
-  ['prompt ls']=''
-  ['prompt versions']=''
-  ['prompt compile']=''
-  ['prompt diff']=''
-  ['prompt delete']=''
-  ['prompt rm']=''
-  ['labels']='list ls set promote remove rm'
-  ['labels list']=''
-  ['labels ls']=''
-  ['labels set']=''
-  ['labels promote']=''
-  ['labels remove']=''
-  ['labels rm']=''
-  ['label']='list ls set promote remove rm'
-  ['label list']=''
-  ['label ls']=''
-  ['label set']=''
-  ['label promote']=''
-  ['label remove']=''
-  ['label rm']=''
-  ['tokens']='count'
-  ['tokens count']=''
-  ['estimate']=''
-  ['traces']='get list ls'
-  ['traces get']=''
-  ['traces list']=''
-  ['traces ls']=''
-  ['observations']='list ls export'
-  ['observations list']=''
-  ['observations ls']=''
-  ['observations export']=''
-  ['cost']='report recompute'
-  ['cost report']=''
-  ['cost recompute']=''
-  ['health']=''
-  ['projects']=''
-  ['whoami']=''
-  ['api']=''
-  ['completion']=''
-  ['server']=''
-)
-declare -gA _llmobs_options=(
-  ['']='-V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['profile']='-V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['profile add']='--region --public-key --secret-key-stdin --api-key-stdin --default --force -V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['profile list']='--names -V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['profile ls']='--names -V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['profile show']='-V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['profile use']='-V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['profile remove']='--yes -y -V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['profile rm']='--yes -y -V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['profile test']='-V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['models']='-V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['models list']='--all --page --limit --custom --managed -V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['models ls']='--all --page --limit --custom --managed -V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['models get']='-V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['models create']='--name --match-pattern --tokenizer --tokenizer-model --tokens-per-message --tokens-per-name --tokenization-config --price --unit --start-date --file --strict --dry-run -V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['models update']='--name --match-pattern --tokenizer --tokenizer-model --tokens-per-message --tokens-per-name --tokenization-config --price --unit --start-date --file --strict --dry-run --remove-price --recreate -V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['models delete']='--yes -y -V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['models rm']='--yes -y -V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['models match']='--offline --models-file --expect -V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['models lint']='--offline --models-file --strict -V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['prompts']='-V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['prompts create']='--text --file --chat-file --type --label -l --config --config-file --commit-message -m --tag --clear-tags --dry-run -V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['prompts get']='--version --label --raw --no-resolve -V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['prompts list']='--name --label --tag --from-updated-at --to-updated-at --all --page --limit -V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['prompts ls']='--name --label --tag --from-updated-at --to-updated-at --all --page --limit -V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['prompts versions']='--limit -V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['prompts compile']='--version --label --var --vars-file --placeholder --strict -V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['prompts diff']='--context -U -V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['prompts delete']='--version --label --yes -y -V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['prompts rm']='--version --label --yes -y -V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['prompt']='-V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['prompt create']='--text --file --chat-file --type --label -l --config --config-file --commit-message -m --tag --clear-tags --dry-run -V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['prompt get']='--version --label --raw --no-resolve -V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['prompt list']='--name --label --tag --from-updated-at --to-updated-at --all --page --limit -V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['prompt ls']='--name --label --tag --from-updated-at --to-updated-at --all --page --limit -V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['prompt versions']='--limit -V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['prompt compile']='--version --label --var --vars-file --placeholder --strict -V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['prompt diff']='--context -U -V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['prompt delete']='--version --label --yes -y -V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['prompt rm']='--version --label --yes -y -V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['labels']='-V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['labels list']='-V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['labels ls']='-V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['labels set']='--version --expect-current --dry-run -V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['labels promote']='--from --to --expect-current --dry-run -V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['labels remove']='-V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['labels rm']='-V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['label']='-V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['label list']='-V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['label ls']='-V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['label set']='--version --expect-current --dry-run -V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['label promote']='--from --to --expect-current --dry-run -V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['label remove']='-V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['label rm']='-V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['tokens']='-V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['tokens count']='--file --model --encoding --models-file -V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['estimate']='--model --input --input-file --output --output-file --usage --usage-file --cost --model-parameters --metadata --level --explain --models-file --remote --batch -V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['traces']='-V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['traces get']='--io --wait -V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['traces list']='--name --user --session --tag --environment --release --version --from --to --order-by --limit --all -V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['traces ls']='--name --user --session --tag --environment --release --version --from --to --order-by --limit --all -V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['observations']='-V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['observations list']='--type --name --trace --user --session --environment --level --version --from --to --limit --all --fields --format --output -V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['observations ls']='--type --name --trace --user --session --environment --level --version --from --to --limit --all --fields --format --output -V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['observations export']='--type --name --trace --user --session --environment --level --version --from --to --output --format --fields --limit --page-size --expand-metadata --resume --force -V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['cost']='-V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['cost report']='--from --to --month --by --type --environment --budget --csv --no-cache -V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['cost recompute']='--input --type --name --trace --user --session --environment --level --version --from --to --month --limit --models-file --remote --ignore-start-dates --output -V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['health']='-V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['projects']='-V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['whoami']='-V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['api']='--field -f --typed-field -F --input --paginate -V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['completion']='-V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-  ['server']='--port --host --data-dir --ephemeral --bearer-secret-key -V --profile --base-url --json --verbose --no-color --timeout --retries --help -h'
-)
-declare -gA _llmobs_option_values=(
-  ['|--profile']='@profiles'
-  ['|--base-url']='@any'
-  ['|--timeout']='@any'
-  ['|--retries']='@any'
-  ['profile|--profile']='@profiles'
-  ['profile|--base-url']='@any'
-  ['profile|--timeout']='@any'
-  ['profile|--retries']='@any'
-  ['profile add|--region']='@any'
-  ['profile add|--public-key']='@any'
-  ['profile add|--profile']='@profiles'
-  ['profile add|--base-url']='@any'
-  ['profile add|--timeout']='@any'
-  ['profile add|--retries']='@any'
-  ['profile list|--profile']='@profiles'
-  ['profile list|--base-url']='@any'
-  ['profile list|--timeout']='@any'
-  ['profile list|--retries']='@any'
-  ['profile ls|--profile']='@profiles'
-  ['profile ls|--base-url']='@any'
-  ['profile ls|--timeout']='@any'
-  ['profile ls|--retries']='@any'
-  ['profile show|--profile']='@profiles'
-  ['profile show|--base-url']='@any'
-  ['profile show|--timeout']='@any'
-  ['profile show|--retries']='@any'
-  ['profile use|--profile']='@profiles'
-  ['profile use|--base-url']='@any'
-  ['profile use|--timeout']='@any'
-  ['profile use|--retries']='@any'
-  ['profile remove|--profile']='@profiles'
-  ['profile remove|--base-url']='@any'
-  ['profile remove|--timeout']='@any'
-  ['profile remove|--retries']='@any'
-  ['profile rm|--profile']='@profiles'
-  ['profile rm|--base-url']='@any'
-  ['profile rm|--timeout']='@any'
-  ['profile rm|--retries']='@any'
-  ['profile test|--profile']='@profiles'
-  ['profile test|--base-url']='@any'
-  ['profile test|--timeout']='@any'
-  ['profile test|--retries']='@any'
-  ['models|--profile']='@profiles'
-  ['models|--base-url']='@any'
-  ['models|--timeout']='@any'
-  ['models|--retries']='@any'
-  ['models list|--page']='@any'
-  ['models list|--limit']='@any'
-  ['models list|--profile']='@profiles'
-  ['models list|--base-url']='@any'
-  ['models list|--timeout']='@any'
-  ['models list|--retries']='@any'
-  ['models ls|--page']='@any'
-  ['models ls|--limit']='@any'
-  ['models ls|--profile']='@profiles'
-  ['models ls|--base-url']='@any'
-  ['models ls|--timeout']='@any'
-  ['models ls|--retries']='@any'
-  ['models get|--profile']='@profiles'
-  ['models get|--base-url']='@any'
-  ['models get|--timeout']='@any'
-  ['models get|--retries']='@any'
-  ['models create|--name']='@any'
-  ['models create|--match-pattern']='@any'
-  ['models create|--tokenizer']='openai claude none'
-  ['models create|--tokenizer-model']='@any'
-  ['models create|--tokens-per-message']='@any'
-  ['models create|--tokens-per-name']='@any'
-  ['models create|--tokenization-config']='@any'
-  ['models create|--price']='@any'
-  ['models create|--unit']='TOKENS CHARACTERS MILLISECONDS SECONDS REQUESTS IMAGES'
-  ['models create|--start-date']='@any'
-  ['models create|--file']='@files'
-  ['models create|--profile']='@profiles'
-  ['models create|--base-url']='@any'
-  ['models create|--timeout']='@any'
-  ['models create|--retries']='@any'
-  ['models update|--name']='@any'
-  ['models update|--match-pattern']='@any'
-  ['models update|--tokenizer']='openai claude none'
-  ['models update|--tokenizer-model']='@any'
-  ['models update|--tokens-per-message']='@any'
-  ['models update|--tokens-per-name']='@any'
-  ['models update|--tokenization-config']='@any'
-  ['models update|--price']='@any'
-  ['models update|--unit']='TOKENS CHARACTERS MILLISECONDS SECONDS REQUESTS IMAGES'
-  ['models update|--start-date']='@any'
-  ['models update|--file']='@files'
-  ['models update|--remove-price']='@any'
-  ['models update|--profile']='@profiles'
-  ['models update|--base-url']='@any'
-  ['models update|--timeout']='@any'
-  ['models update|--retries']='@any'
-  ['models delete|--profile']='@profiles'
-  ['models delete|--base-url']='@any'
-  ['models delete|--timeout']='@any'
-  ['models delete|--retries']='@any'
-  ['models rm|--profile']='@profiles'
-  ['models rm|--base-url']='@any'
-  ['models rm|--timeout']='@any'
-  ['models rm|--retries']='@any'
-  ['models match|--models-file']='@files'
-  ['models match|--expect']='@any'
-  ['models match|--profile']='@profiles'
-  ['models match|--base-url']='@any'
-  ['models match|--timeout']='@any'
-  ['models match|--retries']='@any'
-  ['models lint|--models-file']='@files'
-  ['models lint|--profile']='@profiles'
-  ['models lint|--base-url']='@any'
-  ['models lint|--timeout']='@any'
-  ['models lint|--retries']='@any'
-  ['prompts|--profile']='@profiles'
-  ['prompts|--base-url']='@any'
-  ['prompts|--timeout']='@any'
-  ['prompts|--retries']='@any'
-  ['prompts create|--text']='@any'
-  ['prompts create|--file']='@files'
-  ['prompts create|--chat-file']='@files'
-  ['prompts create|--type']='text chat'
-  ['prompts create|--label']='@any'
-  ['prompts create|-l']='@any'
-  ['prompts create|--config']='@any'
-  ['prompts create|--config-file']='@files'
-  ['prompts create|--commit-message']='@any'
-  ['prompts create|-m']='@any'
-  ['prompts create|--tag']='@any'
-  ['prompts create|--profile']='@profiles'
-  ['prompts create|--base-url']='@any'
-  ['prompts create|--timeout']='@any'
-  ['prompts create|--retries']='@any'
-  ['prompts get|--version']='@any'
-  ['prompts get|--label']='@any'
-  ['prompts get|--profile']='@profiles'
-  ['prompts get|--base-url']='@any'
-  ['prompts get|--timeout']='@any'
-  ['prompts get|--retries']='@any'
-  ['prompts list|--name']='@any'
-  ['prompts list|--label']='@any'
-  ['prompts list|--tag']='@any'
-  ['prompts list|--from-updated-at']='@any'
-  ['prompts list|--to-updated-at']='@any'
-  ['prompts list|--page']='@any'
-  ['prompts list|--limit']='@any'
-  ['prompts list|--profile']='@profiles'
-  ['prompts list|--base-url']='@any'
-  ['prompts list|--timeout']='@any'
-  ['prompts list|--retries']='@any'
-  ['prompts ls|--name']='@any'
-  ['prompts ls|--label']='@any'
-  ['prompts ls|--tag']='@any'
-  ['prompts ls|--from-updated-at']='@any'
-  ['prompts ls|--to-updated-at']='@any'
-  ['prompts ls|--page']='@any'
-  ['prompts ls|--limit']='@any'
-  ['prompts ls|--profile']='@profiles'
-  ['prompts ls|--base-url']='@any'
-  ['prompts ls|--timeout']='@any'
-  ['prompts ls|--retries']='@any'
-  ['prompts versions|--limit']='@any'
-  ['prompts versions|--profile']='@profiles'
-  ['prompts versions|--base-url']='@any'
-  ['prompts versions|--timeout']='@any'
-  ['prompts versions|--retries']='@any'
-  ['prompts compile|--version']='@any'
-  ['prompts compile|--label']='@any'
-  ['prompts compile|--var']='@any'
-  ['prompts compile|--vars-file']='@files'
-  ['prompts compile|--placeholder']='@any'
-  ['prompts compile|--profile']='@profiles'
-  ['prompts compile|--base-url']='@any'
-  ['prompts compile|--timeout']='@any'
-  ['prompts compile|--retries']='@any'
-  ['prompts diff|--context']='@any'
-  ['prompts diff|-U']='@any'
-  ['prompts diff|--profile']='@profiles'
-  ['prompts diff|--base-url']='@any'
-  ['prompts diff|--timeout']='@any'
-  ['prompts diff|--retries']='@any'
-  ['prompts delete|--version']='@any'
-  ['prompts delete|--label']='@any'
-  ['prompts delete|--profile']='@profiles'
-  ['prompts delete|--base-url']='@any'
-  ['prompts delete|--timeout']='@any'
-  ['prompts delete|--retries']='@any'
-  ['prompts rm|--version']='@any'
-  ['prompts rm|--label']='@any'
-  ['prompts rm|--profile']='@profiles'
-  ['prompts rm|--base-url']='@any'
-  ['prompts rm|--timeout']='@any'
-  ['prompts rm|--retries']='@any'
-  ['prompt|--profile']='@profiles'
-  ['prompt|--base-url']='@any'
-  ['prompt|--timeout']='@any'
-  ['prompt|--retries']='@any'
-  ['prompt create|--text']='@any'
-  ['prompt create|--file']='@files'
-  ['prompt create|--chat-file']='@files'
-  ['prompt create|--type']='text chat'
-  ['prompt create|--label']='@any'
-  ['prompt create|-l']='@any'
-  ['prompt create|--config']='@any'
-  ['prompt create|--config-file']='@files'
-  ['prompt create|--commit-message']='@any'
-  ['prompt create|-m']='@any'
-  ['prompt create|--tag']='@any'
-  ['prompt create|--profile']='@profiles'
-  ['prompt create|--base-url']='@any'
-  ['prompt create|--timeout']='@any'
-  ['prompt create|--retries']='@any'
-  ['prompt get|--version']='@any'
-  ['prompt get|--label']='@any'
-  ['prompt get|--profile']='@profiles'
-  ['prompt get|--base-url']='@any'
-  ['prompt get|--timeout']='@any'
-  ['prompt get|--retries']='@any'
-  ['prompt list|--name']='@any'
-  ['prompt list|--label']='@any'
-  ['prompt list|--tag']='@any'
-  ['prompt list|--from-updated-at']='@any'
-  ['prompt list|--to-updated-at']='@any'
-  ['prompt list|--page']='@any'
-  ['prompt list|--limit']='@any'
-  ['prompt list|--profile']='@profiles'
-  ['prompt list|--base-url']='@any'
-  ['prompt list|--timeout']='@any'
-  ['prompt list|--retries']='@any'
-  ['prompt ls|--name']='@any'
-  ['prompt ls|--label']='@any'
-  ['prompt ls|--tag']='@any'
-  ['prompt ls|--from-updated-at']='@any'
-  ['prompt ls|--to-updated-at']='@any'
-  ['prompt ls|--page']='@any'
-  ['prompt ls|--limit']='@any'
-  ['prompt ls|--profile']='@profiles'
-  ['prompt ls|--base-url']='@any'
-  ['prompt ls|--timeout']='@any'
-  ['prompt ls|--retries']='@any'
-  ['prompt versions|--limit']='@any'
-  ['prompt versions|--profile']='@profiles'
-  ['prompt versions|--base-url']='@any'
-  ['prompt versions|--timeout']='@any'
-  ['prompt versions|--retries']='@any'
-  ['prompt compile|--version']='@any'
-  ['prompt compile|--label']='@any'
-  ['prompt compile|--var']='@any'
-  ['prompt compile|--vars-file']='@files'
-  ['prompt compile|--placeholder']='@any'
-  ['prompt compile|--profile']='@profiles'
-  ['prompt compile|--base-url']='@any'
-  ['prompt compile|--timeout']='@any'
-  ['prompt compile|--retries']='@any'
-  ['prompt diff|--context']='@any'
-  ['prompt diff|-U']='@any'
-  ['prompt diff|--profile']='@profiles'
-  ['prompt diff|--base-url']='@any'
-  ['prompt diff|--timeout']='@any'
-  ['prompt diff|--retries']='@any'
-  ['prompt delete|--version']='@any'
-  ['prompt delete|--label']='@any'
-  ['prompt delete|--profile']='@profiles'
-  ['prompt delete|--base-url']='@any'
-  ['prompt delete|--timeout']='@any'
-  ['prompt delete|--retries']='@any'
-  ['prompt rm|--version']='@any'
-  ['prompt rm|--label']='@any'
-  ['prompt rm|--profile']='@profiles'
-  ['prompt rm|--base-url']='@any'
-  ['prompt rm|--timeout']='@any'
-  ['prompt rm|--retries']='@any'
-  ['labels|--profile']='@profiles'
-  ['labels|--base-url']='@any'
-  ['labels|--timeout']='@any'
-  ['labels|--retries']='@any'
-  ['labels list|--profile']='@profiles'
-  ['labels list|--base-url']='@any'
-  ['labels list|--timeout']='@any'
-  ['labels list|--retries']='@any'
-  ['labels ls|--profile']='@profiles'
-  ['labels ls|--base-url']='@any'
-  ['labels ls|--timeout']='@any'
-  ['labels ls|--retries']='@any'
-  ['labels set|--version']='@any'
-  ['labels set|--expect-current']='@any'
-  ['labels set|--profile']='@profiles'
-  ['labels set|--base-url']='@any'
-  ['labels set|--timeout']='@any'
-  ['labels set|--retries']='@any'
-  ['labels promote|--from']='@any'
-  ['labels promote|--to']='@any'
-  ['labels promote|--expect-current']='@any'
-  ['labels promote|--profile']='@profiles'
-  ['labels promote|--base-url']='@any'
-  ['labels promote|--timeout']='@any'
-  ['labels promote|--retries']='@any'
-  ['labels remove|--profile']='@profiles'
-  ['labels remove|--base-url']='@any'
-  ['labels remove|--timeout']='@any'
-  ['labels remove|--retries']='@any'
-  ['labels rm|--profile']='@profiles'
-  ['labels rm|--base-url']='@any'
-  ['labels rm|--timeout']='@any'
-  ['labels rm|--retries']='@any'
-  ['label|--profile']='@profiles'
-  ['label|--base-url']='@any'
-  ['label|--timeout']='@any'
-  ['label|--retries']='@any'
-  ['label list|--profile']='@profiles'
-  ['label list|--base-url']='@any'
-  ['label list|--timeout']='@any'
-  ['label list|--retries']='@any'
-  ['label ls|--profile']='@profiles'
-  ['label ls|--base-url']='@any'
-  ['label ls|--timeout']='@any'
-  ['label ls|--retries']='@any'
-  ['label set|--version']='@any'
-  ['label set|--expect-current']='@any'
-  ['label set|--profile']='@profiles'
-  ['label set|--base-url']='@any'
-  ['label set|--timeout']='@any'
-  ['label set|--retries']='@any'
-  ['label promote|--from']='@any'
-  ['label promote|--to']='@any'
-  ['label promote|--expect-current']='@any'
-  ['label promote|--profile']='@profiles'
-  ['label promote|--base-url']='@any'
-  ['label promote|--timeout']='@any'
-  ['label promote|--retries']='@any'
-  ['label remove|--profile']='@profiles'
-  ['label remove|--base-url']='@any'
-  ['label remove|--timeout']='@any'
-  ['label remove|--retries']='@any'
-  ['label rm|--profile']='@profiles'
-  ['label rm|--base-url']='@any'
-  ['label rm|--timeout']='@any'
-  ['label rm|--retries']='@any'
-  ['tokens|--profile']='@profiles'
-  ['tokens|--base-url']='@any'
-  ['tokens|--timeout']='@any'
-  ['tokens|--retries']='@any'
-  ['tokens count|--file']='@files'
-  ['tokens count|--model']='@any'
-  ['tokens count|--encoding']='o200k_base cl100k_base p50k_base p50k_edit r50k_base gpt2 claude'
-  ['tokens count|--models-file']='@files'
-  ['tokens count|--profile']='@profiles'
-  ['tokens count|--base-url']='@any'
-  ['tokens count|--timeout']='@any'
-  ['tokens count|--retries']='@any'
-  ['estimate|--model']='@any'
-  ['estimate|--input']='@any'
-  ['estimate|--input-file']='@files'
-  ['estimate|--output']='@any'
-  ['estimate|--output-file']='@files'
-  ['estimate|--usage']='@any'
-  ['estimate|--usage-file']='@files'
-  ['estimate|--cost']='@any'
-  ['estimate|--model-parameters']='@any'
-  ['estimate|--metadata']='@any'
-  ['estimate|--level']='DEBUG DEFAULT WARNING ERROR'
-  ['estimate|--models-file']='@files'
-  ['estimate|--batch']='@files'
-  ['estimate|--profile']='@profiles'
-  ['estimate|--base-url']='@any'
-  ['estimate|--timeout']='@any'
-  ['estimate|--retries']='@any'
-  ['traces|--profile']='@profiles'
-  ['traces|--base-url']='@any'
-  ['traces|--timeout']='@any'
-  ['traces|--retries']='@any'
-  ['traces get|--wait']='@any'
-  ['traces get|--profile']='@profiles'
-  ['traces get|--base-url']='@any'
-  ['traces get|--timeout']='@any'
-  ['traces get|--retries']='@any'
-  ['traces list|--name']='@any'
-  ['traces list|--user']='@any'
-  ['traces list|--session']='@any'
-  ['traces list|--tag']='@any'
-  ['traces list|--environment']='@any'
-  ['traces list|--release']='@any'
-  ['traces list|--version']='@any'
-  ['traces list|--from']='@any'
-  ['traces list|--to']='@any'
-  ['traces list|--order-by']='@any'
-  ['traces list|--limit']='@any'
-  ['traces list|--profile']='@profiles'
-  ['traces list|--base-url']='@any'
-  ['traces list|--timeout']='@any'
-  ['traces list|--retries']='@any'
-  ['traces ls|--name']='@any'
-  ['traces ls|--user']='@any'
-  ['traces ls|--session']='@any'
-  ['traces ls|--tag']='@any'
-  ['traces ls|--environment']='@any'
-  ['traces ls|--release']='@any'
-  ['traces ls|--version']='@any'
-  ['traces ls|--from']='@any'
-  ['traces ls|--to']='@any'
-  ['traces ls|--order-by']='@any'
-  ['traces ls|--limit']='@any'
-  ['traces ls|--profile']='@profiles'
-  ['traces ls|--base-url']='@any'
-  ['traces ls|--timeout']='@any'
-  ['traces ls|--retries']='@any'
-  ['observations|--profile']='@profiles'
-  ['observations|--base-url']='@any'
-  ['observations|--timeout']='@any'
-  ['observations|--retries']='@any'
-  ['observations list|--type']='GENERATION SPAN EVENT AGENT TOOL CHAIN RETRIEVER EVALUATOR EMBEDDING GUARDRAIL'
-  ['observations list|--name']='@any'
-  ['observations list|--trace']='@any'
-  ['observations list|--user']='@any'
-  ['observations list|--session']='@any'
-  ['observations list|--environment']='@any'
-  ['observations list|--level']='DEBUG DEFAULT WARNING ERROR'
-  ['observations list|--version']='@any'
-  ['observations list|--from']='@any'
-  ['observations list|--to']='@any'
-  ['observations list|--limit']='@any'
-  ['observations list|--fields']='@any'
-  ['observations list|--format']='jsonl csv json'
-  ['observations list|--output']='@files'
-  ['observations list|--profile']='@profiles'
-  ['observations list|--base-url']='@any'
-  ['observations list|--timeout']='@any'
-  ['observations list|--retries']='@any'
-  ['observations ls|--type']='GENERATION SPAN EVENT AGENT TOOL CHAIN RETRIEVER EVALUATOR EMBEDDING GUARDRAIL'
-  ['observations ls|--name']='@any'
-  ['observations ls|--trace']='@any'
-  ['observations ls|--user']='@any'
-  ['observations ls|--session']='@any'
-  ['observations ls|--environment']='@any'
-  ['observations ls|--level']='DEBUG DEFAULT WARNING ERROR'
-  ['observations ls|--version']='@any'
-  ['observations ls|--from']='@any'
-  ['observations ls|--to']='@any'
-  ['observations ls|--limit']='@any'
-  ['observations ls|--fields']='@any'
-  ['observations ls|--format']='jsonl csv json'
-  ['observations ls|--output']='@files'
-  ['observations ls|--profile']='@profiles'
-  ['observations ls|--base-url']='@any'
-  ['observations ls|--timeout']='@any'
-  ['observations ls|--retries']='@any'
-  ['observations export|--type']='GENERATION SPAN EVENT AGENT TOOL CHAIN RETRIEVER EVALUATOR EMBEDDING GUARDRAIL'
-  ['observations export|--name']='@any'
-  ['observations export|--trace']='@any'
-  ['observations export|--user']='@any'
-  ['observations export|--session']='@any'
-  ['observations export|--environment']='@any'
-  ['observations export|--level']='DEBUG DEFAULT WARNING ERROR'
-  ['observations export|--version']='@any'
-  ['observations export|--from']='@any'
-  ['observations export|--to']='@any'
-  ['observations export|--output']='@files'
-  ['observations export|--format']='jsonl csv json'
-  ['observations export|--fields']='@any'
-  ['observations export|--limit']='@any'
-  ['observations export|--page-size']='@any'
-  ['observations export|--expand-metadata']='@any'
-  ['observations export|--profile']='@profiles'
-  ['observations export|--base-url']='@any'
-  ['observations export|--timeout']='@any'
-  ['observations export|--retries']='@any'
-  ['cost|--profile']='@profiles'
-  ['cost|--base-url']='@any'
-  ['cost|--timeout']='@any'
-  ['cost|--retries']='@any'
-  ['cost report|--from']='@any'
-  ['cost report|--to']='@any'
-  ['cost report|--month']='@any'
-  ['cost report|--by']='@any'
-  ['cost report|--type']='GENERATION SPAN EVENT AGENT TOOL CHAIN RETRIEVER EVALUATOR EMBEDDING GUARDRAIL'
-  ['cost report|--environment']='@any'
-  ['cost report|--budget']='@any'
-  ['cost report|--profile']='@profiles'
-  ['cost report|--base-url']='@any'
-  ['cost report|--timeout']='@any'
-  ['cost report|--retries']='@any'
-  ['cost recompute|--input']='@files'
-  ['cost recompute|--type']='GENERATION SPAN EVENT AGENT TOOL CHAIN RETRIEVER EVALUATOR EMBEDDING GUARDRAIL'
-  ['cost recompute|--name']='@any'
-  ['cost recompute|--trace']='@any'
-  ['cost recompute|--user']='@any'
-  ['cost recompute|--session']='@any'
-  ['cost recompute|--environment']='@any'
-  ['cost recompute|--level']='DEBUG DEFAULT WARNING ERROR'
-  ['cost recompute|--version']='@any'
-  ['cost recompute|--from']='@any'
-  ['cost recompute|--to']='@any'
-  ['cost recompute|--month']='@any'
-  ['cost recompute|--limit']='@any'
-  ['cost recompute|--models-file']='@files'
-  ['cost recompute|--output']='@files'
-  ['cost recompute|--profile']='@profiles'
-  ['cost recompute|--base-url']='@any'
-  ['cost recompute|--timeout']='@any'
-  ['cost recompute|--retries']='@any'
-  ['health|--profile']='@profiles'
-  ['health|--base-url']='@any'
-  ['health|--timeout']='@any'
-  ['health|--retries']='@any'
-  ['projects|--profile']='@profiles'
-  ['projects|--base-url']='@any'
-  ['projects|--timeout']='@any'
-  ['projects|--retries']='@any'
-  ['whoami|--profile']='@profiles'
-  ['whoami|--base-url']='@any'
-  ['whoami|--timeout']='@any'
-  ['whoami|--retries']='@any'
-  ['api|--field']='@any'
-  ['api|-f']='@any'
-  ['api|--typed-field']='@any'
-  ['api|-F']='@any'
-  ['api|--input']='@files'
-  ['api|--profile']='@profiles'
-  ['api|--base-url']='@any'
-  ['api|--timeout']='@any'
-  ['api|--retries']='@any'
-  ['completion|--profile']='@profiles'
-  ['completion|--base-url']='@any'
-  ['completion|--timeout']='@any'
-  ['completion|--retries']='@any'
-  ['server|--port']='@any'
-  ['server|--host']='@any'
-  ['server|--data-dir']='@dirs'
-  ['server|--profile']='@profiles'
-  ['server|--base-url']='@any'
-  ['server|--timeout']='@any'
-  ['server|--retries']='@any'
-)
-declare -gA _llmobs_arg_values=(
-  ['profile show|0']='@profiles'
-  ['profile use|0']='@profiles'
-  ['profile remove|0']='@profiles'
-  ['profile rm|0']='@profiles'
-  ['profile test|0']='@profiles'
-)
+# __llmobs_child PATH WORD: the command path WORD leads to from PATH, or nothing.
+__llmobs_child() {
+  case "$1|$2" in
+    '|profile') __llmobs_r='profile' ;;
+    '|models') __llmobs_r='models' ;;
+    '|prompts'|'|prompt') __llmobs_r='prompts' ;;
+    '|labels'|'|label') __llmobs_r='labels' ;;
+    '|tokens') __llmobs_r='tokens' ;;
+    '|estimate') __llmobs_r='estimate' ;;
+    '|traces') __llmobs_r='traces' ;;
+    '|observations') __llmobs_r='observations' ;;
+    '|cost') __llmobs_r='cost' ;;
+    '|health') __llmobs_r='health' ;;
+    '|projects') __llmobs_r='projects' ;;
+    '|whoami') __llmobs_r='whoami' ;;
+    '|api') __llmobs_r='api' ;;
+    '|completion') __llmobs_r='completion' ;;
+    '|server') __llmobs_r='server' ;;
+    '|help') __llmobs_r='help' ;;
+    '|version') __llmobs_r='version' ;;
+    'profile|add') __llmobs_r='profile add' ;;
+    'profile|list'|'profile|ls') __llmobs_r='profile list' ;;
+    'profile|show') __llmobs_r='profile show' ;;
+    'profile|use') __llmobs_r='profile use' ;;
+    'profile|remove'|'profile|rm') __llmobs_r='profile remove' ;;
+    'profile|test') __llmobs_r='profile test' ;;
+    'models|list'|'models|ls') __llmobs_r='models list' ;;
+    'models|get') __llmobs_r='models get' ;;
+    'models|create') __llmobs_r='models create' ;;
+    'models|update') __llmobs_r='models update' ;;
+    'models|delete'|'models|rm') __llmobs_r='models delete' ;;
+    'models|pull') __llmobs_r='models pull' ;;
+    'models|status') __llmobs_r='models status' ;;
+    'models|push') __llmobs_r='models push' ;;
+    'models|match') __llmobs_r='models match' ;;
+    'models|lint') __llmobs_r='models lint' ;;
+    'prompts|create') __llmobs_r='prompts create' ;;
+    'prompts|get') __llmobs_r='prompts get' ;;
+    'prompts|list'|'prompts|ls') __llmobs_r='prompts list' ;;
+    'prompts|versions') __llmobs_r='prompts versions' ;;
+    'prompts|compile') __llmobs_r='prompts compile' ;;
+    'prompts|diff') __llmobs_r='prompts diff' ;;
+    'prompts|pull') __llmobs_r='prompts pull' ;;
+    'prompts|status') __llmobs_r='prompts status' ;;
+    'prompts|push') __llmobs_r='prompts push' ;;
+    'prompts|copy') __llmobs_r='prompts copy' ;;
+    'prompts|delete'|'prompts|rm') __llmobs_r='prompts delete' ;;
+    'labels|list'|'labels|ls') __llmobs_r='labels list' ;;
+    'labels|set') __llmobs_r='labels set' ;;
+    'labels|promote') __llmobs_r='labels promote' ;;
+    'labels|remove'|'labels|rm') __llmobs_r='labels remove' ;;
+    'tokens|count') __llmobs_r='tokens count' ;;
+    'traces|get') __llmobs_r='traces get' ;;
+    'traces|list'|'traces|ls') __llmobs_r='traces list' ;;
+    'observations|list'|'observations|ls') __llmobs_r='observations list' ;;
+    'observations|export') __llmobs_r='observations export' ;;
+    'cost|report') __llmobs_r='cost report' ;;
+    'cost|recompute') __llmobs_r='cost recompute' ;;
+    *) __llmobs_r='' ;;
+  esac
+}
 
-_llmobs_complete_values() {
-  local values="$1" cur="$2"
-  case "$values" in
+# __llmobs_children PATH: subcommand names and aliases.
+__llmobs_children() {
+  case "$1" in
+    '') __llmobs_r='profile models prompts prompt labels label tokens estimate traces observations cost health projects whoami api completion server help version' ;;
+    'profile') __llmobs_r='add list ls show use remove rm test' ;;
+    'models') __llmobs_r='list ls get create update delete rm pull status push match lint' ;;
+    'prompts') __llmobs_r='create get list ls versions compile diff pull status push copy delete rm' ;;
+    'labels') __llmobs_r='list ls set promote remove rm' ;;
+    'tokens') __llmobs_r='count' ;;
+    'traces') __llmobs_r='get list ls' ;;
+    'observations') __llmobs_r='list ls export' ;;
+    'cost') __llmobs_r='report recompute' ;;
+    *) __llmobs_r='' ;;
+  esac
+}
+
+# __llmobs_options PATH: every option a command takes.
+__llmobs_options() {
+  case "$1" in
+    '') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'profile') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'profile add') __llmobs_r='--region --public-key --secret-key-stdin --api-key-stdin --default --force -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'profile list') __llmobs_r='--names -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'profile show') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'profile use') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'profile remove') __llmobs_r='--yes -y -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'profile test') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'models') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'models list') __llmobs_r='--limit --all --page --custom --managed -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'models get') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'models create') __llmobs_r='--name --match-pattern --tokenizer --tokenizer-model --tokens-per-message --tokens-per-name --tokenization-config --price --unit --start-date --file --strict --dry-run -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'models update') __llmobs_r='--name --match-pattern --tokenizer --tokenizer-model --tokens-per-message --tokens-per-name --tokenization-config --price --unit --start-date --file --strict --dry-run --remove-price --recreate -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'models delete') __llmobs_r='--yes -y -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'models pull') __llmobs_r='--file --force -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'models status') __llmobs_r='--file --prune --exit-code -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'models push') __llmobs_r='--file --prune --recreate --dry-run -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'models match') __llmobs_r='--offline --models-file --expect -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'models lint') __llmobs_r='--offline --models-file --strict -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'prompts') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'prompts create') __llmobs_r='--text --file --chat-file --type --label -l --config --config-file --commit-message -m --tag --clear-tags --dry-run -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'prompts get') __llmobs_r='--version --label --raw --no-resolve -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'prompts list') __llmobs_r='--name --label --tag --from-updated-at --to-updated-at --limit --all --page -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'prompts versions') __llmobs_r='--limit -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'prompts compile') __llmobs_r='--version --label --var --vars-file --placeholder --strict -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'prompts diff') __llmobs_r='--context -U --exit-code -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'prompts pull') __llmobs_r='--dir --label --version --force -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'prompts status') __llmobs_r='--dir --label -l --exit-code -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'prompts push') __llmobs_r='--dir --label -l --message -m --dry-run -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'prompts copy') __llmobs_r='--all --to-profile --from-profile --label -l --all-versions --dry-run -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'prompts delete') __llmobs_r='--version --label --yes -y -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'labels') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'labels list') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'labels set') __llmobs_r='--version --expect-current --dry-run -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'labels promote') __llmobs_r='--from --to --expect-current --dry-run -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'labels remove') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'tokens') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'tokens count') __llmobs_r='--file --model --encoding --models-file -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'estimate') __llmobs_r='--model --input --input-file --output --output-file --usage --usage-file --cost --model-parameters --metadata --level --explain --models-file --remote --batch -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'traces') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'traces get') __llmobs_r='--io --wait -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'traces list') __llmobs_r='--name --user --session --tag --environment --release --version --from --to --order-by --limit --all -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'observations') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'observations list') __llmobs_r='--type --name --trace --user --session --environment --level --version --from --to --limit --all --fields --format --output -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'observations export') __llmobs_r='--type --name --trace --user --session --environment --level --version --from --to --output --format --fields --limit --page-size --expand-metadata --resume --force -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'cost') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'cost report') __llmobs_r='--from --to --month --by --type --environment --budget --csv --no-cache -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'cost recompute') __llmobs_r='--input --type --name --trace --user --session --environment --level --version --from --to --month --limit --models-file --remote --ignore-start-dates --output -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'health') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'projects') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'whoami') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'api') __llmobs_r='--method -X --field -f --typed-field -F --header -H --input --paginate --include -i --silent --curl -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'completion') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'server') __llmobs_r='--port --host --data-dir --ephemeral --bearer-secret-key -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'help') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'version') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    *) __llmobs_r='' ;;
+  esac
+}
+
+# __llmobs_value PATH OPTION: what the option takes (nothing for a flag or an unknown option).
+__llmobs_value() {
+  case "$1|$2" in
+    '|--profile') __llmobs_r='@profiles' ;;
+    '|--base-url') __llmobs_r='@any' ;;
+    '|--jq'|'|-q') __llmobs_r='@any' ;;
+    '|--timeout') __llmobs_r='@any' ;;
+    '|--retries') __llmobs_r='@any' ;;
+    '|--max-pages') __llmobs_r='@any' ;;
+    'profile add|--region') __llmobs_r='eu us' ;;
+    'profile add|--public-key') __llmobs_r='@any' ;;
+    'models list|--limit') __llmobs_r='@any' ;;
+    'models list|--page') __llmobs_r='@any' ;;
+    'models create|--name') __llmobs_r='@any' ;;
+    'models create|--match-pattern') __llmobs_r='@any' ;;
+    'models create|--tokenizer') __llmobs_r='openai claude none' ;;
+    'models create|--tokenizer-model') __llmobs_r='@any' ;;
+    'models create|--tokens-per-message') __llmobs_r='@any' ;;
+    'models create|--tokens-per-name') __llmobs_r='@any' ;;
+    'models create|--tokenization-config') __llmobs_r='@any' ;;
+    'models create|--price') __llmobs_r='@any' ;;
+    'models create|--unit') __llmobs_r='TOKENS CHARACTERS MILLISECONDS SECONDS REQUESTS IMAGES' ;;
+    'models create|--start-date') __llmobs_r='@any' ;;
+    'models create|--file') __llmobs_r='@files' ;;
+    'models update|--name') __llmobs_r='@any' ;;
+    'models update|--match-pattern') __llmobs_r='@any' ;;
+    'models update|--tokenizer') __llmobs_r='openai claude none' ;;
+    'models update|--tokenizer-model') __llmobs_r='@any' ;;
+    'models update|--tokens-per-message') __llmobs_r='@any' ;;
+    'models update|--tokens-per-name') __llmobs_r='@any' ;;
+    'models update|--tokenization-config') __llmobs_r='@any' ;;
+    'models update|--price') __llmobs_r='@any' ;;
+    'models update|--unit') __llmobs_r='TOKENS CHARACTERS MILLISECONDS SECONDS REQUESTS IMAGES' ;;
+    'models update|--start-date') __llmobs_r='@any' ;;
+    'models update|--file') __llmobs_r='@files' ;;
+    'models update|--remove-price') __llmobs_r='@any' ;;
+    'models pull|--file') __llmobs_r='@files' ;;
+    'models status|--file') __llmobs_r='@files' ;;
+    'models push|--file') __llmobs_r='@files' ;;
+    'models match|--models-file') __llmobs_r='@files' ;;
+    'models match|--expect') __llmobs_r='@any' ;;
+    'models lint|--models-file') __llmobs_r='@files' ;;
+    'prompts create|--text') __llmobs_r='@any' ;;
+    'prompts create|--file') __llmobs_r='@files' ;;
+    'prompts create|--chat-file') __llmobs_r='@files' ;;
+    'prompts create|--type') __llmobs_r='text chat' ;;
+    'prompts create|--label'|'prompts create|-l') __llmobs_r='@any' ;;
+    'prompts create|--config') __llmobs_r='@any' ;;
+    'prompts create|--config-file') __llmobs_r='@files' ;;
+    'prompts create|--commit-message'|'prompts create|-m') __llmobs_r='@any' ;;
+    'prompts create|--tag') __llmobs_r='@any' ;;
+    'prompts get|--version') __llmobs_r='@any' ;;
+    'prompts get|--label') __llmobs_r='@any' ;;
+    'prompts list|--name') __llmobs_r='@any' ;;
+    'prompts list|--label') __llmobs_r='@any' ;;
+    'prompts list|--tag') __llmobs_r='@any' ;;
+    'prompts list|--from-updated-at') __llmobs_r='@any' ;;
+    'prompts list|--to-updated-at') __llmobs_r='@any' ;;
+    'prompts list|--limit') __llmobs_r='@any' ;;
+    'prompts list|--page') __llmobs_r='@any' ;;
+    'prompts versions|--limit') __llmobs_r='@any' ;;
+    'prompts compile|--version') __llmobs_r='@any' ;;
+    'prompts compile|--label') __llmobs_r='@any' ;;
+    'prompts compile|--var') __llmobs_r='@any' ;;
+    'prompts compile|--vars-file') __llmobs_r='@files' ;;
+    'prompts compile|--placeholder') __llmobs_r='@any' ;;
+    'prompts diff|--context'|'prompts diff|-U') __llmobs_r='@any' ;;
+    'prompts pull|--dir') __llmobs_r='@dirs' ;;
+    'prompts pull|--label') __llmobs_r='@any' ;;
+    'prompts pull|--version') __llmobs_r='@any' ;;
+    'prompts status|--dir') __llmobs_r='@dirs' ;;
+    'prompts status|--label'|'prompts status|-l') __llmobs_r='@any' ;;
+    'prompts push|--dir') __llmobs_r='@dirs' ;;
+    'prompts push|--label'|'prompts push|-l') __llmobs_r='@any' ;;
+    'prompts push|--message'|'prompts push|-m') __llmobs_r='@any' ;;
+    'prompts copy|--to-profile') __llmobs_r='@profiles' ;;
+    'prompts copy|--from-profile') __llmobs_r='@profiles' ;;
+    'prompts copy|--label'|'prompts copy|-l') __llmobs_r='@any' ;;
+    'prompts delete|--version') __llmobs_r='@any' ;;
+    'prompts delete|--label') __llmobs_r='@any' ;;
+    'labels set|--version') __llmobs_r='@any' ;;
+    'labels set|--expect-current') __llmobs_r='@any' ;;
+    'labels promote|--from') __llmobs_r='@any' ;;
+    'labels promote|--to') __llmobs_r='@any' ;;
+    'labels promote|--expect-current') __llmobs_r='@any' ;;
+    'tokens count|--file') __llmobs_r='@files' ;;
+    'tokens count|--model') __llmobs_r='@any' ;;
+    'tokens count|--encoding') __llmobs_r='o200k_base cl100k_base p50k_base p50k_edit r50k_base gpt2 claude' ;;
+    'tokens count|--models-file') __llmobs_r='@files' ;;
+    'estimate|--model') __llmobs_r='@any' ;;
+    'estimate|--input') __llmobs_r='@any' ;;
+    'estimate|--input-file') __llmobs_r='@files' ;;
+    'estimate|--output') __llmobs_r='@any' ;;
+    'estimate|--output-file') __llmobs_r='@files' ;;
+    'estimate|--usage') __llmobs_r='@any' ;;
+    'estimate|--usage-file') __llmobs_r='@files' ;;
+    'estimate|--cost') __llmobs_r='@any' ;;
+    'estimate|--model-parameters') __llmobs_r='@any' ;;
+    'estimate|--metadata') __llmobs_r='@any' ;;
+    'estimate|--level') __llmobs_r='DEBUG DEFAULT WARNING ERROR' ;;
+    'estimate|--models-file') __llmobs_r='@files' ;;
+    'estimate|--batch') __llmobs_r='@files' ;;
+    'traces get|--wait') __llmobs_r='@any' ;;
+    'traces list|--name') __llmobs_r='@any' ;;
+    'traces list|--user') __llmobs_r='@any' ;;
+    'traces list|--session') __llmobs_r='@any' ;;
+    'traces list|--tag') __llmobs_r='@any' ;;
+    'traces list|--environment') __llmobs_r='@any' ;;
+    'traces list|--release') __llmobs_r='@any' ;;
+    'traces list|--version') __llmobs_r='@any' ;;
+    'traces list|--from') __llmobs_r='@any' ;;
+    'traces list|--to') __llmobs_r='@any' ;;
+    'traces list|--order-by') __llmobs_r='@any' ;;
+    'traces list|--limit') __llmobs_r='@any' ;;
+    'observations list|--type') __llmobs_r='GENERATION SPAN EVENT AGENT TOOL CHAIN RETRIEVER EVALUATOR EMBEDDING GUARDRAIL' ;;
+    'observations list|--name') __llmobs_r='@any' ;;
+    'observations list|--trace') __llmobs_r='@any' ;;
+    'observations list|--user') __llmobs_r='@any' ;;
+    'observations list|--session') __llmobs_r='@any' ;;
+    'observations list|--environment') __llmobs_r='@any' ;;
+    'observations list|--level') __llmobs_r='DEBUG DEFAULT WARNING ERROR' ;;
+    'observations list|--version') __llmobs_r='@any' ;;
+    'observations list|--from') __llmobs_r='@any' ;;
+    'observations list|--to') __llmobs_r='@any' ;;
+    'observations list|--limit') __llmobs_r='@any' ;;
+    'observations list|--fields') __llmobs_r='@any' ;;
+    'observations list|--format') __llmobs_r='jsonl csv json' ;;
+    'observations list|--output') __llmobs_r='@files' ;;
+    'observations export|--type') __llmobs_r='GENERATION SPAN EVENT AGENT TOOL CHAIN RETRIEVER EVALUATOR EMBEDDING GUARDRAIL' ;;
+    'observations export|--name') __llmobs_r='@any' ;;
+    'observations export|--trace') __llmobs_r='@any' ;;
+    'observations export|--user') __llmobs_r='@any' ;;
+    'observations export|--session') __llmobs_r='@any' ;;
+    'observations export|--environment') __llmobs_r='@any' ;;
+    'observations export|--level') __llmobs_r='DEBUG DEFAULT WARNING ERROR' ;;
+    'observations export|--version') __llmobs_r='@any' ;;
+    'observations export|--from') __llmobs_r='@any' ;;
+    'observations export|--to') __llmobs_r='@any' ;;
+    'observations export|--output') __llmobs_r='@files' ;;
+    'observations export|--format') __llmobs_r='jsonl csv json' ;;
+    'observations export|--fields') __llmobs_r='@any' ;;
+    'observations export|--limit') __llmobs_r='@any' ;;
+    'observations export|--page-size') __llmobs_r='@any' ;;
+    'observations export|--expand-metadata') __llmobs_r='@any' ;;
+    'cost report|--from') __llmobs_r='@any' ;;
+    'cost report|--to') __llmobs_r='@any' ;;
+    'cost report|--month') __llmobs_r='@any' ;;
+    'cost report|--by') __llmobs_r='@any' ;;
+    'cost report|--type') __llmobs_r='GENERATION SPAN EVENT AGENT TOOL CHAIN RETRIEVER EVALUATOR EMBEDDING GUARDRAIL' ;;
+    'cost report|--environment') __llmobs_r='@any' ;;
+    'cost report|--budget') __llmobs_r='@any' ;;
+    'cost recompute|--input') __llmobs_r='@files' ;;
+    'cost recompute|--type') __llmobs_r='GENERATION SPAN EVENT AGENT TOOL CHAIN RETRIEVER EVALUATOR EMBEDDING GUARDRAIL' ;;
+    'cost recompute|--name') __llmobs_r='@any' ;;
+    'cost recompute|--trace') __llmobs_r='@any' ;;
+    'cost recompute|--user') __llmobs_r='@any' ;;
+    'cost recompute|--session') __llmobs_r='@any' ;;
+    'cost recompute|--environment') __llmobs_r='@any' ;;
+    'cost recompute|--level') __llmobs_r='DEBUG DEFAULT WARNING ERROR' ;;
+    'cost recompute|--version') __llmobs_r='@any' ;;
+    'cost recompute|--from') __llmobs_r='@any' ;;
+    'cost recompute|--to') __llmobs_r='@any' ;;
+    'cost recompute|--month') __llmobs_r='@any' ;;
+    'cost recompute|--limit') __llmobs_r='@any' ;;
+    'cost recompute|--models-file') __llmobs_r='@files' ;;
+    'cost recompute|--output') __llmobs_r='@files' ;;
+    'api|--method'|'api|-X') __llmobs_r='GET POST PUT PATCH DELETE HEAD' ;;
+    'api|--field'|'api|-f') __llmobs_r='@any' ;;
+    'api|--typed-field'|'api|-F') __llmobs_r='@any' ;;
+    'api|--header'|'api|-H') __llmobs_r='@any' ;;
+    'api|--input') __llmobs_r='@files' ;;
+    'server|--port') __llmobs_r='@any' ;;
+    'server|--host') __llmobs_r='@any' ;;
+    'server|--data-dir') __llmobs_r='@dirs' ;;
+    *)
+      case "$2" in
+        '--profile') __llmobs_r='@profiles' ;;
+        '--base-url') __llmobs_r='@any' ;;
+        '--jq'|'-q') __llmobs_r='@any' ;;
+        '--timeout') __llmobs_r='@any' ;;
+        '--retries') __llmobs_r='@any' ;;
+        '--max-pages') __llmobs_r='@any' ;;
+        *) __llmobs_r='' ;;
+      esac ;;
+  esac
+}
+
+# __llmobs_arg PATH INDEX: what the positional argument at INDEX (from 0) takes.
+__llmobs_arg() {
+  case "$1|$2" in
+    'profile add|0') __llmobs_r='@any' ;;
+    'profile show|0') __llmobs_r='@profiles' ;;
+    'profile use|0') __llmobs_r='@profiles' ;;
+    'profile remove|0') __llmobs_r='@profiles' ;;
+    'profile test|0') __llmobs_r='@profiles' ;;
+    'models get|0') __llmobs_r='@any' ;;
+    'models update|0') __llmobs_r='@any' ;;
+    'models delete|0') __llmobs_r='@any' ;;
+    'models match|0') __llmobs_r='@any' ;;
+    'prompts create|0') __llmobs_r='@any' ;;
+    'prompts get|0') __llmobs_r='@any' ;;
+    'prompts versions|0') __llmobs_r='@any' ;;
+    'prompts compile|0') __llmobs_r='@any' ;;
+    'prompts diff|0') __llmobs_r='@any' ;;
+    'prompts diff|1') __llmobs_r='@any' ;;
+    'prompts diff|2') __llmobs_r='@any' ;;
+    'prompts pull|0'|'prompts pull|'[0-9]*) __llmobs_r='@any' ;;
+    'prompts status|0'|'prompts status|'[0-9]*) __llmobs_r='@any' ;;
+    'prompts push|0'|'prompts push|'[0-9]*) __llmobs_r='@any' ;;
+    'prompts copy|0'|'prompts copy|'[0-9]*) __llmobs_r='@any' ;;
+    'prompts delete|0') __llmobs_r='@any' ;;
+    'labels list|0') __llmobs_r='@any' ;;
+    'labels set|0') __llmobs_r='@any' ;;
+    'labels set|1') __llmobs_r='@any' ;;
+    'labels promote|0') __llmobs_r='@any' ;;
+    'labels remove|0') __llmobs_r='@any' ;;
+    'labels remove|1') __llmobs_r='@any' ;;
+    'tokens count|0') __llmobs_r='@any' ;;
+    'traces get|0') __llmobs_r='@any' ;;
+    'api|0') __llmobs_r='@any' ;;
+    'api|1') __llmobs_r='@any' ;;
+    'completion|0') __llmobs_r='bash zsh fish' ;;
+    'help|0'|'help|'[0-9]*) __llmobs_r='@commands' ;;
+    *) __llmobs_r='' ;;
+  esac
+}
+
+# __llmobs_walk WORD...: sets __llmobs_path (the command), __llmobs_nargs (positional
+# arguments so far), __llmobs_pending (an option still waiting for its value) and
+# __llmobs_target (the command named so far by the arguments of help); after "--",
+# __llmobs_dashdash is 1 and every word is an argument.
+__llmobs_walk() {
+  __llmobs_path='' __llmobs_nargs=0 __llmobs_pending='' __llmobs_target='' __llmobs_dashdash=0
+  local word
+  for word in "$@"; do
+    if [ -n "$__llmobs_pending" ]; then __llmobs_pending=''; continue; fi
+    if [ $__llmobs_dashdash = 1 ]; then __llmobs_nargs=$((__llmobs_nargs + 1)); continue; fi
+    case "$word" in
+      --) __llmobs_dashdash=1 ;;
+      --*=*) ;;
+      -?*)
+        __llmobs_value "$__llmobs_path" "$word"
+        [ -n "$__llmobs_r" ] && __llmobs_pending=$word ;;
+      *)
+        __llmobs_r=''
+        [ $__llmobs_nargs = 0 ] && __llmobs_child "$__llmobs_path" "$word"
+        if [ -n "$__llmobs_r" ]; then __llmobs_path=$__llmobs_r; else
+          __llmobs_nargs=$((__llmobs_nargs + 1))
+          __llmobs_arg "$__llmobs_path" 0
+          if [ "$__llmobs_r" = @commands ]; then __llmobs_child "$__llmobs_target" "$word"; __llmobs_target=$__llmobs_r; fi
+        fi ;;
+    esac
+  done
+}
+
+# Offers the values of KIND for the word CUR.
+__llmobs_values() {
+  local kind=$1 cur=$2 IFS=$'\n'
+  case "$kind" in
+    @any|'') COMPREPLY=() ;;
+    @files) type compopt >/dev/null 2>&1 && compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")) ;;
+    @dirs) type compopt >/dev/null 2>&1 && compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")) ;;
     @profiles) COMPREPLY=($(compgen -W "$(command llmobs profile list --names 2>/dev/null)" -- "$cur")) ;;
-    @files) COMPREPLY=($(compgen -f -- "$cur")) ;;
-    @dirs) COMPREPLY=($(compgen -d -- "$cur")) ;;
-    @any) COMPREPLY=() ;;
-    *) COMPREPLY=($(compgen -W "$values" -- "$cur")) ;;
+    @commands) __llmobs_children "$__llmobs_target"; IFS=$' \t\n'; COMPREPLY=($(compgen -W "$__llmobs_r" -- "$cur")) ;;
+    *) IFS=$' \t\n'; COMPREPLY=($(compgen -W "$kind" -- "$cur")) ;;
   esac
 }
 
 _llmobs() {
-  local cur="${COMP_WORDS[COMP_CWORD]}"
-  local path="" word i skip=0 nargs=0
-  for ((i = 1; i < COMP_CWORD; i++)); do
-    word="${COMP_WORDS[i]}"
-    if ((skip)); then skip=0; continue; fi
-    if [[ "$word" == -* ]]; then
-      [[ "$word" != *=* && -n "${_llmobs_option_values["$path|$word"]+x}" ]] && skip=1
-    elif [[ -n "${_llmobs_subcommands["${path:+$path }$word"]+x}" && $nargs -eq 0 ]]; then
-      path="${path:+$path }$word"
-    else
-      nargs=$((nargs + 1))
+  local cword=$COMP_CWORD
+  local -a typed=("${COMP_WORDS[@]}")
+  local cur=${typed[cword]} option=''
+  # Bash splits --option=value at "=" (COMP_WORDBREAKS): put the pieces back together.
+  if [ "$cur" = '=' ] && [ $cword -ge 2 ]; then
+    option=${typed[cword-1]} cur=''
+  elif [ $cword -ge 3 ] && [ "${typed[cword-1]}" = '=' ]; then
+    option=${typed[cword-2]}
+  fi
+  local -a before=()
+  local i
+  for ((i = 1; i < cword; i++)); do
+    if [ "${typed[i]}" = '=' ] && [ ${#before[@]} -gt 0 ]; then
+      before[${#before[@]}-1]="${before[${#before[@]}-1]}="
+      [ $((i + 1)) -lt $cword ] && { before[${#before[@]}-1]="${before[${#before[@]}-1]}${typed[i+1]}"; i=$((i + 1)); }
+      continue
     fi
+    before+=("${typed[i]}")
   done
-  if ((skip)); then
-    _llmobs_complete_values "${_llmobs_option_values["$path|${COMP_WORDS[COMP_CWORD-1]}"]}" "$cur"
-    return
+  if [ -n "$option" ]; then unset 'before[${#before[@]}-1]'; fi
+  __llmobs_walk "${before[@]}"
+  if [ -n "$option" ]; then
+    __llmobs_value "$__llmobs_path" "$option"
+    __llmobs_values "$__llmobs_r" "$cur"
+    return 0
   fi
-  if [[ "$cur" == -* ]]; then
-    COMPREPLY=($(compgen -W "${_llmobs_options["$path"]}" -- "$cur"))
-  elif [[ -n "${_llmobs_subcommands["$path"]}" ]]; then
-    COMPREPLY=($(compgen -W "${_llmobs_subcommands["$path"]}" -- "$cur"))
-  elif [[ -n "${_llmobs_arg_values["$path|$nargs"]+x}" ]]; then
-    _llmobs_complete_values "${_llmobs_arg_values["$path|$nargs"]}" "$cur"
-  else
-    COMPREPLY=($(compgen -f -- "$cur"))
+  if [ -n "$__llmobs_pending" ]; then
+    __llmobs_value "$__llmobs_path" "$__llmobs_pending"
+    __llmobs_values "$__llmobs_r" "$cur"
+    return 0
   fi
+  if [ $__llmobs_dashdash = 0 ]; then
+    case "$cur" in
+      -*)
+        __llmobs_options "$__llmobs_path"
+        COMPREPLY=($(compgen -W "$__llmobs_r" -- "$cur"))
+        return 0 ;;
+    esac
+  fi
+  __llmobs_children "$__llmobs_path"
+  if [ -n "$__llmobs_r" ] && [ $__llmobs_nargs = 0 ]; then
+    COMPREPLY=($(compgen -W "$__llmobs_r" -- "$cur"))
+    return 0
+  fi
+  __llmobs_arg "$__llmobs_path" "$__llmobs_nargs"
+  __llmobs_values "$__llmobs_r" "$cur"
+  return 0
 }
 
 complete -F _llmobs llmobs

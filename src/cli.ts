@@ -1,11 +1,17 @@
 // Builds the commander program and runs it. The only place where an error becomes a message and
 // an exit code. Kept light: command modules, output styling, zod, undici and the config store
 // load only when a command actually runs, so `--version` and `--help` start fast.
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
+import { examples } from './commands/examples.js';
+import { wholeNumberArg } from './commands/options.js';
 import { registerCommands } from './commands/register.js';
 import { Context, type ContextDeps, defaultDeps, type GlobalOptions } from './context.js';
 import { CliError, EXIT_CODE_HELP, ExitCode } from './errors.js';
 import { VERSION } from './version.js';
+
+// An hour: past 2^31 ms Node's timers fire at once, and a request should not wait longer anyway.
+const MAX_TIMEOUT_MS = 3_600_000;
+const MAX_RETRIES = 20;
 
 export function buildProgram(ctx: Context): Command {
   const program = new Command('llmobs');
@@ -18,13 +24,25 @@ export function buildProgram(ctx: Context): Command {
     .addOption(new Option('--profile <profile>', 'use this profile (default: $LLMOBS_PROFILE, then the active profile)'))
     .addOption(new Option('--base-url <url>', 'server address, e.g. https://us.cloud.langfuse.com or http://localhost:3000'))
     .option('--json', 'print JSON on stdout (errors as JSON on stderr)')
+    .option('-q, --jq <expression>', 'filter the JSON output with jq (implies --json), e.g. --jq \'.data[].name\'')
+    .option('--csv', 'print tables as CSV (RFC 4180, with a header row)')
+    .option('--headers', 'print a header row in piped tables too')
+    .option('--no-headers', 'no header row, even on a terminal or in CSV')
     .option('--verbose', 'trace requests, retries and timings on stderr (also LLMOBS_DEBUG=1)')
     .option('--no-color', 'disable colour (also NO_COLOR)')
-    .addOption(new Option('--timeout <ms>', 'time limit per request attempt in milliseconds').argParser(positiveInteger('--timeout')).default(30_000))
-    .addOption(new Option('--retries <n>', 'retries after a rate limit or a transient server error').argParser(nonNegativeInteger('--retries')).default(3))
+    .addOption(new Option('--timeout <ms>', `time limit per request attempt in milliseconds, 1 to ${MAX_TIMEOUT_MS.toLocaleString('en-US')}`).argParser(wholeNumberArg('--timeout', 1, MAX_TIMEOUT_MS)).default(30_000))
+    .addOption(new Option('--retries <n>', `retries after a rate limit or a transient server error, 0 to ${MAX_RETRIES}`).argParser(wholeNumberArg('--retries', 0, MAX_RETRIES)).default(3))
+    .addOption(new Option('--max-pages <n>', 'most pages a listing (--all, --paginate) follows before it stops with an error').argParser(wholeNumberArg('--max-pages', 1, 1_000_000)).default(1000))
     .showSuggestionAfterError(true)
     .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
     .addHelpText('after', helpFooter());
+  examples(
+    program,
+    'llmobs profile add prod-us --region us',
+    "llmobs prompts list --all --jq '.data[].name'",
+    'llmobs labels promote support/agent --from staging --to production',
+    'llmobs help prompts create',
+  );
 
   // Commander must never exit or print errors behind our back.
   program.exitOverride();
@@ -43,6 +61,8 @@ export async function run(argv: string[], deps: Partial<ContextDeps> = {}): Prom
   const program = buildProgram(ctx);
   try {
     await program.parseAsync(programVersionFlag(argv, program), { from: 'user' });
+    await ctx.prepare();
+    ctx.out.finish();
     return ctx.exitCode;
   } catch (error) {
     return await reportError(ctx, program, argv, error);
@@ -61,7 +81,7 @@ async function reportError(ctx: Context, program: Command, argv: string[], error
   try {
     await ctx.prepare();
   } catch {
-    ctx.io.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+    ctx.io.stderr.write(ctx.redactMessage(`error: ${error instanceof Error ? error.message : String(error)}\n`));
     return ExitCode.unexpected;
   }
   if (error instanceof CommanderError) {
@@ -103,26 +123,10 @@ export function programVersionFlag(argv: string[], program: Command): string[] {
 function globalsFromArgv(argv: string[], program: Command): Partial<GlobalOptions> {
   const opts = program.opts<Partial<GlobalOptions>>();
   const globals: Partial<GlobalOptions> = {};
-  globals.json = opts.json === true || argv.includes('--json');
+  globals.json = opts.json === true || argv.includes('--json') || opts.jq !== undefined || argv.includes('--jq') || argv.includes('-q');
   globals.verbose = opts.verbose === true || argv.includes('--verbose');
   globals.color = opts.color !== false && !argv.includes('--no-color');
   return globals;
-}
-
-function positiveInteger(flag: string) {
-  return (value: string): number => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError(`${flag} needs a positive whole number, got "${value}"`);
-    return n;
-  };
-}
-
-function nonNegativeInteger(flag: string) {
-  return (value: string): number => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${flag} needs a whole number >= 0, got "${value}"`);
-    return n;
-  };
 }
 
 function helpFooter(): string {
@@ -131,9 +135,9 @@ function helpFooter(): string {
 Environment:
   LLMOBS_PROFILE, LLMOBS_BASE_URL, LLMOBS_PUBLIC_KEY, LLMOBS_SECRET_KEY, LLMOBS_API_KEY,
   LANGFUSE_PUBLIC_KEY, LANGFUSE_SECRET_KEY, LANGFUSE_HOST, LANGFUSE_BASE_URL,
-  LLMOBS_CONFIG_DIR, LLMOBS_DEBUG, NO_COLOR, FORCE_COLOR, HTTPS_PROXY, HTTP_PROXY, NO_PROXY
+  LLMOBS_CONFIG_DIR, LLMOBS_DEBUG, LLMOBS_MAX_RESPONSE_MB, NO_COLOR, FORCE_COLOR, HTTPS_PROXY,
+  HTTP_PROXY, NO_PROXY
 
 Exit codes:
-${codes}
-`;
+${codes}`;
 }

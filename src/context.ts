@@ -6,6 +6,8 @@ import type { ProfileStore } from './config/store.js';
 import type { ResolvedConfig } from './config/resolve.js';
 import type { Output, OutStream } from './output/output.js';
 import type { Prompter } from './prompter.js';
+import { redactKeyShapes, secretForms } from './config/mask.js';
+import { UsageError } from './errors.js';
 
 export interface InStream extends NodeJS.ReadableStream {
   isTTY?: boolean | undefined;
@@ -25,6 +27,14 @@ export interface GlobalOptions {
   color: boolean;
   timeout: number;
   retries: number;
+  /** Most pages a listing follows. */
+  maxPages: number;
+  /** --jq: a jq filter applied to the JSON output (implies json). */
+  jq?: string | undefined;
+  /** --csv: tables as CSV. */
+  csv?: boolean | undefined;
+  /** --headers / --no-headers. */
+  headers?: boolean | undefined;
 }
 
 export const DEFAULT_GLOBALS: GlobalOptions = {
@@ -33,6 +43,7 @@ export const DEFAULT_GLOBALS: GlobalOptions = {
   color: true,
   timeout: 30_000,
   retries: 3,
+  maxPages: 1000,
 };
 
 export interface ContextDeps {
@@ -72,6 +83,8 @@ export class Context {
   private readonly deps: ContextDeps;
   private outputInstance: Output | undefined;
   private readonly secrets = new Set<string>();
+  private readonly secretValues = new Set<string>();
+  private secretList: string[] = [];
   private storePromise: Promise<ProfileStore> | undefined;
   private clients: ApiClient[] = [];
   private prompterInstance: Prompter | undefined;
@@ -87,19 +100,32 @@ export class Context {
     this.prompterInstance = deps.prompter;
   }
 
-  /** Loads the output module; the CLI calls this before any command runs. */
+  /**
+   * Loads the output module; the CLI calls this before any command runs. With --jq it also loads
+   * jq and compiles the filter, so a bad filter stops the command before anything is sent.
+   */
   async prepare(): Promise<void> {
     if (this.outputInstance) return;
     const { Output } = await import('./output/output.js');
-    this.outputInstance = new Output({
+    const output = new Output({
       stdout: this.io.stdout,
       stderr: this.io.stderr,
       env: this.env,
       json: this.globals.json,
       noColor: !this.globals.color,
       redact: (text) => this.redact(text),
+      redactMessage: (text) => this.redactMessage(text),
       redacting: () => this.secrets.size > 0,
+      csv: this.globals.csv,
+      headers: this.globals.headers,
     });
+    this.outputInstance = output;
+    if (this.globals.csv && this.globals.jq !== undefined) throw new UsageError('use either --csv or --jq, not both');
+    if (this.globals.csv && this.globals.json) throw new UsageError('use either --csv or --json, not both');
+    if (this.globals.jq !== undefined) {
+      const { loadJqFilter } = await import('./output/jq.js');
+      output.useFilter(await loadJqFilter(this.globals.jq, { pretty: output.isTTY }));
+    }
   }
 
   get out(): Output {
@@ -113,20 +139,29 @@ export class Context {
 
   /** Trace line on stderr, only with --verbose or LLMOBS_DEBUG=1. */
   trace(line: string): void {
-    if (this.verbose) this.io.stderr.write(this.redact(`${line}\n`));
+    if (this.verbose) this.io.stderr.write(this.redactMessage(`${line}\n`));
   }
 
-  /** Registers a value that must never be printed. */
+  /** Registers a value that must never be printed, in any encoding (see `secretForms`). */
   addSecret(value: string | undefined): void {
-    if (value && value.length >= 4) this.secrets.add(value);
+    if (!value || value.length < 4 || this.secretValues.has(value)) return;
+    this.secretValues.add(value);
+    for (const form of secretForms(value)) this.secrets.add(form);
+    this.secretList = [...this.secrets].sort((a, b) => b.length - a.length);
   }
 
+  /** Data on stdout: the registered secrets removed (a command may print a key it was asked for). */
   redact(text: string): string {
     let result = text;
-    for (const secret of this.secrets) {
+    for (const secret of this.secretList) {
       if (result.includes(secret)) result = result.split(secret).join('[redacted]');
     }
     return result;
+  }
+
+  /** Messages, traces and errors: also anything shaped like a secret key, known or not. */
+  redactMessage(text: string): string {
+    return this.redact(redactKeyShapes(text));
   }
 
   /** True when we may ask questions: both stdin and stderr are terminals. */
@@ -143,17 +178,29 @@ export class Context {
   }
 
   profiles(): Promise<ProfileStore> {
-    this.storePromise ??= import('./config/store.js').then(({ openProfileStore }) =>
-      openProfileStore({ env: this.env, warn: (message) => this.out.warn(message) }),
-    );
+    this.storePromise ??= import('./config/store.js').then(({ openProfileStore }) => {
+      const store = openProfileStore({ env: this.env, warn: (message) => this.out.warn(message) });
+      // Every stored key is a secret from now on, whichever profile the command ends up using.
+      for (const name of store.names()) {
+        const profile = store.get(name);
+        this.addSecret(profile?.secretKey);
+        this.addSecret(profile?.apiKey);
+      }
+      return store;
+    });
     return this.storePromise;
   }
 
   /** Resolves server and credentials (flags > environment > active profile). */
-  async resolveConfig(options: { auth: boolean; profile?: string } = { auth: true }): Promise<ResolvedConfig> {
-    const { resolveConfig } = await import('./config/resolve.js');
+  async resolveConfig(options: { auth: boolean; profile?: string; wholeProfile?: boolean } = { auth: true }): Promise<ResolvedConfig> {
+    const { resolveConfig, SECRET_VARIABLES } = await import('./config/resolve.js');
+    // Before anything can fail: an error about a bad URL must not show a key from the environment.
+    for (const name of SECRET_VARIABLES) this.addSecret(this.env[name]);
+    // wholeProfile: the profile's own server, even when --base-url was given (it then names
+    // another side, e.g. the source of a copy to this profile).
+    const globals = options.profile ? { ...this.globals, profile: options.profile, ...(options.wholeProfile ? { baseUrl: undefined } : {}) } : this.globals;
     const resolved = resolveConfig({
-      globals: options.profile ? { ...this.globals, profile: options.profile } : this.globals,
+      globals,
       env: this.env,
       store: await this.profiles(),
       requireAuth: options.auth,
@@ -170,12 +217,13 @@ export class Context {
   }
 
   async apiFor(resolved: ResolvedConfig): Promise<ApiClient> {
-    const { ApiClient, warnIfInsecure } = await import('./api/client.js');
+    const { ApiClient, warnIfInsecure, readLimits } = await import('./api/client.js');
     const { VERSION } = await import('./version.js');
     warnIfInsecure(resolved, (message) => this.out.warn(message));
     const client = new ApiClient({
       config: resolved,
       timeoutMs: this.globals.timeout,
+      limits: readLimits(this.env, this.globals.maxPages),
       retries: this.globals.retries,
       retryBaseMs: positiveInt(this.env.LLMOBS_RETRY_BASE_MS) ?? 500,
       userAgent: `llmobs/${VERSION}`,
@@ -201,11 +249,23 @@ export function globalsFrom(opts: Record<string, unknown>): GlobalOptions {
   return {
     profile: typeof opts.profile === 'string' ? opts.profile : undefined,
     baseUrl: typeof opts.baseUrl === 'string' ? opts.baseUrl : undefined,
-    json: opts.json === true,
     verbose: opts.verbose === true,
     color: opts.color !== false,
     timeout: typeof opts.timeout === 'number' ? opts.timeout : DEFAULT_GLOBALS.timeout,
     retries: typeof opts.retries === 'number' ? opts.retries : DEFAULT_GLOBALS.retries,
+    maxPages: typeof opts.maxPages === 'number' ? opts.maxPages : DEFAULT_GLOBALS.maxPages,
+    ...outputGlobals(opts),
+  };
+}
+
+/** --jq implies --json: the filter needs JSON to work on, and errors then come as JSON too. */
+export function outputGlobals(opts: Record<string, unknown>): Pick<GlobalOptions, 'json' | 'jq' | 'csv' | 'headers'> {
+  const jq = typeof opts.jq === 'string' ? opts.jq : undefined;
+  return {
+    json: opts.json === true || jq !== undefined,
+    jq,
+    csv: opts.csv === true,
+    headers: typeof opts.headers === 'boolean' ? opts.headers : undefined,
   };
 }
 

@@ -21,14 +21,14 @@ export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 export const EXIT_CODE_HELP: ReadonlyArray<readonly [number, string]> = [
   [0, 'ok'],
   [1, 'unexpected error'],
-  [2, 'usage or invalid local input (nothing was sent)'],
-  [3, 'missing or invalid configuration or credentials'],
+  [2, 'usage or invalid local input (nothing was sent), or a --jq filter that failed'],
+  [3, 'missing or invalid configuration or credentials, or an unknown profile'],
   [4, 'network error or timeout'],
   [5, 'other API error (non-2xx answer)'],
   [6, 'local file error'],
   [7, 'authentication rejected (401/403)'],
-  [8, 'not found (404)'],
-  [9, 'precondition failed (a check you asked for did not hold)'],
+  [8, 'not found on the server (404)'],
+  [9, 'precondition failed (a check you asked for did not hold, e.g. --exit-code found differences)'],
   [10, 'rate limited after all retries'],
 ];
 
@@ -62,8 +62,19 @@ export class UsageError extends CliError {
 }
 
 export class ConfigError extends CliError {
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, ExitCode.config, 'config', options);
+  constructor(message: string, options?: ErrorOptions & { code?: string }) {
+    super(message, ExitCode.config, options?.code ?? 'config', options);
+  }
+}
+
+/**
+ * A profile name that is not in the profile file. Exit 3 wherever it is named (--profile,
+ * LLMOBS_PROFILE, or a profile command): it is configuration, not something the server lacks (8).
+ */
+export class ProfileNotFoundError extends ConfigError {
+  constructor(name: string, known: readonly string[], from?: string) {
+    const listing = known.length ? `known profiles: ${known.join(', ')}` : 'no profiles are configured';
+    super(`profile "${name}" not found${from ? ` (from ${from})` : ''}; ${listing}`, { code: 'profile_not_found', hint: `Add it with: llmobs profile add ${name}` });
   }
 }
 

@@ -4,7 +4,8 @@ import { STATUS_CODES } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { Agent, type Dispatcher, EnvHttpProxyAgent, request } from 'undici';
 import type { z } from 'zod';
-import { NetworkError } from '../errors.js';
+import { jsonTextDepth, MAX_JSON_DEPTH } from '../core/json-depth.js';
+import { ApiError, ConfigError, NetworkError } from '../errors.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import { isLoopbackHost } from '../config/url.js';
 import { describeNonJson, errorForBadResponse, errorForResponse, parseErrorBody } from './http-error.js';
@@ -14,9 +15,58 @@ import { type Page, pageSchema } from './schemas/common.js';
 export type QueryValue = string | number | boolean | undefined | null | ReadonlyArray<string | number>;
 export type Query = Record<string, QueryValue>;
 
+/** Limits on what a server can make llmobs read (see README, "Limits"). */
+export interface ReadLimits {
+  /** Bytes of one answer's body; more is an error (exit 5), not read into memory. */
+  maxResponseBytes: number;
+  /** Pages one listing may follow; a server announcing more is an error unless raised. */
+  maxPages: number;
+  /** Bytes of all the pages of one listing together. */
+  maxListingBytes: number;
+}
+
+export const DEFAULT_MAX_RESPONSE_MB = 32;
+export const DEFAULT_MAX_PAGES = 1000;
+
+export const DEFAULT_READ_LIMITS: ReadLimits = {
+  maxResponseBytes: DEFAULT_MAX_RESPONSE_MB * 1024 * 1024,
+  maxPages: DEFAULT_MAX_PAGES,
+  maxListingBytes: 8 * DEFAULT_MAX_RESPONSE_MB * 1024 * 1024,
+};
+
+/** The limits for a command: `--max-pages`, and LLMOBS_MAX_RESPONSE_MB (megabytes per answer). */
+export function readLimits(env: Record<string, string | undefined>, maxPages: number): ReadLimits {
+  const raw = env[MAX_RESPONSE_ENV];
+  let megabytes = DEFAULT_MAX_RESPONSE_MB;
+  if (raw !== undefined && raw !== '') {
+    const n = Number(raw);
+    if (!/^\d+$/.test(raw.trim()) || !(n >= 1 && n <= 4096)) {
+      throw new ConfigError(`${MAX_RESPONSE_ENV} must be a whole number of megabytes from 1 to 4,096, got ${JSON.stringify(raw)}`);
+    }
+    megabytes = n;
+  }
+  const bytes = megabytes * 1024 * 1024;
+  return { maxResponseBytes: bytes, maxPages, maxListingBytes: 8 * bytes };
+}
+
+// Error bodies are only shown, never parsed into data: the first part says what went wrong.
+const MAX_ERROR_BODY_BYTES = 64 * 1024;
+
+/** What one page of a listing holds, as read by a `PageReader`. */
+export interface PageContent<T> {
+  items: T[];
+  /** The server's page count, when it gives one (trusted only as an upper bound). */
+  totalPages?: number | undefined;
+  /** The page size the server applied, when it says. */
+  limit?: number | undefined;
+}
+
+export type PageReader<T> = (data: unknown) => PageContent<T>;
+
 export interface ApiClientOptions {
   config: ResolvedConfig;
   timeoutMs: number;
+  limits?: ReadLimits | undefined;
   retries: number;
   retryBaseMs: number;
   userAgent: string;
@@ -36,6 +86,8 @@ export interface RequestOptions<T> {
   schema?: z.ZodType<T> | undefined;
   /** Overrides the method's default retry safety. */
   idempotent?: boolean | undefined;
+  /** Extra request headers (`llmobs api -H`); they replace the defaults of the same name. */
+  headers?: Record<string, string> | undefined;
 }
 
 export interface ApiResponse<T> {
@@ -44,17 +96,41 @@ export interface ApiResponse<T> {
   data: T;
   durationMs: number;
   attempts: number;
+  /** Bytes of the body as received. */
+  bytes: number;
+}
+
+/** The body was larger than allowed; only a bounded part was read. */
+class BodyTooLarge extends Error {
+  constructor(
+    readonly status: number,
+    readonly declared: number | undefined,
+  ) {
+    super('body too large');
+  }
+}
+
+export interface RetryWait {
+  /** The retry about to be made, from 1. */
+  attempt: number;
+  retries: number;
+  delayMs: number;
+  reason: string;
 }
 
 export class ApiClient {
   readonly config: ResolvedConfig;
+  /** Told before each wait between attempts, so a long command can say why it is waiting. */
+  onRetryWait: ((wait: RetryWait) => void) | undefined;
   private readonly options: ApiClientOptions;
   private readonly dispatcher: Dispatcher;
   private readonly ownsDispatcher: boolean;
+  readonly limits: ReadLimits;
 
   constructor(options: ApiClientOptions) {
     this.options = options;
     this.config = options.config;
+    this.limits = options.limits ?? DEFAULT_READ_LIMITS;
     if (options.dispatcher) {
       this.dispatcher = options.dispatcher;
       this.ownsDispatcher = false;
@@ -91,6 +167,7 @@ export class ApiClient {
       body = JSON.stringify(options.body);
       headers['content-type'] = 'application/json';
     }
+    for (const [name, value] of Object.entries(options.headers ?? {})) headers[name.toLowerCase()] = value;
     const displayPath = new URL(url).pathname + new URL(url).search;
     const started = performance.now();
 
@@ -105,6 +182,7 @@ export class ApiClient {
       let status: number;
       let responseHeaders: Record<string, string | string[] | undefined>;
       let text: string;
+      let bytes: number;
       const controller = new AbortController();
       let timedOut = false;
       const timer = setTimeout(() => {
@@ -112,12 +190,30 @@ export class ApiClient {
         controller.abort();
       }, this.options.timeoutMs);
       try {
-        const response = await request(url, { method: upper as Dispatcher.HttpMethod, headers, body, dispatcher: this.dispatcher, signal: controller.signal });
+        // undici's own limits (300 s by default) would cut a longer --timeout short, as "cannot reach".
+        const undiciTimeout = this.options.timeoutMs + 1_000;
+        const response = await request(url, {
+          method: upper as Dispatcher.HttpMethod,
+          headers,
+          body,
+          dispatcher: this.dispatcher,
+          signal: controller.signal,
+          headersTimeout: undiciTimeout,
+          bodyTimeout: undiciTimeout,
+        });
         status = response.statusCode;
         responseHeaders = response.headers;
-        text = await response.body.text();
+        const ok = status >= 200 && status < 300;
+        const read = await readBounded(response.body, ok ? this.limits.maxResponseBytes : MAX_ERROR_BODY_BYTES, headerValue(responseHeaders['content-length']), !ok, status);
+        text = read.text;
+        bytes = read.bytes;
       } catch (error) {
         const elapsed = Math.round(performance.now() - attemptStarted);
+        if (error instanceof BodyTooLarge) {
+          controller.abort();
+          this.trace(`← body over ${this.limits.maxResponseBytes} bytes after ${elapsed} ms; stopped reading`);
+          throw tooLarge(upper, displayPath, this.limits.maxResponseBytes, error);
+        }
         if (timedOut) {
           this.trace(`← timeout after ${elapsed} ms`);
           throw new NetworkError(`${upper} ${displayPath}: no answer from ${this.config.baseUrl} within ${this.options.timeoutMs} ms`, {
@@ -143,7 +239,7 @@ export class ApiClient {
 
       const statusText = STATUS_CODES[status] ?? '';
       const contentType = headerValue(responseHeaders['content-type']);
-      this.trace(`← ${status} ${statusText} (${Math.round(performance.now() - attemptStarted)} ms, ${text.length} bytes)`);
+      this.trace(`← ${status} ${statusText} (${Math.round(performance.now() - attemptStarted)} ms, ${bytes} bytes)`);
 
       if (status >= 200 && status < 300) {
         return {
@@ -152,6 +248,7 @@ export class ApiClient {
           data: this.parseSuccess(upper, displayPath, status, text, contentType, options.schema),
           durationMs: Math.round(performance.now() - started),
           attempts: attempt + 1,
+          bytes,
         };
       }
 
@@ -185,11 +282,79 @@ export class ApiClient {
   /** Every item of a page-based list (`meta.page` / `meta.totalPages`), in server order. */
   async getAllPages<T>(path: string, itemSchema: z.ZodType<T>, query: Query = {}, pageSize = 100): Promise<T[]> {
     const schema = pageSchema(itemSchema);
+    return this.collectPages(
+      path,
+      query,
+      (data) => {
+        const page = schema.parse(data) as Page<T>;
+        return { items: page.data, totalPages: page.meta.totalPages, limit: page.meta.limit };
+      },
+      { pageSize },
+    );
+  }
+
+  /**
+   * Follows `page=1, 2, ...` and gathers the items, without trusting the server to end it: it
+   * stops at an empty page, at a page shorter than the page size, at the announced page count,
+   * and fails (rather than returning part of the list) at `maxPages` pages, at `maxListingBytes`
+   * bytes, or when the server answers the same page twice. `read` extracts a page's items.
+   */
+  async collectPages<T>(
+    path: string,
+    query: Query,
+    read: PageReader<T>,
+    options: { startPage?: number; pageSize?: number; headers?: Record<string, string> } = {},
+  ): Promise<T[]> {
     const items: T[] = [];
-    for (let page = 1; ; page++) {
-      const { data } = await this.request<Page<T>>('GET', path, { query: { ...query, page, limit: pageSize }, schema });
-      items.push(...data.data);
-      if (page >= data.meta.totalPages || data.data.length === 0) return items;
+    let total = 0;
+    let previous: string | undefined;
+    const asked = Number(options.pageSize ?? query.limit);
+    const requested = Number.isInteger(asked) && asked > 0 ? asked : undefined;
+    for (let page = options.startPage ?? 1, count = 1; ; page++, count++) {
+      const pageQuery = options.pageSize === undefined ? { ...query, page } : { ...query, page, limit: options.pageSize };
+      const response = await this.request('GET', path, { query: pageQuery, headers: options.headers });
+      let content: PageContent<T>;
+      try {
+        content = read(response.data);
+      } catch (error) {
+        if (error instanceof Error && error.name === 'ZodError') {
+          throw errorForBadResponse('GET', path, response.status, (error as z.ZodError).issues.slice(0, 5).map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; '));
+        }
+        throw error;
+      }
+      total += response.bytes;
+      if (total > this.limits.maxListingBytes) {
+        throw new ApiError(`the pages of GET ${path} add up to more than ${mb(this.limits.maxListingBytes)} (the limit for one listing); stopped after page ${page}`, {
+          status: response.status,
+          method: 'GET',
+          path,
+          hint: `Filter the listing, or raise the limit with ${MAX_RESPONSE_ENV} (now ${mb(this.limits.maxResponseBytes)} per answer, 8 times that per listing).`,
+        }, 5, 'response_too_large');
+      }
+      const fingerprint = content.items.length > 0 ? `${content.items.length}:${JSON.stringify(content.items[0])}:${JSON.stringify(content.items[content.items.length - 1])}` : '';
+      if (previous !== undefined && fingerprint !== '' && fingerprint === previous) {
+        throw new ApiError(`GET ${path} answered page ${page} with the same items as page ${page - 1}; the server is not paging`, {
+          status: response.status,
+          method: 'GET',
+          path,
+          hint: 'Check the base URL: a proxy or an incompatible server ignores the page parameter.',
+        }, 5, 'bad_response');
+      }
+      previous = fingerprint;
+      items.push(...content.items);
+      // The smaller of the size asked for and the size the server says it applied.
+      const pageSize = content.limit !== undefined && requested !== undefined ? Math.min(content.limit, requested) : (content.limit ?? requested);
+      const announced = content.totalPages;
+      const short = pageSize !== undefined && pageSize > 0 && content.items.length < pageSize;
+      if (content.items.length === 0 || short || announced === undefined || !(page < announced)) return items;
+      if (count >= this.limits.maxPages) {
+        throw new ApiError(`GET ${path} has more than ${this.limits.maxPages} pages (the server announces ${Number.isFinite(announced) ? announced : 'no end'}); stopped without a partial result`, {
+          status: response.status,
+          method: 'GET',
+          path,
+          hint: `Raise the limit with --max-pages <n> if the listing really is that long, or filter it.`,
+        }, 5, 'too_many_pages');
+      }
     }
   }
 
@@ -212,6 +377,9 @@ export class ApiClient {
         throw errorForBadResponse(method, path, status, 'empty body');
       }
       return undefined as T;
+    }
+    if (jsonTextDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
+      throw errorForBadResponse(method, path, status, `JSON nested more than ${MAX_JSON_DEPTH} levels deep`);
     }
     let json: unknown;
     try {
@@ -242,12 +410,58 @@ export class ApiClient {
 
   private async wait(attempt: number, delayMs: number, reason: string): Promise<void> {
     this.trace(`  retry ${attempt + 1}/${this.options.retries} in ${delayMs} ms (${reason})`);
+    this.onRetryWait?.({ attempt: attempt + 1, retries: this.options.retries, delayMs, reason });
     await this.options.sleep(delayMs);
   }
 
   private trace(line: string): void {
     this.options.trace?.(line);
   }
+}
+
+export const MAX_RESPONSE_ENV = 'LLMOBS_MAX_RESPONSE_MB';
+
+const mb = (bytes: number): string => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
+
+function tooLarge(method: string, path: string, limit: number, error: BodyTooLarge): ApiError {
+  const size = error.declared !== undefined ? ` (${mb(error.declared)} announced)` : '';
+  return new ApiError(`the answer to ${method} ${path} is larger than ${mb(limit)}${size}; llmobs stopped reading it`, {
+    status: error.status,
+    method,
+    path,
+    hint: `Ask for less (smaller pages with --limit, or a filter), or raise the limit with ${MAX_RESPONSE_ENV}=<megabytes> (default ${DEFAULT_MAX_RESPONSE_MB}).`,
+  }, 5, 'response_too_large');
+}
+
+/**
+ * Reads a body chunk by chunk up to `limit` bytes. Over the limit: an error (a success body) or
+ * the text read so far (an error body, which is only shown). A declared length over the limit
+ * stops before reading anything.
+ */
+async function readBounded(body: Dispatcher.ResponseData['body'], limit: number, contentLength: string | undefined, truncate: boolean, status: number): Promise<{ text: string; bytes: number }> {
+  const declared = contentLength !== undefined && /^\d+$/.test(contentLength) ? Number(contentLength) : undefined;
+  if (declared !== undefined && declared > limit && !truncate) {
+    body.destroy();
+    throw new BodyTooLarge(status, declared);
+  }
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  for await (const chunk of body) {
+    const buffer = chunk as Buffer;
+    if (bytes + buffer.length > limit) {
+      if (!truncate) {
+        body.destroy();
+        throw new BodyTooLarge(status, declared);
+      }
+      chunks.push(buffer.subarray(0, limit - bytes));
+      bytes = limit;
+      body.destroy();
+      break;
+    }
+    chunks.push(buffer);
+    bytes += buffer.length;
+  }
+  return { text: Buffer.concat(chunks, bytes).toString('utf8'), bytes };
 }
 
 function createDispatcher(env: Record<string, string | undefined>, timeoutMs: number): Dispatcher {

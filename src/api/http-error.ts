@@ -8,6 +8,7 @@ import {
   RateLimitError,
 } from '../errors.js';
 import { maskKey } from '../config/mask.js';
+import { jsonTextDepth } from '../core/json-depth.js';
 import { type ResolvedConfig, sourceText } from '../config/resolve.js';
 
 export interface FailedResponse {
@@ -35,6 +36,8 @@ export interface ParsedErrorBody {
 
 export function parseErrorBody(bodyText: string): ParsedErrorBody {
   let body: unknown;
+  // Deeply nested "JSON" is shown as text: formatting its issues would recurse.
+  if (jsonTextDepth(bodyText, 32) > 32) return { json: false, message: undefined, issues: [], retryAfterSeconds: undefined };
   try {
     body = JSON.parse(bodyText);
   } catch {

@@ -4,6 +4,8 @@ import { ApiError, ApiNotFoundError, NotFoundError, PreconditionError, UsageErro
 import type { CreatePromptBody } from '../core/prompts/create-body.js';
 import { promptPathSegment } from '../core/prompts/name.js';
 import type { PromptSelector } from '../core/prompts/selector.js';
+import type { ServerPromptState, ServerVersion } from '../core/prompts/sync-plan.js';
+import type { SourceVersion } from '../core/prompts/copy-plan.js';
 import type { ChatItem, PromptContent, VersionLabels } from '../core/prompts/types.js';
 import type { ApiClient, Query } from './client.js';
 import { mapLimit } from './map-limit.js';
@@ -195,4 +197,94 @@ export function compactVersions(versions: readonly number[]): string {
     i = j + 1;
   }
   return ranges.join(', ');
+}
+
+// ---- prompts as files (pull, status, push, copy) ----------------------------------------------
+
+/** Reads in flight when a command reads a version of many prompts. */
+export const SYNC_READ_CONCURRENCY = 8;
+
+/** A fetched version as the sync planners compare it. */
+export function serverVersionOf(prompt: Prompt): ServerVersion {
+  return { version: prompt.version, labels: prompt.labels, content: contentOf(prompt), config: prompt.config ?? {} };
+}
+
+/** Every prompt of the project by name (all pages of the list endpoint, 100 a page). */
+export async function promptIndex(client: ApiClient): Promise<Map<string, PromptMeta>> {
+  const metas = await listAllPrompts(client, {});
+  // A prompt always has a version; an entry without one (a broken answer) cannot be compared.
+  return new Map(metas.filter((meta) => meta.versions.length > 0).map((meta) => [meta.name, meta]));
+}
+
+export interface SyncWant {
+  name: string;
+  type: 'text' | 'chat';
+  /** Labels the plan needs to know the holder of. */
+  labels: readonly string[];
+}
+
+/**
+ * What the planner needs to know about the server: every prompt's summary from the list, plus,
+ * for each wanted prompt of the same type, its latest version, and the holder of each wanted label
+ * that the latest version does not carry. That is one request per prompt in the usual case (the
+ * list gives which labels exist; only a label away from the latest version costs one more).
+ */
+export async function readSyncState(
+  client: ApiClient,
+  index: ReadonlyMap<string, PromptMeta>,
+  wants: readonly SyncWant[],
+  onRead?: (done: number, total: number) => void,
+): Promise<Map<string, ServerPromptState>> {
+  const state = new Map<string, ServerPromptState>();
+  for (const meta of index.values()) {
+    state.set(meta.name, { name: meta.name, type: meta.type, versions: meta.versions, labels: meta.labels, tags: meta.tags });
+  }
+  const fetchable = wants.filter((want) => index.get(want.name)?.type === want.type);
+  let done = 0;
+  await mapLimit(fetchable, SYNC_READ_CONCURRENCY, async (want) => {
+    const meta = index.get(want.name)!;
+    const current = state.get(want.name)!;
+    const latest = serverVersionOf(await getPrompt(client, want.name, { version: Math.max(...meta.versions) }, { resolve: false }));
+    const labelled: Record<string, ServerVersion> = {};
+    for (const label of want.labels) {
+      if (!meta.labels.includes(label) || latest.labels.includes(label) || labelled[label]) continue;
+      const holder = serverVersionOf(await getPrompt(client, want.name, { label }, { resolve: false }));
+      for (const held of holder.labels) labelled[held] = holder;
+    }
+    state.set(want.name, { ...current, latest, labelled });
+    onRead?.(++done, fetchable.length);
+  });
+  return state;
+}
+
+/** A fetched version with its commit message, as `prompts copy` carries it over. */
+export function sourceVersionOf(prompt: Prompt): SourceVersion {
+  return { ...serverVersionOf(prompt), commitMessage: prompt.commitMessage ?? null };
+}
+
+/**
+ * The versions of one prompt that a copy needs: every version (`all`), or the latest version and
+ * each version holding a label (one request each; a version holding several labels once).
+ * `labels` limits which labelled versions are read (`latest` then means the latest version).
+ */
+export async function readLabelledVersions(
+  client: ApiClient,
+  meta: PromptMeta,
+  options: { all: boolean; labels?: readonly string[] | undefined },
+): Promise<SourceVersion[]> {
+  if (options.all) {
+    const sorted = [...meta.versions].sort((a, b) => a - b);
+    return (await getVersions(client, meta.name, sorted)).map(sourceVersionOf);
+  }
+  const found: SourceVersion[] = [];
+  const holds = (label: string) => found.some((v) => v.labels.includes(label));
+  const wanted = options.labels;
+  if (!wanted || wanted.includes('latest')) {
+    found.push(sourceVersionOf(await getPrompt(client, meta.name, { version: Math.max(...meta.versions) }, { resolve: false })));
+  }
+  for (const label of meta.labels) {
+    if (label === 'latest' || holds(label) || (wanted && !wanted.includes(label))) continue;
+    found.push(sourceVersionOf(await getPrompt(client, meta.name, { label }, { resolve: false })));
+  }
+  return found;
 }

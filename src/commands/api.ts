@@ -1,43 +1,69 @@
+// `llmobs api [METHOD] PATH`: any endpoint with the profile's credentials, retries and errors,
+// shaped after `gh api`: the method defaults to GET, or POST when fields or a body are given.
+import { STATUS_CODES } from 'node:http';
 import { z } from 'zod';
 import type { ApiClient, Query } from '../api/client.js';
 import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
+import { ApiNotFoundError, UsageError } from '../errors.js';
 import { parseJson, readTextInput } from '../io/files.js';
 import type { ActionInput } from './action.js';
 import { parseOptions, splitAssignment } from './options.js';
 
-const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const;
+export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const;
+type Method = (typeof METHODS)[number];
 const QUERY_METHODS = new Set(['GET', 'HEAD', 'DELETE']);
+const method = z.string().transform((value) => value.toUpperCase()).pipe(z.enum(METHODS, { message: `must be one of ${METHODS.join(', ')}` }));
 
 const Options = z.object({
-  method: z.string().transform((value) => value.toUpperCase()).pipe(z.enum(METHODS, { message: `must be one of ${METHODS.join(', ')}` })),
-  path: z.string().min(1),
+  method: method.optional(),
+  path: z.string().min(1, 'needs an endpoint path, e.g. /api/public/models'),
   field: z.array(z.string()).default([]),
   typedField: z.array(z.string()).default([]),
+  header: z.array(z.string()).default([]),
   input: z.string().optional(),
   paginate: z.boolean().default(false),
+  include: z.boolean().default(false),
+  silent: z.boolean().default(false),
+  curl: z.boolean().default(false),
 });
 
 type Options = z.infer<typeof Options>;
 
 export default async function action(ctx: Context, { args, opts }: ActionInput): Promise<void> {
-  await run(ctx, parseOptions(Options, { ...opts, method: args[0], path: args[1] }));
+  await run(ctx, parseOptions(Options, { ...opts, ...methodAndPath(args[0] as string, args[1] as string | undefined, opts.method as string | undefined) }));
+}
+
+/** `api PATH`, `api METHOD PATH` and `api -X METHOD PATH` all work; two different methods do not. */
+export function methodAndPath(first: string, second: string | undefined, flag: string | undefined): { method?: string; path: string } {
+  if (second === undefined) {
+    if ((METHODS as readonly string[]).includes(first.toUpperCase()) && !first.includes('/')) {
+      throw new UsageError(`"${first}" is a method: the endpoint path is missing`, { hint: `For example: llmobs api ${first.toUpperCase()} /api/public/models` });
+    }
+    return { method: flag, path: first };
+  }
+  if (flag !== undefined && flag.toUpperCase() !== first.toUpperCase()) {
+    throw new UsageError(`two methods given: ${first} and --method ${flag}`);
+  }
+  return { method: first, path: second };
 }
 
 export async function run(ctx: Context, opts: Options): Promise<void> {
   const { path, query: pathQuery } = normalisePath(opts.path);
+  const headers = parseHeaders(ctx, opts.header);
   const fields: Array<[string, unknown]> = [
     ...opts.field.map((text) => splitAssignment(text, '--field')),
     ...(await Promise.all(opts.typedField.map(async (text) => typedField(ctx, text)))),
   ];
-  if (opts.paginate && opts.method !== 'GET') throw new UsageError('--paginate only works with GET');
+  const verb: Method = opts.method ?? (fields.length > 0 || opts.input !== undefined ? 'POST' : 'GET');
+  if (opts.paginate && verb !== 'GET') throw new UsageError('--paginate only works with GET');
+  if (opts.paginate && opts.curl) throw new UsageError('--curl prints one request: drop --paginate');
 
   let body: unknown;
   const query: Query = { ...pathQuery };
   if (opts.input !== undefined) {
     body = parseJson(await readTextInput(ctx, opts.input), opts.input === '-' ? 'stdin' : opts.input);
     addAll(query, fields);
-  } else if (QUERY_METHODS.has(opts.method)) {
+  } else if (QUERY_METHODS.has(verb)) {
     addAll(query, fields);
   } else if (fields.length) {
     const object: Record<string, unknown> = {};
@@ -46,28 +72,46 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
   }
 
   const client = await ctx.api();
-  if (opts.paginate) {
-    ctx.out.printJson(await allPages(client, path, query));
+  if (opts.curl) {
+    ctx.out.line(curlCommand(client, verb, path, query, body, headers));
+    ctx.out.hint(curlHint(client));
     return;
   }
-  const response = await client.request(opts.method, path, { query, body });
-  if (response.data !== undefined) ctx.out.printJson(response.data);
+  try {
+    if (opts.paginate) {
+      const items = await allPages(client, path, query, headers);
+      if (!opts.silent) ctx.out.printJson(items);
+      return;
+    }
+    const response = await client.request(verb, path, { query, body, headers });
+    if (opts.include) ctx.out.writeHead(statusAndHeaders(response.status, response.headers));
+    if (response.data !== undefined && !opts.silent) ctx.out.printJson(response.data);
+  } catch (error) {
+    if (error instanceof ApiNotFoundError) {
+      const encoded = encodedPromptPath(path);
+      if (encoded) error.hint = `A prompt name is one path segment: write "/" in it as %2F, e.g. llmobs api ${verb === 'GET' ? '' : `${verb} `}${encoded}`;
+    }
+    throw error;
+  }
 }
 
-async function allPages(client: ApiClient, path: string, query: Query): Promise<unknown[]> {
-  const items: unknown[] = [];
-  let page = Number(query.page ?? 1);
-  for (;;) {
-    const { data } = await client.request('GET', path, { query: { ...query, page } });
-    const record = data as { data?: unknown; meta?: { totalPages?: unknown } };
-    if (!Array.isArray(record?.data)) {
-      throw new UsageError(`${path} is not a page-based list (no data array in the answer); drop --paginate`);
-    }
-    items.push(...record.data);
-    const totalPages = typeof record.meta?.totalPages === 'number' ? record.meta.totalPages : page;
-    if (page >= totalPages || record.data.length === 0) return items;
-    page++;
-  }
+async function allPages(client: ApiClient, path: string, query: Query, headers: Record<string, string>): Promise<unknown[]> {
+  const start = Number(query.page ?? 1);
+  const rest = { ...query };
+  delete rest.page;
+  return client.collectPages(
+    path,
+    rest,
+    (data) => {
+      const record = data as { data?: unknown; meta?: { totalPages?: unknown; limit?: unknown } };
+      if (!Array.isArray(record?.data)) {
+        throw new UsageError(`${path} is not a page-based list (no data array in the answer); drop --paginate`);
+      }
+      const number = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+      return { items: record.data as unknown[], totalPages: number(record.meta?.totalPages), limit: number(record.meta?.limit) };
+    },
+    { startPage: Number.isInteger(start) && start > 0 ? start : 1, headers },
+  );
 }
 
 /** `models` and `/models` mean `/api/public/models`; a full URL is refused (the server comes from the profile). */
@@ -85,6 +129,28 @@ export function normalisePath(raw: string): { path: string; query: Query } {
     query[key] = values.length === 1 ? values[0] : values;
   }
   return { path, query };
+}
+
+/** `-H 'name: value'`; values of headers that carry credentials are never printed. */
+function parseHeaders(ctx: Context, list: string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const text of list) {
+    const at = text.indexOf(':');
+    const name = at > 0 ? text.slice(0, at).trim() : '';
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new UsageError(`--header expects "name: value", got "${text}"`);
+    const value = text.slice(at + 1).trim();
+    if (isCredentialHeader(name)) {
+      ctx.addSecret(value);
+      // The token alone too: "Bearer sk-..." may show up without its scheme.
+      for (const part of value.split(/\s+/)) ctx.addSecret(part);
+    }
+    headers[name.toLowerCase()] = value;
+  }
+  return headers;
+}
+
+function isCredentialHeader(name: string): boolean {
+  return /^(authorization|proxy-authorization|cookie)$|key|token|secret/i.test(name);
 }
 
 async function typedField(ctx: Context, text: string): Promise<[string, unknown]> {
@@ -105,4 +171,49 @@ function addAll(target: Record<string, unknown>, fields: Array<[string, unknown]
     if (current === undefined) target[key] = value;
     else target[key] = Array.isArray(current) ? [...current, value] : [current, value];
   }
+}
+
+function statusAndHeaders(status: number, headers: Record<string, string | string[] | undefined>): string {
+  const lines = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`.trimEnd()];
+  for (const [name, value] of Object.entries(headers)) {
+    for (const item of Array.isArray(value) ? value : value === undefined ? [] : [value]) lines.push(`${name}: ${item}`);
+  }
+  return `${lines.join('\n')}\n\n`;
+}
+
+/**
+ * The request as a curl command. Credentials are never printed: they come from the environment
+ * variables llmobs reads too, so the command runs as it is where those are set.
+ */
+export function curlCommand(client: ApiClient, verb: string, path: string, query: Query, body: unknown, headers: Record<string, string>): string {
+  const parts = ['curl', '--request', verb, quote(client.url(path, query))];
+  const auth = client.config.auth;
+  const own = new Set(Object.keys(headers));
+  if (!own.has('authorization')) {
+    if (auth.type === 'basic') parts.push('--user', '"$LANGFUSE_PUBLIC_KEY:$LANGFUSE_SECRET_KEY"');
+    if (auth.type === 'bearer') parts.push('--header', '"Authorization: Bearer $LLMOBS_API_KEY"');
+  }
+  parts.push('--header', quote('accept: application/json'));
+  if (body !== undefined) parts.push('--header', quote('content-type: application/json'));
+  for (const [name, value] of Object.entries(headers)) parts.push('--header', quote(`${name}: ${isCredentialHeader(name) ? '<redacted>' : value}`));
+  if (body !== undefined) parts.push('--data', quote(JSON.stringify(body)));
+  return parts.join(' ');
+}
+
+function curlHint(client: ApiClient): string {
+  const auth = client.config.auth;
+  if (auth.type === 'basic') return 'Nothing was sent. The keys are not printed: set LANGFUSE_PUBLIC_KEY and LANGFUSE_SECRET_KEY before running it.';
+  if (auth.type === 'bearer') return 'Nothing was sent. The key is not printed: set LLMOBS_API_KEY before running it.';
+  return 'Nothing was sent.';
+}
+
+function quote(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/** For a 404 on a prompt path whose name was written with a plain "/": the same path with %2F. */
+export function encodedPromptPath(path: string): string | undefined {
+  const match = /^\/api\/public\/v2\/prompts\/(.+?)(\/versions\/[^/]+)?$/.exec(path);
+  if (!match?.[1] || !match[1].includes('/')) return undefined;
+  return `/api/public/v2/prompts/${match[1].split('/').join('%2F')}${match[2] ?? ''}`;
 }

@@ -4,7 +4,7 @@
 // (--profile or LLMOBS_PROFILE) is used whole, so stray LANGFUSE_* variables in a developer's
 // shell cannot silently mix another project's keys into it. Credentials always come as a set
 // from one source; only --base-url may override the server of an explicit profile.
-import { ConfigError } from '../errors.js';
+import { ConfigError, ProfileNotFoundError } from '../errors.js';
 import type { GlobalOptions } from '../context.js';
 import { maskKey } from './mask.js';
 import { DEFAULT_REGION, REGIONS, type Region } from './regions.js';
@@ -62,6 +62,9 @@ const KEY_VARS = {
 
 const URL_VARS = ['LLMOBS_BASE_URL', 'LANGFUSE_BASE_URL', 'LANGFUSE_HOST'] as const;
 
+/** Variables whose values are secrets. */
+export const SECRET_VARIABLES = [...KEY_VARS.secretKey, ...KEY_VARS.apiKey] as const;
+
 export const ENVIRONMENT_VARIABLES = [
   'LLMOBS_PROFILE',
   ...URL_VARS,
@@ -94,12 +97,8 @@ export function describeConfig({ globals, env, store }: ResolveInput): ConfigVie
     profile = store.get(selected.name);
     if (!profile) {
       const known = store.names();
+      if (selected.explicit) throw new ProfileNotFoundError(selected.name, known, sourceText(selected.source));
       const listing = known.length ? `known profiles: ${known.join(', ')}` : 'no profiles are configured';
-      if (selected.explicit) {
-        throw new ConfigError(`profile "${selected.name}" not found (from ${sourceText(selected.source)}); ${listing}`, {
-          hint: `Add it with: llmobs profile add ${selected.name}`,
-        });
-      }
       notes.push(`the active profile "${selected.name}" no longer exists; ignoring it (${listing})`);
       selected = undefined;
     }

@@ -1,8 +1,23 @@
-// Profiles on disk, through `conf`: one JSON file, mode 0600, in a 0700 directory, written atomically.
-import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
+// Profiles on disk: one JSON file (mode 0600) in a 0700 directory. Every change is a
+// read-modify-write under a lock file, written to a temporary file, flushed and renamed over
+// the old one, so concurrent `profile add` commands keep every profile and a crash never leaves
+// half a file. The file format is the one `conf` wrote before (a JSON object; any indentation).
+import {
+  closeSync,
+  constants,
+  fsyncSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
-import Conf from 'conf';
+import { dirname, join } from 'node:path';
 import { ConfigError } from '../errors.js';
 import { type ConfigFile, ConfigFileSchema, type Profile } from './schema.js';
 
@@ -13,6 +28,12 @@ export interface ProfileStore {
   activeName(): string | undefined;
   /** Adds or replaces a profile; `makeActive` also selects it. */
   put(name: string, profile: Profile, makeActive: boolean): void;
+  /**
+   * Adds a profile only if no profile of that name exists, checked under the lock (so two
+   * concurrent adds of one name cannot both succeed). Returns false when it exists.
+   * `makeActive`: select it; `'if-none'`: select it only when no profile is active.
+   */
+  add(name: string, profile: Profile, makeActive: boolean | 'if-none'): boolean;
   remove(name: string): void;
   setActive(name: string | undefined): void;
 }
@@ -23,71 +44,125 @@ export function configDir(env: Record<string, string | undefined>): string {
   return join(base, 'llmobs');
 }
 
-export function openProfileStore(options: {
+export interface StoreOptions {
   env: Record<string, string | undefined>;
   warn: (message: string) => void;
-}): ProfileStore {
+  /** How long a write waits for another command's lock before failing (ms). */
+  lockTimeoutMs?: number;
+}
+
+export function openProfileStore(options: StoreOptions): ProfileStore {
   const dir = configDir(options.env);
-  if (!existsSync(dir)) {
+  let created = false;
+  try {
+    lstatSync(dir);
+  } catch {
     try {
       mkdirSync(dir, { recursive: true, mode: 0o700 });
-      chmodSync(dir, 0o700);
+      created = true;
     } catch (error) {
       throw new ConfigError(`cannot create config directory ${dir}: ${(error as Error).message}`, {
         hint: 'Set LLMOBS_CONFIG_DIR to a writable directory.',
       });
     }
   }
-  // Before parsing: a broken file that holds keys should still be flagged when others can read it.
-  warnIfExposed(join(dir, 'config.json'), options.warn);
-  let conf: Conf<ConfigFile>;
-  try {
-    conf = new Conf<ConfigFile>({
-      cwd: dir,
-      configName: 'config',
-      configFileMode: 0o600,
-      accessPropertiesByDotNotation: false,
-      clearInvalidConfig: false,
-    });
-  } catch (error) {
-    throw invalidFile(join(dir, 'config.json'), error);
-  }
-  const store = new ConfProfileStore(conf);
+  const store = new FileProfileStore(dir, options.lockTimeoutMs ?? 10_000);
+  // Checked before parsing: a broken file that holds keys should still be flagged.
+  if (!created) for (const warning of store.exposure()) options.warn(warning);
   store.read(); // surfaces a broken file now, with its path, not deep inside a command
   return store;
 }
 
-class ConfProfileStore implements ProfileStore {
-  constructor(private readonly conf: Conf<ConfigFile>) {}
+const GROUP_OTHER_RW = 0o066;
+const GROUP_OTHER_W = 0o022;
+const STICKY = 0o1000;
 
-  get path(): string {
-    return this.conf.path;
+const octal = (mode: number): string => (mode & 0o7777).toString(8).padStart(3, '0');
+
+class FileProfileStore implements ProfileStore {
+  readonly path: string;
+  private cached: { raw: Record<string, unknown>; parsed: ConfigFile } | undefined;
+
+  constructor(
+    private readonly dir: string,
+    private readonly lockTimeoutMs: number,
+  ) {
+    this.path = join(dir, 'config.json');
   }
 
-  read(): ConfigFile {
-    let raw: unknown;
+  /** Warnings about a directory or file that other users can read or write. */
+  exposure(): string[] {
+    const warnings: string[] = [];
+    const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
     try {
-      raw = this.conf.store;
-    } catch (error) {
-      throw invalidFile(this.path, error);
+      const st = statSync(this.dir);
+      if ((st.mode & GROUP_OTHER_RW) !== 0) {
+        warnings.push(`config directory ${this.dir} can be ${(st.mode & GROUP_OTHER_W) !== 0 ? 'written' : 'read'} by other users (mode ${octal(st.mode)}); it holds secret keys. Run: chmod 700 ${this.dir}`);
+      }
+      if (uid !== undefined && st.uid !== uid) warnings.push(`config directory ${this.dir} belongs to another user (uid ${st.uid})`);
+    } catch {
+      // Reported when it is used.
     }
+    try {
+      const link = lstatSync(this.path);
+      if (link.isSymbolicLink()) {
+        const target = statSync(this.path);
+        if ((target.mode & GROUP_OTHER_RW) !== 0) {
+          warnings.push(`config file ${this.path} (a link to ${realpathSync(this.path)}) is readable or writable by other users (mode ${octal(target.mode)}); it holds secret keys`);
+        }
+      } else if ((link.mode & GROUP_OTHER_RW) !== 0) {
+        warnings.push(`config file ${this.path} is ${(link.mode & GROUP_OTHER_W) !== 0 ? 'writable' : 'readable'} by other users (mode ${octal(link.mode)}); it holds secret keys. Run: chmod 600 ${this.path}`);
+      }
+      if (uid !== undefined && link.uid !== uid && !link.isSymbolicLink()) warnings.push(`config file ${this.path} belongs to another user (uid ${link.uid})`);
+    } catch {
+      // No file yet: nothing to protect.
+    }
+    return warnings;
+  }
+
+  /** The file's JSON (empty when there is no file), without schema checks. */
+  private readRaw(): Record<string, unknown> {
+    let text: string;
+    try {
+      text = readFileSync(this.path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+      throw new ConfigError(`config file ${this.path} cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {
+        hint: 'Check its permissions (it should be yours, mode 600).',
+      });
+    }
+    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    if (text.trim() === '') return {};
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (error) {
+      throw invalidJson(this.path, text, error);
+    }
+    if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+      throw new ConfigError(`config file ${this.path} is invalid: it must hold a JSON object`, { hint: FIX_HINT });
+    }
+    return json as Record<string, unknown>;
+  }
+
+  private validate(raw: Record<string, unknown>): ConfigFile {
     const parsed = ConfigFileSchema.safeParse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       throw new ConfigError(
-        `config file ${this.path} is invalid at ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'unknown'}`,
+        `config file ${this.path} is invalid at ${issue?.path.map(String).join('.') || '(root)'}: ${issue?.message ?? 'unknown'}`,
         { hint: 'Fix the file by hand, or remove the broken profile with `llmobs profile remove`.' },
       );
     }
     return parsed.data;
   }
 
-  private write(next: ConfigFile): void {
-    try {
-      this.conf.store = next;
-    } catch (error) {
-      throw new ConfigError(`cannot write config file ${this.path}: ${(error as Error).message}`);
+  read(): ConfigFile {
+    if (!this.cached) {
+      const raw = this.readRaw();
+      this.cached = { raw, parsed: this.validate(raw) };
     }
+    return this.cached.parsed;
   }
 
   names(): string[] {
@@ -104,46 +179,229 @@ class ConfProfileStore implements ProfileStore {
   }
 
   put(name: string, profile: Profile, makeActive: boolean): void {
-    const current = this.read();
-    const next: ConfigFile = { ...current, profiles: { ...current.profiles, [name]: stripUndefined(profile) } };
-    if (makeActive) next.activeProfile = name;
-    this.write(next);
+    this.update((raw) => {
+      profilesOf(raw)[name] = stripUndefined(profile);
+      if (makeActive) raw.activeProfile = name;
+      return true;
+    });
+  }
+
+  add(name: string, profile: Profile, makeActive: boolean | 'if-none'): boolean {
+    return this.update((raw, current) => {
+      if (Object.hasOwn(current.profiles, name)) return false;
+      profilesOf(raw)[name] = stripUndefined(profile);
+      if (makeActive === true || (makeActive === 'if-none' && !current.activeProfile)) raw.activeProfile = name;
+      return true;
+    });
   }
 
   remove(name: string): void {
-    const current = this.read();
-    const profiles = { ...current.profiles };
-    delete profiles[name];
-    const next: ConfigFile = { ...current, profiles };
-    if (next.activeProfile === name) delete next.activeProfile;
-    this.write(next);
+    this.update((raw) => {
+      delete profilesOf(raw)[name];
+      if (raw.activeProfile === name) delete raw.activeProfile;
+      return true;
+    });
   }
 
   setActive(name: string | undefined): void {
-    const next: ConfigFile = { ...this.read() };
-    if (name === undefined) delete next.activeProfile;
-    else next.activeProfile = name;
-    this.write(next);
+    this.update((raw) => {
+      if (name === undefined) delete raw.activeProfile;
+      else raw.activeProfile = name;
+      return true;
+    });
+  }
+
+  /**
+   * Applies a change to the file as it is now on disk, under the lock. Keys llmobs does not know
+   * are kept. `change` returns false to leave the file as it is.
+   */
+  private update(change: (raw: Record<string, unknown>, current: ConfigFile) => boolean): boolean {
+    const target = this.writeTarget();
+    const release = this.lock();
+    try {
+      const raw = this.readRaw();
+      const current = this.validate(raw);
+      if (!change(raw, current)) return false;
+      const next = this.validate(raw);
+      writeAtomically(target, `${JSON.stringify(raw, null, '\t')}\n`);
+      this.cached = { raw, parsed: next };
+      return true;
+    } finally {
+      release();
+    }
+  }
+
+  /**
+   * Where a write goes: the file itself, or the file a symbolic link points to (dotfile managers
+   * link configs) unless the link sits in a directory other users can write, where anyone could
+   * have planted it to capture the keys.
+   */
+  private writeTarget(): string {
+    let link;
+    try {
+      link = lstatSync(this.path);
+    } catch {
+      return this.path;
+    }
+    if (!link.isSymbolicLink()) return this.path;
+    const dirMode = statSync(this.dir).mode;
+    if ((dirMode & GROUP_OTHER_W) !== 0) {
+      throw new ConfigError(
+        `config file ${this.path} is a symbolic link in a directory other users can write (mode ${octal(dirMode)}); llmobs does not write keys through it`,
+        { hint: `Anyone could have planted it. Remove the link, make the directory private (chmod 700 ${this.dir}), or set LLMOBS_CONFIG_DIR to a private directory.` },
+      );
+    }
+    let real: string;
+    try {
+      real = realpathSync(this.path);
+    } catch {
+      throw new ConfigError(`config file ${this.path} is a symbolic link to a file that does not exist`, { hint: 'Remove the link or create its target.' });
+    }
+    const targetDirMode = statSync(dirname(real)).mode;
+    if ((targetDirMode & GROUP_OTHER_W) !== 0 && (targetDirMode & STICKY) === 0) {
+      throw new ConfigError(`config file ${this.path} links to ${real}, in a directory other users can write; llmobs does not write keys there`, {
+        hint: 'Keep the configuration in a private directory (chmod 700).',
+      });
+    }
+    return real;
+  }
+
+  /** Takes the lock file next to the config file; returns its release. */
+  private lock(): () => void {
+    const path = `${this.path}.lock`;
+    const deadline = Date.now() + this.lockTimeoutMs;
+    for (let attempt = 0; ; attempt++) {
+      let fd: number;
+      try {
+        fd = openSync(path, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, 0o600);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code !== 'EEXIST') {
+          throw new ConfigError(`cannot lock config file ${this.path}: ${code ?? (error as Error).message}`, { hint: `Check that ${this.dir} is writable.` });
+        }
+        if (removeIfStale(path)) continue;
+        if (Date.now() >= deadline) {
+          throw new ConfigError(`config file ${this.path} is locked by another llmobs command (${path})`, {
+            hint: `Nothing was changed. Try again; if no other llmobs command is running, remove ${path}.`,
+          });
+        }
+        sleepSync(Math.min(5 + attempt * 5, 50));
+        continue;
+      }
+      try {
+        writeSync(fd, `${process.pid} ${Date.now()}\n`);
+      } finally {
+        closeSync(fd);
+      }
+      return () => {
+        try {
+          unlinkSync(path);
+        } catch {
+          // Already removed as stale by another command: nothing to release.
+        }
+      };
+    }
   }
 }
 
-function invalidFile(path: string, error: unknown): ConfigError {
-  const message = error instanceof Error ? error.message : String(error);
-  return new ConfigError(`config file ${path} cannot be read: ${message}`, {
-    hint: 'The file was left untouched. Fix it by hand (it is JSON), or move it away to start over.',
-    cause: error,
-  });
+const FIX_HINT = 'The file was left untouched. Fix it by hand (it is JSON), or move it away to start over.';
+
+// A lock older than this is left over from a command that died (a write takes milliseconds).
+const STALE_LOCK_MS = 30_000;
+
+/** Removes a lock whose owner is gone or that is too old; true when it did. */
+function removeIfStale(path: string): boolean {
+  let stale = false;
+  try {
+    const [pidText] = readFileSync(path, 'utf8').split(' ');
+    const pid = Number(pidText);
+    const age = Date.now() - lstatSync(path).mtimeMs;
+    if (age > STALE_LOCK_MS) stale = true;
+    else if (Number.isInteger(pid) && pid > 0 && age > 1_000) {
+      try {
+        process.kill(pid, 0);
+      } catch (error) {
+        stale = (error as NodeJS.ErrnoException).code === 'ESRCH';
+      }
+    }
+  } catch (error) {
+    // Gone in the meantime: try again at once.
+    return (error as NodeJS.ErrnoException).code === 'ENOENT';
+  }
+  if (!stale) return false;
+  try {
+    unlinkSync(path);
+  } catch {
+    // Another command removed it first.
+  }
+  return true;
 }
 
-function warnIfExposed(path: string, warn: (message: string) => void): void {
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+function sleepSync(ms: number): void {
+  Atomics.wait(sleeper, 0, 0, ms);
+}
+
+/** Writes a new file next to `path`, flushes it and renames it over `path`: never half a file. */
+function writeAtomically(path: string, text: string): void {
+  const temp = join(dirname(path), `.${Math.random().toString(36).slice(2)}.${process.pid}.tmp`);
+  let fd: number | undefined;
   try {
-    const mode = statSync(path).mode & 0o777;
-    if ((mode & 0o077) !== 0) {
-      warn(`config file ${path} is readable by other users (mode ${mode.toString(8)}); it holds secret keys. Run: chmod 600 ${path}`);
+    fd = openSync(temp, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, 0o600);
+    writeSync(fd, text);
+    fsyncSync(fd);
+    closeSync(fd);
+    fd = undefined;
+    renameSync(temp, path);
+  } catch (error) {
+    if (fd !== undefined) closeSync(fd);
+    try {
+      unlinkSync(temp);
+    } catch {
+      // Not created.
+    }
+    throw new ConfigError(`cannot write config file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {
+      hint: 'Nothing was changed. Check the permissions of the directory and the free disk space.',
+    });
+  }
+  try {
+    const dirFd = openSync(dirname(path), 'r');
+    try {
+      fsyncSync(dirFd);
+    } finally {
+      closeSync(dirFd);
     }
   } catch {
-    // No file yet: nothing to protect.
+    // Some file systems cannot flush a directory; the rename is still atomic.
   }
+}
+
+/**
+ * A JSON syntax error by line and column only: V8's message quotes the text around the error,
+ * which in this file may be a secret key.
+ */
+function invalidJson(path: string, text: string, error: unknown): ConfigError {
+  const message = (error as Error).message;
+  const at = /position (\d+)/.exec(message);
+  let where = '';
+  if (at) {
+    const offset = Math.min(Number(at[1]), text.length);
+    const before = text.slice(0, offset);
+    const line = before.split('\n').length;
+    const column = offset - before.lastIndexOf('\n');
+    where = ` at line ${line}, column ${column}`;
+  } else if (/end of JSON input|Unterminated/i.test(message)) {
+    where = ' (it ends too early)';
+  }
+  return new ConfigError(`config file ${path} is not valid JSON${where}`, { hint: FIX_HINT });
+}
+
+function profilesOf(raw: Record<string, unknown>): Record<string, unknown> {
+  const current = raw.profiles;
+  if (typeof current === 'object' && current !== null && !Array.isArray(current)) return current as Record<string, unknown>;
+  const fresh: Record<string, unknown> = {};
+  raw.profiles = fresh;
+  return fresh;
 }
 
 function stripUndefined<T extends object>(value: T): T {

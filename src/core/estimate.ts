@@ -1,3 +1,4 @@
+import { assertJsonDepth } from './json-depth.js';
 import type { CostResult } from './cost.js';
 import { isEmpty } from './objects.js';
 import { computeCost } from './cost.js';
@@ -11,7 +12,7 @@ import { selectPricingTier } from './pricing-tier.js';
 import type { CountStats } from './tokenizer/index.js';
 import type { TokenCounter, TokenCountOutcome, TokenizerInfo, TokenizerResolution } from './tokenize.js';
 import { resolveTokenizer, SLOW_PIECE_BYTES, tokenizeObservation } from './tokenize.js';
-import type { DroppedValue, UsageDetailsShape } from './usage.js';
+import type { DroppedValue, ProvidedUsage, UsageDetailsShape } from './usage.js';
 import { finalizeProvidedUsage, mergeProvidedUsage, ObservationRejectedError } from './usage.js';
 import type { EstimateWarning } from './warnings.js';
 
@@ -142,13 +143,29 @@ const list = (keys: readonly string[]): string => keys.map((k) => `"${k}"`).join
  * only when the server would, then a pricing tier and the costs are computed.
  */
 export function estimate(input: EstimateInput, options: EstimateOptions): EstimateResult {
+  for (const key of ['input', 'output', 'usage', 'usageDetails', 'costDetails', 'modelParameters', 'metadata'] as const) {
+    assertJsonDepth(input[key], `the ${key === 'usageDetails' ? 'usage' : key === 'costDetails' ? 'cost' : key}`);
+  }
   validateInput(input);
+  return estimateFromProvided(input, mergeProvidedUsage(input), options);
+}
+
+/** What `estimateFromProvided` reads of a generation besides its provided usage and cost. */
+export type GenerationFields = Pick<EstimateInput, 'model' | 'input' | 'output' | 'modelParameters' | 'metadata' | 'level'>;
+
+/**
+ * The inference half of `estimate`: matching, tokenization, tier and cost, from usage and cost
+ * already normalised the way ingestion stores them (`provided_usage_details`,
+ * `provided_cost_details`). Ingestion calls this on the merged observation; `estimate` on one
+ * generation's raw fields. `modelParameters` and `metadata` are what pricing-tier attribute
+ * conditions look at.
+ */
+export function estimateFromProvided(input: GenerationFields, provided: ProvidedUsage, options: EstimateOptions): EstimateResult {
   const warnings: EstimateWarning[] = [];
   const warn = (code: EstimateWarning['code'], message: string): void => {
     warnings.push({ code, message });
   };
 
-  const provided = mergeProvidedUsage(input);
   // An empty model name is falsy on the server: no lookup at all.
   const match = input.model === '' ? null : options.match ? options.match(input.model) : findModel(input.model, options.definitions);
   const definition = match?.winner?.definition ?? null;

@@ -16,4 +16,5 @@ export * from './pricing-tier.js';
 export * from './cost.js';
 export * from './precision.js';
 export * from './warnings.js';
+export * from './json-depth.js';
 export * from './estimate.js';

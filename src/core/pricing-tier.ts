@@ -1,6 +1,8 @@
 import type { AttributeCondition, PricingTier, PricingTierCondition, UnknownCondition, UsageCondition } from './models/types.js';
 import { isEmpty } from './objects.js';
 import { isUnknownCondition, isUsageCondition } from './models/types.js';
+import { parseJsRegex } from './regex/js-parser.js';
+import { type AreMatcher, compileMatcher, DEFAULT_LIMITS } from './regex/matcher.js';
 
 /** Observation attributes that attribute conditions look at. */
 export interface TierAttributes {
@@ -16,7 +18,7 @@ export type ConditionEvaluation =
       matchedKeys: string[];
       sum: number;
       passed: boolean;
-      /** Set when the pattern is not a valid JS regex (the condition then fails). */
+      /** Set when the pattern is not a valid JS regex or cannot be evaluated safely (the condition then fails). */
       error?: string;
     }
   | {
@@ -85,20 +87,24 @@ function compare(sum: number, operator: string, value: number): boolean {
   }
 }
 
-// Tier conditions repeat across generations: compile each pattern once. No `g` flag, so a
-// cached RegExp carries no lastIndex state between tests.
+// Tier conditions repeat across generations: compile each pattern once.
 const REGEX_CACHE_LIMIT = 2000;
-const regexCache = new Map<string, RegExp | Error>();
+const regexCache = new Map<string, AreMatcher | Error>();
 
-function conditionRegex(pattern: string, caseSensitive: boolean): RegExp | Error {
+/**
+ * The server reads the pattern as a JS regex, unanchored, case-insensitive unless caseSensitive
+ * (not Postgres' dialect). It runs here on the linear-time automata, not on V8's backtracking
+ * engine: a definition from a server or a models file must not be able to stall an estimate.
+ */
+function conditionRegex(pattern: string, caseSensitive: boolean): AreMatcher | Error {
   const key = `${caseSensitive ? 's' : 'i'}:${pattern}`;
   let compiled = regexCache.get(key);
   if (compiled === undefined) {
-    try {
-      // A JS regex, unanchored, case-insensitive unless caseSensitive: not Postgres' dialect.
-      compiled = new RegExp(pattern, caseSensitive ? '' : 'i');
-    } catch (e) {
-      compiled = e as Error;
+    const parsed = parseJsRegex(pattern, !caseSensitive);
+    if (!parsed.ok) compiled = new Error(parsed.reason);
+    else {
+      const built = compileMatcher(parsed.parsed, DEFAULT_LIMITS, { codeUnits: true });
+      compiled = built.ok ? built.matcher : new Error(built.reason);
     }
     if (regexCache.size >= REGEX_CACHE_LIMIT) regexCache.clear();
     regexCache.set(key, compiled);
@@ -113,7 +119,14 @@ function evaluateCondition(condition: PricingTierCondition, usage: Record<string
     if (regex instanceof Error) {
       return { kind: 'usage', condition, matchedKeys: [], sum: 0, passed: false, error: regex.message };
     }
-    const matchedKeys = Object.keys(usage).filter((key) => regex.test(key));
+    const matchedKeys: string[] = [];
+    for (const key of Object.keys(usage)) {
+      const outcome = regex.test(key);
+      if (outcome.matched === undefined) {
+        return { kind: 'usage', condition, matchedKeys: [], sum: 0, passed: false, error: `cannot be evaluated safely for the usage key ${JSON.stringify(key)}: ${outcome.error}` };
+      }
+      if (outcome.matched) matchedKeys.push(key);
+    }
     const sum = matchedKeys.reduce((acc, key) => acc + (usage[key] || 0), 0);
     return { kind: 'usage', condition, matchedKeys, sum, passed: compare(sum, condition.operator, condition.value) };
   }

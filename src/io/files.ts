@@ -3,7 +3,8 @@
 import { open, readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Context } from '../context.js';
-import { FileError, UsageError } from '../errors.js';
+import { CliError, ExitCode, FileError, UsageError } from '../errors.js';
+import { JsonTooDeepError, jsonTextDepth, MAX_JSON_DEPTH, valueDepth } from '../core/json-depth.js';
 import { readAll } from './stdin.js';
 
 /** Reads a file, or stdin when the name is `-`. */
@@ -36,7 +37,15 @@ export async function openInputStream(ctx: Context, file: string, highWaterMark:
   }
 }
 
+/** JSON nested deeper than MAX_JSON_DEPTH: exit 2, code `json_too_deep`, before anything is sent. */
+export function tooDeep(what: string): CliError {
+  return new CliError(new JsonTooDeepError(what).message, ExitCode.usage, 'json_too_deep', {
+    hint: 'Nothing was sent. Flatten the data, or check that the file is the one you meant.',
+  });
+}
+
 export function parseJson(text: string, source: string): unknown {
+  if (jsonTextDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) throw tooDeep(source);
   try {
     return JSON.parse(text);
   } catch (error) {
@@ -49,9 +58,13 @@ export async function parseJsonOrYaml(text: string, source: string): Promise<unk
   const trimmed = text.trimStart();
   if (!/\.ya?ml$/i.test(source) && (trimmed.startsWith('{') || trimmed.startsWith('['))) return parseJson(text, source);
   const YAML = await import('yaml');
+  let value: unknown;
   try {
-    return YAML.parse(text, { prettyErrors: true });
+    value = YAML.parse(text, { prettyErrors: true });
   } catch (error) {
+    if (error instanceof RangeError) throw tooDeep(source);
     throw new UsageError(`${source} is neither valid JSON nor valid YAML: ${(error as Error).message.split('\n')[0]}`);
   }
+  if (valueDepth(value, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) throw tooDeep(source);
+  return value;
 }

@@ -1,9 +1,14 @@
 // The one place that prints. Data goes to stdout; warnings, hints, progress and errors to stderr.
 // On a terminal: tables with headers and colour. Piped: tab-separated, no header, no colour.
+// --csv: RFC 4180 CSV with a header row. --headers / --no-headers: the header row in any of them.
+// --jq: every JSON value printed goes through the filter (src/output/jq.ts) instead.
 import { createRequire } from 'node:module';
 import { Chalk, type ChalkInstance } from 'chalk';
 import type TableType from 'cli-table3';
+import { CliError, ExitCode } from '../errors.js';
 import { colorLevel } from './color.js';
+import { escapeJson, escapeText, escapeValue } from './escape.js';
+import type { JqFilter } from './jq.js';
 
 // cli-table3 loads only when a terminal table is printed: piped and JSON output never need it,
 // and commands such as `tokens count` start faster without it.
@@ -24,8 +29,14 @@ export interface OutputOptions {
   noColor: boolean;
   /** Removes known secrets from everything written; identity when none are known. */
   redact?: (text: string) => string;
+  /** The same for messages on stderr, which may also remove what merely looks like a secret. */
+  redactMessage?: (text: string) => string;
   /** Whether any secret is known (raw bytes can then skip redaction). */
   redacting?: () => boolean;
+  /** Tables as CSV (--csv). */
+  csv?: boolean | undefined;
+  /** Header rows: true adds them to piped tables, false removes them everywhere; default per format. */
+  headers?: boolean | undefined;
 }
 
 export interface Column {
@@ -57,7 +68,15 @@ export class Output {
   private readonly stdout: OutStream;
   private readonly stderr: OutStream;
   private readonly redact: (text: string) => string;
+  private readonly redactMessage: (text: string) => string;
   private readonly redacting: () => boolean;
+  private readonly csv: boolean;
+  private readonly headers: boolean | undefined;
+  private filter: JqFilter | undefined;
+  /** Text written while --jq is on that does not end a line yet. */
+  private pendingJson = '';
+  /** What was printed, so a flag that had nothing to act on can say so. */
+  private printed = { json: false };
 
   constructor(options: OutputOptions) {
     this.stdout = options.stdout;
@@ -66,28 +85,50 @@ export class Output {
     this.isTTY = options.stdout.isTTY === true;
     this.stderrIsTTY = options.stderr.isTTY === true;
     this.redact = options.redact ?? ((text) => text);
+    this.redactMessage = options.redactMessage ?? this.redact;
     this.redacting = options.redacting ?? (() => options.redact !== undefined);
+    this.csv = options.csv === true;
+    this.headers = options.headers;
     const level = (isTTY: boolean) => colorLevel({ env: options.env, isTTY, noColorFlag: options.noColor });
     this.c = new Chalk({ level: level(this.isTTY) });
     this.e = new Chalk({ level: level(this.stderrIsTTY) });
   }
 
-  /** Raw text to stdout. */
-  write(text: string): void {
-    this.stdout.write(this.redact(text));
+  /** From now on, JSON output goes through this jq filter (--jq). */
+  useFilter(filter: JqFilter): void {
+    this.filter = filter;
   }
 
-  /** Raw text to stdout that waits when the reader is slower (for long streams of results). */
+  /** Text to stdout: exact when piped, control characters made visible on a terminal. */
+  write(text: string): void {
+    if (this.filter) return this.filterLines(text);
+    this.stdout.write(this.redact(this.isTTY ? escapeText(text) : text));
+  }
+
+  /** Text before the data that --jq leaves alone (the status line and headers of `api --include`). */
+  writeHead(text: string): void {
+    this.stdout.write(this.redact(this.isTTY ? escapeText(text) : text));
+  }
+
+  /** JSON text to stdout; on a terminal DEL and C1 controls are escaped too (still valid JSON). */
+  private writeJson(text: string): void {
+    if (this.filter) return this.filterLines(text);
+    this.stdout.write(this.redact(this.isTTY ? escapeJson(text) : text));
+  }
+
+  /** JSON lines to stdout that wait when the reader is slower (for long streams of results). */
   async writeChunk(text: string): Promise<void> {
-    if (this.stdout.write(this.redact(text)) === false && typeof (this.stdout as { once?: unknown }).once === 'function') {
+    if (this.filter) return this.filterLines(text);
+    if (this.stdout.write(this.redact(this.isTTY ? escapeJson(text) : text)) === false && typeof (this.stdout as { once?: unknown }).once === 'function') {
       await new Promise<void>((resolve) => (this.stdout as NodeJS.WritableStream).once('drain', () => resolve()));
     }
   }
 
   /** UTF-8 bytes to stdout, with the same backpressure as `writeChunk`. */
   async writeBytes(bytes: Uint8Array): Promise<void> {
+    if (this.filter) return this.filterLines(Buffer.from(bytes).toString('utf8'));
     // Secrets are removed from text; decode only when there could be something to remove.
-    if (this.redacting()) {
+    if (this.redacting() || this.isTTY) {
       await this.writeChunk(Buffer.from(bytes).toString('utf8'));
       return;
     }
@@ -107,23 +148,33 @@ export class Output {
 
   /** Stable JSON on stdout: two-space indented, keys in the order the value was built. */
   printJson(value: unknown): void {
-    this.write(`${JSON.stringify(value, null, 2)}\n`);
+    this.printed.json = true;
+    if (this.filter) return this.runFilter(JSON.stringify(value));
+    this.writeJson(`${JSON.stringify(value, null, 2)}\n`);
   }
 
   /** One compact JSON document per line (for streams of results). */
   printJsonLine(value: unknown): void {
-    this.write(`${JSON.stringify(value)}\n`);
+    this.printed.json = true;
+    if (this.filter) return this.runFilter(JSON.stringify(value));
+    this.writeJson(`${JSON.stringify(value)}\n`);
   }
 
   table(columns: Column[], rows: Cell[][]): void {
-    const text = rows.map((row) => row.map(cellText));
+    const text = rows.map((row) => row.map((cell) => (this.isTTY ? escapeValue(cellText(cell), this.csv) : cellText(cell))));
+    if (this.csv) {
+      if (this.headers !== false) this.line(columns.map((col) => csvField(col.header)).join(','));
+      for (const row of text) this.line(row.map(csvField).join(','));
+      return;
+    }
     if (!this.isTTY) {
+      if (this.headers === true) this.line(columns.map((col) => tsvSafe(col.header)).join('\t'));
       for (const row of text) this.line(row.map(tsvSafe).join('\t'));
       return;
     }
     const Table = loadTable();
     const table = new Table({
-      head: columns.map((col) => this.c.bold(col.header)),
+      head: this.headers === false ? [] : columns.map((col) => this.c.bold(col.header)),
       colAligns: columns.map((col) => col.align ?? 'left'),
       chars: BORDERLESS,
       style: { head: [], border: [], 'padding-left': 0, 'padding-right': 2 },
@@ -134,27 +185,74 @@ export class Output {
     this.line(table.toString().replace(/ +$/gm, ''));
   }
 
-  /** Label/value pairs: aligned on a terminal, `label<TAB>value` when piped. */
+  /** Label/value pairs: aligned on a terminal; piped (or --csv) a two-column table, FIELD and VALUE. */
   keyValues(pairs: Array<readonly [string, Cell]>): void {
-    if (!this.isTTY) {
-      for (const [label, value] of pairs) this.line(`${label}\t${tsvSafe(cellText(value))}`);
+    if (this.csv || !this.isTTY) {
+      this.table([{ header: 'FIELD' }, { header: 'VALUE' }], pairs.map(([label, value]) => [label, value]));
       return;
     }
     const width = Math.max(0, ...pairs.map(([label]) => label.length));
     for (const [label, value] of pairs) {
-      this.line(`${this.c.bold(label.padEnd(width))}  ${cellText(value)}`);
+      this.line(`${this.c.bold(escapeValue(label).padEnd(width))}  ${escapeValue(cellText(value))}`);
+    }
+  }
+
+  /**
+   * Content exactly as stored when piped (a script gets its bytes back); on a terminal it ends
+   * with a line break, so the prompt does not land on its last line.
+   */
+  content(text: string): void {
+    this.write(this.isTTY && !text.endsWith('\n') ? `${text}\n` : text);
+  }
+
+  /**
+   * After a command succeeded: filters what is left of a JSON stream, and says when --jq had
+   * nothing to act on.
+   */
+  finish(): void {
+    if (this.filter) {
+      if (this.pendingJson.trim() !== '') {
+        const rest = this.pendingJson;
+        this.pendingJson = '';
+        this.runFilter(rest);
+      }
+      if (!this.printed.json) this.warn('--jq had nothing to filter: this command printed no JSON');
     }
   }
 
   /** A heading line for human output on a terminal. */
   heading(text: string): void {
-    this.line(this.isTTY ? this.c.bold(text) : text);
+    this.line(this.isTTY ? this.c.bold(escapeValue(text)) : text);
+  }
+
+  private filterLines(text: string): void {
+    const all = this.pendingJson + text;
+    const cut = all.lastIndexOf('\n');
+    if (cut === -1) {
+      this.pendingJson = all;
+      return;
+    }
+    this.pendingJson = all.slice(cut + 1);
+    const lines = all.slice(0, cut + 1);
+    if (lines.trim() === '') return;
+    this.printed.json = true;
+    this.runFilter(lines);
+  }
+
+  private runFilter(jsonText: string): void {
+    const result = this.filter!.run(jsonText);
+    if (result.output) this.stdout.write(this.redact(this.isTTY ? escapeText(result.output) : result.output));
+    if (result.error !== undefined) {
+      if (!isJsonLines(jsonText)) throw new JqFailedError('this command printed text, not JSON, so there is nothing to filter', 'Leave out --jq for this command.');
+      throw new JqFailedError(result.error);
+    }
   }
 
   // ---- stderr ------------------------------------------------------------------------------
 
+  /** A message on stderr; control characters are always made visible (logs end up on terminals too). */
   info(message: string): void {
-    this.stderr.write(this.redact(`${message}\n`));
+    this.stderr.write(this.redactMessage(`${escapeText(message)}\n`));
   }
 
   success(message: string): void {
@@ -175,11 +273,18 @@ export class Output {
       if (report.status !== undefined) error.status = report.status;
       if (report.hint !== undefined) error.hint = report.hint;
       if (report.details !== undefined) error.details = report.details;
-      this.info(JSON.stringify({ error }));
+      this.stderr.write(this.redactMessage(`${escapeJson(JSON.stringify({ error }))}\n`));
       return;
     }
     this.info(`${this.e.red('error:')} ${report.message}`);
     if (report.hint) this.info(this.e.dim(report.hint));
+  }
+}
+
+/** A --jq filter that failed on the output (the command itself had done its work). */
+export class JqFailedError extends CliError {
+  constructor(message: string, hint = 'The command itself completed; only filtering its output failed.') {
+    super(`--jq: ${message}`, ExitCode.usage, 'jq_failed', { hint });
   }
 }
 
@@ -209,6 +314,24 @@ function cellText(value: Cell): string {
 
 function tsvSafe(text: string): string {
   return text.replace(/[\t\n\r]/g, ' ');
+}
+
+function isJsonLines(text: string): boolean {
+  return isJson(text) || text.split('\n').every((line) => line.trim() === '' || isJson(line));
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled. */
+export function csvField(text: string): string {
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 const BORDERLESS = {

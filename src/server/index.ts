@@ -17,6 +17,7 @@ import { projectRoutes } from './handlers/projects.js';
 import { promptRoutes } from './handlers/prompts.js';
 import { scoreRoutes } from './handlers/scores.js';
 import { traceRoutes } from './handlers/traces.js';
+import { ingestRoutes } from './ingest/routes.js';
 import { handleRequest } from './http/pipeline.js';
 import type { HandlerContext, Route } from './http/router.js';
 import { Store } from './store/index.js';
@@ -30,6 +31,7 @@ export const ROUTES: Route[] = [
   ...observationRoutes,
   ...metricsRoutes,
   ...scoreRoutes,
+  ...ingestRoutes,
 ];
 
 export interface ServerOptions {

@@ -82,19 +82,21 @@ describe('create, get and list', () => {
     expect(page.data).toHaveLength(3);
     expect(page.meta).toMatchObject({ page: 2, limit: 3 });
 
-    const all = json((await run(['list', '--all', '--json'])).stdout);
+    const all = json((await run(['list', '--all', '--json'])).stdout).data;
     expect(all).toHaveLength(page.meta.totalItems);
     expect(all.filter((m: { isLangfuseManaged: boolean }) => m.isLangfuseManaged)).toHaveLength(BUILT_IN);
 
     const custom = await run(['list', '--custom']);
     expect(custom.exitCode).toBe(0);
     const rows = custom.stdout.trim().split('\n').map((line) => line.split('\t'));
-    expect(rows.every((row) => row[4] === 'custom')).toBe(true);
+    expect(rows.filter((row) => row[4] !== 'custom'), custom.stdout).toEqual([]);
     expect(rows.find((row) => row[0] === 'e2e-flags')?.[2]).toBe('input $2.50/1M, output $10.00/1M, input_cached_tokens $1.25/1M');
     expect(custom.stderr).toMatch(/\d+ definitions? \(\d+ custom, 0 built-in\)/);
 
     const human = await run(['list', '--limit', '5']);
-    expect(human.stderr).toContain(`page 1 of ${Math.ceil(page.meta.totalItems / 5)}`);
+    expect(human.stderr).toBe(`Showing 5 of ${page.meta.totalItems} model definitions. More: --limit ${page.meta.totalItems}, or --all\n`);
+    const over = json((await run(['list', '--limit', '150', '--json'])).stdout);
+    expect(over.data).toHaveLength(150);
     expect((await run(['list', '--custom', '--managed'])).exitCode).toBe(2);
   });
 });

@@ -65,7 +65,7 @@ describe('prompts end to end', () => {
     expect(page.meta).toEqual({ page: 2, limit: 1, totalItems: 3, totalPages: 3 });
     expect(page.data.map((item: { name: string }) => item.name)).toEqual([NAME]);
     const all = await json(['prompts', 'list', '--all', '--tag', 'team-a']);
-    expect(all.map((item: { name: string }) => item.name)).toEqual([NAME]);
+    expect(all.data.map((item: { name: string }) => item.name)).toEqual([NAME]);
   });
 
   it('lists the versions updated in a time window, the bounds given with Z or an offset', async () => {
@@ -75,9 +75,9 @@ describe('prompts end to end', () => {
     const created = await run(['prompts', 'create', 'team/dated', '--text', 'new']);
     expect(created.exitCode, created.stderr).toBe(0);
     const since = await json(['prompts', 'list', '--all', '--from-updated-at', markPlus2]);
-    expect(since.map((item: { name: string }) => item.name)).toEqual(['team/dated']);
+    expect(since.data.map((item: { name: string }) => item.name)).toEqual(['team/dated']);
     const before = await json(['prompts', 'list', '--all', '--to-updated-at', mark.toISOString()]);
-    expect(before.map((item: { name: string }) => item.name)).toEqual(['team/agent', NAME, 'team/draft']);
+    expect(before.data.map((item: { name: string }) => item.name)).toEqual(['team/agent', NAME, 'team/draft']);
     const table = await run(['prompts', 'list', '--from-updated-at', mark.toISOString(), '--to-updated-at', '2100-01-01T00:00:00Z']);
     expect(table.stdout).toMatch(/^team\/dated\ttext\t1\tlatest\t\t\S+\n$/);
     expect((await run(['prompts', 'delete', 'team/dated', '--yes'])).exitCode).toBe(0);

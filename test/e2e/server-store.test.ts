@@ -36,7 +36,8 @@ function hasPrlimit(): boolean {
   }
 }
 
-describe('the server data directory', () => {
+// Several server processes per case: generous time limits for a loaded machine.
+describe('the server data directory', { timeout: 120_000 }, () => {
   it.skipIf(!hasPrlimit())('keeps nothing of a write the disk refuses, and a retry after the disk recovers gets the next version, not a duplicate', async () => {
     const env = isolatedEnv();
     const dataDir = join(tempDir(), 'data');

@@ -65,7 +65,7 @@ describe('llmobs server', () => {
   });
 });
 
-describe('the SQLite binding', () => {
+describe('the SQLite binding', { timeout: 120_000 }, () => {
   it('is loaded by `llmobs server` only, never by the other commands', async () => {
     const dir = tempDir();
     const log = join(dir, 'loads.txt');

@@ -2,6 +2,8 @@
 import { Agent, type Dispatcher, MockAgent } from 'undici';
 
 export interface Recorded {
+  /** Set for requests that went to a real server (recordingDispatcher). */
+  origin?: string;
   method: string;
   path: string;
   body: unknown;
@@ -46,7 +48,7 @@ export function recordingDispatcher(): { dispatcher: Dispatcher; requests: Recor
     const raw = options.headers;
     if (Array.isArray(raw)) for (let i = 0; i + 1 < raw.length; i += 2) headers[String(raw[i]).toLowerCase()] = String(raw[i + 1]);
     else if (raw && typeof raw === 'object') for (const [key, value] of Object.entries(raw)) headers[key.toLowerCase()] = String(value);
-    requests.push({ method: options.method, path: options.path, body: text ? JSON.parse(text) : undefined, headers });
+    requests.push({ origin: String(options.origin), method: options.method, path: options.path, body: text ? JSON.parse(text) : undefined, headers });
     return dispatch(options, handler);
   });
   return { dispatcher, requests, close: () => agent.close() };

@@ -35,7 +35,7 @@ describe('the CLI frame', () => {
 
     const timeout = await runInProcess(['health', '--timeout', 'soon']);
     expect(timeout.exitCode).toBe(2);
-    expect(timeout.stderr).toContain('--timeout needs a positive whole number');
+    expect(timeout.stderr).toContain('--timeout must be a whole number from 1 to 3,600,000');
   });
 
   it('keeps --version after a command for the command, and prints the version before one', async () => {

@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildProgram } from '../../src/cli.js';
-import { completionFileName, describeTree, generate, SHELLS } from '../../src/completion/generate.js';
+import { buildProgram, run } from '../../src/cli.js';
+import { completionFileName, describeTree, generate, SHELLS, valuesFor } from '../../src/completion/generate.js';
+import { REGION_NAMES } from '../../src/config/regions.js';
 import { Context, defaultDeps } from '../../src/context.js';
+import { Capture, stdinFrom } from '../helpers/streams.js';
 
 const program = () => buildProgram(new Context(defaultDeps()));
 
@@ -13,14 +15,38 @@ describe('shell completion', () => {
     expect(committed).toBe(generate(shell, program()));
   });
 
-  it('covers every command, alias and option', () => {
+  it('llmobs completion SHELL prints the same script, and refuses an unknown shell', async () => {
+    for (const shell of SHELLS) {
+      const stdout = new Capture(false);
+      const code = await run(['completion', shell], { io: { stdout, stderr: new Capture(false), stdin: stdinFrom(undefined) } });
+      expect([code, stdout.text]).toEqual([0, generate(shell, program())]);
+    }
+    const stderr = new Capture(false);
+    expect(await run(['completion', 'tcsh'], { io: { stdout: new Capture(false), stderr, stdin: stdinFrom(undefined) } })).toBe(2);
+    expect(stderr.text).toContain('bash, zsh, fish');
+  });
+
+  it('describes every command with its aliases, own and global options, and value kinds', () => {
     const specs = describeTree(program());
-    const paths = specs.map((spec) => spec.path);
-    expect(paths).toEqual(expect.arrayContaining(['profile add', 'profile ls', 'profile rm', 'api', 'server', 'completion']));
-    const add = specs.find((spec) => spec.path === 'profile add')!;
-    expect(add.options.flatMap((o) => o.flags)).toEqual(expect.arrayContaining(['--region', '--public-key', '--secret-key-stdin', '--profile', '--json']));
+    const byPath = new Map(specs.map((spec) => [spec.path, spec]));
+    expect(byPath.get('')!.children.map((child) => child.name)).toEqual(expect.arrayContaining(['profile', 'prompts', 'api', 'help', 'version']));
+    expect(byPath.get('prompts')!.children.find((child) => child.name === 'list')!.aliases).toEqual(['ls']);
+    const add = byPath.get('profile add')!;
+    expect(add.options.flatMap((o) => o.flags)).toEqual(expect.arrayContaining(['--region', '--public-key', '--secret-key-stdin', '--profile', '--json', '--jq', '--help']));
+    expect(add.options.find((o) => o.flags.includes('--region'))!.values).toEqual(REGION_NAMES);
     expect(add.options.find((o) => o.flags.includes('--profile'))!.values).toBe('@profiles');
-    expect(specs.find((spec) => spec.path === 'profile use')!.args).toEqual(['@profiles']);
-    expect(specs.find((spec) => spec.path === 'api')!.options.find((o) => o.flags.includes('--input'))!.values).toBe('@files');
+    expect(add.options.find((o) => o.flags.includes('--json'))!.values).toBe('@none');
+    expect(byPath.get('profile use')!.args).toEqual(['@profiles']);
+    expect(byPath.get('api')!.options.find((o) => o.flags.includes('--input'))!.values).toBe('@files');
+    expect(byPath.get('estimate')!.options.find((o) => o.flags.includes('--level'))!.values).toEqual(['DEBUG', 'DEFAULT', 'WARNING', 'ERROR']);
+    expect(byPath.get('help')).toMatchObject({ args: ['@commands'], variadic: true });
+  });
+
+  it('names decide values when there are no choices', () => {
+    expect(valuesFor('models-file', undefined)).toBe('@files');
+    expect(valuesFor('data-dir', undefined)).toBe('@dirs');
+    expect(valuesFor('profile', undefined)).toBe('@profiles');
+    expect(valuesFor('name', undefined)).toBe('@any');
+    expect(valuesFor('name', ['a', 'b'])).toEqual(['a', 'b']);
   });
 });

@@ -1,7 +1,7 @@
 import type { Context } from '../../context.js';
-import { estimate, type EstimateInput, ObservationRejectedError } from '../../core/index.js';
+import { estimate, type EstimateInput, JsonTooDeepError, ObservationRejectedError } from '../../core/index.js';
 import { UsageError } from '../../errors.js';
-import { parseJson, parseJsonOrYaml, readTextInput } from '../../io/files.js';
+import { parseJson, parseJsonOrYaml, readTextInput, tooDeep } from '../../io/files.js';
 import { engineCounter } from '../../tokenizer/counter.js';
 import type { ActionInput } from '../action.js';
 import { flagName as flag } from '../options.js';
@@ -39,6 +39,7 @@ export default async function action(ctx: Context, { opts }: ActionInput): Promi
     result = estimate(input, { definitions, count: engineCounter });
   } catch (error) {
     if (error instanceof ObservationRejectedError) throw new UsageError(error.message);
+    if (error instanceof JsonTooDeepError) throw tooDeep(error.what);
     throw error;
   }
   if (ctx.globals.json) {

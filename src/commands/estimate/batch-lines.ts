@@ -1,6 +1,6 @@
 // Estimates a chunk of JSONL lines and serialises the results: the work of `estimate --batch`
 // between reading a chunk and writing it (see batch.ts). No I/O here.
-import { createMatcher, estimate, type EstimateInput, type EstimateOptions, type EstimateResult, type ModelDefinition, ObservationRejectedError } from '../../core/index.js';
+import { createMatcher, estimate, type EstimateInput, type EstimateOptions, type EstimateResult, JsonTooDeepError, jsonTextDepth, MAX_JSON_DEPTH, type ModelDefinition, ObservationRejectedError } from '../../core/index.js';
 import { generationInput } from '../../core/spend/recompute.js';
 import { engineCounter } from '../../tokenizer/counter.js';
 import { JsonBytes } from './json-bytes.js';
@@ -28,8 +28,13 @@ export interface ChunkResult {
   errors: Array<{ line: number; message: string }>;
 }
 
+/**
+ * Per-line error codes (documented in the README): `invalid_json`, `json_too_deep` (nested more
+ * than MAX_JSON_DEPTH levels), `invalid_line`, `rejected` (the server would reject it),
+ * `internal_error` (a fault in llmobs: please report it).
+ */
 export interface LineError {
-  code: 'invalid_json' | 'invalid_line' | 'rejected' | 'failed';
+  code: 'invalid_json' | 'json_too_deep' | 'invalid_line' | 'rejected' | 'internal_error';
   message: string;
 }
 
@@ -87,6 +92,9 @@ export class BatchProcessor {
       out.text(`{"line":${line},"skipped":"empty line"}\n`);
       return;
     }
+    if (jsonTextDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
+      return this.fail(result, line, { code: 'json_too_deep', message: new JsonTooDeepError('the line').message }, undefined, out);
+    }
     let record: unknown;
     try {
       record = JSON.parse(text);
@@ -127,7 +135,8 @@ export class BatchProcessor {
       estimated = estimate(input, this.options);
     } catch (error) {
       if (error instanceof ObservationRejectedError) return this.fail(result, line, { code: 'rejected', message: error.message }, id, out);
-      return this.fail(result, line, { code: 'failed', message: (error as Error).message }, id, out);
+      if (error instanceof JsonTooDeepError) return this.fail(result, line, { code: 'json_too_deep', message: error.message }, id, out);
+      return this.fail(result, line, { code: 'internal_error', message: `llmobs failed on this line (${(error as Error).message}); please report it` }, id, out);
     }
     result.estimated++;
     let entry = totals.get(input.model);

@@ -1,9 +1,10 @@
 import { type Command, Option } from 'commander';
 import type { Context } from '../../context.js';
 import { lazy } from '../action.js';
+import { examples } from '../examples.js';
 
 export function registerEstimate(program: Command, ctx: Context): void {
-  program
+  const estimate = program
     .command('estimate')
     .description('estimate usage and cost of a generation offline, with the rules the server applies at ingestion')
     .option('--model <name>', 'the model name the generation carries (matched against the definitions)')
@@ -22,4 +23,11 @@ export function registerEstimate(program: Command, ctx: Context): void {
     .option('--remote', "use the profile's model definitions from the server (all pages, cached 10 minutes) instead of the built-in catalogue")
     .option('--batch <file>', 'estimate one generation per line of a JSONL file (- for stdin); one result line per input line')
     .action(lazy(ctx, () => import('./action.js')));
+  examples(
+    estimate,
+    "llmobs estimate --model gpt-4o --input 'What is the capital of France?' --output 'Paris.'",
+    'llmobs estimate --model claude-sonnet-4-5 --usage \'{"input": 1200, "output": 350}\' --explain',
+    'llmobs estimate --model my-model --input-file request.json --output-file response.txt --models-file models.yaml --json',
+    'llmobs estimate --batch generations.jsonl > estimates.jsonl',
+  );
 }

@@ -86,7 +86,7 @@ function conditionText(condition: ConditionEvaluation): string {
   if (condition.kind === 'unknown') return `${unknownConditionText(condition.condition)}: cannot be evaluated, so it counts as not met`;
   if (condition.kind === 'usage') {
     const { usageDetailPattern, operator, value } = condition.condition;
-    if (condition.error) return `usage keys /${usageDetailPattern}/: invalid pattern (${condition.error}), so the condition fails`;
+    if (condition.error) return `usage keys /${usageDetailPattern}/: pattern not evaluated (${condition.error}), so the condition fails`;
     const keys = condition.matchedKeys.length ? condition.matchedKeys.join(' + ') : 'no usage key';
     return `sum of ${keys} (/${usageDetailPattern}/) = ${condition.sum} ${operator} ${value}: ${condition.passed ? 'yes' : 'no'}`;
   }

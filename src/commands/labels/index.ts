@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { lazy } from '../action.js';
+import { examples } from '../examples.js';
 
 const COST = `
 Reading labels: the API does not say which version holds which label in one answer, so llmobs
@@ -12,16 +13,18 @@ export function registerLabels(program: Command, ctx: Context): void {
     .command('labels')
     .alias('label')
     .description('see and move prompt labels (production, staging, ...): promotion and rollback without a deploy');
+  examples(labels, 'llmobs labels list support/agent', 'llmobs labels promote support/agent --from staging --to production', 'llmobs labels set support/agent production --version 3');
 
-  labels
+  const list = labels
     .command('list')
     .alias('ls')
     .description('each label of a prompt and the version it points at')
     .argument('<name>', 'prompt name')
     .addHelpText('after', `${COST}\n\n--json prints {"name": ..., "labels": {"<label>": <version>, ...}}.`)
     .action(lazy(ctx, () => import('./list.js')));
+  examples(list, 'llmobs labels list support/agent', "llmobs labels ls support/agent --jq '.labels.production'");
 
-  labels
+  const set = labels
     .command('set')
     .description('point a label at a version (it leaves the version that had it)')
     .argument('<name>', 'prompt name')
@@ -29,10 +32,16 @@ export function registerLabels(program: Command, ctx: Context): void {
     .option('--version <n>', 'the version the label should point at (required)')
     .option('--expect-current <n>', 'refuse (exit 9) unless the label is on version n now ("none": on no version)')
     .option('--dry-run', 'print what would change; change nothing')
-    .addHelpText('after', `${COST}\n\nExample (roll back): llmobs labels set support/agent production --version 3`)
+    .addHelpText('after', COST)
     .action(lazy(ctx, () => import('./set.js')));
+  examples(
+    set,
+    '# Roll back: production to version 3',
+    'llmobs labels set support/agent production --version 3',
+    'llmobs labels set support/agent staging --version 5 --expect-current 4 --dry-run',
+  );
 
-  labels
+  const promote = labels
     .command('promote')
     .description('put label --to on the version that label --from is on, e.g. staging to production')
     .argument('<name>', 'prompt name')
@@ -45,17 +54,21 @@ The output (and --json) names the version the label left and the one it points a
 with: llmobs labels set <name> <to> --version <left version>. A promotion that changes nothing
 says so and exits 0. --expect-current is checked just before the change: the API has no atomic
 compare-and-set, so it narrows a race between pipelines to a moment but cannot rule it out.
-${COST}
-
-Example:
-  llmobs labels promote support/agent --from staging --to production --expect-current 4 --json`)
+${COST}`)
     .action(lazy(ctx, () => import('./promote.js')));
+  examples(
+    promote,
+    'llmobs labels promote support/agent --from staging --to production',
+    '# In CI: refuse if someone else moved production since the pipeline looked',
+    'llmobs labels promote support/agent --from staging --to production --expect-current 4 --json',
+  );
 
-  labels
+  const remove = labels
     .command('remove')
     .alias('rm')
     .description('not possible through the API: explains how to move the label instead')
     .argument('<name>', 'prompt name')
     .argument('<label>', 'label')
     .action(lazy(ctx, () => import('./remove.js')));
+  examples(remove, 'llmobs labels remove support/agent staging');
 }

@@ -1,21 +1,15 @@
 import { z } from 'zod';
-import { listAllModels, listModels } from '../../api/models.js';
+import { listModels } from '../../api/models.js';
 import type { ApiModel } from '../../api/schemas/models.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { ActionInput } from '../action.js';
 import { parseOptions } from '../options.js';
+import { checkPaging, hintMore, listingJson, pagingFields, readList } from '../paging.js';
 import { pricesSummary, sourceText, tokenizerShort } from './render.js';
 
-const count = (max?: number) => {
-  const base = z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().int().min(1, 'must be at least 1'));
-  return max ? base.pipe(z.number().max(max, `must be at most ${max}`)) : base;
-};
-
 const Options = z.object({
-  all: z.boolean().default(false),
-  page: count().optional(),
-  limit: count(100).optional(),
+  ...pagingFields,
   custom: z.boolean().default(false),
   managed: z.boolean().default(false),
 });
@@ -28,32 +22,20 @@ export default async function action(ctx: Context, { opts }: ActionInput): Promi
 
 export async function run(ctx: Context, opts: Options): Promise<void> {
   if (opts.custom && opts.managed) throw new UsageError('--custom and --managed exclude each other; leave both out to list every definition');
-  const filtered = opts.custom || opts.managed;
-  if (opts.page !== undefined && (opts.all || filtered)) {
-    throw new UsageError(`--page cannot be combined with ${opts.all ? '--all' : opts.custom ? '--custom' : '--managed'}`, {
-      hint: '--custom and --managed read every page, since the server cannot filter.',
-    });
-  }
+  const filter = opts.custom ? (m: ApiModel) => !m.isLangfuseManaged : opts.managed ? (m: ApiModel) => m.isLangfuseManaged : undefined;
+  checkPaging(opts, { filtered: filter !== undefined, filterFlag: opts.custom ? '--custom' : '--managed' });
   const client = await ctx.api();
 
-  if (opts.all || filtered) {
-    const all = await listAllModels(client, opts.limit ?? 100);
-    const items = all.filter((m) => (opts.custom ? !m.isLangfuseManaged : opts.managed ? m.isLangfuseManaged : true));
-    if (ctx.globals.json) return ctx.out.printJson(items);
-    print(ctx, items);
-    const custom = items.filter((m) => !m.isLangfuseManaged).length;
-    ctx.out.info(`${items.length} definition${items.length === 1 ? '' : 's'} (${custom} custom, ${items.length - custom} built-in)`);
-    return;
+  const listing = await readList((page) => listModels(client, page), opts, { filter, maxPages: ctx.globals.maxPages });
+  if (ctx.globals.json) ctx.out.printJson(listingJson(listing));
+  else {
+    print(ctx, listing.data);
+    if (listing.data.length > 0 && (opts.all || filter)) {
+      const custom = listing.data.filter((m) => !m.isLangfuseManaged).length;
+      ctx.out.info(`${listing.data.length} definition${listing.data.length === 1 ? '' : 's'} (${custom} custom, ${listing.data.length - custom} built-in)`);
+    }
   }
-
-  const page = await listModels(client, { page: opts.page, limit: opts.limit });
-  if (ctx.globals.json) return ctx.out.printJson(page);
-  print(ctx, page.data);
-  const { meta } = page;
-  if (meta.totalPages > 1 || meta.page > 1) {
-    const next = meta.page < meta.totalPages ? `; next: --page ${meta.page + 1}` : '';
-    ctx.out.info(`page ${meta.page} of ${meta.totalPages} (${meta.totalItems} definitions)${next}, or --all for every page`);
-  }
+  hintMore(ctx, listing, 'model definitions');
 }
 
 function print(ctx: Context, items: ApiModel[]): void {

@@ -64,8 +64,11 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
   ctx.addSecret(profile.secretKey);
   ctx.addSecret(profile.apiKey);
 
-  const makeActive = opts.default || store.activeName() === undefined;
-  store.put(opts.name, profile, makeActive);
+  // Checked again under the store's lock: of two concurrent adds of one name, one fails.
+  if (opts.force) store.put(opts.name, profile, opts.default || store.activeName() === undefined);
+  else if (!store.add(opts.name, profile, opts.default || 'if-none')) {
+    throw new UsageError(`profile "${opts.name}" already exists`, { hint: 'Pass --force to replace it, or pick another name.' });
+  }
   const active = store.activeName() === opts.name;
   const url = profile.baseUrl ?? REGIONS[profile.region as Region].url;
   if (ctx.globals.json) {

@@ -1,12 +1,12 @@
 import type { Context } from '../../context.js';
-import { NotFoundError, UsageError } from '../../errors.js';
+import { ProfileNotFoundError, UsageError } from '../../errors.js';
 import type { ActionInput } from '../action.js';
 
 export default async function action(ctx: Context, { args, opts }: ActionInput): Promise<void> {
   const name = args[0] as string;
   const store = await ctx.profiles();
   if (!store.get(name)) {
-    throw new NotFoundError(`profile "${name}" not found`, { hint: `Known profiles: ${store.names().join(', ') || 'none'}` });
+    throw new ProfileNotFoundError(name, store.names());
   }
   if (opts.yes !== true) {
     if (!ctx.interactive) throw new UsageError(`refusing to remove profile "${name}" without confirmation`, { hint: 'Pass --yes when not on a terminal.' });

@@ -1,5 +1,5 @@
 import type { Context } from '../../context.js';
-import { NotFoundError } from '../../errors.js';
+import { ProfileNotFoundError } from '../../errors.js';
 import { maskKey } from '../../config/mask.js';
 import { describeConfig, profileUrl, type Source, sourceText } from '../../config/resolve.js';
 import type { ActionInput } from '../action.js';
@@ -13,7 +13,7 @@ async function showStored(ctx: Context, name: string): Promise<void> {
   const store = await ctx.profiles();
   const profile = store.get(name);
   if (!profile) {
-    throw new NotFoundError(`profile "${name}" not found`, { hint: `Known profiles: ${store.names().join(', ') || 'none'}. Add one with: llmobs profile add ${name}` });
+    throw new ProfileNotFoundError(name, store.names());
   }
   const data = {
     name,

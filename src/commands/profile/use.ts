@@ -1,12 +1,12 @@
 import type { Context } from '../../context.js';
-import { NotFoundError } from '../../errors.js';
+import { ProfileNotFoundError } from '../../errors.js';
 import type { ActionInput } from '../action.js';
 
 export default async function action(ctx: Context, { args }: ActionInput): Promise<void> {
   const name = args[0] as string;
   const store = await ctx.profiles();
   if (!store.get(name)) {
-    throw new NotFoundError(`profile "${name}" not found`, { hint: `Known profiles: ${store.names().join(', ') || 'none'}` });
+    throw new ProfileNotFoundError(name, store.names());
   }
   store.setActive(name);
   if (ctx.globals.json) return ctx.out.printJson({ active: name });

@@ -4,14 +4,15 @@ import type { Prompt } from '../../api/schemas/prompts.js';
 import type { Context } from '../../context.js';
 import { type PromptSide, diffPrompts } from '../../core/prompts/diff.js';
 import type { ActionInput } from '../action.js';
-import { parseOptions } from '../options.js';
+import { parseOptions, wholeNumber } from '../options.js';
 import { promptName, versionOrLabel } from './shared.js';
 
 const Options = z.object({
   name: z.string(),
   a: z.string(),
   b: z.string(),
-  context: z.string().regex(/^\d+$/, 'must be a whole number').transform(Number),
+  context: z.string().transform(wholeNumber(0, 100_000)),
+  exitCode: z.boolean().default(false),
 });
 
 type Options = z.infer<typeof Options>;
@@ -27,6 +28,9 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
   const [a, b] = await Promise.all([getPrompt(client, name, selectorA), getPrompt(client, name, selectorB)]);
   const diff = diffPrompts(side(a), side(b), { context: opts.context });
   const same = diff.content === '' && diff.config === '';
+  // Like prompts status --exit-code: 9 (a check asked for did not hold) when there are differences,
+  // so a script can tell them from an unexpected error (1).
+  if (opts.exitCode && !same) ctx.exitCode = 9;
 
   if (ctx.globals.json) {
     ctx.out.printJson({

@@ -1,19 +1,12 @@
 import { z } from 'zod';
-import { compactVersions, listAllPrompts, listPrompts } from '../../api/prompts.js';
+import { compactVersions, listPrompts } from '../../api/prompts.js';
 import type { PromptMeta } from '../../api/schemas/prompts.js';
 import type { Context } from '../../context.js';
 import { UPDATED_AT_FORMAT, updatedAtSchema } from '../../core/prompts/updated-at.js';
-import { UsageError } from '../../errors.js';
 import type { ActionInput } from '../action.js';
 import { parseOptions } from '../options.js';
+import { checkPaging, hintMore, listingJson, pagingFields, readList } from '../paging.js';
 import { promptName } from './shared.js';
-
-const whole = (min: number, max = Number.MAX_SAFE_INTEGER) =>
-  z
-    .string()
-    .regex(/^\d+$/, 'must be a whole number')
-    .transform(Number)
-    .pipe(z.number().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
 
 const updatedAt = updatedAtSchema((input) => `must be ${UPDATED_AT_FORMAT}, not ${JSON.stringify(input)}`);
 
@@ -24,9 +17,7 @@ export const Options = z
     tag: z.string().min(1, 'must not be empty').optional(),
     fromUpdatedAt: updatedAt.optional(),
     toUpdatedAt: updatedAt.optional(),
-    all: z.boolean().default(false),
-    page: whole(1).optional(),
-    limit: whole(1, 100).optional(),
+    ...pagingFields,
   })
   .superRefine(({ fromUpdatedAt: from, toUpdatedAt: to }, check) => {
     // Only two valid times can be compared; a bad one is reported by its own field.
@@ -43,7 +34,7 @@ export default async function action(ctx: Context, { opts }: ActionInput): Promi
 }
 
 export async function run(ctx: Context, opts: Options): Promise<void> {
-  if (opts.all && (opts.page !== undefined || opts.limit !== undefined)) throw new UsageError('--all fetches every page: drop --page and --limit');
+  checkPaging(opts);
   const filters = {
     name: opts.name === undefined ? undefined : promptName(opts.name),
     label: opts.label,
@@ -53,20 +44,10 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
   };
   const client = await ctx.api();
 
-  if (opts.all) {
-    const prompts = await listAllPrompts(client, filters);
-    if (ctx.globals.json) return ctx.out.printJson(prompts);
-    return print(ctx, prompts);
-  }
-  const page = await listPrompts(client, filters, { page: opts.page, limit: opts.limit });
-  if (ctx.globals.json) return ctx.out.printJson({ data: page.data, meta: page.meta });
-  print(ctx, page.data);
-  const { meta } = page;
-  if (meta.totalPages > meta.page) {
-    ctx.out.hint(`Page ${meta.page} of ${meta.totalPages} (${meta.totalItems} prompts). Next: --page ${meta.page + 1}, or all at once: --all`);
-  } else if (meta.page > 1 && page.data.length === 0 && meta.totalItems > 0) {
-    ctx.out.hint(`There are only ${meta.totalPages} pages.`);
-  }
+  const listing = await readList((page) => listPrompts(client, filters, page), opts, { maxPages: ctx.globals.maxPages });
+  if (ctx.globals.json) ctx.out.printJson(listingJson(listing));
+  else print(ctx, listing.data);
+  hintMore(ctx, listing, 'prompts');
 }
 
 function print(ctx: Context, prompts: PromptMeta[]): void {

@@ -45,7 +45,7 @@ export function parseExpectCurrent(value: string | undefined): number | null | u
  * added so the shell prompt does not end up on the last line.
  */
 export function writeText(ctx: Context, text: string): void {
-  ctx.out.write(ctx.out.isTTY && !text.endsWith('\n') ? `${text}\n` : text);
+  ctx.out.content(text);
 }
 
 /** A word a POSIX shell reads back unchanged. */

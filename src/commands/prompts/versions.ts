@@ -2,12 +2,12 @@ import { z } from 'zod';
 import { getVersions, requirePromptMeta } from '../../api/prompts.js';
 import type { Context } from '../../context.js';
 import type { ActionInput } from '../action.js';
-import { parseOptions } from '../options.js';
+import { MAX_INT32, parseOptions, wholeNumber } from '../options.js';
 import { promptName } from './shared.js';
 
 const Options = z.object({
   name: z.string(),
-  limit: z.string().regex(/^[1-9]\d*$/, 'must be a whole number from 1 up').transform(Number).optional(),
+  limit: z.string().transform(wholeNumber(1, MAX_INT32)).optional(),
 });
 
 type Options = z.infer<typeof Options>;
@@ -31,10 +31,12 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
     commitMessage: prompt.commitMessage ?? null,
   }));
 
-  if (ctx.globals.json) return ctx.out.printJson({ name, type: meta.type, totalVersions: newestFirst.length, versions });
-  ctx.out.table(
-    [{ header: 'VERSION', align: 'right' }, { header: 'LABELS', style: (text, c) => c.green(text) }, { header: 'CREATED' }, { header: 'BY' }, { header: 'COMMIT MESSAGE' }],
-    versions.map((entry) => [entry.version, entry.labels.join(','), entry.createdAt, entry.createdBy, entry.commitMessage]),
-  );
-  if (shown.length < newestFirst.length) ctx.out.hint(`Showing the newest ${shown.length} of ${newestFirst.length} versions.`);
+  if (ctx.globals.json) ctx.out.printJson({ name, type: meta.type, totalVersions: newestFirst.length, versions });
+  else {
+    ctx.out.table(
+      [{ header: 'VERSION', align: 'right' }, { header: 'LABELS', style: (text, c) => c.green(text) }, { header: 'CREATED' }, { header: 'BY' }, { header: 'COMMIT MESSAGE' }],
+      versions.map((entry) => [entry.version, entry.labels.join(','), entry.createdAt, entry.createdBy, entry.commitMessage]),
+    );
+  }
+  if (shown.length < newestFirst.length) ctx.out.hint(`Showing the newest ${shown.length} of ${newestFirst.length} versions. All of them: leave out --limit`);
 }

@@ -1,12 +1,14 @@
 import { type Command, Option } from 'commander';
 import type { Context } from '../../context.js';
 import { lazy } from '../action.js';
+import { examples } from '../examples.js';
 
 export const ENCODINGS = ['o200k_base', 'cl100k_base', 'p50k_base', 'p50k_edit', 'r50k_base', 'gpt2', 'claude'] as const;
 
 export function registerTokens(program: Command, ctx: Context): void {
   const tokens = program.command('tokens').description('count tokens offline with the tokenizers the server uses');
-  tokens
+  examples(tokens, "llmobs tokens count 'Hello, world'", 'llmobs tokens count --file prompt.txt --model gpt-4o');
+  const count = tokens
     .command('count')
     .description('count the tokens of a text (special tokens such as <|endoftext|> count as one, as on the server)')
     .argument('[text]', 'the text; or use --file, or pipe it on stdin')
@@ -15,4 +17,10 @@ export function registerTokens(program: Command, ctx: Context): void {
     .addOption(new Option('--encoding <encoding>', 'tokenizer encoding (default: o200k_base)').choices(ENCODINGS))
     .option('--models-file <file>', 'custom model definitions (JSON or YAML) that take precedence with --model')
     .action(lazy(ctx, () => import('./count.js')));
+  examples(
+    count,
+    "llmobs tokens count 'Hello, world'",
+    'llmobs tokens count --file prompt.txt --model claude-sonnet-4-5',
+    'cat transcript.txt | llmobs tokens count --encoding cl100k_base --json',
+  );
 }

@@ -1,19 +1,22 @@
 import type { ParsedAre } from '../regex/are-ast.js';
 import { parseAre } from '../regex/are-parser.js';
-import type { JsTranslation } from '../regex/are-to-js.js';
-import { subjectCaveat, translateAre } from '../regex/are-to-js.js';
+import type { AreFeatures } from '../regex/are-to-js.js';
+import { areFeatures, backrefProblem, subjectCaveat, translateAre } from '../regex/are-to-js.js';
+import { type AreMatcher, compileMatcher } from '../regex/matcher.js';
 
 /**
  * A `matchPattern` compiled to behave like Postgres' `model ~ match_pattern`:
  * unanchored search, case-sensitive unless the pattern opens with embedded options such as `(?i)`.
+ * Matching runs on linear-time automata (see regex/matcher.ts), never on a backtracking engine:
+ * a definition anyone in the project can write must not be able to stall the CLI or the server.
  */
 export type CompiledPattern =
   | {
       status: 'ok';
       pattern: string;
-      regex: RegExp;
+      matcher: AreMatcher;
       parsed: ParsedAre;
-      translation: JsTranslation;
+      features: AreFeatures;
     }
   /** Postgres rejects the pattern (POST /models answers 400). */
   | { status: 'invalid'; pattern: string; reason: string }
@@ -45,10 +48,11 @@ function compileUncached(pattern: string): CompiledPattern {
       ? { status: 'invalid', pattern, reason: parsed.reason }
       : { status: 'unsupported', pattern, reason: `uses ${parsed.reason}` };
   }
-  const translated = translateAre(parsed.parsed);
-  if (!translated.ok) return { status: 'unsupported', pattern, reason: translated.reason };
-  const { source, flags } = translated.translation;
-  return { status: 'ok', pattern, regex: new RegExp(source, flags), parsed: parsed.parsed, translation: translated.translation };
+  const problem = backrefProblem(parsed.parsed);
+  if (problem !== null) return { status: 'unsupported', pattern, reason: problem };
+  const compiled = compileMatcher(parsed.parsed);
+  if (!compiled.ok) return { status: 'unsupported', pattern, reason: compiled.reason };
+  return { status: 'ok', pattern, matcher: compiled.matcher, parsed: parsed.parsed, features: areFeatures(parsed.parsed) };
 }
 
 /** Evaluates `subject ~ pattern`. The subject is used exactly as given: no trimming, no case change. */
@@ -56,8 +60,10 @@ export function testPattern(pattern: string | CompiledPattern, subject: string):
   const c = typeof pattern === 'string' ? compilePattern(pattern) : pattern;
   if (c.status === 'invalid') return { status: 'error', reason: `invalid pattern: ${c.reason}` };
   if (c.status === 'unsupported') return { status: 'error', reason: `cannot be evaluated offline: ${c.reason}` };
-  const status = c.regex.test(subject) ? 'match' : 'no-match';
-  const caveat = subjectCaveat(c.translation, c.parsed.options.icase, subject);
+  const outcome = c.matcher.test(subject);
+  if (outcome.matched === undefined) return { status: 'error', reason: `cannot be evaluated safely: ${outcome.error}` };
+  const status = outcome.matched ? 'match' : 'no-match';
+  const caveat = subjectCaveat(c.features, c.parsed.options.icase, subject);
   return caveat === null ? { status, exact: true } : { status, exact: false, reason: caveat };
 }
 
@@ -84,6 +90,7 @@ export interface PatternDescription {
   caseInsensitive?: boolean;
   /** Embedded options or director as written, e.g. "(?i)". */
   prefix?: string;
+  /** An equivalent JavaScript regex, to explain the reading (matching does not use it). */
   js?: { source: string; flags: string };
 }
 
@@ -103,11 +110,12 @@ export function describePattern(pattern: string): PatternDescription {
 function describeUncached(pattern: string): PatternDescription {
   const c = compilePattern(pattern);
   if (c.status !== 'ok') return { pattern, status: c.status, reason: c.reason };
+  const translated = translateAre(c.parsed);
   return {
     pattern,
     status: 'ok',
     caseInsensitive: c.parsed.options.icase,
     prefix: c.parsed.prefix,
-    js: { source: c.translation.source, flags: c.translation.flags },
+    ...(translated.ok ? { js: { source: translated.translation.source, flags: translated.translation.flags } } : {}),
   };
 }

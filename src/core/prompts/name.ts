@@ -4,6 +4,9 @@ import { PromptUsageError, show } from './errors.js';
 export const RESERVED_PROMPT_NAMES = ['new', 'metrics', 'prompt-detail'] as const;
 
 const HTML_TAG = /<[^<>]*>/;
+// C0 controls, DEL and C1 controls. Line breaks get their own message below.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0009\u000b-\u000c\u000e-\u001f\u007f-\u009f]/;
 
 /**
  * Validates a prompt name by the server's rules (`PromptNameSchema`) and returns it trimmed, the
@@ -18,6 +21,13 @@ export function validatePromptName(raw: string): string {
     throw new PromptUsageError(`Invalid prompt name ${show(raw)}: ${why}.`);
   };
   if (raw.trim().length === 0) fail('it must not be empty');
+  // URLs drop a path segment "." or ".." (even written %2E%2E): such a prompt could be created
+  // but never read, changed or deleted through the API.
+  if (raw.trim() === '.' || raw.trim() === '..') fail('a prompt named "." or ".." cannot be addressed in a URL (URLs remove such path segments), so it could never be read or deleted');
+  const control = CONTROL.exec(raw);
+  if (control) {
+    fail(`it must not contain control characters (found U+${control[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}): terminals act on them and the name cannot be told apart from others`);
+  }
   if (HTML_TAG.test(raw)) fail('it must not contain an HTML tag');
   // `|` separates the parts of a prompt reference tag (`@@@langfusePrompt:name=..|label=..@@@`).
   if (raw.includes('|')) fail("it must not contain '|'");

@@ -25,8 +25,9 @@ export function validateSelector(input: { version?: number | string; label?: str
 /** Parses a version number given as a number or as text; versions start at 1. */
 export function parseVersion(value: number | string): number {
   const text = typeof value === 'number' ? String(value) : value.trim();
-  if (!/^[1-9][0-9]*$/.test(text) || !Number.isSafeInteger(Number(text))) {
-    throw new PromptUsageError(`Invalid version ${show(value)}: it must be a whole number from 1 up.`);
+  // Versions are 32-bit integers on the server.
+  if (!/^[1-9][0-9]*$/.test(text) || !(Number(text) <= 2_147_483_647)) {
+    throw new PromptUsageError(`Invalid version ${show(value)}: it must be a whole number from 1 to 2,147,483,647.`);
   }
   return Number(text);
 }

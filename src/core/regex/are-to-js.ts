@@ -2,15 +2,10 @@ import type { AreNode, ParsedAre, SetItem } from './are-ast.js';
 import { ASCII_CLASS_RANGES } from './are-ast.js';
 
 /**
- * JavaScript source and flags that accept exactly the strings the ARE accepts, plus the facts
- * needed to tell, per subject string, whether that equivalence is guaranteed.
- *
- * Always compiled with `u` so that `.` and negated brackets consume whole code points, as
- * Postgres does on a UTF-8 database. `s` is set unless `.` must stop at newlines.
+ * The facts needed to tell, per subject string, whether the offline verdict is guaranteed to be
+ * Postgres' (see `subjectCaveat`).
  */
-export interface JsTranslation {
-  source: string;
-  flags: string;
+export interface AreFeatures {
   /** Uses classes or word constraints, whose non-ASCII members depend on the database locale. */
   usesClasses: boolean;
   /** Has non-ASCII characters of its own (literal or in brackets). */
@@ -18,6 +13,19 @@ export interface JsTranslation {
   hasBackrefs: boolean;
   /** Uses \D, \S or \W in a newline-sensitive mode. */
   negatedEscapeWithNewlineMode: boolean;
+}
+
+/**
+ * JavaScript source and flags that accept exactly the strings the ARE accepts: shown to explain
+ * how a pattern is read (matching itself uses the linear-time automata of automaton.ts, as a
+ * backtracking engine such as V8's can take exponential time).
+ *
+ * Always compiled with `u` so that `.` and negated brackets consume whole code points, as
+ * Postgres does on a UTF-8 database. `s` is set unless `.` must stop at newlines.
+ */
+export interface JsTranslation extends AreFeatures {
+  source: string;
+  flags: string;
 }
 
 export type TranslateResult = { ok: true; translation: JsTranslation } | { ok: false; reason: string };
@@ -199,20 +207,29 @@ function collectBackrefs(node: AreNode, out: number[]): void {
   }
 }
 
-export function translateAre(parsed: ParsedAre): TranslateResult {
+/**
+ * Why the pattern's back references cannot be evaluated offline, or null. Only references to a
+ * group that takes part in every match (not under a quantifier or alternation) are: elsewhere
+ * engines differ on a group that did not participate, and Postgres' own choice is not documented.
+ */
+export function backrefProblem(parsed: ParsedAre): string | null {
   const refs: number[] = [];
   collectBackrefs(parsed.ast, refs);
-  if (refs.length > 0) {
-    const fixed = new Set<number>();
-    unconditionalGroups(parsed.ast, false, fixed);
-    const bad = refs.find((r) => !fixed.has(r));
-    if (bad !== undefined) {
-      return {
-        ok: false,
-        reason: `back reference \\${bad} to a group under a quantifier or alternation: Postgres and JavaScript treat groups that did not take part in the match differently`,
-      };
-    }
-  }
+  if (refs.length === 0) return null;
+  const fixed = new Set<number>();
+  unconditionalGroups(parsed.ast, false, fixed);
+  const bad = refs.find((r) => !fixed.has(r));
+  if (bad === undefined) return null;
+  return `back reference \\${bad} to a group under a quantifier or alternation: Postgres and JavaScript treat groups that did not take part in the match differently`;
+}
+
+/** The features of a pattern that decide when a verdict is exact. */
+export function areFeatures(parsed: ParsedAre): AreFeatures {
+  const { usesClasses, hasNonAscii, hasBackrefs, negatedEscapeWithNewlineMode } = emitAll(parsed);
+  return { usesClasses, hasNonAscii, hasBackrefs, negatedEscapeWithNewlineMode };
+}
+
+function emitAll(parsed: ParsedAre): AreFeatures & { source: string; flags: string } {
   const st: State = {
     usesClasses: false,
     hasNonAscii: false,
@@ -223,30 +240,27 @@ export function translateAre(parsed: ParsedAre): TranslateResult {
   };
   const source = emit(parsed.ast, st) || '(?:)';
   const flags = `${parsed.options.icase ? 'i' : ''}${parsed.options.nlStop ? '' : 's'}u`;
+  return { source, flags, usesClasses: st.usesClasses, hasNonAscii: st.hasNonAscii, hasBackrefs: st.hasBackrefs, negatedEscapeWithNewlineMode: st.negatedEscape };
+}
+
+export function translateAre(parsed: ParsedAre): TranslateResult {
+  const problem = backrefProblem(parsed);
+  if (problem !== null) return { ok: false, reason: problem };
+  const translation = emitAll(parsed);
   try {
-    new RegExp(source, flags);
+    new RegExp(translation.source, translation.flags);
   } catch (e) {
     return { ok: false, reason: `no JavaScript equivalent could be built (${(e as Error).message})` };
   }
-  return {
-    ok: true,
-    translation: {
-      source,
-      flags,
-      usesClasses: st.usesClasses,
-      hasNonAscii: st.hasNonAscii,
-      hasBackrefs: st.hasBackrefs,
-      negatedEscapeWithNewlineMode: st.negatedEscape,
-    },
-  };
+  return { ok: true, translation };
 }
 
 /**
- * Why the JS verdict for this subject may differ from Postgres', or null when it cannot.
+ * Why the offline verdict for this subject may differ from Postgres', or null when it cannot.
  * Everything here concerns characters outside ASCII (where Postgres consults the database
  * locale) or newlines in newline-sensitive mode.
  */
-export function subjectCaveat(t: JsTranslation, icase: boolean, subject: string): string | null {
+export function subjectCaveat(t: AreFeatures, icase: boolean, subject: string): string | null {
   // eslint-disable-next-line no-control-regex
   if (/\p{Cs}|\u0000/u.test(subject)) return 'the model name contains characters a Postgres text value cannot hold';
   // eslint-disable-next-line no-control-regex

@@ -7,7 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import { decode as decodeForm } from 'node:querystring';
 import { frameworkError, HttpError } from './errors.js';
 
-export const MAX_JSON_DEPTH = 500;
+export const MAX_JSON_DEPTH = 512;
 
 /** Bytes of a size in the body parser's notation ("1mb", "4.5mb", "16kb"), as the `bytes` package reads it. */
 export function parseSize(size: string): number {

@@ -108,7 +108,6 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX observations_by_trace ON observations (trace_id, start_time);
   CREATE INDEX observations_by_time ON observations (start_time DESC, ifnull(trace_id, '') DESC, id DESC);
   CREATE INDEX observations_by_name ON observations (name, start_time DESC);
-  CREATE INDEX observations_by_model ON observations (provided_model_name, start_time DESC);
   CREATE TABLE scores (
     id TEXT PRIMARY KEY,
     timestamp TEXT NOT NULL,

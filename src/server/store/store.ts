@@ -146,6 +146,14 @@ export class Store {
         // Only informational.
       }
     }
+    if (this.dataDir) {
+      try {
+        // Everything into the database file, and the WAL emptied: a stopped server leaves one file.
+        this.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+      } catch {
+        // The WAL stays and is replayed on the next start.
+      }
+    }
     this.db.close();
     this.lock?.close();
   }
@@ -221,7 +229,8 @@ function openDatabase(path: string): Database {
     throw new FileError(`cannot open ${path}: ${(error as Error).message}`);
   }
   try {
-    db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON');
+    // The WAL file is cut back to 64 MB after a checkpoint that followed a large write.
+    db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA journal_size_limit = 67108864');
     return db;
   } catch (error) {
     db.close();

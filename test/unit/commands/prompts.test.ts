@@ -176,8 +176,8 @@ describe('prompts get', () => {
 
   it.each([
     [['--version', '1', '--label', 'x'], /not both/],
-    [['--version', '0'], /from 1 up/],
-    [['--version', 'two'], /from 1 up/],
+    [['--version', '0'], /from 1 to/],
+    [['--version', 'two'], /from 1 to/],
     [['--raw', '--json'], /--raw or --json/],
   ])('refuses %j with exit 2 and sends nothing', async (args, message) => {
     const result = await cli.run(['prompts', 'get', 'g/app/summary', ...args]);
@@ -257,10 +257,12 @@ describe('prompts list and versions', () => {
     const parsed = JSON.parse(page.stdout);
     expect(parsed.data).toHaveLength(2);
     expect(parsed.meta.totalPages).toBe(Math.ceil(parsed.meta.totalItems / 2));
+    expect(page.stderr).toMatch(/Page 1 of \d+ \(\d+ prompts\)\. Next: --page 2, or --all/);
     const human = await cli.run(['prompts', 'list', '--limit', '2']);
-    expect(human.stderr).toMatch(/Page 1 of \d+ \(\d+ prompts\)\. Next: --page 2, or all at once: --all/);
+    expect(human.stderr).toBe(`Showing 2 of ${parsed.meta.totalItems} prompts. More: --limit ${parsed.meta.totalItems}, or --all\n`);
     const all = await cli.run(['prompts', 'list', '--all', '--json']);
-    expect(JSON.parse(all.stdout)).toHaveLength(parsed.meta.totalItems);
+    expect(JSON.parse(all.stdout).data).toHaveLength(parsed.meta.totalItems);
+    expect(JSON.parse(all.stdout).meta).toMatchObject({ totalItems: parsed.meta.totalItems });
     expect(all.sent[0]!.path).toContain('limit=100');
   });
 
@@ -286,7 +288,7 @@ describe('prompts list and versions', () => {
     expect(result.stderr).toMatch(/--(from|to)-updated-at/);
   });
 
-  it.each([[['--all', '--page', '2']], [['--limit', '101']], [['--page', '0']]])('refuses %j with exit 2 and sends nothing', async (args) => {
+  it.each([[['--all', '--page', '2']], [['--all', '--limit', '5']], [['--limit', '101', '--page', '1']], [['--page', '0']], [['--limit', '0']]])('refuses %j with exit 2 and sends nothing', async (args) => {
     const result = await cli.run(['prompts', 'list', ...args]);
     expect([result.exitCode, result.sent]).toEqual([2, []]);
   });

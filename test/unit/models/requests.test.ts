@@ -136,7 +136,7 @@ describe('reads', () => {
   it('list, get by name and match ask for pages the contract allows', async () => {
     expect((await cli(['models', 'list', '--page', '2', '--limit', '1'])).requests[0]!.path).toBe('/api/public/models?page=2&limit=1');
     const all = await cli(['models', 'list', '--all', '--json']);
-    expect(JSON.parse(all.stdout).map((m: { id: string }) => m.id)).toEqual(['team-1', GPT_4O.id]);
+    expect(JSON.parse(all.stdout).data.map((m: { id: string }) => m.id)).toEqual(['team-1', GPT_4O.id]);
     const get = await cli(['models', 'get', 'team-model', '--json']);
     expect(get.requests.map((q) => q.path)).toEqual(['/api/public/models/team-model', '/api/public/models?page=1&limit=100']);
     const match = await cli(['models', 'match', 'openai/gpt-4o', '--json']);

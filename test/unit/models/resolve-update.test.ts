@@ -74,7 +74,9 @@ describe('models list', () => {
       expect(r.exitCode).toBe(2);
       expect(r.requests).toEqual([]);
     }
-    expect((await cli(['models', 'list', '--limit', '101'])).stderr).toContain('--limit: must be at most 100');
+    const large = await cli(['models', 'list', '--limit', '101', '--page', '1']);
+    expect([large.exitCode, large.requests]).toEqual([2, []]);
+    expect(large.stderr).toContain('with --page, --limit is the page size: at most 100');
   });
 });
 

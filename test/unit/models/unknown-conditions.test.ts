@@ -54,7 +54,7 @@ describe('reading definitions with a condition of an unknown kind', () => {
     const json = await cli(['models', 'get', 'night-1', '--json']);
     expect(JSON.parse(json.stdout)).toEqual(WIRE);
     const list = await cli(['models', 'list', '--all', '--json']);
-    expect(JSON.parse(list.stdout)).toEqual([WIRE]);
+    expect(JSON.parse(list.stdout).data).toEqual([WIRE]);
   });
 
   it('estimate --remote prices without the undecidable tier, warns, and --explain says why', async () => {

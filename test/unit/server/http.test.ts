@@ -200,11 +200,11 @@ describe('request bodies', () => {
     expect((await call('GET', '/api/public/v2/prompts?name=p-form', { auth: basic() })).body.data).toEqual([]);
   });
 
-  it('refuses JSON nested deeper than 500 levels with a clean 400, and later writes still work and persist', async () => {
+  it('refuses JSON nested deeper than 512 levels with a clean 400, and later writes still work and persist', async () => {
     const deep = `{"name":"p-deep","prompt":"x","config":${'{"a":'.repeat(6000)}1${'}'.repeat(6000)}}`;
     const answer = await call('POST', '/api/public/v2/prompts', { auth: basic(), body: deep });
     expect(answer.status).toBe(400);
-    expect(answer.body).toEqual({ message: 'JSON body is nested 6001 levels deep; at most 500 are accepted', error: 'InvalidRequestError' });
+    expect(answer.body).toEqual({ message: 'JSON body is nested 6001 levels deep; at most 512 are accepted', error: 'InvalidRequestError' });
     const next = await call('POST', '/api/public/v2/prompts', { auth: basic(), body: JSON.stringify({ name: 'p-deep', prompt: 'y', config: { ok: true } }) });
     expect(next.status).toBe(201);
     expect(next.body.version).toBe(1);

@@ -55,6 +55,17 @@ describe('POST /api/public/v2/prompts', () => {
     expect((await call('GET', `${at('p-tags')}?version=1`)).body.tags).toEqual([]);
   });
 
+  it('de-duplicates tags and labels on create, as the server does', async () => {
+    const created = await create({ name: 'p-dedup', prompt: 'a', tags: ['x', 'y', 'x'], labels: ['qa', 'qa'] });
+    expect(created.body).toMatchObject({ tags: ['x', 'y'], labels: ['qa', 'latest'] });
+    // The same set in another order changes nothing on earlier versions; another set rewrites them all.
+    const reordered = await create({ name: 'p-dedup', prompt: 'b', tags: ['y', 'x'] });
+    expect(reordered.body.tags).toEqual(['y', 'x']);
+    expect((await call('GET', `${at('p-dedup')}?version=1`)).body.tags).toEqual(['x', 'y']);
+    await create({ name: 'p-dedup', prompt: 'c', tags: ['z', 'z'] });
+    expect((await call('GET', `${at('p-dedup')}?version=1`)).body.tags).toEqual(['z']);
+  });
+
   it('stores chat messages without type and keeps placeholders', async () => {
     const created = await create({
       name: 'p-chat',

@@ -1,0 +1,50 @@
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { stringify } from 'yaml';
+import type { Context } from '../../context.js';
+import { ExitCode, FileError } from '../../errors.js';
+import { planModelSync } from '../../core/models/sync-plan.js';
+import { z } from 'zod';
+import type { ActionInput } from '../action.js';
+import { parseOptions } from '../options.js';
+import { fileEntry, ModelSyncOptions, readModelFile, readServerModels } from './sync-shared.js';
+
+export default async function action(ctx: Context, { opts }: ActionInput): Promise<void> {
+  await run(ctx, parseOptions(ModelSyncOptions.extend({ force: z.boolean().default(false) }), opts));
+}
+
+export async function run(ctx: Context, opts: { file: string; force: boolean }): Promise<void> {
+  const client = await ctx.api();
+  const { models } = await readServerModels(client);
+  const own = models.filter((model) => !model.isLangfuseManaged);
+  const unwritable = own.filter((model) => !model.body);
+  for (const model of unwritable) ctx.out.warn(`"${model.modelName}" (${model.id}) uses pricing that llmobs cannot write back; it is left out of the file`);
+  const entries = own.filter((model) => model.body).map((model) => fileEntry(model.id, model.body!));
+  const json = /\.json$/i.test(opts.file);
+  const text = json ? `${JSON.stringify(entries, null, 2)}\n` : stringify(entries, { lineWidth: 0, version: '1.2' });
+
+  const path = resolve(ctx.cwd, opts.file);
+  const existing = await readFile(path, 'utf8').catch(() => undefined);
+  if (existing !== undefined && existing !== text && !opts.force) {
+    // A file that says the same as the server (other spelling, other order) is left as it is.
+    const local = await readModelFile(ctx, opts.file).catch(() => undefined);
+    const same = local !== undefined && planModelSync(local, models, { prune: true }).actions.every((a) => a.kind === 'unchanged');
+    if (same) {
+      ctx.out.info(`${opts.file} already matches the server's ${own.length} definition${own.length === 1 ? '' : 's'}; left as it is.`);
+      return;
+    }
+    ctx.out.warn(`${opts.file} differs from the server and was not overwritten. See the differences with: llmobs models status --file ${opts.file}; overwrite with --force.`);
+    ctx.exitCode = ExitCode.precondition;
+    return;
+  }
+  const temporary = join(dirname(path), `.${process.pid}.${Date.now()}.llmobs-tmp`);
+  try {
+    await writeFile(temporary, text, 'utf8');
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw new FileError(`cannot write ${opts.file}: ${(error as Error).message}`);
+  }
+  if (ctx.globals.json) ctx.out.printJson({ file: opts.file, definitions: entries.length });
+  ctx.out.success(`Wrote ${entries.length} custom definition${entries.length === 1 ? '' : 's'} to ${opts.file}${existing === text ? ' (unchanged)' : ''}.`);
+}

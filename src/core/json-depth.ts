@@ -1,0 +1,71 @@
+/**
+ * Nesting limits for JSON that llmobs reads. Parsing itself copes with any depth, but what
+ * follows (stringifying, walking chat messages, printing) recurses, and a few hundred thousand
+ * brackets would end in a stack overflow; a clear refusal is better. No real generation input,
+ * usage or definition comes near this depth.
+ */
+export const MAX_JSON_DEPTH = 512;
+
+export class JsonTooDeepError extends Error {
+  constructor(readonly what: string) {
+    super(`${what} is nested more than ${MAX_JSON_DEPTH} levels deep (objects and arrays inside each other); llmobs reads at most ${MAX_JSON_DEPTH}`);
+    this.name = 'JsonTooDeepError';
+  }
+}
+
+/** The deepest nesting of `[` and `{` in JSON text (brackets inside strings do not count). */
+export function jsonTextDepth(text: string, stopAbove = Infinity): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) {
+        max = depth;
+        if (max > stopAbove) return max;
+      }
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return max;
+}
+
+/** The nesting depth of a value, walked without recursion; stops once past `stopAbove`. */
+export function valueDepth(value: unknown, stopAbove = Infinity): number {
+  let max = 0;
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, d] = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    const depth = d + 1;
+    if (depth > max) {
+      max = depth;
+      if (max > stopAbove) return max;
+    }
+    for (const child of Array.isArray(v) ? v : Object.values(v)) {
+      if (typeof child === 'object' && child !== null) stack.push([child, depth]);
+    }
+  }
+  return max;
+}
+
+/**
+ * Throws JsonTooDeepError when a value nests deeper than the limit, or a string does that is
+ * JSON (text that merely holds many brackets is text, and is counted as text).
+ */
+export function assertJsonDepth(value: unknown, what: string): void {
+  if (typeof value === 'string') {
+    if (jsonTextDepth(value, MAX_JSON_DEPTH) <= MAX_JSON_DEPTH) return;
+    try {
+      JSON.parse(value);
+    } catch {
+      return;
+    }
+    throw new JsonTooDeepError(what);
+  }
+  if (valueDepth(value, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) throw new JsonTooDeepError(what);
+}

@@ -1,0 +1,136 @@
+// A directory of prompt files (prompts pull/status/push): reading every file with its problems,
+// and writing one file so that a reader never sees half of it.
+import { lstat, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { FileError } from '../errors.js';
+import { isPromptFileExtension, parsePromptFile, promptNameOfPath } from '../core/prompts/file-format.js';
+import { validatePromptName } from '../core/prompts/name.js';
+import type { LocalPromptFile } from '../core/prompts/sync-plan.js';
+
+/** A prompt file larger than this is refused unread (the server takes request bodies of a few MB). */
+export const MAX_PROMPT_FILE_BYTES = 8 * 1024 * 1024;
+/** Directories never searched for prompts. */
+const SKIPPED_DIRECTORIES = new Set(['.git', 'node_modules']);
+
+export interface FileProblem {
+  /** Relative to the current directory, for messages. */
+  path: string;
+  name?: string | undefined;
+  problems: string[];
+}
+
+export interface PromptDirectory {
+  root: string;
+  files: LocalPromptFile[];
+  problems: FileProblem[];
+  /** Every prompt file path by name (also of unreadable files), relative to the root. */
+  pathsByName: Map<string, string[]>;
+}
+
+/** Every prompt file under `root` (.md, .yaml, .yml, .json), read and checked. */
+export async function readPromptDirectory(root: string, cwd: string): Promise<PromptDirectory> {
+  const absolute = resolve(cwd, root);
+  const found: Array<{ absolute: string; relative: string; name: string; extension: string }> = [];
+  await walk(absolute, absolute, found);
+  const shown = (file: string) => relative(cwd, file) || file;
+
+  const pathsByName = new Map<string, string[]>();
+  for (const file of found) pathsByName.set(file.name, [...(pathsByName.get(file.name) ?? []), file.relative]);
+
+  const files: LocalPromptFile[] = [];
+  const problems: FileProblem[] = [];
+  for (const file of found.sort((a, b) => (a.relative < b.relative ? -1 : 1))) {
+    const path = shown(file.absolute);
+    const issues: string[] = [];
+    const nameProblem = checkName(file.name);
+    if (nameProblem) issues.push(nameProblem);
+    const siblings = pathsByName.get(file.name) ?? [];
+    if (siblings.length > 1) issues.push(`${siblings.length} files give the prompt '${file.name}' (${siblings.join(', ')}); keep one`);
+    const info = await stat(file.absolute);
+    if (info.size > MAX_PROMPT_FILE_BYTES) {
+      issues.push(`the file is ${info.size} bytes; prompt files are limited to ${MAX_PROMPT_FILE_BYTES} bytes`);
+      problems.push({ path, name: file.name, problems: issues });
+      continue;
+    }
+    let text: string;
+    try {
+      text = await readFile(file.absolute, 'utf8');
+    } catch (error) {
+      throw new FileError(`cannot read ${path}: ${(error as Error).message}`);
+    }
+    const parsed = parsePromptFile(text, file.extension);
+    if (!parsed.ok) issues.push(...parsed.problems);
+    if (issues.length > 0 || !parsed.ok) problems.push({ path, name: file.name, problems: issues });
+    else files.push({ name: file.name, path, data: parsed.data });
+  }
+  return { root: absolute, files, problems, pathsByName };
+}
+
+/** Whether the directory exists (a missing one is an error for status and push, created by pull). */
+export async function directoryExists(root: string, cwd: string): Promise<boolean> {
+  try {
+    return (await stat(resolve(cwd, root))).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function checkName(name: string): string | undefined {
+  try {
+    const stored = validatePromptName(name);
+    if (stored !== name) return `the prompt name '${name}' has spaces at its start or end, which the server removes; rename the file`;
+  } catch (error) {
+    return (error as Error).message.replace(/\.$/, '');
+  }
+  return undefined;
+}
+
+async function walk(root: string, directory: string, found: Array<{ absolute: string; relative: string; name: string; extension: string }>): Promise<void> {
+  let entries;
+  try {
+    entries = await readdir(directory, { withFileTypes: true });
+  } catch (error) {
+    throw new FileError(`cannot read the directory ${directory}: ${(error as Error).message}`);
+  }
+  for (const entry of entries) {
+    const absolute = join(directory, entry.name);
+    // Symbolic links to directories are not followed, so a link loop cannot hang the walk.
+    if (entry.isDirectory()) {
+      if (!SKIPPED_DIRECTORIES.has(entry.name)) await walk(root, absolute, found);
+      continue;
+    }
+    if (entry.isSymbolicLink()) {
+      const target = await stat(absolute).catch(() => undefined);
+      if (!target?.isFile()) continue;
+    } else if (!entry.isFile()) {
+      continue;
+    }
+    const rel = relative(root, absolute).split(sep).join('/');
+    const parsed = promptNameOfPath(rel);
+    if (!parsed || !isPromptFileExtension(parsed.extension)) continue;
+    found.push({ absolute, relative: rel, name: parsed.name, extension: parsed.extension });
+  }
+}
+
+/**
+ * Writes a file by writing a temporary file next to it and renaming it over the target, so the
+ * file is either the old one or the new one, never a part. `replaces` is removed afterwards (the
+ * prompt's previous file under another extension).
+ */
+export async function writePromptFile(root: string, stem: string, extension: string, text: string, replaces?: string): Promise<string> {
+  const target = join(root, ...stem.split('/')) + `.${extension}`;
+  await mkdir(dirname(target), { recursive: true });
+  const temporary = join(dirname(target), `.${process.pid}.${Date.now()}.llmobs-tmp`);
+  try {
+    await writeFile(temporary, text, 'utf8');
+    await rename(temporary, target);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw new FileError(`cannot write ${target}: ${(error as Error).message}`);
+  }
+  if (replaces !== undefined) {
+    const old = join(root, ...replaces.split('/'));
+    if (old !== target && (await lstat(old).catch(() => undefined))) await rm(old, { force: true });
+  }
+  return target;
+}

@@ -1,0 +1,131 @@
+// POST /api/public/ingestion as a pure function (processEventBatch on the web side and the
+// worker's IngestionService behind it, run synchronously): validate each event, answer per event,
+// group the accepted ones by the trace, observation or score they describe, and fold each group
+// into the stored record. Events already applied by an earlier request are acknowledged again
+// and skipped, so a client that retries a batch changes nothing.
+import { buildObservation, type EventSource, type ObservationContext } from './observations.js';
+import { sortBatch } from './order.js';
+import { type IngestionEvent, ingestionEvent, type ObservationEvent, type ScoreEvent, type TraceEvent } from './schemas.js';
+import { buildScore } from './scores.js';
+import { buildTrace } from './traces.js';
+import type { BatchResult, EventError, IngestAuth, IngestLookups, IngestOptions, IngestWrites } from './types.js';
+import { randomUUID } from 'node:crypto';
+
+type EntityKind = 'trace' | 'observation' | 'score';
+
+function kindOf(type: IngestionEvent['type']): EntityKind | undefined {
+  if (type === 'trace-create') return 'trace';
+  if (type === 'score-create') return 'score';
+  if (type === 'sdk-log' || type === 'dataset-run-item-create') return undefined;
+  return 'observation';
+}
+
+function isAuthorized(event: IngestionEvent, auth: IngestAuth): boolean {
+  if (event.type === 'sdk-log') return true;
+  if (event.type === 'score-create') return auth.accessLevel === 'scores' || auth.accessLevel === 'project';
+  return auth.accessLevel === 'project';
+}
+
+function rawId(event: unknown): string {
+  if (typeof event === 'object' && event !== null && 'id' in event) return typeof event.id === 'string' ? event.id : 'unknown';
+  return 'unknown';
+}
+
+export interface ValidatedBatch {
+  /** Accepted events in the server's processing order (sdk-log events left out, as the server does). */
+  events: IngestionEvent[];
+  errors: EventError[];
+}
+
+/** Validation and scope check of every event, with the server's per-event error bodies. */
+export function validateEvents(input: readonly unknown[], auth: IngestAuth): ValidatedBatch {
+  const validationErrors: EventError[] = [];
+  const scopeErrors: EventError[] = [];
+  const accepted: IngestionEvent[] = [];
+  for (const raw of input) {
+    let parsed: ReturnType<typeof ingestionEvent.safeParse>;
+    try {
+      parsed = ingestionEvent.safeParse(raw);
+    } catch (error) {
+      // Nesting deep enough to exhaust the stack; the HTTP layer's depth limit normally stops it first.
+      if (!(error instanceof RangeError)) throw error;
+      validationErrors.push({ id: rawId(raw), status: 400, message: 'Invalid request data', error: 'Input nested too deeply' });
+      continue;
+    }
+    if (!parsed.success) {
+      validationErrors.push({ id: rawId(raw), status: 400, message: 'Invalid request data', error: parsed.error.message });
+      continue;
+    }
+    if (!isAuthorized(parsed.data, auth)) {
+      scopeErrors.push({ id: parsed.data.id, status: 401, message: 'Authentication error', error: 'Access Scope Denied' });
+      continue;
+    }
+    if (parsed.data.type !== 'sdk-log') accepted.push(parsed.data);
+  }
+  return { events: sortBatch(accepted), errors: [...validationErrors, ...scopeErrors] };
+}
+
+export interface Group {
+  kind: EntityKind;
+  id: string;
+  events: IngestionEvent[];
+}
+
+/** Events by the record they describe, in processing order; events without a body id are not stored. */
+export function groupByEntity(events: readonly IngestionEvent[]): Group[] {
+  const groups = new Map<string, Group>();
+  for (const event of events) {
+    const kind = kindOf(event.type);
+    const id = (event.body as { id?: string | null }).id;
+    if (!kind || !id) continue;
+    const key = `${kind}-${id}`;
+    let group = groups.get(key);
+    if (!group) {
+      group = { kind, id, events: [] };
+      groups.set(key, group);
+    }
+    group.events.push(event);
+  }
+  return [...groups.values()];
+}
+
+
+export interface ApplyOptions {
+  source: EventSource;
+  /** Skip events an earlier request applied, and report the ids applied now (batch events). */
+  dedup: boolean;
+}
+
+/**
+ * Folds grouped events into records. Within one request every event of a group applies; with
+ * `dedup`, an event an earlier request applied (same event id) is skipped.
+ */
+export function applyEvents(groups: readonly Group[], auth: IngestAuth, lookups: IngestLookups, options: IngestOptions, apply: ApplyOptions): IngestWrites {
+  const writes: IngestWrites = { traces: [], observations: [], scores: [], eventIds: [] };
+  const applied = new Set<string>();
+  const ctx: ObservationContext = { projectId: auth.projectId, lookups, options, newId: options.newId ?? randomUUID, source: apply.source };
+  for (const group of groups) {
+    const fresh = apply.dedup ? group.events.filter((event) => !lookups.eventSeen(event.id)) : group.events;
+    if (fresh.length === 0) continue;
+    if (apply.dedup) for (const event of fresh) applied.add(event.id);
+    if (group.kind === 'trace') {
+      writes.traces.push(buildTrace(group.id, fresh as TraceEvent[], lookups.trace(group.id), auth.projectId, options.now));
+    } else if (group.kind === 'observation') {
+      writes.observations.push(buildObservation(group.id, fresh as ObservationEvent[], lookups.observation(group.id), ctx));
+    } else {
+      const score = buildScore(group.id, fresh as ScoreEvent[], lookups.score(group.id), auth.projectId, options.now);
+      if (score) writes.scores.push(score);
+    }
+  }
+  writes.eventIds = [...applied];
+  return writes;
+}
+
+/** POST /api/public/ingestion: the 207 body and what to write, for one request's `batch` array. */
+export function processBatch(input: readonly unknown[], auth: IngestAuth, lookups: IngestLookups, options: IngestOptions): BatchResult {
+  if (input.length === 0) return { response: { successes: [], errors: [] }, writes: { traces: [], observations: [], scores: [], eventIds: [] } };
+  const { events, errors } = validateEvents(input, auth);
+  const writes = applyEvents(groupByEntity(events), auth, lookups, options, { source: 'batch', dedup: true });
+  return { response: { successes: events.map((event) => ({ id: event.id, status: 201 })), errors }, writes };
+}
+

@@ -1,0 +1,148 @@
+// How the Langfuse worker folds several events for one id into one record (IngestionService's
+// mergeRecords/overwriteObject): the stored record first, then one partial record per event in
+// time order. A later value replaces an earlier one, except that undefined and empty objects or
+// arrays never replace anything, and an immutable field keeps the first value it got. Metadata
+// is merged deeply; trace tags are the sorted union of every record's tags.
+
+export type Partial = Record<string, unknown>;
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isEmptyObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && Object.keys(value).length === 0;
+}
+
+/** Copies JSON-like data so a merge never writes into a record it was given. */
+function clone(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(clone);
+  if (isPlainObject(value)) {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value)) out[key] = clone(value[key]);
+    return out;
+  }
+  return value;
+}
+
+/**
+ * lodash `merge` on JSON data: objects merge key by key, arrays index by index, any other value
+ * (null included) replaces, and undefined leaves the target alone. Returns a new value.
+ */
+export function deepMerge(target: unknown, source: unknown): unknown {
+  if (source === undefined) return clone(target);
+  if (Array.isArray(source)) {
+    const out = Array.isArray(target) ? (clone(target) as unknown[]) : [];
+    source.forEach((item, index) => {
+      if (item !== undefined || !(index in out)) out[index] = deepMerge(out[index], item);
+    });
+    return out;
+  }
+  if (isPlainObject(source)) {
+    const out = isPlainObject(target) ? (clone(target) as Record<string, unknown>) : {};
+    for (const key of Object.keys(source)) {
+      if (key === '__proto__' || key === 'constructor' || key === 'prototype') continue;
+      const value = source[key];
+      if (value === undefined) continue;
+      out[key] = deepMerge(out[key], value);
+    }
+    return out;
+  }
+  return source;
+}
+
+/** Folds partial records into one, oldest first. */
+export function mergeRecords(records: readonly Partial[], immutable: ReadonlySet<string>, options: { tags?: boolean } = {}): Partial {
+  let result: Partial = {};
+  for (const record of records) {
+    const next: Partial = { ...result };
+    for (const key of Object.keys(record)) {
+      if (key === 'metadata' || key === 'tags') continue;
+      const value = record[key];
+      if (value === undefined) continue;
+      if (immutable.has(key) && result[key] !== undefined) continue;
+      if (!immutable.has(key) && isEmptyObject(value) && result[key] !== undefined) continue;
+      next[key] = value;
+    }
+    // Records carry {} when an event had no metadata, so this is a deep merge every time.
+    next['metadata'] = deepMerge(result['metadata'] ?? {}, record['metadata'] ?? {});
+    if (options.tags) {
+      const union = new Set<string>([...((result['tags'] as string[] | undefined) ?? []), ...((record['tags'] as string[] | undefined) ?? [])]);
+      next['tags'] = [...union].sort();
+    }
+    result = next;
+  }
+  return result;
+}
+
+/**
+ * Metadata as the server keeps it (a map of strings: anything but a string is JSON-encoded) and
+ * returns it (each value JSON-parsed when it parses): `{"n": 1}` and `{"n": "1"}` both read back
+ * as `{"n": 1}`. The read API answers from this form.
+ */
+export function storedMetadata(metadata: unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (!isPlainObject(metadata)) return out;
+  for (const key of Object.keys(metadata)) {
+    const value = metadata[key];
+    if (value === undefined) continue;
+    const text = typeof value === 'string' ? value : JSON.stringify(value);
+    out[key] = parseJsonPrioritised(text);
+  }
+  return out;
+}
+
+// Most stored values are plain text. A thrown parse error is costly, so text that cannot be JSON
+// is recognised first: JSON starts with one of {["-0123456789tfn (after white space), and a
+// number or a literal must be one whole.
+const JSON_START = /^\s*[[{"\-0-9tfn]/;
+const JSON_SCALAR = /^\s*(?:-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)\s*$/;
+
+export function parseJsonPrioritised(text: string): unknown {
+  const start = JSON_START.exec(text);
+  if (!start) return text;
+  const first = start[0][start[0].length - 1]!;
+  if (first !== '{' && first !== '[' && first !== '"' && !JSON_SCALAR.test(text)) return text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** A body's metadata as the worker turns it into a record: literals and arrays under "metadata". */
+export function metadataRecord(metadata: unknown): Record<string, unknown> {
+  if (metadata === null || metadata === undefined) return {};
+  if (typeof metadata === 'string' || typeof metadata === 'number' || typeof metadata === 'boolean') return { metadata: String(metadata) };
+  if (Array.isArray(metadata)) return { metadata: JSON.stringify(metadata) };
+  return metadata as Record<string, unknown>;
+}
+
+/**
+ * Stored metadata as the server's row holds it (every value a string), for merging a stored
+ * record the way the server merges its row: an object sent later replaces a stored nested
+ * object instead of merging into it. The OpenTelemetry path merges each span with the row.
+ */
+export function rowMetadata(metadata: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const key of Object.keys(metadata)) {
+    const value = metadata[key];
+    out[key] = typeof value === 'string' && parseJsonPrioritised(value) === value ? value : JSON.stringify(value);
+  }
+  return out;
+}
+
+/**
+ * Stored metadata as the events that produced it would carry it, for merging a stored record the
+ * way the server re-merges every event of an id sent through the batch endpoint: nested objects
+ * merge key by key across requests. Strings that would parse are re-quoted so that they read back
+ * unchanged.
+ */
+export function eventMetadata(metadata: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(metadata)) {
+    const value = metadata[key];
+    out[key] = typeof value === 'string' && parseJsonPrioritised(value) !== value ? JSON.stringify(value) : value;
+  }
+  return out;
+}

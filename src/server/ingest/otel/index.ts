@@ -1,0 +1,48 @@
+// POST /api/public/otel/v1/traces as a pure function over decoded resourceSpans. As on the
+// server: trace events go through the batch pipeline (grouped per trace and merged), each span's
+// observation event is parsed with the ingestion schema (a span that fails it is dropped without
+// a word, as the worker drops it) and merged alone with what is stored for its id.
+import { randomUUID } from 'node:crypto';
+import { applyEvents, groupByEntity, validateEvents } from '../batch.js';
+import { buildObservation, type ObservationContext } from '../observations.js';
+import { ingestionEvent, type ObservationEvent } from '../schemas.js';
+import type { IngestAuth, IngestLookups, IngestOptions, IngestWrites } from '../types.js';
+import type { ObservationRecord } from '../../records.js';
+import { spansToEvents } from './events.js';
+
+export { checkSpans, rejectionMessage } from './validate.js';
+export { decodeOtlpBody } from './decode.js';
+
+export interface OtelResult {
+  writes: IngestWrites;
+  /** Spans whose observation failed the ingestion schema and was dropped. */
+  droppedSpans: number;
+}
+
+export function processOtel(resourceSpans: unknown, auth: IngestAuth, lookups: IngestLookups, options: IngestOptions): OtelResult {
+  const newId = options.newId ?? randomUUID;
+  const raw = spansToEvents(resourceSpans, { traceSeen: (id) => lookups.trace(id) !== undefined, now: options.now, newId });
+
+  const traceEvents = validateEvents(
+    raw.filter((e) => e.type === 'trace-create'),
+    auth,
+  ).events;
+  const writes = applyEvents(groupByEntity(traceEvents), auth, lookups, options, { source: 'batch', dedup: false });
+
+  const ctx: ObservationContext = { projectId: auth.projectId, lookups, options, newId, source: 'otel' };
+  const written = new Map<string, ObservationRecord>();
+  let droppedSpans = 0;
+  for (const event of raw) {
+    if (event.type === 'trace-create') continue;
+    const parsed = ingestionEvent.safeParse(event);
+    if (!parsed.success) {
+      droppedSpans++;
+      continue;
+    }
+    const observation = parsed.data as ObservationEvent;
+    const id = (observation.body as { id: string }).id;
+    written.set(id, buildObservation(id, [observation], written.get(id) ?? lookups.observation(id), ctx));
+  }
+  writes.observations = [...written.values()];
+  return { writes, droppedSpans };
+}

@@ -1,0 +1,118 @@
+// The ingestion routes: POST /api/public/ingestion (batch) and POST /api/public/otel/v1/traces
+// (OTLP over HTTP). Each runs the pure pipeline over lookups into the request's transaction and
+// writes what it returns in that same transaction, so a request is stored whole or not at all.
+// The service processes both asynchronously; here the data is readable when the answer arrives.
+import type { ModelDefinition } from '../../core/models/types.js';
+import { engineCounter } from '../../tokenizer/counter.js';
+import { projectDefinitions } from '../handlers/models.js';
+import type { HandlerContext, Route, ServerReply, ServerRequest } from '../http/router.js';
+import type { Tx } from '../store/index.js';
+import { processBatch } from './batch.js';
+import { checkSpans, decodeOtlpBody, processOtel, rejectionMessage } from './otel/index.js';
+import { batchRequest } from './schemas.js';
+import type { IngestAuth, IngestLookups, IngestWrites } from './types.js';
+
+/** The most an OTLP body may inflate to when sent with gzip. */
+export const OTLP_MAX_INFLATED_BYTES = 64 * 1024 * 1024;
+
+// Matching and tokenizer resolution are cached per definitions array: hand out the same array as
+// long as the project's definitions are unchanged.
+let cachedDefinitions: { key: string; definitions: ModelDefinition[] } | undefined;
+
+function definitionsOf(tx: Tx): ModelDefinition[] {
+  const key = tx.models
+    .all()
+    .map((m) => `${m.id}@${m.updatedAt}`)
+    .join('|');
+  if (cachedDefinitions?.key !== key) cachedDefinitions = { key, definitions: projectDefinitions(tx) };
+  return cachedDefinitions.definitions;
+}
+
+function lookupsFor(tx: Tx): IngestLookups {
+  let definitions: ModelDefinition[] | undefined;
+  return {
+    trace: (id) => tx.traces.get(id),
+    observation: (id) => tx.observations.get(id),
+    score: (id) => tx.scores.get(id),
+    eventSeen: (id) => tx.events.has(id),
+    prompt: (name, version) => {
+      const prompt = tx.prompts.get(name, version);
+      return prompt && { id: prompt.id, name: prompt.name, version: prompt.version };
+    },
+    definitions: () => (definitions ??= definitionsOf(tx)),
+  };
+}
+
+function write(tx: Tx, writes: IngestWrites, now: Date): void {
+  for (const trace of writes.traces) tx.traces.put(trace);
+  for (const observation of writes.observations) tx.observations.put(observation);
+  for (const score of writes.scores) tx.scores.put(score);
+  const at = now.toISOString();
+  for (const id of writes.eventIds) tx.events.record(id, at);
+}
+
+function authOf(request: ServerRequest, context: HandlerContext): IngestAuth {
+  return { projectId: context.store.project.id, accessLevel: request.accessLevel ?? 'project' };
+}
+
+function ingestBatch(request: ServerRequest, tx: Tx, context: HandlerContext): ServerReply {
+  const parsed = batchRequest.safeParse(request.body);
+  if (!parsed.success) return { status: 400, body: { message: 'Invalid request data', errors: parsed.error.issues.map((issue) => issue.message) } };
+  const now = context.now();
+  const result = processBatch(parsed.data.batch, authOf(request, context), lookupsFor(tx), { now, count: engineCounter });
+  write(tx, result.writes, now);
+  return { status: 207, body: result.response };
+}
+
+function header(request: ServerRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+function ingestOtel(request: ServerRequest, tx: Tx, context: HandlerContext): ServerReply {
+  const contentType = header(request, 'content-type');
+  const decoded = decodeOtlpBody(request.rawBody, contentType, header(request, 'content-encoding'), { maxInflatedBytes: OTLP_MAX_INFLATED_BYTES });
+  if (!decoded.ok) return { status: decoded.status, body: { error: decoded.error } };
+  // An OTLP/protobuf client expects an ExportTraceServiceResponse in protobuf: empty is a valid one.
+  const ok: ServerReply = contentType?.toLowerCase().includes('application/x-protobuf') ? { status: 200 } : { status: 200, body: {} };
+  const spans = decoded.resourceSpans as { length?: unknown } | null | undefined;
+  if (!spans || spans.length === 0) return ok;
+  const rejection = rejectionMessage(checkSpans(spans));
+  if (rejection) return { status: 400, body: { error: rejection } };
+  const version = header(request, 'x-langfuse-ingestion-version') ?? header(request, 'x_langfuse_ingestion_version');
+  if (version) {
+    const parsed = parseInt(version, 10);
+    if (Number.isNaN(parsed) || parsed > 4) return { status: 400, body: { error: `Unsupported x-langfuse-ingestion-version: "${version}". Maximum supported: "4".` } };
+  }
+  const now = context.now();
+  let result: ReturnType<typeof processOtel>;
+  try {
+    result = processOtel(spans, authOf(request, context), lookupsFor(tx), { now, count: engineCounter });
+  } catch (error) {
+    // Attribute values nested deeply enough (protobuf allows it) to exhaust the stack.
+    if (error instanceof RangeError) return { status: 400, body: { error: 'Invalid OTLP trace export: attribute values are nested too deeply' } };
+    throw error;
+  }
+  write(tx, result.writes, now);
+  return ok;
+}
+
+export const ingestRoutes: Route[] = [
+  {
+    pattern: /^\/api\/public\/ingestion$/,
+    // Auth failures answer {message, error: "UnauthorizedError"}, as the prompt routes do.
+    auth: 'prompts',
+    // Bearer <public key> may send score-create and sdk-log events; the rest get per-event 401s.
+    allowScoresKey: true,
+    bodyLimit: '4.5mb',
+    methods: { POST: ingestBatch },
+  },
+  {
+    pattern: /^\/api\/public\/otel\/v1\/traces$/,
+    auth: 'project',
+    // The service reads the body itself (no body parser, no size limit); this server bounds it.
+    bodyParser: 'raw',
+    bodyLimit: '32mb',
+    methods: { POST: ingestOtel },
+  },
+];

@@ -1,0 +1,154 @@
+// The README's "Prompts in git" examples, run as written with the built binary against local
+// servers: the command examples, every `run:` step of the GitHub Actions workflow, the copy
+// between regions and the model definitions commands.
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { parse } from 'yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningServer, startServer } from '../../src/server/index.js';
+import { BIN, llmobs } from '../helpers/bin.js';
+import { isolatedEnv, tempDir } from '../helpers/cli.js';
+
+const README = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
+const section = README.slice(README.indexOf('### Prompts in git'), README.indexOf('### Token counts and cost estimates'));
+
+/** The first fenced block of `lang` after `marker` in the section. */
+function block(marker: string, lang: string): string {
+  const start = section.indexOf(marker);
+  if (start < 0) throw new Error(`README: ${marker} not found`);
+  const open = section.indexOf('```' + lang + '\n', start);
+  const close = section.indexOf('\n```', open + 4);
+  return section.slice(open + lang.length + 4, close + 1);
+}
+
+/** The lines of a sh block that are commands (comments after # dropped by the shell itself). */
+const commands = (sh: string) => sh.split('\n').filter((line) => line.trim() !== '');
+
+let eu: RunningServer;
+let us: RunningServer;
+let shims: string;
+
+beforeAll(async () => {
+  [eu, us] = await Promise.all([startServer({ port: 0, ephemeral: true }), startServer({ port: 0, ephemeral: true })]);
+  // `llmobs` on PATH is the built binary, as `npm install --global llmobs` would give.
+  shims = tempDir('llmobs-shims-');
+  writeFileSync(join(shims, 'llmobs'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
+  chmodSync(join(shims, 'llmobs'), 0o755);
+});
+afterAll(async () => {
+  await Promise.all([eu?.close(), us?.close()]);
+});
+
+const keysOf = (server: RunningServer) => ({ LANGFUSE_HOST: server.url, LANGFUSE_PUBLIC_KEY: server.keys.publicKey, LANGFUSE_SECRET_KEY: server.keys.secretKey });
+
+async function sh(script: string, cwd: string, env: Record<string, string | undefined>) {
+  const result = await execa('bash', ['-c', `set -eo pipefail\n${script}`], { cwd, env: { ...env, PATH: `${shims}:${process.env.PATH}` }, extendEnv: false, reject: false, timeout: 120_000 });
+  return { exitCode: result.exitCode ?? -1, stdout: String(result.stdout), stderr: String(result.stderr) };
+}
+
+async function seed(server: RunningServer, body: Record<string, unknown>) {
+  const response = await fetch(`${server.url}/api/public/v2/prompts`, {
+    method: 'POST',
+    headers: { authorization: `Basic ${Buffer.from(`${server.keys.publicKey}:${server.keys.secretKey}`).toString('base64')}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  expect(response.status).toBe(201);
+}
+
+async function get(server: RunningServer, path: string) {
+  const response = await fetch(`${server.url}${path}`, { headers: { authorization: `Basic ${Buffer.from(`${server.keys.publicKey}:${server.keys.secretKey}`).toString('base64')}` } });
+  return response.json() as Promise<any>;
+}
+
+// Dozens of processes one after another: generous time-outs, since the machine may be busy.
+describe('README: Prompts in git', { timeout: 300_000 }, () => {
+  it('the command examples and the GitHub Actions workflow run as written', async () => {
+    await seed(eu, { name: 'shared/signature', prompt: 'The support team', labels: ['production'] });
+    await seed(eu, {
+      name: 'support/agent',
+      type: 'chat',
+      prompt: [{ role: 'system', content: 'You are a support agent.\n@@@langfusePrompt:name=shared/signature|label=production@@@' }, { type: 'placeholder', name: 'history' }],
+      labels: ['production'],
+      config: { model: 'gpt-4o' },
+    });
+    const repo = tempDir('llmobs-repo-');
+    const env = isolatedEnv(keysOf(eu));
+
+    for (const line of commands(block('### Prompts in git', 'sh'))) {
+      const result = await sh(line, repo, env);
+      expect(result.exitCode, `${line}\n${result.stderr}`).toBe(0);
+    }
+    expect(readFileSync(join(repo, 'prompts/support/agent.yaml'), 'utf8')).toContain('@@@langfusePrompt:name=shared/signature|label=production@@@');
+
+    const workflow = parse(block('<!-- example: prompts-in-git-workflow -->', 'yaml')) as { jobs: Record<string, { steps: Array<{ run?: string }> }> };
+    const job = (name: string) => workflow.jobs[name]!.steps.map((step) => step.run).filter((run): run is string => run !== undefined && !run.startsWith('npm install'));
+    const runJob = async (name: string, extra: Record<string, string> = {}) => {
+      for (const script of job(name)) {
+        const result = await sh(script, repo, { ...env, ...extra });
+        if (result.exitCode !== 0) return result;
+      }
+      return { exitCode: 0, stdout: '', stderr: '' };
+    };
+    expect(Object.keys(workflow.jobs)).toEqual(['plan', 'push', 'promote', 'drift']);
+
+    // A pull request that edits a prompt: the plan shows it, and the check passes.
+    writeFileSync(join(repo, 'prompts/shared/signature.md'), 'The friendly support team\n');
+    const summary = join(repo, 'summary.md');
+    expect((await runJob('plan', { GITHUB_STEP_SUMMARY: summary })).exitCode).toBe(0);
+    expect(readFileSync(summary, 'utf8')).toContain('+The friendly support team');
+
+    // A pull request with a broken file fails the check.
+    mkdirSync(join(repo, 'prompts/broken'), { recursive: true });
+    writeFileSync(join(repo, 'prompts/broken/x.yaml'), 'messages:\n  - content: no role\n');
+    expect((await runJob('plan', { GITHUB_STEP_SUMMARY: summary })).exitCode).toBe(2);
+    writeFileSync(join(repo, 'prompts/broken/x.yaml'), 'messages:\n  - role: user\n    content: fixed\n');
+
+    // The merge: push with staging, then promotion to production.
+    expect((await runJob('push', { GITHUB_SHA: 'abc123' })).exitCode).toBe(0);
+    expect(await get(eu, '/api/public/v2/prompts/shared%2Fsignature?label=staging&resolve=false')).toMatchObject({ prompt: 'The friendly support team', commitMessage: 'git abc123' });
+    expect((await runJob('promote')).exitCode).toBe(0);
+    expect(await get(eu, '/api/public/v2/prompts/shared%2Fsignature?label=production&resolve=false')).toMatchObject({ prompt: 'The friendly support team' });
+    expect(await get(eu, '/api/public/v2/prompts/broken%2Fx?label=production&resolve=false')).toMatchObject({ version: 1 });
+
+    // The nightly drift check: in sync, until someone edits a prompt outside git.
+    expect((await runJob('drift')).exitCode).toBe(0);
+    await seed(eu, { name: 'shared/signature', prompt: 'edited in the UI' });
+    const drift = await runJob('drift');
+    expect(drift.exitCode).toBe(9);
+  });
+
+  it('the copy between regions runs as written, and a second run sends nothing', async () => {
+    const env = isolatedEnv();
+    for (const [name, server] of [['eu', eu], ['us', us]] as const) {
+      const added = await llmobs(['profile', 'add', name, '--base-url', server.url, '--public-key', server.keys.publicKey, '--secret-key-stdin'], { env, input: server.keys.secretKey });
+      expect(added.exitCode, added.stderr).toBe(0);
+    }
+    expect((await llmobs(['profile', 'use', 'eu'], { env })).exitCode).toBe(0);
+    const cwd = tempDir();
+    for (const line of commands(block('#### Copying prompts between projects and regions', 'sh'))) {
+      const result = await sh(line, cwd, env);
+      expect(result.exitCode, `${line}\n${result.stderr}`).toBe(0);
+    }
+    const agent = await get(us, '/api/public/v2/prompts/support%2Fagent?label=production&resolve=false');
+    expect(agent.prompt[0].content).toContain('@@@langfusePrompt:name=shared/signature|label=production@@@');
+    const again = await sh('llmobs prompts copy --all --from-profile eu --to-profile us', cwd, env);
+    expect(again.stderr).toContain('Nothing to copy');
+  });
+
+  it('the model definitions examples run as written', async () => {
+    const response = await fetch(`${eu.url}/api/public/models`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from(`${eu.keys.publicKey}:${eu.keys.secretKey}`).toString('base64')}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ modelName: 'my-model', matchPattern: '(?i)^my-model$', unit: 'TOKENS', inputPrice: 0.000001 }),
+    });
+    expect(response.status).toBe(200);
+    const cwd = tempDir();
+    const env = isolatedEnv(keysOf(eu));
+    for (const line of commands(block('#### Model definitions in git', 'sh'))) {
+      const result = await sh(line, cwd, env);
+      expect(result.exitCode, `${line}\n${result.stderr}`).toBe(0);
+    }
+    expect(readFileSync(join(cwd, 'models.yaml'), 'utf8')).toContain('modelName: my-model');
+  });
+});

@@ -1,0 +1,144 @@
+// Rules every command follows, checked by walking the whole commander tree: commands added later
+// (by anyone) are held to them without touching this file.
+import type { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { buildProgram, run } from '../../src/cli.js';
+import { examplesOf } from '../../src/commands/examples.js';
+import { Context, defaultDeps } from '../../src/context.js';
+import { Capture, stdinFrom } from '../helpers/streams.js';
+
+function program(): Command {
+  return buildProgram(new Context(defaultDeps()));
+}
+
+function walk(command: Command, path: string[] = []): Array<{ command: Command; path: string[] }> {
+  return [{ command, path }, ...command.commands.flatMap((child) => walk(child, [...path, child.name()]))];
+}
+
+const commands = walk(program());
+const name = (path: string[]) => ['llmobs', ...path].join(' ');
+
+/** Shell words of the `llmobs ...` part of an example line (quotes removed, pipes and redirects cut). */
+export function llmobsWords(line: string): string[] | undefined {
+  const words: string[] = [];
+  const segments: string[][] = [[]];
+  let word = '';
+  let quoted = false;
+  let redirect = false;
+  const end = () => {
+    if (word !== '' || quoted) {
+      if (redirect) redirect = false;
+      else segments.at(-1)!.push(word);
+    }
+    word = '';
+    quoted = false;
+  };
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i]!;
+    if (ch === "'") {
+      const close = line.indexOf("'", i + 1);
+      word += line.slice(i + 1, close);
+      quoted = true;
+      i = close;
+    } else if (ch === '"') {
+      let j = i + 1;
+      for (; line[j] !== '"'; j++) word += line[j] === '\\' ? line[++j] : line[j];
+      quoted = true;
+      i = j;
+    } else if (ch === '\\') {
+      word += line[++i];
+    } else if (ch === ' ') {
+      end();
+    } else if (ch === '|' || ch === ';' || ch === '&') {
+      end();
+      if (line[i + 1] === ch) i++;
+      segments.push([]);
+    } else if (ch === '>' || ch === '<') {
+      if (/^\d$/.test(word)) word = '';
+      end();
+      redirect = true;
+    } else {
+      word += ch;
+    }
+  }
+  end();
+  const segment = segments.find((candidate) => candidate[0] === 'llmobs');
+  if (!segment) return undefined;
+  words.push(...segment.slice(1));
+  return words;
+}
+
+describe('every command', () => {
+  it('has examples in its help', () => {
+    const missing = commands.filter(({ command }) => examplesOf(command).length === 0).map(({ path }) => name(path));
+    expect(missing).toEqual([]);
+  });
+
+  it.each(commands.map(({ path }) => [name(path), path] as const))('%s: every example parses, and one runs this command', async (_label, path) => {
+    const fresh = program();
+    let target = fresh;
+    for (const word of path) target = target.commands.find((child) => child.name() === word)!;
+    const lines = examplesOf(target).filter((line) => !line.startsWith('#'));
+    let ranThis = false;
+    for (const line of lines) {
+      const words = llmobsWords(line);
+      expect(words, `an example of ${name(path)} must run llmobs: ${line}`).toBeDefined();
+      // A fresh tree for each line (commander keeps option values), actions that only record.
+      const tree = program();
+      let ran: Command | undefined;
+      for (const { command } of walk(tree)) command.action((...params: unknown[]) => void (ran = params.at(-1) as Command));
+      tree.exitOverride();
+      tree.configureOutput({ writeOut: () => {}, writeErr: () => {}, outputError: () => {} });
+      await expect(tree.parseAsync(words!, { from: 'user' }), line).resolves.toBeDefined();
+      const ranPath: string[] = [];
+      for (let c = ran; c?.parent; c = c.parent) ranPath.unshift(c.name());
+      if (path.length === 0 || ranPath.join(' ') === path.join(' ') || (path.length && ranPath.join(' ').startsWith(`${path.join(' ')} `))) ranThis = true;
+    }
+    expect(ranThis, `no example of ${name(path)} runs it`).toBe(true);
+  });
+
+  it('uses no flag that a global option already has (the global one would take it)', () => {
+    const root = program();
+    const globalFlags = new Set(root.options.flatMap((option) => [option.long, option.short]).filter(Boolean));
+    const clashes = commands
+      .filter(({ path }) => path.length > 0)
+      .flatMap(({ command, path }) => command.options.flatMap((option) => [option.long, option.short]).filter((flag) => flag && globalFlags.has(flag)).map((flag) => `${name(path)} ${flag}`));
+    expect(clashes).toEqual([]);
+  });
+
+  it.each(commands.filter(({ path }) => path.length > 0).map(({ path }) => [path.join(' ')] as const))('llmobs help %s prints the same help as --help', async (joined) => {
+    const path = joined.split(' ');
+    const viaHelp = await capture(['help', ...path]);
+    const viaFlag = await capture([...path, '--help']);
+    expect(viaHelp.exitCode).toBe(0);
+    expect(viaHelp.stdout).toBe(viaFlag.stdout);
+    expect(viaHelp.stdout).toContain(`Usage: llmobs ${path.join(' ')}`);
+  });
+});
+
+describe('help and version', () => {
+  it('help with an unknown command says which ones exist, exit 2', async () => {
+    const result = await capture(['help', 'prompts', 'nope']);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('unknown command "prompts nope"');
+    expect(result.stderr).toContain('create, get, list');
+  });
+
+  it('help follows aliases at any depth', async () => {
+    expect((await capture(['help', 'prompt', 'ls'])).stdout).toBe((await capture(['prompts', 'list', '--help'])).stdout);
+  });
+
+  it('version prints the version, and JSON with --json', async () => {
+    const { VERSION } = await import('../../src/version.js');
+    const text = await capture(['version']);
+    expect(text.stdout).toBe(`llmobs ${VERSION} (node ${process.version}, ${process.platform}-${process.arch})\n`);
+    expect(JSON.parse((await capture(['version', '--json'])).stdout)).toEqual({ version: VERSION, node: process.version, platform: `${process.platform}-${process.arch}` });
+  });
+});
+
+async function capture(argv: string[]): Promise<{ exitCode: number; stdout: string; stderr: string }> {
+  const stdout = new Capture(false);
+  const stderr = new Capture(false);
+  const exitCode = await run(argv, { io: { stdout, stderr, stdin: stdinFrom(undefined, false) } });
+  return { exitCode, stdout: stdout.text, stderr: stderr.text };
+}

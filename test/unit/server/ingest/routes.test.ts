@@ -1,0 +1,178 @@
+// The ingestion routes over HTTP on the real server: answers, auth, limits, and what lands in
+// the store (read back by opening the data directory after the server closed).
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningServer, startServer } from '../../../../src/server/index.js';
+import { MAX_JSON_DEPTH } from '../../../../src/server/http/body.js';
+import { Store } from '../../../../src/server/store/index.js';
+
+let server: RunningServer;
+let dataDir: string;
+const basic = () => `Basic ${Buffer.from(`${server.keys.publicKey}:${server.keys.secretKey}`).toString('base64')}`;
+
+async function post(path: string, body: string | Buffer, headers: Record<string, string> = {}) {
+  const response = await fetch(server.url + path, { method: 'POST', headers: { authorization: basic(), 'content-type': 'application/json', ...headers }, body });
+  const text = await response.text();
+  let parsed: any = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // Not JSON: kept as text.
+  }
+  return { status: response.status, body: parsed, headers: response.headers };
+}
+
+const now = new Date().toISOString();
+const event = (id: string, type: string, body: Record<string, unknown>) => ({ id, type, timestamp: now, body });
+
+function otlp(traceId: string, spanId: string, attributes: Array<{ key: string; value: unknown }>) {
+  return {
+    resourceSpans: [
+      {
+        resource: { attributes: [{ key: 'service.name', value: { stringValue: 'app' } }] },
+        scopeSpans: [{ scope: { name: 'app' }, spans: [{ traceId, spanId, name: 'llm', startTimeUnixNano: '1772366400000000000', endTimeUnixNano: '1772366401000000000', attributes }] }],
+      },
+    ],
+  };
+}
+
+const varint = (n: number): number[] => {
+  const out: number[] = [];
+  while (n > 127) {
+    out.push((n & 127) | 128);
+    n >>>= 7;
+  }
+  out.push(n);
+  return out;
+};
+const field = (tag: number, bytes: number[]): number[] => [tag, ...varint(bytes.length), ...bytes];
+
+/** An export whose one attribute value is an array nested `levels` deep (OTLP field numbers). */
+function nestedProtobuf(levels: number): Buffer {
+  // Built outside in, in one pass: AnyValue.arrayValue (0x2a) holding ArrayValue.values (0x0a).
+  const anyLength: number[] = [0];
+  const arrayLength: number[] = [0];
+  for (let i = 1; i <= levels; i++) {
+    arrayLength[i] = 1 + varint(anyLength[i - 1]!).length + anyLength[i - 1]!;
+    anyLength[i] = 1 + varint(arrayLength[i]!).length + arrayLength[i]!;
+  }
+  const value: number[] = [];
+  for (let i = levels; i >= 1; i--) value.push(0x2a, ...varint(arrayLength[i]!), 0x0a, ...varint(anyLength[i - 1]!));
+  const keyValue = [...field(0x0a, [0x6b]), ...field(0x12, value)];
+  const span = [...field(0x0a, new Array(16).fill(1)), ...field(0x12, new Array(8).fill(2)), ...field(0x4a, keyValue)];
+  return Buffer.from(field(0x0a, field(0x12, field(0x12, span))));
+}
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'llmobs-ingest-routes-'));
+  server = await startServer({ port: 0, dataDir });
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+describe('POST /api/public/ingestion', () => {
+  it('answers 207 with per-event results', async () => {
+    const answer = await post(
+      '/api/public/ingestion',
+      JSON.stringify({
+        batch: [
+          event('e1', 'trace-create', { id: 'route-trace', name: 'checkout' }),
+          event('e2', 'generation-create', { id: 'route-gen', traceId: 'route-trace', model: 'gpt-4o', usageDetails: { input: 1000, output: 100 } }),
+          event('e3', 'generation-create', { id: 'bad', promptVersion: 1 }),
+        ],
+      }),
+    );
+    expect(answer.status).toBe(207);
+    expect(answer.body.successes).toEqual([
+      { id: 'e1', status: 201 },
+      { id: 'e2', status: 201 },
+    ]);
+    expect(answer.body.errors).toEqual([{ id: 'e3', status: 400, message: 'Invalid request data', error: expect.stringContaining('"code": "custom"') }]);
+  });
+
+  it('answers 400 when batch is not an array', async () => {
+    const answer = await post('/api/public/ingestion', JSON.stringify({ batch: {} }));
+    expect(answer).toMatchObject({ status: 400, body: { message: 'Invalid request data', errors: ['Invalid input: expected array, received object'] } });
+  });
+
+  it('refuses a request without valid credentials, and lets a public key alone send scores', async () => {
+    const none = await fetch(`${server.url}/api/public/ingestion`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"batch":[]}' });
+    expect(none.status).toBe(401);
+    expect(await none.json()).toEqual({ message: 'No authorization header', error: 'UnauthorizedError' });
+    const scoped = await post(
+      '/api/public/ingestion',
+      JSON.stringify({ batch: [event('s1', 'score-create', { id: 'route-score', name: 'ok', value: 1, traceId: 'route-trace' }), event('t1', 'trace-create', { id: 'x' })] }),
+      { authorization: `Bearer ${server.keys.publicKey}` },
+    );
+    expect(scoped.body).toEqual({ successes: [{ id: 's1', status: 201 }], errors: [{ id: 't1', status: 401, message: 'Authentication error', error: 'Access Scope Denied' }] });
+  });
+
+  it('refuses bodies over 4.5 MB', async () => {
+    const big = JSON.stringify({ batch: [event('big', 'trace-create', { id: 'big', input: 'x'.repeat(5 * 1024 * 1024) })] });
+    const answer = await post('/api/public/ingestion', big);
+    expect(answer.status).toBe(413);
+  });
+});
+
+describe('POST /api/public/otel/v1/traces', () => {
+  it('takes OTLP/JSON, plain and gzip', async () => {
+    const plain = await post('/api/public/otel/v1/traces', JSON.stringify(otlp('aaaa0000aaaa0000aaaa0000aaaa0000', 'bbbb0000bbbb0000', [{ key: 'gen_ai.request.model', value: { stringValue: 'gpt-4o' } }])));
+    expect(plain).toMatchObject({ status: 200, body: {} });
+    const zipped = await post(
+      '/api/public/otel/v1/traces',
+      gzipSync(JSON.stringify(otlp('cccc0000cccc0000cccc0000cccc0000', 'dddd0000dddd0000', [{ key: 'gen_ai.request.model', value: { stringValue: 'gpt-4o-mini' } }]))),
+      { 'content-encoding': 'gzip' },
+    );
+    expect(zipped.status).toBe(200);
+  });
+
+  it('answers the service’s 400s', async () => {
+    expect(await post('/api/public/otel/v1/traces', '{}', { 'content-type': 'text/plain' })).toMatchObject({ status: 400, body: { error: 'Invalid content type' } });
+    expect(await post('/api/public/otel/v1/traces', '{nope')).toMatchObject({ status: 400, body: { error: 'Failed to parse OTel JSON Trace' } });
+    const logs = await post('/api/public/otel/v1/traces', JSON.stringify({ resourceSpans: [{ scopeSpans: [{ scope: { name: 'logger' }, spans: [{ name: 'log line' }] }] }] }));
+    expect(logs.status).toBe(400);
+    expect(logs.body.error).toContain('1 of 1 span(s) cannot be processed (traceId:absent, spanId:absent)');
+    expect(await post('/api/public/otel/v1/traces', JSON.stringify({ resourceSpans: [] }))).toMatchObject({ status: 200, body: {} });
+  });
+
+  it('refuses exports nested deep enough to exhaust the stack, without a 500', async () => {
+    const levels = MAX_JSON_DEPTH + 100;
+    const deepJson = '{"resourceSpans":[' + '['.repeat(levels) + ']'.repeat(levels) + ']}';
+    expect(await post('/api/public/otel/v1/traces', deepJson)).toMatchObject({ status: 400, body: { error: `JSON body is nested ${levels + 2} levels deep; at most ${MAX_JSON_DEPTH} are accepted` } });
+    const deepProtobuf = await post('/api/public/otel/v1/traces', nestedProtobuf(50_000), { 'content-type': 'application/x-protobuf' });
+    expect(deepProtobuf.status).toBe(400);
+    expect(deepProtobuf.body.error).toMatch(/^(Failed to parse OTel Protobuf Trace|Invalid OTLP trace export: attribute values are nested too deeply)$/);
+  });
+
+  it('refuses a public key alone', async () => {
+    const answer = await post('/api/public/otel/v1/traces', '{}', { authorization: `Bearer ${server.keys.publicKey}` });
+    expect(answer).toMatchObject({ status: 403, body: { message: 'Access denied - insufficient permissions for this endpoint' } });
+  });
+});
+
+describe('what was stored', () => {
+  it('keeps the records in the data directory, priced', async () => {
+    await server.close();
+    const { store } = Store.open({ dataDir, now: () => new Date() });
+    try {
+      const { trace, generation, otelGeneration, score } = store.read((tx) => ({
+        trace: tx.traces.get('route-trace'),
+        generation: tx.observations.get('route-gen'),
+        otelGeneration: tx.observations.get('bbbb0000bbbb0000'),
+        score: tx.scores.get('route-score'),
+      }));
+      expect(trace).toMatchObject({ name: 'checkout' });
+      expect(generation).toMatchObject({ traceId: 'route-trace', usageDetails: { input: 1000, output: 100, total: 1100 }, costDetails: { input: 0.0025, output: 0.001, total: 0.0035 }, totalCost: 0.0035 });
+      expect(otelGeneration).toMatchObject({ type: 'GENERATION', providedModelName: 'gpt-4o', traceId: 'aaaa0000aaaa0000aaaa0000aaaa0000' });
+      expect(score).toMatchObject({ value: 1, dataType: 'NUMERIC' });
+      expect(store.read((tx) => tx.events.has('e2'))).toBe(true);
+    } finally {
+      store.close();
+    }
+  });
+});

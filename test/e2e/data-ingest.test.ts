@@ -47,7 +47,7 @@ beforeAll(async () => {
   for (let i = 0; i < batch.length; i += 100) {
     const response = await fetch(`${server.url}/api/public/ingestion`, { method: 'POST', headers: { authorization: basicAuth(server), 'content-type': 'application/json' }, body: JSON.stringify({ batch: batch.slice(i, i + 100) }) });
     expect(response.status).toBe(207);
-    expect((await response.json()).errors).toEqual([]);
+    expect(((await response.json()) as { errors: unknown[] }).errors).toEqual([]);
   }
   env = await profileEnv(server);
   const result = await llmobs(['observations', 'export', '--output', file, '--page-size', '100'], { env });

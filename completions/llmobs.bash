@@ -123,12 +123,12 @@ __llmobs_options() {
     'estimate') __llmobs_r='--model --input --input-file --output --output-file --usage --usage-file --cost --model-parameters --metadata --level --explain --models-file --remote --batch -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'traces') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'traces get') __llmobs_r='--io --wait -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
-    'traces list') __llmobs_r='--name --user --session --tag --environment --release --version --from --to --order-by --limit --all -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'traces list') __llmobs_r='--name --user --session --tag --environment --release --version --from --to --order-by --limit --all --page -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'observations') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'observations list') __llmobs_r='--type --name --trace --user --session --environment --level --version --from --to --limit --all --fields --format --output -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'observations export') __llmobs_r='--type --name --trace --user --session --environment --level --version --from --to --output --format --fields --limit --page-size --expand-metadata --resume --force -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'cost') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
-    'cost report') __llmobs_r='--from --to --month --by --type --environment --budget --csv --no-cache -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'cost report') __llmobs_r='--from --to --month --by --type --environment --budget --no-cache -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'cost recompute') __llmobs_r='--input --type --name --trace --user --session --environment --level --version --from --to --month --limit --models-file --remote --ignore-start-dates --output -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'health') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'projects') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
@@ -256,6 +256,7 @@ __llmobs_value() {
     'traces list|--to') __llmobs_r='@any' ;;
     'traces list|--order-by') __llmobs_r='@any' ;;
     'traces list|--limit') __llmobs_r='@any' ;;
+    'traces list|--page') __llmobs_r='@any' ;;
     'observations list|--type') __llmobs_r='GENERATION SPAN EVENT AGENT TOOL CHAIN RETRIEVER EVALUATOR EMBEDDING GUARDRAIL' ;;
     'observations list|--name') __llmobs_r='@any' ;;
     'observations list|--trace') __llmobs_r='@any' ;;

@@ -62,15 +62,41 @@ export async function* observationPages(
   client: ApiClient,
   query: Query,
   start: WalkState,
-  options: PageOptions & { max?: number | undefined; pageSize: number },
+  options: PageOptions & { max?: number | undefined; pageSize: number; maxPages?: number | undefined },
 ): AsyncGenerator<{ items: Record<string, unknown>[]; state: WalkState; last: boolean }> {
   let { cursor, items, pages } = start;
+  const firstPage = pages;
   const seen = new Set<string>();
   let emptyRun = 0;
   let previous = '';
+  let size = options.pageSize;
+  let good = 0;
   while (options.max === undefined || items < options.max) {
-    const limit = options.max === undefined ? options.pageSize : Math.min(options.pageSize, options.max - items);
-    const page = await fetchObservationPage(client, { ...query, limit }, cursor, options);
+    if (options.maxPages !== undefined && pages - firstPage >= options.maxPages) {
+      throw new ApiError(`the listing has more than ${options.maxPages} pages; stopped without a partial result`, {
+        status: 200,
+        method: 'GET',
+        path: OBSERVATIONS_V2_PATH,
+        hint: 'Raise the limit with --max-pages <n>, narrow the list with filters, or read everything with: llmobs observations export --output FILE',
+      }, 5, 'too_many_pages');
+    }
+    const limit = options.max === undefined ? size : Math.min(size, options.max - items);
+    let page: ObservationPage;
+    try {
+      page = await fetchObservationPage(client, { ...query, limit }, cursor, options);
+    } catch (error) {
+      // Observations with large inputs make a page too large to read: ask for the same position
+      // in smaller pages (the cursor is a position, so any size continues it correctly).
+      if (!(error instanceof ApiError && error.code === 'response_too_large') || limit <= 1) throw error;
+      size = Math.max(1, Math.floor(limit / 2));
+      good = 0;
+      options.trace?.(`  page of ${limit} too large; asking for ${size} at a time`);
+      continue;
+    }
+    if (size < options.pageSize && ++good >= 10) {
+      size = Math.min(options.pageSize, size * 2);
+      good = 0;
+    }
     let list = page.items;
     if (options.max !== undefined && items + list.length > options.max) list = list.slice(0, options.max - items);
     items += list.length;

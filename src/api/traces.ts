@@ -19,30 +19,10 @@ export async function getTrace(client: ApiClient, id: string): Promise<ApiTrace>
 
 const TracesPageSchema = pageSchema(TraceListItemSchema);
 
-export async function listTracesPage(client: ApiClient, query: Query, page: number, limit: number): Promise<Page<ApiTraceListItem>> {
+/** One page of the trace list; page and limit left out are the server's defaults (1 and 50). */
+export async function listTracesPage(client: ApiClient, query: Query, page: number | undefined, limit: number | undefined): Promise<Page<ApiTraceListItem>> {
   const { data } = await client.request('GET', TRACES_PATH, { query: { ...query, page, limit }, schema: TracesPageSchema });
   return data;
-}
-
-/** The largest page the trace list serves. */
-export const TRACE_PAGE_LIMIT = 100;
-
-/**
- * Up to `max` traces (every one when `max` is undefined), page by page. The page size is fixed
- * for the whole walk: page numbers only mean something for one size.
- */
-export async function* traces(client: ApiClient, query: Query, max: number | undefined): AsyncGenerator<ApiTraceListItem> {
-  const limit = max !== undefined && max < TRACE_PAGE_LIMIT ? max : TRACE_PAGE_LIMIT;
-  let given = 0;
-  for (let page = 1; ; page++) {
-    const answer = await listTracesPage(client, query, page, limit);
-    for (const item of answer.data) {
-      if (max !== undefined && given >= max) return;
-      given++;
-      yield item;
-    }
-    if (answer.data.length === 0 || page >= answer.meta.totalPages || (max !== undefined && given >= max)) return;
-  }
 }
 
 /**

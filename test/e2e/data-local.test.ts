@@ -73,9 +73,12 @@ describe('against llmobs server', () => {
 
   it('traces list with filters and --limit', async () => {
     const result = await llmobs(['traces', 'list', '--user', 'user-42', '--json'], { env });
-    expect(JSON.parse(result.stdout).map((t: { id: string }) => t.id)).toEqual([CHAT_TRACE.id]);
+    expect(JSON.parse(result.stdout).data.map((t: { id: string }) => t.id)).toEqual([CHAT_TRACE.id]);
     const some = await llmobs(['traces', 'list', '--limit', '120', '--name', 'synthetic', '--json'], { env });
-    expect(JSON.parse(some.stdout)).toHaveLength(120);
+    const json = JSON.parse(some.stdout);
+    expect(json.data).toHaveLength(120);
+    expect(json.meta.totalItems).toBe(new Set(GENERATIONS.map((g) => g.traceId)).size);
+    expect(some.stderr).toContain('Showing 120 of');
   });
 
   it('observations export: every observation once, across pages', async () => {

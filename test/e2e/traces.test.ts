@@ -138,9 +138,11 @@ describe('traces list', () => {
     expect(result.stdout.trimEnd().split('\n').map((l) => l.split('\t').at(-1))).toEqual(['trace-090', 'trace-060', 'trace-030', 'trace-000']);
 
     const paged = await runInProcess(['traces', 'list', '--limit', '105', '--json'], { env: envFor(legacy) });
-    expect(JSON.parse(paged.stdout)).toHaveLength(105);
+    expect(JSON.parse(paged.stdout).data).toHaveLength(105);
+    expect(JSON.parse(paged.stdout).meta).toMatchObject({ page: 1, limit: 100, totalItems: 121 });
+    expect(paged.stderr).toContain('Showing 105 of 121 traces');
     const all = await runInProcess(['traces', 'list', '--all', '--json'], { env: envFor(legacy) });
-    expect(JSON.parse(all.stdout)).toHaveLength(121);
+    expect(JSON.parse(all.stdout).data).toHaveLength(121);
   });
 
   it('shows cost and latency per trace', async () => {
@@ -157,7 +159,7 @@ describe('traces list', () => {
 
   it('refuses bad options before sending anything', async () => {
     const before = legacy.requests.length;
-    for (const args of [['--limit', '0'], ['--from', 'yesterday'], ['--order-by', 'cost.desc'], ['--all', '--limit', '5'], ['--from', '2026-05-02', '--to', '2026-05-01']]) {
+    for (const args of [['--limit', '0'], ['--from', 'yesterday'], ['--order-by', 'cost.desc'], ['--all', '--limit', '5'], ['--page', '2', '--limit', '500'], ['--from', '2026-05-02', '--to', '2026-05-01']]) {
       const result = await runInProcess(['traces', 'list', ...args], { env: envFor(legacy) });
       expect(result.exitCode, args.join(' ')).toBe(2);
     }

@@ -30,7 +30,6 @@ const Options = z.object({
     .transform((text) => text.trim().replace(/^\$/, '').replace(/_/g, ''))
     .pipe(z.string().regex(/^\d+(\.\d+)?$/, 'must be an amount in USD, such as 100 or 12.50').transform(Number))
     .optional(),
-  csv: z.boolean().default(false),
   cache: z.boolean().default(true),
 });
 
@@ -90,7 +89,6 @@ export default async function action(ctx: Context, { opts }: ActionInput): Promi
 }
 
 export async function run(ctx: Context, opts: Options): Promise<void> {
-  if (opts.csv && ctx.globals.json) throw new UsageError('--csv and --json both choose the output: use one');
   const now = ctx.now();
   const range = resolveRange(opts, now);
   const { by, time } = resolveBy(opts.by);
@@ -123,7 +121,7 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
 
   if (ctx.globals.json) {
     ctx.out.printJson({ ...report, budget, cachedAt });
-  } else if (opts.csv) {
+  } else if (ctx.globals.csv) {
     printCsv(ctx, report);
   } else {
     printReport(ctx, report);
@@ -149,7 +147,7 @@ function bucketLabel(bucket: string, time: TimeGrouping): string {
 
 function printCsv(ctx: Context, report: CostReport): void {
   const header = [...report.by, ...(report.time ? [report.time] : []), 'cost', 'inputTokens', 'outputTokens', 'count'];
-  ctx.out.write(csvRow(header));
+  if (ctx.globals.headers !== false) ctx.out.write(csvRow(header));
   if (report.by.length === 0 && !report.time) {
     ctx.out.write(csvRow([report.total.cost, report.total.inputTokens, report.total.outputTokens, report.total.count]));
     return;

@@ -1,7 +1,9 @@
 import { type Command, Option } from 'commander';
 import type { Context } from '../../context.js';
 import { lazy } from '../action.js';
+import { examples } from '../examples.js';
 import { collect } from '../options.js';
+import { addPagingFlags } from '../paging-flags.js';
 
 // Kept here rather than imported, so that registering commands loads nothing heavy.
 const TYPES = ['GENERATION', 'SPAN', 'EVENT', 'AGENT', 'TOOL', 'CHAIN', 'RETRIEVER', 'EVALUATOR', 'EMBEDDING', 'GUARDRAIL'];
@@ -29,20 +31,22 @@ export function registerObservations(program: Command, ctx: Context): void {
     .command('observations')
     .description('observations (spans, generations, events ...) through the v2 API: list them, or export them to a file that survives interruption');
 
-  observationFilters(
+  examples(observations, 'llmobs observations list --type GENERATION --level ERROR', 'llmobs observations export --from 2026-05-01 --to 2026-06-01 --output may.jsonl');
+
+  const list = observationFilters(
     observations
       .command('list')
       .alias('ls')
       .description('list observations, newest first: a table, or --format jsonl|csv|json'),
-  )
-    .option('--limit <n>', 'show at most this many (default 50)')
-    .option('--all', 'every observation that matches')
+  );
+  addPagingFlags(list, { noun: 'observations', serverDefault: 50, pages: false })
     .option('--fields <list>', `${FIELDS_HELP} (default: basic,model,usage)`, collect)
     .addOption(new Option('--format <format>', 'write data instead of a table').choices(['jsonl', 'csv', 'json']))
     .option('--output <file>', 'write to this file (format from --format or the extension, else jsonl)')
     .action(lazy(ctx, () => import('./list.js')));
+  examples(list, 'llmobs observations list', 'llmobs observations ls --type GENERATION --level ERROR --limit 20', 'llmobs observations list --trace 7f3c9a2e --fields id,type,name,totalCost --format csv');
 
-  observationFilters(
+  const exporter = observationFilters(
     observations
       .command('export')
       .description('export every matching observation, page by page with flat memory; after a failure or Ctrl-C, --resume continues where it stopped'),
@@ -56,4 +60,11 @@ export function registerObservations(program: Command, ctx: Context): void {
     .option('--resume', 'continue the interrupted export of --output from its checkpoint')
     .option('--force', 'start over, replacing --output and its checkpoint')
     .action(lazy(ctx, () => import('./export.js')));
+  examples(
+    exporter,
+    'llmobs observations export --from 2026-05-01 --to 2026-06-01 --output may.jsonl',
+    '# after a failure or Ctrl-C: continue where it stopped',
+    'llmobs observations export --output may.jsonl --resume',
+    'llmobs observations export --type GENERATION --fields id,providedModelName,usageDetails.input,totalCost --output generations.csv',
+  );
 }

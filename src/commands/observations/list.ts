@@ -7,12 +7,13 @@ import { z } from 'zod';
 import { OBSERVATION_PAGE_LIMIT, observationPages } from '../../api/observations.js';
 import type { Context } from '../../context.js';
 import { lenientNumber, lenientNumberMap, tokenSums } from '../../core/numbers.js';
-import { parseFields } from '../../core/observations/fields.js';
+import { parseFields, project } from '../../core/observations/fields.js';
 import { FileError, UsageError } from '../../errors.js';
 import type { ActionInput } from '../action.js';
 import { parseOptions } from '../options.js';
 import { formatCost, formatTokens } from '../cost/format.js';
-import { checkWindow, filterShape, observationQuery, wholeNumber } from './filters.js';
+import { checkWindow, filterShape, observationQuery } from './filters.js';
+import { checkPaging, pagingFields } from '../paging.js';
 import { createWriter, FORMATS, formatOfFile } from './writer.js';
 
 const DEFAULT_LIMIT = 50;
@@ -24,8 +25,8 @@ function options(now: Date) {
       fields: z.array(z.string()).optional(),
       format: z.enum(FORMATS, { error: `must be one of ${FORMATS.join(', ')}` }).optional(),
       output: z.string().min(1, 'must not be empty').optional(),
-      limit: wholeNumber(1).optional(),
-      all: z.boolean().default(false),
+      limit: pagingFields.limit,
+      all: pagingFields.all,
     })
     .superRefine(checkWindow);
 }
@@ -37,17 +38,18 @@ export default async function action(ctx: Context, { opts }: ActionInput): Promi
 }
 
 export async function run(ctx: Context, opts: Options): Promise<void> {
-  if (opts.all && opts.limit !== undefined) throw new UsageError('--all reads every observation: drop --limit');
+  checkPaging(opts);
   const toFile = opts.output !== undefined && opts.output !== '-';
-  const format = opts.format ?? (toFile ? (formatOfFile(opts.output!) ?? 'jsonl') : ctx.globals.json ? 'json' : undefined);
+  const format = opts.format ?? (toFile ? (formatOfFile(opts.output!) ?? 'jsonl') : undefined);
   const fields = parseFields(opts.fields, format ? ['basic', 'model', 'usage'] : ['basic', 'model', 'usage']);
   if (!fields.ok) throw new UsageError(`--fields: ${fields.message}`);
-  if (!format && fields.selection.columns) throw new UsageError('--fields with names picks columns of --format jsonl, csv or json; the table has its own columns');
+  if (!format && !ctx.globals.json && fields.selection.columns) throw new UsageError('--fields with names picks columns of --format jsonl, csv or json (or --json); the table has its own columns');
   const max = opts.all ? undefined : (opts.limit ?? DEFAULT_LIMIT);
   const query = { ...observationQuery(opts), fields: fields.selection.groups.join(',') };
   const pageSize = max === undefined ? OBSERVATION_PAGE_LIMIT : Math.min(max, OBSERVATION_PAGE_LIMIT);
   const client = await ctx.api();
-  const pages = observationPages(client, query, { cursor: null, items: 0, pages: 0 }, { retries: ctx.globals.retries, sleep: ctx.sleep, trace: (line) => ctx.trace(line), max, pageSize });
+  // A listing: at most --max-pages pages (observations export reads any number, with flat memory).
+  const pages = observationPages(client, query, { cursor: null, items: 0, pages: 0 }, { retries: ctx.globals.retries, sleep: ctx.sleep, trace: (line) => ctx.trace(line), max, pageSize, maxPages: ctx.globals.maxPages });
 
   if (format) {
     const writer = createWriter(format, fields.selection);
@@ -93,10 +95,18 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
   }
 
   const rows: Record<string, unknown>[] = [];
-  let more = false;
+  let next: string | null = null;
   for await (const page of pages) {
     rows.push(...page.items);
-    more = page.state.cursor !== null;
+    next = page.state.cursor;
+  }
+  const more = next !== null;
+  if (ctx.globals.json) {
+    // The v2 API's own shape: the observations, and the cursor of the next page (null: no more).
+    const columns = fields.selection.columns;
+    ctx.out.printJson({ data: columns ? rows.map((o) => project(o, columns)) : rows, meta: { cursor: next } });
+    if (more && max !== undefined) ctx.out.hint(`Showing the newest ${rows.length}. More with --limit N or --all; everything to a file with: llmobs observations export --output FILE`);
+    return;
   }
   if (rows.length === 0) {
     ctx.out.info('No observations match.');

@@ -4,14 +4,15 @@
 import { z } from 'zod';
 import type { ApiClient, Query } from '../../api/client.js';
 import { OBSERVATION_PAGE_LIMIT, observationPages } from '../../api/observations.js';
-import { notFoundKind, traces } from '../../api/traces.js';
+import { listTracesPage, notFoundKind } from '../../api/traces.js';
 import type { Context } from '../../context.js';
 import { lenientNumber } from '../../core/numbers.js';
 import { ApiNotFoundError, UsageError } from '../../errors.js';
 import type { ActionInput } from '../action.js';
 import { parseOptions } from '../options.js';
 import { formatCost, formatSeconds } from '../cost/format.js';
-import { checkWindow, timeOption, wholeNumber } from '../observations/filters.js';
+import { checkWindow, timeOption } from '../observations/filters.js';
+import { checkPaging, hintMore, type Listing, listingJson, pagingFields, readList } from '../paging.js';
 
 const DEFAULT_LIMIT = 50;
 const ORDER_FIELDS = ['id', 'timestamp', 'name', 'userId', 'release', 'version', 'public', 'bookmarked', 'sessionId'];
@@ -33,8 +34,7 @@ function options(now: Date) {
         .string()
         .regex(new RegExp(`^(${ORDER_FIELDS.join('|')})\\.(asc|desc)$`), `must be FIELD.asc or FIELD.desc with FIELD one of ${ORDER_FIELDS.join(', ')}`)
         .optional(),
-      limit: wholeNumber(1).optional(),
-      all: z.boolean().default(false),
+      ...pagingFields,
     })
     .superRefine(checkWindow);
 }
@@ -58,8 +58,7 @@ export default async function action(ctx: Context, { opts }: ActionInput): Promi
 }
 
 export async function run(ctx: Context, opts: Options): Promise<void> {
-  if (opts.all && opts.limit !== undefined) throw new UsageError('--all reads every trace: drop --limit');
-  const max = opts.all ? undefined : (opts.limit ?? DEFAULT_LIMIT);
+  checkPaging(opts);
   const client = await ctx.api();
   const query: Query = {
     name: opts.name,
@@ -74,27 +73,33 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
     orderBy: opts.orderBy,
     fields: 'core,observations,scores,metrics',
   };
-  const items: Record<string, unknown>[] = [];
-  let fallback = false;
+  let listing: Listing<Record<string, unknown>> | undefined;
+  let items: Record<string, unknown>[];
   try {
-    for await (const trace of traces(client, query, max)) items.push(trace);
+    listing = await readList((request) => listTracesPage(client, query, request.page, request.limit), opts, { maxPages: ctx.globals.maxPages });
+    items = listing.data;
   } catch (error) {
-    if (notFoundKind(error) !== 'route-gone' || items.length > 0) throw error;
+    if (notFoundKind(error) !== 'route-gone') throw error;
     if (opts.orderBy) throw new UsageError('--order-by needs the legacy trace list, which this server does not have', { cause: error });
-    fallback = true;
+    if (opts.page !== undefined) throw new UsageError('--page needs the legacy trace list, which this server does not have; use --limit or --all', { cause: error });
     ctx.trace(`  ${(error as Error).message}: listing root observations of the v2 API instead`);
     try {
-      items.push(...(await fromRootObservations(ctx, client, opts, max)));
+      items = await fromRootObservations(ctx, client, opts, opts.all ? undefined : (opts.limit ?? DEFAULT_LIMIT));
     } catch (inner) {
       if (inner instanceof ApiNotFoundError) throw error;
       throw inner;
     }
   }
   if (ctx.globals.json) {
-    ctx.out.printJson(items);
-    return;
+    ctx.out.printJson(listing ? listingJson(listing) : { data: items, meta: { source: 'observations-v2' } });
+  } else {
+    printTraces(ctx, items.map(row));
+    if (!listing) ctx.out.hint('This server has no legacy trace list: these are the traces\' root observations (v2 API), without per-trace cost.');
   }
-  const rows = items.map(row);
+  if (listing) hintMore(ctx, listing, 'traces');
+}
+
+function printTraces(ctx: Context, rows: TraceRow[]): void {
   if (rows.length === 0) {
     ctx.out.info('No traces match.');
     return;
@@ -123,8 +128,6 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
       r.id,
     ]),
   );
-  if (fallback) ctx.out.hint('This server has no legacy trace list: these are the traces\' root observations (v2 API), without per-trace cost.');
-  if (max !== undefined && rows.length === max) ctx.out.hint(`Showing the first ${max}. More with --limit N or --all.`);
 }
 
 function row(item: Record<string, unknown>): TraceRow {

@@ -195,7 +195,9 @@ export class Recomputer {
    * The estimation core's answer for one generation. Most generations were stored with usage:
    * for them `estimate` takes one branch (no tokenizing), and this takes the same steps with the
    * same functions (validation, usage normalisation, tier, cost), without the warnings and the
-   * explanation nobody reads here. Any other generation goes through `estimate` itself.
+   * explanation nobody reads here. Any other generation goes through `estimate` itself. (Nor
+   * does it check how deeply input and output nest: with usage given they are never walked, and
+   * scanning each one's text would cost as much as the pricing.)
    */
   private price(input: EstimateInput, matched: MatchResult): { definition: string | null; cost: number | null } {
     validateInput(input);

@@ -70,3 +70,27 @@ describe('the hand check of observations', () => {
     expect(observationIssues([{ id: 'a' }, { id: 2 }, 'x', { id: 'b', type: 5 }])).toEqual(['data.1.id: expected a string', 'data.2: expected an object', 'data.3.type: expected a string or null']);
   });
 });
+
+describe('pages too large to read', () => {
+  it('asks for the same position in smaller pages, then grows back', async () => {
+    const pool = agent.get(HOST);
+    const big = { ...page(0, 2, 'c1'), data: page(0, 2).data.map((o) => ({ ...o, input: 'x'.repeat(700_000) })) };
+    pool.intercept({ path: path({ fields: 'core', limit: '2' }), method: 'GET' }).reply(200, JSON.stringify(big));
+    pool.intercept({ path: path({ fields: 'core', limit: '1' }), method: 'GET' }).reply(200, page(0, 1, 'c1'));
+    pool.intercept({ path: path({ fields: 'core', limit: '1', cursor: 'c1' }), method: 'GET' }).reply(200, page(1, 1));
+    const result = await runInProcess(['observations', 'export', '--page-size', '2', '--fields', 'core', '--verbose'], { env: { ...env(), LLMOBS_MAX_RESPONSE_MB: '1' }, dispatcher: agent });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout.trimEnd().split('\n').map((l) => JSON.parse(l).id)).toEqual(['o0', 'o1']);
+    expect(result.stderr).toContain('page of 2 too large; asking for 1 at a time');
+  });
+
+  it('stops a listing at --max-pages with an error, not a partial list', async () => {
+    const pool = agent.get(HOST);
+    pool.intercept({ path: path({ fields: 'core,basic,model,usage', limit: '1000' }), method: 'GET' }).reply(200, page(0, 1000, 'c1'));
+    pool.intercept({ path: path({ fields: 'core,basic,model,usage', limit: '1000', cursor: 'c1' }), method: 'GET' }).reply(200, page(1000, 1000, 'c2'));
+    const result = await runInProcess(['observations', 'list', '--all', '--max-pages', '2'], { env: env(), dispatcher: agent });
+    expect(result.exitCode).toBe(5);
+    expect(result.stderr).toContain('more than 2 pages');
+    expect(result.stdout).toBe('');
+  });
+});

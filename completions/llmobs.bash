@@ -16,6 +16,7 @@ __llmobs_child() {
     '|health') __llmobs_r='health' ;;
     '|projects') __llmobs_r='projects' ;;
     '|whoami') __llmobs_r='whoami' ;;
+    '|doctor') __llmobs_r='doctor' ;;
     '|api') __llmobs_r='api' ;;
     '|completion') __llmobs_r='completion' ;;
     '|server') __llmobs_r='server' ;;
@@ -66,7 +67,7 @@ __llmobs_child() {
 # __llmobs_children PATH: subcommand names and aliases.
 __llmobs_children() {
   case "$1" in
-    '') __llmobs_r='profile models prompts prompt labels label tokens estimate traces observations cost health projects whoami api completion server help version' ;;
+    '') __llmobs_r='profile models prompts prompt labels label tokens estimate traces observations cost health projects whoami doctor api completion server help version' ;;
     'profile') __llmobs_r='add list ls show use remove rm test' ;;
     'models') __llmobs_r='list ls get create update delete rm pull status push match lint' ;;
     'prompts') __llmobs_r='create get list ls versions compile diff pull status push copy delete rm' ;;
@@ -99,7 +100,7 @@ __llmobs_options() {
     'models pull') __llmobs_r='--file --force -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'models status') __llmobs_r='--file --prune --exit-code -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'models push') __llmobs_r='--file --prune --recreate --dry-run -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
-    'models match') __llmobs_r='--offline --models-file --expect -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'models match') __llmobs_r='--offline --remote --models-file --expect -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'models lint') __llmobs_r='--offline --models-file --strict -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'prompts') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'prompts create') __llmobs_r='--text --file --chat-file --type --label -l --config --config-file --commit-message -m --tag --clear-tags --dry-run -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
@@ -119,8 +120,8 @@ __llmobs_options() {
     'labels promote') __llmobs_r='--from --to --expect-current --dry-run -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'labels remove') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'tokens') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
-    'tokens count') __llmobs_r='--file --model --encoding --models-file -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
-    'estimate') __llmobs_r='--model --input --input-file --output --output-file --usage --usage-file --cost --model-parameters --metadata --level --explain --models-file --remote --batch -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'tokens count') __llmobs_r='--file --model --encoding --offline --remote --models-file -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'estimate') __llmobs_r='--model --input --input-file --output --output-file --usage --usage-file --cost --model-parameters --metadata --level --explain --offline --remote --models-file --batch -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'traces') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'traces get') __llmobs_r='--io --wait -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'traces list') __llmobs_r='--name --user --session --tag --environment --release --version --from --to --order-by --limit --all --page -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
@@ -129,10 +130,11 @@ __llmobs_options() {
     'observations export') __llmobs_r='--type --name --trace --user --session --environment --level --version --from --to --output --format --fields --limit --page-size --expand-metadata --resume --force -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'cost') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'cost report') __llmobs_r='--from --to --month --by --type --environment --budget --no-cache -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
-    'cost recompute') __llmobs_r='--input --type --name --trace --user --session --environment --level --version --from --to --month --limit --models-file --remote --ignore-start-dates --output -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'cost recompute') __llmobs_r='--input --type --name --trace --user --session --environment --level --version --from --to --month --limit --models-file --offline --remote --ignore-start-dates --output -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'health') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'projects') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'whoami') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'doctor') __llmobs_r='--check-regions --no-check-regions -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'api') __llmobs_r='--method -X --field -f --typed-field -F --header -H --input --paginate --include -i --silent --curl -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'completion') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'server') __llmobs_r='--port --host --data-dir --ephemeral --bearer-secret-key -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
@@ -151,7 +153,7 @@ __llmobs_value() {
     '|--timeout') __llmobs_r='@any' ;;
     '|--retries') __llmobs_r='@any' ;;
     '|--max-pages') __llmobs_r='@any' ;;
-    'profile add|--region') __llmobs_r='eu us' ;;
+    'profile add|--region') __llmobs_r='eu us jp hipaa' ;;
     'profile add|--public-key') __llmobs_r='@any' ;;
     'models list|--limit') __llmobs_r='@any' ;;
     'models list|--page') __llmobs_r='@any' ;;

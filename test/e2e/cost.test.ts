@@ -156,10 +156,10 @@ describe('cost recompute', () => {
   });
 
   it('gives per model what estimate --batch gives for the same exported lines, and the stored cost next to it', async () => {
-    const result = await llmobs(['cost', 'recompute', '--input', file, '--json'], { env });
+    const result = await llmobs(['cost', 'recompute', '--offline', '--input', file, '--json'], { env });
     expect(result.exitCode).toBe(0);
     const models = JSON.parse(result.stdout) as Array<{ model: string; generations: number; storedCost: number; recomputedCost: number; difference: number; unmatchedNow: number; unmatchedBefore: number }>;
-    const batch = await llmobs(['estimate', '--batch', file, '--json'], { env });
+    const batch = await llmobs(['estimate', '--batch', file, '--json', '--offline'], { env });
     const summary = JSON.parse(batch.stdout.trimEnd().split('\n').at(-1)!).summary;
     for (const m of summary.models) {
       const mine = models.find((x) => x.model === m.model)!;
@@ -191,7 +191,7 @@ describe('cost recompute', () => {
       '  outputPrice: 0.000008',
     ].join('\n'));
     const out = join(dir, 'per-generation.jsonl');
-    const dated = await llmobs(['cost', 'recompute', '--input', file, '--models-file', models, '--output', out, '--json'], { env });
+    const dated = await llmobs(['cost', 'recompute', '--offline', '--input', file, '--models-file', models, '--output', out, '--json'], { env });
     expect(dated.exitCode).toBe(0);
     const gpt = (JSON.parse(dated.stdout) as Array<{ model: string; definitions: string[]; recomputedCost: number; storedCost: number }>).find((m) => m.model === 'gpt-4o')!;
     expect(gpt.definitions).toEqual(['gpt-4o', 'gpt-4o-cheaper']);
@@ -206,19 +206,19 @@ describe('cost recompute', () => {
     const sum = lines.filter((l) => l.model === 'gpt-4o').reduce((s, l) => s + l.recomputedCost, 0);
     expect(gpt.recomputedCost).toBeCloseTo(sum, 12);
 
-    const server_ = await runInProcess(['cost', 'recompute', '--input', file, '--models-file', models, '--ignore-start-dates', '--json'], { env });
+    const server_ = await runInProcess(['cost', 'recompute', '--offline', '--input', file, '--models-file', models, '--ignore-start-dates', '--json'], { env });
     const all = (JSON.parse(server_.stdout) as Array<{ model: string; definitions: string[] }>).find((m) => m.model === 'gpt-4o')!;
     expect(all.definitions).toEqual(['gpt-4o-cheaper']);
 
-    const text = await runInProcess(['cost', 'recompute', '--input', file, '--models-file', models], { env });
+    const text = await runInProcess(['cost', 'recompute', '--offline', '--input', file, '--models-file', models], { env });
     expect(text.stderr).toContain('no definition matches "acme-large" (1)');
     expect(text.stderr).toMatch(/Matched no definition when ingested: .*"my-own-model" \(750\).*"my-own-model" has one now/);
   });
 
   it('reads the same generations from the API', async () => {
     const before = server.requests.length;
-    const fromApi = JSON.parse((await llmobs(['cost', 'recompute', '--from', '2026-04-01', '--to', '2026-07-01', '--json'], { env })).stdout) as Array<{ model: string; recomputedCost: number; generations: number }>;
-    const fromFile = JSON.parse((await runInProcess(['cost', 'recompute', '--input', file, '--json'], { env })).stdout) as typeof fromApi;
+    const fromApi = JSON.parse((await llmobs(['cost', 'recompute', '--offline', '--from', '2026-04-01', '--to', '2026-07-01', '--json'], { env })).stdout) as Array<{ model: string; recomputedCost: number; generations: number }>;
+    const fromFile = JSON.parse((await runInProcess(['cost', 'recompute', '--offline', '--input', file, '--json'], { env })).stdout) as typeof fromApi;
     expect(fromApi.map((m) => [m.model, m.generations, m.recomputedCost])).toEqual(fromFile.map((m) => [m.model, m.generations, m.recomputedCost]));
     const q = new URL(server.requests.slice(before).find((r) => r.path.startsWith('/api/public/v2/observations'))!.path, 'http://x').searchParams;
     expect([q.get('type'), q.get('fields'), q.get('fromStartTime'), q.get('toStartTime')]).toEqual(['GENERATION', 'core,basic,time,io,metadata,model,usage', '2026-04-01T00:00:00.000Z', '2026-07-01T00:00:00.000Z']);
@@ -227,14 +227,14 @@ describe('cost recompute', () => {
   it('refuses what it cannot read, saying why', async () => {
     const csv = join(dir, 'x.csv');
     writeFileSync(csv, 'id,providedModelName\ng1,gpt-4o\n');
-    const fromCsv = await llmobs(['cost', 'recompute', '--input', csv], { env });
+    const fromCsv = await llmobs(['cost', 'recompute', '--offline', '--input', csv], { env });
     expect(fromCsv.exitCode).toBe(2);
     expect(fromCsv.stderr).toContain('CSV cannot carry usage maps');
-    expect((await runInProcess(['cost', 'recompute', '--input', join(dir, 'missing.jsonl')], { env })).exitCode).toBe(6);
-    expect((await runInProcess(['cost', 'recompute', '--input', file, '--from', '7d'], { env })).exitCode).toBe(2);
+    expect((await runInProcess(['cost', 'recompute', '--offline', '--input', join(dir, 'missing.jsonl')], { env })).exitCode).toBe(6);
+    expect((await runInProcess(['cost', 'recompute', '--offline', '--input', file, '--from', '7d'], { env })).exitCode).toBe(2);
     const mixed = join(dir, 'mixed.jsonl');
     writeFileSync(mixed, `${readFileSync(file, 'utf8').split('\n').slice(0, 3).join('\n')}\nnot json\n`);
-    const partly = await llmobs(['cost', 'recompute', '--input', mixed, '--json'], { env });
+    const partly = await llmobs(['cost', 'recompute', '--offline', '--input', mixed, '--json'], { env });
     expect(partly.exitCode).toBe(2);
     expect(partly.stderr).toContain('line 4: not a JSON object');
     expect(JSON.parse(partly.stdout).length).toBeGreaterThan(0);

@@ -37,14 +37,15 @@ export function registerCost(program: Command, ctx: Context): void {
   const recompute = observationFilters(
     cost
       .command('recompute')
-      .description('re-price past generations with model definitions (the built-in ones, --models-file, or --remote) and compare with the stored cost, per model')
+      .description('re-price past generations with model definitions (the project\'s, or the built-in catalogue with --offline; plus --models-file) and compare with the stored cost, per model')
       .option('--input <file>', 'read generations from a file written by observations export (JSON Lines or JSON; - for stdin), offline'),
     { type: true },
   )
     .option('--month <month>', 'with the API: a calendar month (UTC), YYYY-MM, this or last (default: this month so far)')
     .option('--limit <n>', 'with the API: re-price at most this many generations')
-    .option('--models-file <file>', 'custom model definitions (JSON or YAML) that take precedence over the built-in catalogue')
-    .option('--remote', "use the profile's model definitions from the server (cached 10 minutes)")
+    .option('--models-file <file>', 'custom model definitions (JSON or YAML) added to the others, as if created in the project')
+    .option('--offline', 'price with the built-in catalogue (and --models-file), never the server\'s definitions')
+    .option('--remote', "price with the project's definitions on the server (every page; cached 10 minutes); the default when a profile or keys are configured")
     .option('--ignore-start-dates', 'match as the server does at ingestion: a definition\'s start date is not compared with the generation\'s time')
     .option('--output <file>', 'write one JSON line per generation: id, traceId, startTime, model, definition, storedCost, recomputedCost, difference')
     .action(lazy(ctx, () => import('./recompute.js')));

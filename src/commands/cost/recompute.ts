@@ -13,10 +13,10 @@ import type { Context } from '../../context.js';
 import { type ModelRecompute, Recomputer, recomputeTotals } from '../../core/spend/recompute.js';
 import { FileError, UsageError } from '../../errors.js';
 import { cannotRead, openInputStream } from '../../io/files.js';
+import { definitionsMode, describeOrigin, loadDefinitions, REMOTE_CACHE_TTL_MS } from '../../model-definitions.js';
 import { engineCounter } from '../../tokenizer/counter.js';
 import type { ActionInput } from '../action.js';
 import { parseOptions } from '../options.js';
-import { loadDefinitions } from '../estimate/definitions.js';
 import { JsonBytes } from '../estimate/json-bytes.js';
 import { filterShape, observationQuery, wholeNumber } from '../observations/filters.js';
 import { Meter } from '../observations/meter.js';
@@ -40,6 +40,7 @@ function options(now: Date) {
     month: z.string().optional(),
     limit: wholeNumber(1).optional(),
     modelsFile: z.string().min(1).optional(),
+    offline: z.boolean().default(false),
     remote: z.boolean().default(false),
     ignoreStartDates: z.boolean().default(false),
     output: z.string().min(1, 'must not be empty').optional(),
@@ -61,8 +62,9 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
   }
   const range = opts.input === undefined ? resolveRange(opts, ctx.now()) : undefined;
   if (range && range.from.time.getTime() >= range.to.time.getTime()) throw new UsageError(`the time range is empty: --from (${range.from.time.toISOString()}) must be earlier than --to (${range.to.time.toISOString()})`);
-  const { definitions } = await loadDefinitions(ctx, { modelsFile: opts.modelsFile, remote: opts.remote });
-  const recomputer = new Recomputer({ definitions, count: engineCounter, datedMatching: !opts.ignoreStartDates });
+  const loaded = await loadDefinitions(ctx, { mode: definitionsMode(opts), modelsFile: opts.modelsFile, maxAgeMs: REMOTE_CACHE_TTL_MS });
+  ctx.out.info(`Prices from ${describeOrigin(loaded.origin)}.`);
+  const recomputer = new Recomputer({ definitions: loaded.definitions, unusable: loaded.unusable, count: engineCounter, datedMatching: !opts.ignoreStartDates });
 
   const sink = opts.output === undefined ? undefined : await openSink(ctx, opts.output);
   const started = performance.now();

@@ -16,6 +16,8 @@ import { finalizeProvidedUsage, mergeProvidedUsage, ObservationRejectedError } f
 
 export interface RecomputeOptions {
   definitions: readonly ModelDefinition[];
+  /** Definitions a generation must not be priced with (a models file's invalid ones), by id, with why. */
+  unusable?: ReadonlyMap<string, string> | undefined;
   count: TokenCounter;
   /** Compare start dates with the generation's time (default); false: the server's ingestion rule. */
   datedMatching: boolean;
@@ -161,10 +163,14 @@ export class Recomputer {
     if (model !== NO_MODEL) {
       const at = this.dated && stored.startTime ? Date.parse(stored.startTime) : Number.NaN;
       const matched = this.match(model, Number.isNaN(at) ? null : at);
-      try {
-        priced = this.price(generationInput(raw, model), matched);
-      } catch (e) {
-        error = e instanceof ObservationRejectedError ? e.message : (e as Error).message;
+      const unusable = matched.winner ? this.options.unusable?.get(matched.winner.definition.id) : undefined;
+      if (unusable !== undefined) error = `"${model}" matches ${unusable}`;
+      else {
+        try {
+          priced = this.price(generationInput(raw, model), matched);
+        } catch (e) {
+          error = e instanceof ObservationRejectedError ? e.message : (e as Error).message;
+        }
       }
     }
     const definition = priced?.definition ?? null;

@@ -69,7 +69,7 @@ describe('a complete export', () => {
   it('writes CSV with the columns asked for, and JSON as one array, and stops at --limit', async () => {
     const { env, dir } = await start();
     const csv = join(dir, 'some.csv');
-    let result = await llmobs(['observations', 'export', '--output', csv, '--fields', 'id,providedModelName,usageDetails.input,totalCost', '--limit', '1500', '--environment', 'production'], { env });
+    let result = await runInProcess(['observations', 'export', '--output', csv, '--fields', 'id,providedModelName,usageDetails.input,totalCost', '--limit', '1500', '--environment', 'production'], { env });
     expect(result.exitCode).toBe(0);
     const rows = readFileSync(csv, 'utf8').trimEnd().split('\n');
     expect(rows[0]).toBe('id,providedModelName,usageDetails.input,totalCost');
@@ -79,7 +79,7 @@ describe('a complete export', () => {
     expect([q.get('limit'), q.get('environment'), q.get('fields')]).toEqual(['500', 'production', 'core,model,usage']);
 
     const json = join(dir, 'all.json');
-    result = await llmobs(['observations', 'export', '--output', json, '--page-size', '700', '--type', 'GENERATION'], { env });
+    result = await runInProcess(['observations', 'export', '--output', json, '--page-size', '700', '--type', 'GENERATION'], { env });
     expect(result.exitCode).toBe(0);
     const parsed = JSON.parse(readFileSync(json, 'utf8')) as Array<{ id: string }>;
     expect(parsed.map((o) => o.id).sort()).toEqual(ALL_IDS);
@@ -88,10 +88,10 @@ describe('a complete export', () => {
   it('writes a valid empty file when nothing matches, and streams to stdout without a checkpoint', async () => {
     const { env, dir } = await start();
     const json = join(dir, 'none.json');
-    const result = await llmobs(['observations', 'export', '--output', json, '--from', '2030-01-01'], { env });
+    const result = await runInProcess(['observations', 'export', '--output', json, '--from', '2030-01-01'], { env });
     expect(result.exitCode).toBe(0);
     expect(JSON.parse(readFileSync(json, 'utf8'))).toEqual([]);
-    const piped = await llmobs(['observations', 'export', '--limit', '1200', '--format', 'jsonl'], { env });
+    const piped = await runInProcess(['observations', 'export', '--limit', '1200', '--format', 'jsonl'], { env });
     expect(piped.stdout.trimEnd().split('\n')).toHaveLength(1200);
     expect(piped.stderr).toContain('Exported 1,200 observations');
   });
@@ -100,7 +100,7 @@ describe('a complete export', () => {
     const { env, dir } = await start({ fault: onPage(0, { status: 401, body: JSON.stringify({ message: 'Invalid credentials' }) }) });
     const file = join(dir, 'keep.jsonl');
     writeFileSync(file, 'precious\n');
-    const result = await llmobs(['observations', 'export', '--output', file], { env });
+    const result = await runInProcess(['observations', 'export', '--output', file], { env });
     expect(result.exitCode).toBe(7);
     expect(readFileSync(file, 'utf8')).toBe('precious\n');
     expect(existsSync(`${file}.llmobs-checkpoint`)).toBe(false);
@@ -111,7 +111,7 @@ describe('faults in the middle of an export', () => {
   it('waits as Retry-After says after a 429, then goes on', async () => {
     const { env, dir } = await start({ fault: onPage(1, { status: 429, headers: { 'retry-after': '1' }, body: JSON.stringify({ message: 'Rate limit exceeded' }) }) });
     const file = join(dir, 'a.jsonl');
-    const result = await llmobs(['observations', 'export', '--output', file, '--verbose'], { env });
+    const result = await runInProcess(['observations', 'export', '--output', file, '--verbose'], { env });
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toContain('retry 1/3 in 1000 ms (429 rate limited)');
     expectComplete(file);
@@ -124,7 +124,7 @@ describe('faults in the middle of an export', () => {
       fault: onPage((p) => p === 1 || p === 2 || p === 3, () => (++cut <= 2 ? { status: 503, body: '{"message":"Service Unavailable"}' } : cut === 3 ? { resetMidBody: true, body: JSON.stringify({ data: [{ id: 'half' }], meta: {} }) } : undefined)),
     });
     const file = join(dir, 'b.jsonl');
-    const result = await llmobs(['observations', 'export', '--output', file], { env });
+    const result = await runInProcess(['observations', 'export', '--output', file], { env });
     expect(result.exitCode).toBe(0);
     expectComplete(file);
   });
@@ -132,7 +132,7 @@ describe('faults in the middle of an export', () => {
   it('asks again for a malformed page', async () => {
     const { env, dir } = await start({ fault: onPage(1, { status: 200, body: '{"data":"not a list","meta":{}}' }) });
     const file = join(dir, 'c.jsonl');
-    const result = await llmobs(['observations', 'export', '--output', file, '--verbose'], { env });
+    const result = await runInProcess(['observations', 'export', '--output', file, '--verbose'], { env });
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toContain('malformed page');
     expectComplete(file);
@@ -142,7 +142,7 @@ describe('faults in the middle of an export', () => {
     let broken = true;
     const { env, dir } = await start({ fault: onPage((p) => p >= 2 && broken, { status: 500, body: '{"message":"Internal Server Error","error":"boom"}' }) });
     const file = join(dir, 'd.jsonl');
-    const failed = await llmobs(['observations', 'export', '--output', file], { env });
+    const failed = await runInProcess(['observations', 'export', '--output', file], { env });
     expect(failed.exitCode).toBe(5);
     expect(failed.stderr).toContain('2,000 observations are in');
     expect(failed.stderr).toContain(`llmobs observations export --output ${file} --resume`);
@@ -151,7 +151,7 @@ describe('faults in the middle of an export', () => {
     expect(checkpoint).toMatchObject({ items: 2000, pages: 2, bytes: statSync(file).size, complete: false });
 
     broken = false;
-    const resumed = await llmobs(['observations', 'export', '--output', file, '--resume'], { env });
+    const resumed = await runInProcess(['observations', 'export', '--output', file, '--resume'], { env });
     expect(resumed.exitCode).toBe(0);
     expect(resumed.stderr).toContain('Resumed and finished 2,500 observations (3 pages)');
     expectComplete(file);
@@ -161,12 +161,12 @@ describe('faults in the middle of an export', () => {
     let broken = true;
     const { env, dir } = await start({ fault: onPage((p) => p >= 1 && broken, { status: 400, body: '{"message":"Invalid request data","error":[]}' }) });
     const file = join(dir, 'e.jsonl');
-    expect((await llmobs(['observations', 'export', '--output', file], { env })).exitCode).toBe(5);
+    expect((await runInProcess(['observations', 'export', '--output', file], { env })).exitCode).toBe(5);
     // What a kill at the worst moment leaves: part of the next page, past the checkpoint.
     const before = statSync(file).size;
     appendFileSync(file, '{"id":"gen-1500","traceId":"x"}\n{"id":"gen-14');
     broken = false;
-    const resumed = await llmobs(['observations', 'export', '--output', file, '--resume'], { env });
+    const resumed = await runInProcess(['observations', 'export', '--output', file, '--resume'], { env });
     expect(resumed.exitCode).toBe(0);
     expect(statSync(file).size).toBeGreaterThan(before);
     expectComplete(file);

@@ -184,6 +184,10 @@ describe('observations list', () => {
       const sent = server.requests.slice(before).map((r) => new URL(r.path, 'http://x').searchParams);
       expect(sent[0]!.get('limit')).toBe('1000');
       expect([sent[0]!.get('type'), sent[0]!.get('level'), sent[0]!.get('userId'), sent[0]!.get('fields')]).toEqual(['GENERATION', 'DEFAULT', 'user-1', 'core']);
+      const json = JSON.parse((await runInProcess(['observations', 'list', '--limit', '3', '--json', '--fields', 'id,totalCost'], { env })).stdout);
+      expect(json.data).toHaveLength(3);
+      expect(Object.keys(json.data[0])).toEqual(['id', 'totalCost']);
+      expect(typeof json.meta.cursor).toBe('string');
       expect(server.contractIssues).toEqual([]);
     } finally {
       await server.close();

@@ -39,7 +39,7 @@ if (!existsSync(file)) {
 const runner = `
   const { run } = await import(${JSON.stringify(join(root, 'dist', 'cli.js'))});
   const started = performance.now();
-  const code = await run(['estimate', '--batch', ${JSON.stringify(file)}]);
+  const code = await run(['estimate', '--batch', ${JSON.stringify(file)}, '--offline']);
   const ms = performance.now() - started;
   process.stderr.write('\\n@@' + JSON.stringify({ code, ms, maxRssKb: process.resourceUsage().maxRSS }) + '\\n');
 `;

@@ -2,8 +2,8 @@
 // Generates dist/ranks/<encoding>.bin, the binary rank tables that src/tokenizer/load.ts reads,
 // from the vocabularies shipped by js-tiktoken (MIT) and @anthropic-ai/tokenizer (Apache-2.0),
 // and writes dist/ranks/NOTICE with their sources and licences.
-// Runs after tsc (scripts/build.mjs), so it uses the compiled table writer. Skips the work when
-// every output is newer than every input.
+// Runs after the bundle (scripts/build.mjs); it compiles the table writer from src/ in memory with
+// esbuild. Skips the work when every output is newer than every input.
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -29,8 +29,14 @@ const outputs = [...[...OPENAI, 'claude'].map((n) => join(outDir, `${n}.bin`)), 
 const newestInput = Math.max(...inputs.map((f) => statSync(f).mtimeMs));
 if (outputs.every((f) => existsSync(f) && statSync(f).mtimeMs > newestInput)) process.exit(0);
 
-const { encodeRankTable } = await import(pathToFileURL(join(root, 'dist', 'core', 'tokenizer', 'rank-table.js')).href);
-const { SOURCE_PATTERNS, familyOfPattern } = await import(pathToFileURL(join(root, 'dist', 'core', 'tokenizer', 'patterns.js')).href);
+/** Imports a module of src/ (TypeScript) through an in-memory esbuild bundle. */
+async function importSource(path) {
+  const { build } = await import('esbuild');
+  const { outputFiles } = await build({ entryPoints: [join(root, path)], bundle: true, format: 'esm', platform: 'node', packages: 'external', write: false });
+  return import(`data:text/javascript;base64,${Buffer.from(outputFiles[0].contents).toString('base64')}`);
+}
+const { encodeRankTable } = await importSource('src/core/tokenizer/rank-table.ts');
+const { SOURCE_PATTERNS, familyOfPattern } = await importSource('src/core/tokenizer/patterns.ts');
 
 // js-tiktoken spells (?i:'s|'t|...) out as ('s|'S|'t|'T|...); the reference engine (WASM tiktoken)
 // uses the (?i:...) form, whose case folding also matches 'ſ. The tables record the reference form.

@@ -1,21 +1,387 @@
 #!/usr/bin/env node
-// Builds the package: TypeScript to dist/, then the generated data the runtime loads.
+// Builds the package: src/ bundled by esbuild into dist/, then the generated data the runtime loads.
+//
+// One bundle with code splitting. dist/cli.js holds commander and the command tree; every verb
+// (each `import('./list.js')` in a command's index file) becomes a chunk in dist/chunks/ that loads
+// when the verb runs, with only the libraries it uses. A command added anywhere under
+// src/commands/ is picked up by the same rule: no list to keep here. Type checking is not done
+// here (esbuild strips types): `npm test` and `npm run typecheck` run tsc.
+//
+// Pure-JavaScript dependencies are bundled. A package with native or WebAssembly parts stays
+// external (imported from node_modules at run time) and must be in "dependencies": the ones named
+// in ALWAYS_EXTERNAL, and any dependency found to ship a .node or .wasm file, a binding.gyp, or
+// platform packages in optionalDependencies.
+//
+//   node scripts/build.mjs            build dist/
+//   node scripts/build.mjs --analyze  also print what each output file holds
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { analyzeMetafile, build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.json')], { stdio: 'inherit', cwd: root });
+const dist = join(root, 'dist');
+export const METAFILE = join(root, 'node_modules', '.cache', 'llmobs-build', 'meta.json');
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
-// Steps that generate runtime data register themselves as scripts/build-*.mjs.
-for (const file of readdirSync(join(root, 'scripts')).sort()) {
-  if (/^build-.+\.mjs$/.test(file)) {
-    execFileSync(process.execPath, [join(root, 'scripts', file)], { stdio: 'inherit', cwd: root });
+/**
+ * Two builds. The CLI: dist/cli.js (what bin/llmobs.js runs) and the chunks of its commands in
+ * dist/chunks/. The library entries, built apart so that they never load the CLI's entry: the
+ * `llmobs/server` export and modules that scripts/ and bench/ load, with their chunks in dist/lib/.
+ */
+export const CLI_ENTRY = { cli: 'src/cli.ts' };
+// A script or benchmark that imports a module from dist/ adds it here (a test checks that every
+// dist/ path they name exists after the build).
+export const LIBRARY_ENTRIES = {
+  'server/index': 'src/server/index.ts',
+  'server/store/index': 'src/server/store/index.ts',
+  'tokenizer/load': 'src/tokenizer/load.ts',
+  'core/models/pattern': 'src/core/models/pattern.ts',
+  'completion/generate': 'src/completion/generate.ts',
+  context: 'src/context.ts',
+};
+
+/** Packages never bundled, whatever the detection below finds (native bindings, WASM, their platform packages). */
+export const ALWAYS_EXTERNAL = ['libsql', '@libsql/*', 'better-sqlite3', 'jq-web', 'jq-wasm', 'tiktoken', '@dqbd/tiktoken', 're2'];
+
+const runtimeDeps = Object.keys({ ...pkg.dependencies, ...pkg.optionalDependencies, ...pkg.peerDependencies });
+
+/** True when the package in `dir` ships native or WebAssembly parts that a bundle cannot carry. */
+export function hasNativeParts(dir) {
+  if (!existsSync(join(dir, 'package.json'))) return false;
+  const meta = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+  if (meta.gypfile || meta.binary || existsSync(join(dir, 'binding.gyp'))) return true;
+  // Prebuilt binaries published as per-platform packages (libsql, esbuild, sharp...).
+  if (Object.keys(meta.optionalDependencies ?? {}).some((dep) => /(darwin|linux|win32|freebsd|android)/.test(dep))) return true;
+  const stack = [dir];
+  let seen = 0;
+  while (stack.length && seen < 5000) {
+    const current = stack.pop();
+    for (const entry of readdirSync(current, { withFileTypes: true })) {
+      seen++;
+      if (entry.isDirectory()) {
+        if (entry.name !== 'node_modules') stack.push(join(current, entry.name));
+      } else if (/\.(node|wasm)$/.test(entry.name)) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+export function externalPackages() {
+  const detected = runtimeDeps.filter((name) => hasNativeParts(join(root, 'node_modules', ...name.split('/'))));
+  return [...new Set([...ALWAYS_EXTERNAL, ...detected])];
+}
+
+/**
+ * JSON files (the catalogue) become `JSON.parse('...')`, which V8 reads faster than the object
+ * literal esbuild would write.
+ */
+const jsonAsText = {
+  name: 'json-as-text',
+  setup(b) {
+    b.onLoad({ filter: /\.json$/ }, ({ path }) => {
+      const text = JSON.stringify(JSON.parse(readFileSync(path, 'utf8')));
+      return { loader: 'js', contents: `export default JSON.parse(${JSON.stringify(text)});` };
+    });
+  },
+};
+
+/** The esbuild options of one of the two builds. */
+export function buildOptions(entryPoints, chunkDir, plugins = []) {
+  return {
+    absWorkingDir: root,
+    entryPoints,
+    outdir: dist,
+    outbase: 'src',
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    chunkNames: `${chunkDir}/[name]-[hash]`,
+    external: externalPackages(),
+    plugins: [builtinRequires, dynamicCommonJs, jsonAsText, ...plugins],
+    define: { LLMOBS_BUILD_VERSION: JSON.stringify(pkg.version) },
+    minifyWhitespace: true,
+    minifySyntax: true,
+    keepNames: false,
+    sourcemap: 'linked',
+    legalComments: 'none',
+    metafile: true,
+    logLevel: 'warning',
+  };
+}
+
+/**
+ * Bundled CommonJS packages (commander, cli-table3, ajv...) call require() for Node's own modules,
+ * which an ES module does not have. Each such require becomes process.getBuiltinModule() (Node
+ * 20.16+), which costs nothing, rather than a createRequire() banner in every chunk, which loads
+ * node:module and its source-map support at every start. Modules that are heavy to initialise and
+ * only sometimes used (child_process pulls in net and dgram; commander needs it only for
+ * executable subcommands, which llmobs has none of) load on first property access.
+ */
+const LAZY_BUILTINS = new Set(['child_process']);
+const builtinRequires = {
+  name: 'builtin-requires',
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?[a-z0-9_/]+$/ }, (args) => {
+      if (args.kind !== 'require-call') return undefined;
+      const name = args.path.replace(/^node:/, '');
+      return BUILTINS.has(name) ? { path: name, namespace: 'node-builtin' } : undefined;
+    });
+    b.onLoad({ filter: /.*/, namespace: 'node-builtin' }, ({ path }) => ({
+      loader: 'js',
+      contents: LAZY_BUILTINS.has(path)
+        ? `let m; const load = () => (m ??= process.getBuiltinModule(${JSON.stringify(`node:${path}`)}));
+module.exports = new Proxy({}, { get: (_, key) => load()[key], has: (_, key) => key in load(), ownKeys: () => Reflect.ownKeys(load()), getOwnPropertyDescriptor: (_, key) => Reflect.getOwnPropertyDescriptor(load(), key) });`
+        : `module.exports = process.getBuiltinModule(${JSON.stringify(`node:${path}`)});`,
+    }));
+  },
+};
+
+/** Node's module type of a file: by extension, else the nearest package.json's "type". */
+function isCommonJs(file) {
+  if (file.endsWith('.cjs')) return true;
+  if (file.endsWith('.mjs')) return false;
+  for (let dir = dirname(file); dir !== dirname(dir); dir = dirname(dir)) {
+    const manifest = join(dir, 'package.json');
+    if (existsSync(manifest)) return JSON.parse(readFileSync(manifest, 'utf8')).type !== 'module';
+  }
+  return true;
+}
+
+/**
+ * `await import('yaml')` of a CommonJS package gives named exports in Node (read from the
+ * module's source), but a split esbuild bundle gives only `default`. Such imports go through a
+ * small ES module that requires the package and exports its names, found by loading it here.
+ */
+const dynamicCommonJs = {
+  name: 'dynamic-commonjs',
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, async (args) => {
+      if (args.kind !== 'dynamic-import' || args.pluginData === 'inner') return undefined;
+      const resolved = await b.resolve(args.path, { kind: 'import-statement', resolveDir: args.resolveDir, pluginData: 'inner' });
+      if (resolved.errors.length || resolved.external || !isCommonJs(resolved.path)) return undefined;
+      return { path: resolved.path, namespace: 'dynamic-commonjs' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'dynamic-commonjs' }, ({ path }) => {
+      const names = Object.keys(createRequire(path)(path)).filter((name) => name !== 'default' && /^[A-Za-z_$][\w$]*$/.test(name));
+      return {
+        loader: 'js',
+        resolveDir: dirname(path),
+        contents: `const m = require(${JSON.stringify(path)});\nexport default m;\nexport const { ${names.join(', ')} } = m;\n`,
+      };
+    });
+  },
+};
+
+/** Third-party code in the bundle keeps its licence: one file with each bundled package's notice. */
+function writeLicenses(metafile) {
+  const packages = new Map();
+  for (const input of Object.keys(metafile.inputs)) {
+    if (!input.startsWith('node_modules/')) continue; // sources, and virtual modules of the plugins
+    const dir = join(root, /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input)[1]);
+    if (packages.has(dir)) continue;
+    const meta = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+    const licenseFile = readdirSync(dir).find((f) => /^(licen[cs]e|copying)(\..*)?$/i.test(f));
+    packages.set(dir, { name: meta.name, version: meta.version, license: meta.license, text: licenseFile ? readFileSync(join(dir, licenseFile), 'utf8').trim() : undefined });
+  }
+  const sorted = [...packages.values()].sort((a, b) => a.name.localeCompare(b.name));
+  const body = sorted
+    .map((p) => `${p.name} ${p.version} (${p.license ?? 'see package'})\n\n${p.text ?? `No licence file in the package; its package.json says: ${p.license}`}`)
+    .join(`\n\n${'-'.repeat(72)}\n\n`);
+  writeFileSync(join(dist, 'THIRD-PARTY-LICENSES.txt'), `dist/ bundles code from these packages:\n\n${body}\n`);
+}
+
+/**
+ * Sources that find files relative to their own module. In the bundle their code runs from
+ * dist/chunks/ (or dist/lib/), one directory below dist/: data they read must be found from
+ * there too, or be imported (JSON) so that it is bundled. The ones known to do it right:
+ */
+// sqlite.ts and otel/decode.ts require libsql and protobufjs at run time (createRequire), which is
+// why those two stay runtime dependencies; output.ts only as a fallback outside the CLI.
+const RELATIVE_PATHS_CHECKED = new Set(['src/tokenizer/load.ts', 'src/version.ts', 'src/server/store/sqlite.ts', 'src/server/ingest/otel/decode.ts', 'src/output/output.ts']);
+function warnRelativePaths(metafile) {
+  const users = Object.keys(metafile.inputs).filter(
+    (input) => input.startsWith('src/') && !RELATIVE_PATHS_CHECKED.has(input) && /import\.meta\.(url|dirname|filename)|__dirname/.test(readFileSync(join(root, input), 'utf8')),
+  );
+  for (const input of users) {
+    console.warn(`build: ${input} locates files relative to itself; bundled, it runs from dist/chunks/. Check that what it reads is found from there (see scripts/build.mjs).`);
   }
 }
-if (!existsSync(join(root, 'dist', 'cli.js'))) {
-  console.error('build: dist/cli.js is missing after tsc');
-  process.exit(1);
+
+/** Every import left external must be installed for users: it has to be a runtime dependency. */
+function checkExternals(metafile) {
+  const missing = new Set();
+  for (const output of Object.values(metafile.outputs)) {
+    for (const imp of output.imports) {
+      if (!imp.external || imp.path.startsWith('node:') || imp.path.startsWith('.')) continue;
+      const name = imp.path.startsWith('@') ? imp.path.split('/').slice(0, 2).join('/') : imp.path.split('/')[0];
+      if (!isBuiltin(name) && !runtimeDeps.includes(name)) missing.add(name);
+    }
+  }
+  if (missing.size) {
+    console.error(`build: ${[...missing].join(', ')} stay external (not bundled) but are not in "dependencies" of package.json`);
+    process.exit(1);
+  }
 }
+
+const BUILTINS = new Set((await import('node:module')).builtinModules);
+const isBuiltin = (name) => BUILTINS.has(name);
+
+/**
+ * esbuild puts every module that the entry shares with a command's chunk (commander, errors,
+ * context...) in chunks of their own, so `llmobs --version` would open ten files. Each costs a
+ * read and a trip through the module loader, which shows at start-up. This pass folds the entry's
+ * static imports into dist/cli.js itself, and leaves in each folded chunk's place a one-line
+ * module that re-exports the same names from dist/cli.js (live bindings, one instance), for the
+ * command chunks that import it. A command's chunk always loads after dist/cli.js, so nothing
+ * loads twice.
+ */
+async function foldEntryImports(metafile, entry) {
+  const outputs = metafile.outputs;
+  const folded = [];
+  const visit = (file) => {
+    for (const imp of outputs[file].imports) {
+      if (imp.kind === 'import-statement' && !imp.external && !folded.includes(imp.path)) {
+        folded.push(imp.path);
+        visit(imp.path);
+      }
+    }
+  };
+  visit(entry);
+  if (folded.length === 0) return [];
+  const absolute = (file) => join(root, file);
+  for (const file of folded) {
+    // Code that finds files relative to its own module would look in the wrong directory.
+    if (readFileSync(absolute(file), 'utf8').includes('import.meta.url')) throw new Error(`build: ${file} uses import.meta.url and cannot be folded into ${entry}`);
+  }
+  const prefix = (n) => `__folded${n}_`;
+  let source = `export * from ${JSON.stringify(absolute(entry))};\n`;
+  folded.forEach((file, n) => {
+    const names = outputs[file].exports;
+    if (names.length) source += `export { ${names.map((name) => `${name} as ${prefix(n)}${name}`).join(', ')} } from ${JSON.stringify(absolute(file))};\n`;
+  });
+  const foldedAbs = new Set(folded.map(absolute));
+  await build({
+    absWorkingDir: root,
+    stdin: { contents: source, resolveDir: dist, sourcefile: 'cli-entry.js', loader: 'js' },
+    outfile: absolute(entry),
+    allowOverwrite: true,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    minifyWhitespace: true,
+    minifySyntax: true,
+    sourcemap: 'linked',
+    legalComments: 'none',
+    logLevel: 'warning',
+    plugins: [
+      {
+        name: 'other-chunks-stay-external',
+        setup(b) {
+          b.onResolve({ filter: /\.js$/ }, (args) => {
+            const path = args.path.startsWith('/') ? args.path : join(args.resolveDir, args.path);
+            if (foldedAbs.has(path) || path === absolute(entry)) return { path };
+            return { path: `./${relative(dist, path)}`, external: true };
+          });
+        },
+      },
+    ],
+  });
+  // The command chunks import the folded names from dist/cli.js itself; the folded files go.
+  const foldedIndex = new Map(folded.map((file, n) => [absolute(file), n]));
+  for (const file of Object.keys(outputs)) {
+    if (!file.endsWith('.js') || file === entry || foldedIndex.has(absolute(file))) continue;
+    const path = absolute(file);
+    const code = readFileSync(path, 'utf8');
+    const rewritten = importsFromEntry(code, dirname(path), foldedIndex, `./${relative(dirname(path), absolute(entry))}`.replace('./../', '../'), prefix);
+    if (rewritten !== code) writeFileSync(path, rewritten);
+  }
+  for (const file of folded) {
+    rmSync(absolute(file));
+    rmSync(`${absolute(file)}.map`, { force: true });
+  }
+  return folded;
+}
+
+/**
+ * Rewrites the import statements at the top of a chunk (esbuild writes them all there) that name
+ * a folded chunk: `import{a as b}from"./chunk-X.js"` becomes an import of the prefixed name from
+ * the entry, and a bare `import"./chunk-X.js"` goes (the entry has run it already).
+ */
+function importsFromEntry(code, dir, foldedIndex, entryPath, prefix) {
+  const statement = /^import\s*(?:\{([^}]*)\}\s*from\s*)?"([^"]+)";?/;
+  let rest = code;
+  let head = '';
+  for (let match = statement.exec(rest); match; match = statement.exec(rest)) {
+    const [text, names, from] = match;
+    const n = from.startsWith('.') ? foldedIndex.get(join(dir, from)) : undefined;
+    if (n === undefined) head += text;
+    else if (names !== undefined) {
+      const specifiers = names.split(',').map((spec) => {
+        const [imported, local = imported] = spec.trim().split(/\s+as\s+/);
+        return `${prefix(n)}${imported} as ${local}`;
+      });
+      head += `import{${specifiers.join(',')}}from${JSON.stringify(entryPath)};`;
+    }
+    rest = rest.slice(text.length);
+  }
+  // Any other form of import of a folded chunk would now point at a deleted file.
+  for (const [path] of foldedIndex) {
+    const name = path.slice(path.lastIndexOf('/') + 1);
+    if (rest.includes(`/${name}"`) || rest.includes(`"./${name}"`)) throw new Error(`build: an import of ${name} that the fold cannot rewrite`);
+  }
+  return head + rest;
+}
+
+async function main() {
+  // Stale chunks from an earlier build must not linger (their hashes differ).
+  for (const entry of existsSync(dist) ? readdirSync(dist) : []) {
+    if (entry !== 'ranks') rmSync(join(dist, entry), { recursive: true, force: true });
+  }
+  const cli = await build(buildOptions(CLI_ENTRY, 'chunks'));
+  const library = await build(buildOptions(LIBRARY_ENTRIES, 'lib'));
+  const metafile = { inputs: { ...library.metafile.inputs, ...cli.metafile.inputs }, outputs: { ...library.metafile.outputs, ...cli.metafile.outputs } };
+  checkExternals(metafile);
+  warnRelativePaths(metafile);
+  writeLicenses(metafile);
+  const folded = await foldEntryImports(cli.metafile, 'dist/cli.js');
+  // What each output file holds, for --analyze and for the test that guards the start-up path.
+  mkdirSync(dirname(METAFILE), { recursive: true });
+  writeFileSync(METAFILE, JSON.stringify({ ...metafile, folded: { 'dist/cli.js': folded } }));
+  if (process.argv.includes('--analyze')) console.log(await analyzeMetafile(metafile));
+
+  // Steps that generate runtime data register themselves as scripts/build-*.mjs.
+  for (const file of readdirSync(join(root, 'scripts')).sort()) {
+    if (/^build-.+\.mjs$/.test(file)) {
+      execFileSync(process.execPath, [join(root, 'scripts', file)], { stdio: 'inherit', cwd: root });
+    }
+  }
+
+  // The bundle finds its data by paths relative to its chunks: check that they resolve, from the
+  // library build and from the CLI's.
+  const { DEFAULT_RANKS_DIR } = await import(pathToFileURL(join(dist, 'tokenizer', 'load.js')).href);
+  if (!existsSync(join(DEFAULT_RANKS_DIR, 'o200k_base.bin'))) {
+    console.error(`build: the bundle looks for rank tables in ${relative(root, DEFAULT_RANKS_DIR)}, where there are none`);
+    process.exit(1);
+  }
+  execFileSync(process.execPath, [join(root, 'bin', 'llmobs.js'), 'tokens', 'count', 'hello'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const files = Object.keys(metafile.outputs).filter((f) => f.endsWith('.js') && existsSync(join(root, f)));
+  // A require() of Node's own module that the plugin missed would throw at run time in an ES
+  // module (or be silently skipped where the package tries it in a try block).
+  for (const file of files) {
+    for (const [, id] of readFileSync(join(root, file), 'utf8').matchAll(/__require\("([^"]+)"\)/g)) {
+      if (isBuiltin(id.replace(/^node:/, ''))) throw new Error(`build: ${file} requires ${id} in a way the bundle cannot serve`);
+    }
+  }
+  const size = files.reduce((n, f) => n + statSync(join(root, f)).size, 0);
+  console.log(`build: ${files.length} files, ${(size / 1024).toFixed(0)} KB of JavaScript in dist/ (${folded.length} chunks folded into dist/cli.js)`);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) await main();

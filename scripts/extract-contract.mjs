@@ -34,6 +34,7 @@ const OPERATIONS = [
   ['get', '/api/public/v2/observations'],
   ['get', '/api/public/v2/metrics'],
   ['post', '/api/public/scores'],
+  ['get', '/api/public/metrics'],
   ['get', '/api/public/v3/scores'],
 ];
 

@@ -13,7 +13,8 @@ import { VERSION } from './version.js';
 const MAX_TIMEOUT_MS = 3_600_000;
 const MAX_RETRIES = 20;
 
-export function buildProgram(ctx: Context): Command {
+/** The command tree; `argv` lets a run define only the command groups it names (see registerCommands). */
+export function buildProgram(ctx: Context, argv?: readonly string[]): Command {
   const program = new Command('llmobs');
   program
     .description('Operate a Langfuse project from the terminal and CI: model definitions, prompts and labels, offline token and cost estimates, and a local Langfuse-compatible server.')
@@ -30,7 +31,7 @@ export function buildProgram(ctx: Context): Command {
     .option('--no-headers', 'no header row, even on a terminal or in CSV')
     .option('--verbose', 'trace requests, retries and timings on stderr (also LLMOBS_DEBUG=1)')
     .option('--no-color', 'disable colour (also NO_COLOR)')
-    .addOption(new Option('--timeout <ms>', `time limit per request attempt in milliseconds, 1 to ${MAX_TIMEOUT_MS.toLocaleString('en-US')}`).argParser(wholeNumberArg('--timeout', 1, MAX_TIMEOUT_MS)).default(30_000))
+    .addOption(new Option('--timeout <ms>', `time limit per request attempt in milliseconds, 1 to ${thousands(MAX_TIMEOUT_MS)}`).argParser(wholeNumberArg('--timeout', 1, MAX_TIMEOUT_MS)).default(30_000))
     .addOption(new Option('--retries <n>', `retries after a rate limit or a transient server error, 0 to ${MAX_RETRIES}`).argParser(wholeNumberArg('--retries', 0, MAX_RETRIES)).default(3))
     .addOption(new Option('--max-pages <n>', 'most pages a listing (--all, --paginate) follows before it stops with an error').argParser(wholeNumberArg('--max-pages', 1, 1_000_000)).default(1000))
     .showSuggestionAfterError(true)
@@ -52,13 +53,13 @@ export function buildProgram(ctx: Context): Command {
     outputError: () => {},
   });
 
-  registerCommands(program, ctx);
+  registerCommands(program, ctx, argv);
   return program;
 }
 
 export async function run(argv: string[], deps: Partial<ContextDeps> = {}): Promise<number> {
   const ctx = new Context({ ...defaultDeps(), ...deps });
-  const program = buildProgram(ctx);
+  const program = buildProgram(ctx, argv);
   try {
     await program.parseAsync(programVersionFlag(argv, program), { from: 'user' });
     await ctx.prepare();
@@ -127,6 +128,11 @@ function globalsFromArgv(argv: string[], program: Command): Partial<GlobalOption
   globals.verbose = opts.verbose === true || argv.includes('--verbose');
   globals.color = opts.color !== false && !argv.includes('--no-color');
   return globals;
+}
+
+/** 3600000 as "3,600,000". Not toLocaleString(): that loads ICU's number formats, some 5 ms at every start. */
+function thousands(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
 function helpFooter(): string {

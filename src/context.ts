@@ -60,7 +60,19 @@ export interface ContextDeps {
 
 export function defaultDeps(): ContextDeps {
   return {
-    io: { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin },
+    // Getters: Node builds each stdio stream on first use (stdin as a pipe loads the net stack),
+    // and most runs never read stdin or write to stderr.
+    io: {
+      get stdout() {
+        return process.stdout;
+      },
+      get stderr() {
+        return process.stderr;
+      },
+      get stdin() {
+        return process.stdin;
+      },
+    },
     env: process.env,
     cwd: process.cwd(),
     now: () => new Date(),
@@ -106,7 +118,8 @@ export class Context {
    */
   async prepare(): Promise<void> {
     if (this.outputInstance) return;
-    const { Output } = await import('./output/output.js');
+    const { Output, loadTables } = await import('./output/output.js');
+    if (this.io.stdout.isTTY === true) await loadTables();
     const output = new Output({
       stdout: this.io.stdout,
       stderr: this.io.stderr,

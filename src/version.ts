@@ -1,5 +1,9 @@
 import { readFileSync } from 'node:fs';
 
+// The bundle has the version written in at build time (scripts/build.mjs); run from the sources
+// (tests), it is read from package.json.
+declare const LLMOBS_BUILD_VERSION: string | undefined;
+
 function readVersion(): string {
   try {
     const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: unknown };
@@ -9,4 +13,4 @@ function readVersion(): string {
   }
 }
 
-export const VERSION = readVersion();
+export const VERSION = typeof LLMOBS_BUILD_VERSION === 'string' ? LLMOBS_BUILD_VERSION : readVersion();

@@ -138,12 +138,13 @@ export function authHint(config: ResolvedConfig): string {
   const who = describeCredentials(config);
   const lines = [
     `Sent to ${config.baseUrl} (from ${sourceText(config.baseUrlSource)}) with ${who}.`,
-    'Langfuse keys belong to one project in one region: EU keys (cloud.langfuse.com) are rejected by the US host (us.cloud.langfuse.com) and the other way round.',
+    'Langfuse keys belong to one project in one region: EU keys (cloud.langfuse.com) are rejected by the US host (us.cloud.langfuse.com), and so on for the JP and HIPAA regions.',
   ];
   if (config.auth.type === 'bearer') {
     lines.push('Langfuse servers authenticate with Basic auth (public key + secret key); add the key pair with: llmobs profile add <name>');
   }
-  lines.push('Check with: llmobs profile show');
+  for (const note of config.notes) lines.push(`Note: ${note}.`);
+  lines.push('Check with: llmobs doctor (it finds the region the key belongs to), or see the settings in effect with: llmobs profile show');
   return lines.join('\n');
 }
 
@@ -158,7 +159,7 @@ function forbiddenHint(serverMessage: string | undefined, config: ResolvedConfig
 }
 
 function describeCredentials(config: ResolvedConfig): string {
-  const origin = config.profile ? `profile "${config.profile.name}"` : 'keys from the environment';
+  const origin = config.credentialsFrom ?? 'no stored credentials';
   switch (config.auth.type) {
     case 'basic':
       return `${origin} (public key ${maskKey(config.auth.publicKey)})`;

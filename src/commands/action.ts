@@ -18,8 +18,9 @@ export function lazy(ctx: Context, load: () => Promise<CommandModule>) {
   return async (...params: unknown[]): Promise<void> => {
     const command = params[params.length - 1] as Command;
     ctx.globals = globalsFrom(command.optsWithGlobals());
-    await ctx.prepare();
-    const module = await load();
+    // The verb's module and the output module load side by side: each import is a file read, and
+    // one after the other they add up at start-up.
+    const [module] = await Promise.all([load(), ctx.prepare()]);
     await module.default(ctx, { args: params.slice(0, -2), opts: command.opts(), command });
   };
 }

@@ -8,6 +8,8 @@ import { ApiError } from '../errors.js';
 
 export interface Identity {
   profile: string | null;
+  /** Where the credentials come from: `profile "x"`, or the environment variables. */
+  credentialsFrom: string | null;
   baseUrl: string;
   baseUrlFrom: string;
   auth: 'basic' | 'bearer' | 'none';
@@ -15,6 +17,8 @@ export interface Identity {
   project: { id: string; name: string } | null;
   organization: { id: string; name: string } | null;
   roundTripMs: number;
+  /** Settings that were present but not used. */
+  notes: string[];
 }
 
 export async function whoAmI(ctx: Context, config: ResolvedConfig): Promise<Identity> {
@@ -31,6 +35,7 @@ export async function whoAmI(ctx: Context, config: ResolvedConfig): Promise<Iden
   }
   return {
     profile: config.profile?.name ?? null,
+    credentialsFrom: config.credentialsFrom ?? null,
     baseUrl: config.baseUrl,
     baseUrlFrom: sourceText(config.baseUrlSource),
     auth: config.auth.type,
@@ -38,6 +43,7 @@ export async function whoAmI(ctx: Context, config: ResolvedConfig): Promise<Iden
     project: { id: project.id, name: project.name },
     organization: project.organization ? { id: project.organization.id, name: project.organization.name } : null,
     roundTripMs: durationMs,
+    notes: config.notes,
   };
 }
 
@@ -48,11 +54,12 @@ export function printIdentity(ctx: Context, identity: Identity, mode: 'whoami' |
   }
   if (mode === 'test') ctx.out.success(`Credentials accepted by ${identity.baseUrl} in ${identity.roundTripMs} ms`);
   ctx.out.keyValues([
-    ['Profile', identity.profile ?? '(environment)'],
+    ['Profile', identity.profile ?? ctx.out.c.dim('none')],
     ['Server', `${identity.baseUrl}  ${ctx.out.c.dim(`(${identity.baseUrlFrom})`)}`],
     ['Project', identity.project ? `${identity.project.name}  ${ctx.out.c.dim(identity.project.id)}` : null],
     ['Organization', identity.organization ? `${identity.organization.name}  ${ctx.out.c.dim(identity.organization.id)}` : null],
-    ['Key', `${identity.publicKey ?? ''} (${identity.auth})`],
+    ['Key', `${identity.publicKey ?? ''} (${identity.auth})  ${ctx.out.c.dim(`(${identity.credentialsFrom ?? 'none'})`)}`],
     ['Round trip', `${identity.roundTripMs} ms`],
   ]);
+  for (const note of identity.notes) ctx.out.hint(`note: ${note}`);
 }

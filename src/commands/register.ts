@@ -1,5 +1,5 @@
 // The command tree. Only commander is loaded here; each verb's module loads when it runs.
-import { Argument, type Command, InvalidArgumentError, Option } from 'commander';
+import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import type { Context } from '../context.js';
 import { collect } from './options.js';
 import { lazy } from './action.js';
@@ -10,16 +10,34 @@ import { registerModels } from './models/index.js';
 import { registerProfile } from './profile/index.js';
 import { registerPrompts } from './prompts/index.js';
 import { registerTokens } from './tokens/index.js';
+import { registerTraces } from './traces/index.js';
+import { registerObservations } from './observations/index.js';
+import { registerCost } from './cost/index.js';
 
 const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'];
 
-export function registerCommands(program: Command, ctx: Context): void {
+/**
+ * Registers every command on `program`. With `argv` (a run of the CLI), a command group defines
+ * its verbs only when its name or an alias is among the arguments: the other groups keep their
+ * name, aliases, description and options, which is all the top-level help, suggestions and
+ * dispatch need, and start-up skips building a few hundred options nobody asked for. Without
+ * `argv` (completions, tests) the whole tree is built. Commands that walk the whole tree from a
+ * run are listed in WHOLE_TREE.
+ */
+export function registerCommands(program: Command, ctx: Context, argv?: readonly string[]): void {
+  if (argv && !argv.some((arg) => WHOLE_TREE.has(arg))) {
+    const named = new Set(argv);
+    program.createCommand = (name?: string) => new GroupCommand(name, named);
+  }
   registerProfile(program, ctx);
   registerModels(program, ctx);
   registerPrompts(program, ctx);
   registerLabels(program, ctx);
   registerTokens(program, ctx);
   registerEstimate(program, ctx);
+  registerTraces(program, ctx);
+  registerObservations(program, ctx);
+  registerCost(program, ctx);
 
   examples(
     program
@@ -46,6 +64,19 @@ export function registerCommands(program: Command, ctx: Context): void {
       .action(lazy(ctx, () => import('./whoami.js'))),
     'llmobs whoami',
     'llmobs whoami --profile prod-us --json',
+  );
+
+  examples(
+    program
+      .command('doctor')
+      .description('check the setup end to end: Node.js, profile file permissions, settings, proxy, connection, clock, server version, key, and the region a rejected key belongs to; says what to fix (exit 9 when something is wrong)')
+      .option('--check-regions', 'after a 401, try the key on every Langfuse Cloud region to find its own (done without asking only when the key already went to a Langfuse Cloud host)')
+      .option('--no-check-regions', 'never send the key to another host')
+      .action(lazy(ctx, () => import('./doctor/action.js'))),
+    'llmobs doctor',
+    'llmobs doctor --profile prod-us --json',
+    '# After a 401 from a self-hosted address: is it a Langfuse Cloud key, and of which region?',
+    'llmobs doctor --check-regions',
   );
 
   const api = program
@@ -98,7 +129,7 @@ A prompt name with a "/" is one path segment: write it as %2F (team%2Fsummary).`
 
   const server = program
     .command('server')
-    .description('run a local Langfuse-compatible API server (for trying llmobs, tests and CI rehearsals)')
+    .description('run a local Langfuse-compatible API server (for trying llmobs, tests and CI rehearsals); with --profile NAME it also saves a profile for it and makes it active')
     .addOption(new Option('--port <port>', 'port to listen on (0 picks a free port)').default('3000'))
     .addOption(new Option('--host <host>', 'address to listen on').default('127.0.0.1'))
     .option('--data-dir <dir>', 'where data and keys are kept (default: $XDG_DATA_HOME/llmobs/server)')
@@ -108,6 +139,8 @@ A prompt name with a "/" is one path segment: write it as %2F (team%2Fsummary).`
   examples(
     server,
     'llmobs server',
+    '# Save a profile "local" for it and make it the active one',
+    'llmobs server --profile local',
     'llmobs server --port 0 --ephemeral --json',
     'llmobs server --data-dir ./lf-data --host 0.0.0.0 --port 3100',
   );
@@ -134,3 +167,35 @@ A prompt name with a "/" is one path segment: write it as %2F (team%2Fsummary).`
   // `help` above replaces commander's own, which stops at the first level.
   program.helpCommand(false);
 }
+
+/** Commands whose action needs every verb defined (the completion script is generated from the tree). */
+const WHOLE_TREE = new Set(['completion']);
+
+/** A top-level command whose verbs are defined only if it was named on the command line. */
+class GroupCommand extends Command {
+  constructor(
+    name: string | undefined,
+    private readonly named: ReadonlySet<string>,
+  ) {
+    super(name);
+  }
+
+  // `any`: commander types command() with overloads that depend on createCommand's return type.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  override command(nameAndArgs: string, ...rest: any[]): any {
+    if ([this.name(), ...this.aliases()].some((name) => this.named.has(name))) return super.command(nameAndArgs, ...rest);
+    return UNUSED;
+  }
+
+  override createCommand(name?: string): Command {
+    return new Command(name);
+  }
+}
+
+/**
+ * Stands in for a verb that is not defined in this run: every method call is accepted and
+ * ignored, so the registration code of a group runs unchanged; it reads as '' in a string.
+ */
+const UNUSED: Command = new Proxy(Object.create(null) as Command, {
+  get: (_target, key) => (key === 'then' ? undefined : key === Symbol.toPrimitive ? () => '' : () => UNUSED),
+});

@@ -1,6 +1,7 @@
 // The pure estimation core: model definitions, matching, usage, tokenization rules and cost,
 // all reproducing what the Langfuse server does at ingestion.
 export * from './models/types.js';
+export * from './models/schemas.js';
 export * from './models/issues.js';
 export * from './models/draft.js';
 export * from './models/pattern.js';

@@ -150,3 +150,71 @@ export function decimalStoredCost(value: number): number {
 export function fitsStoredCost(value: number): boolean {
   return Math.abs(value) < 1e6;
 }
+
+const UNITS_PER_DOLLAR = 1e12;
+// Wide enough for any double with 12 decimals: the slow path of sums is exact too.
+const Wide = Decimal.clone({ precision: 400, rounding: Decimal.ROUND_DOWN });
+// Below this magnitude a stored cost times 10^12 rounds to its exact integer number of 10^-12
+// (the double's error, scaled, stays far under 0.5).
+const FAST_LIMIT = 8;
+const EXACT_LIMIT = 2 ** 52;
+
+/**
+ * The exact sum of stored costs (values of at most 12 decimals, as `storedCost` gives), the way
+ * ClickHouse sums a Decimal64(12) column: no float drift, whatever the number of terms. A batch
+ * summary adds up stored per-generation costs with it, and `--explain` adds up the components it
+ * shows. Values that are not 12-decimal numbers (out of range) are cut to 12 decimals first.
+ */
+export class StoredCostSum {
+  /** In units of 10^-12, while it stays an exact integer. */
+  private units = 0;
+  private big = 0n;
+  private slow: Decimal | undefined;
+  private count = 0;
+
+  add(value: number): this {
+    this.count++;
+    if (Math.abs(value) < FAST_LIMIT) {
+      this.units += Math.round(value * UNITS_PER_DOLLAR);
+      if (Math.abs(this.units) >= EXACT_LIMIT) this.flush();
+    } else {
+      this.slow = (this.slow ?? new Wide(0)).plus(new Wide(value).toDecimalPlaces(12, Wide.ROUND_DOWN));
+    }
+    return this;
+  }
+
+  /** Adds another sum (e.g. a chunk's) exactly. */
+  addSum(other: StoredCostSum): this {
+    this.count += other.count;
+    this.big += other.big + BigInt(other.units);
+    this.flush();
+    if (other.slow) this.slow = (this.slow ?? new Wide(0)).plus(other.slow);
+    return this;
+  }
+
+  get terms(): number {
+    return this.count;
+  }
+
+  /** The sum as a decimal string with at most 12 decimals. */
+  toString(): string {
+    const total = this.big + BigInt(this.units);
+    const negative = total < 0n;
+    const digits = (negative ? -total : total).toString().padStart(13, '0');
+    const whole = digits.slice(0, -12);
+    const fraction = digits.slice(-12).replace(/0+$/, '');
+    let text = `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
+    if (this.slow) text = new Wide(text).plus(this.slow).toFixed();
+    return text;
+  }
+
+  /** The nearest number to the exact sum (the sum itself whenever it has at most 15 digits). */
+  value(): number {
+    return Number(this.toString());
+  }
+
+  private flush(): void {
+    this.big += BigInt(this.units);
+    this.units = 0;
+  }
+}

@@ -2,18 +2,26 @@
 // On a terminal: tables with headers and colour. Piped: tab-separated, no header, no colour.
 // --csv: RFC 4180 CSV with a header row. --headers / --no-headers: the header row in any of them.
 // --jq: every JSON value printed goes through the filter (src/output/jq.ts) instead.
-import { createRequire } from 'node:module';
 import { Chalk, type ChalkInstance } from 'chalk';
 import type TableType from 'cli-table3';
 import { CliError, ExitCode } from '../errors.js';
 import { colorLevel } from './color.js';
 import { escapeJson, escapeText, escapeValue } from './escape.js';
+import { fitTable } from './fit.js';
 import type { JqFilter } from './jq.js';
 
-// cli-table3 loads only when a terminal table is printed: piped and JSON output never need it,
-// and commands such as `tokens count` start faster without it.
-const require = createRequire(import.meta.url);
-const loadTable = (): typeof TableType => require('cli-table3') as typeof TableType;
+// cli-table3 loads only when stdout is a terminal (Context.prepare() calls loadTables()): piped
+// and JSON output never draw tables, and commands such as `tokens count` start faster without it.
+// An import() rather than require(), so that the bundle carries it.
+let Table: typeof TableType | undefined;
+export async function loadTables(): Promise<void> {
+  Table ??= (await import('cli-table3')).default;
+}
+function loadTable(): typeof TableType {
+  // An Output made without Context.prepare() (tests) loads it here, from node_modules.
+  Table ??= process.getBuiltinModule('node:module').createRequire(import.meta.url)('cli-table3') as typeof TableType;
+  return Table;
+}
 
 export interface OutStream {
   write(chunk: string | Uint8Array): unknown;
@@ -44,6 +52,10 @@ export interface Column {
   align?: 'left' | 'right';
   /** Styling for terminal output only. */
   style?: (text: string, c: ChalkInstance) => string;
+  /** On a terminal narrower than the table, this column may be cut down to this many characters. */
+  shrinkTo?: number;
+  /** When even cut columns do not fit, columns with this set are left out, lowest first. */
+  dropOrder?: number;
 }
 
 export type Cell = string | number | boolean | null | undefined;
@@ -160,17 +172,26 @@ export class Output {
     this.writeJson(`${JSON.stringify(value)}\n`);
   }
 
-  table(columns: Column[], rows: Cell[][]): void {
-    const text = rows.map((row) => row.map((cell) => (this.isTTY ? escapeValue(cellText(cell), this.csv) : cellText(cell))));
+  /** Prints a table; returns whether cells were cut to fit the terminal. */
+  table(columns: Column[], rows: Cell[][]): boolean {
+    let text = rows.map((row) => row.map((cell) => (this.isTTY ? escapeValue(cellText(cell), this.csv) : cellText(cell))));
+    let cut = false;
     if (this.csv) {
       if (this.headers !== false) this.line(columns.map((col) => csvField(col.header)).join(','));
       for (const row of text) this.line(row.map(csvField).join(','));
-      return;
+      return cut;
     }
     if (!this.isTTY) {
       if (this.headers === true) this.line(columns.map((col) => tsvSafe(col.header)).join('\t'));
       for (const row of text) this.line(row.map(tsvSafe).join('\t'));
-      return;
+      return cut;
+    }
+    const width = this.stdout.columns;
+    if (width && width > 0 && columns.some((col) => col.shrinkTo !== undefined)) {
+      const fitted = fitTable(columns, text, width);
+      cut = fitted.cut;
+      columns = fitted.columns;
+      text = fitted.rows;
     }
     const Table = loadTable();
     const table = new Table({
@@ -183,6 +204,7 @@ export class Output {
       table.push(row.map((cell, i) => (columns[i]?.style && cell !== '' ? columns[i].style(cell, this.c) : cell)));
     }
     this.line(table.toString().replace(/ +$/gm, ''));
+    return cut;
   }
 
   /** Label/value pairs: aligned on a terminal; piped (or --csv) a two-column table, FIELD and VALUE. */

@@ -116,7 +116,8 @@ describe('match', () => {
       prices: { input: 0.000002, output: 0.000008 },
       losers: [{ modelName: 'gpt-4o', source: 'built-in', reason: 'custom-definition-first' }],
     });
-    expect(view.definitions).toMatchObject({ from: 'server', builtIn: BUILT_IN });
+    expect(view.definitions).toMatchObject({ source: 'project', baseUrl: server.url, cached: false, builtIn: BUILT_IN, credentialsFrom: 'profile "local"' });
+    expect(view.definitions.why).toBe('profile "local" is in use');
 
     const human = await run(['match', 'gpt-4o']);
     expect(human.stdout).toContain('Why\tcustom definitions come before built-in ones');
@@ -142,8 +143,12 @@ describe('match', () => {
     writeFileSync(file, JSON.stringify([{ name: 'acme-large', match_pattern: '(?i)^acme-large(-\\d+)?$', pricing: { input: 0.000001 } }]));
     const result = await run(['match', 'ACME-large-2', '--offline', '--models-file', file, '--json']);
     expect(json(result.stdout).winner).toMatchObject({ id: 'local:acme-large', source: 'custom' });
-    expect(result.stderr).toContain(`and ${file}`);
-    expect((await run(['match', 'x', '--models-file', file])).exitCode).toBe(2);
+    expect(result.stderr).toMatch(/Matched against the built-in catalogue \(\d+ definitions, 1 custom, generated \d{4}-\d\d-\d\d\) with custom ones from /);
+    expect(result.stderr).toContain(`with custom ones from ${file}, chosen by --offline.`);
+    // With the project's definitions the file is added on top, as if created in the project.
+    const onTop = await run(['match', 'acme-large', '--models-file', file, '--json']);
+    expect(onTop.exitCode, onTop.stderr).toBe(0);
+    expect(json(onTop.stdout)).toMatchObject({ winner: { id: 'local:acme-large' }, definitions: { source: 'project', modelsFile: file } });
   });
 });
 
@@ -200,7 +205,6 @@ describe('create refuses what the server would reject or misread: exit 2, nothin
     ['a tokenizer model the server cannot tokenize', ['--tokenizer', 'openai', '--tokenizer-model', 'gpt-4o-mini', '--tokens-per-message', '3', '--tokens-per-name', '1'], 'cannot tokenize with tokenizerModel "gpt-4o-mini"'],
     ['a negative price', ['--price', 'output=-1'], 'is negative'],
     ['a non-numeric price', ['--price', 'output=cheap'], 'must be a number'],
-    ['a total price next to input/output prices', ['--price', 'total=1/1M'], 'total price cannot be combined'],
     ['a tokenizer config that is not JSON', ['--tokenizer', 'openai', '--tokenization-config', '{"tokenizerModel":'], 'is not valid JSON'],
   ];
   it.each(cases)('%s', async (_title, extra, message) => {
@@ -208,6 +212,17 @@ describe('create refuses what the server would reject or misread: exit 2, nothin
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain(message);
     expect(result.requests).toEqual([]);
+  });
+
+  it('a total price next to input/output prices only with --strict (without it: sent as a tier, with a warning)', async () => {
+    const strict = await sent([...base, '--price', 'total=1/1M', '--strict']);
+    expect(strict.exitCode).toBe(2);
+    expect(strict.stderr).toContain('"total" is priced next to "input"');
+    expect(strict.requests).toEqual([]);
+    const created = await sent(['create', '--name', 'e2e-total', '--price', 'input=1/1M', '--price', 'total=3/1M', '--json']);
+    expect(created.exitCode, created.stderr).toBe(0);
+    expect(created.stderr).toContain('the total cost is then the total price × total units');
+    expect(json(created.stdout).pricingTiers[0].prices).toEqual({ input: 0.000001, total: 0.000003 });
   });
 
   it('a file that spells tokenizerConfig as tokenizationConfig', async () => {

@@ -11,6 +11,8 @@ export interface InProcessOptions {
   env?: Record<string, string | undefined>;
   stdin?: string;
   tty?: boolean;
+  /** Terminal width of stdout when `tty` (default 120). */
+  columns?: number;
   dispatcher?: Dispatcher;
   prompter?: Prompter;
   cwd?: string;
@@ -44,6 +46,7 @@ export function isolatedEnv(extra: Record<string, string | undefined> = {}): Rec
 
 export async function runInProcess(argv: string[], options: InProcessOptions = {}): Promise<InProcessResult> {
   const stdout = new Capture(options.tty ?? false);
+  if (options.columns !== undefined) stdout.columns = options.columns;
   const stderr = new Capture(options.tty ?? false);
   const exitCode = await run(argv, {
     io: { stdout, stderr, stdin: stdinFrom(options.stdin, options.tty ?? false) },

@@ -1,7 +1,7 @@
 // Wire types of /api/public/models. Unknown fields are kept (servers add fields over time); the
 // nullable fields Langfuse-managed models leave empty (unit, startDate, tokenizer) read as null.
 import { z } from 'zod';
-import { modelDefinitionSchema } from '../../core/models/types.js';
+import { modelDefinitionSchema } from '../../core/models/schemas.js';
 import { pageSchema } from './common.js';
 
 export const ModelSchema = modelDefinitionSchema.loose();

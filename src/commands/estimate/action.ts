@@ -1,19 +1,23 @@
 import type { Context } from '../../context.js';
-import { estimate, type EstimateInput, JsonTooDeepError, ObservationRejectedError } from '../../core/index.js';
+// Straight from the modules, not the core/index.js barrel, which would bring zod schemas along.
+import { estimate, type EstimateInput } from '../../core/estimate.js';
+import { JsonTooDeepError } from '../../core/json-depth.js';
+import { ObservationRejectedError } from '../../core/usage.js';
 import { UsageError } from '../../errors.js';
 import { parseJson, parseJsonOrYaml, readTextInput, tooDeep } from '../../io/files.js';
 import { engineCounter } from '../../tokenizer/counter.js';
 import type { ActionInput } from '../action.js';
 import { flagName as flag } from '../options.js';
-import { loadDefinitions } from './definitions.js';
+import { assertUsable, definitionsMode, loadDefinitions, REMOTE_CACHE_TTL_MS } from '../../model-definitions.js';
 import { printEstimate, resultJson } from './render.js';
 
 export default async function action(ctx: Context, { opts }: ActionInput): Promise<void> {
+  const mode = definitionsMode(opts);
   if (opts.batch !== undefined) {
     const single = ['model', 'input', 'inputFile', 'output', 'outputFile', 'usage', 'usageFile', 'cost', 'modelParameters', 'metadata', 'level', 'explain'].filter((key) => opts[key] !== undefined);
     if (single.length) throw new UsageError(`--batch reads everything from the file; drop ${single.map(flag).join(', ')}`);
     const { runBatch } = await import('./batch.js');
-    await runBatch(ctx, { file: opts.batch as string, modelsFile: opts.modelsFile as string | undefined, remote: opts.remote === true });
+    await runBatch(ctx, { file: opts.batch as string, modelsFile: opts.modelsFile as string | undefined, mode });
     return;
   }
   if (typeof opts.model !== 'string') throw new UsageError('--model is required (or --batch FILE)');
@@ -33,21 +37,23 @@ export default async function action(ctx: Context, { opts }: ActionInput): Promi
   input.metadata = json('metadata');
   if (opts.level !== undefined) input.level = opts.level as EstimateInput['level'];
 
-  const { definitions } = await loadDefinitions(ctx, { modelsFile: opts.modelsFile as string | undefined, remote: opts.remote === true });
+  const loaded = await loadDefinitions(ctx, { mode, modelsFile: opts.modelsFile as string | undefined, maxAgeMs: REMOTE_CACHE_TTL_MS });
   let result;
   try {
-    result = estimate(input, { definitions, count: engineCounter });
+    result = estimate(input, { definitions: loaded.definitions, count: engineCounter });
   } catch (error) {
     if (error instanceof ObservationRejectedError) throw new UsageError(error.message);
     if (error instanceof JsonTooDeepError) throw tooDeep(error.what);
     throw error;
   }
+  assertUsable(loaded, result.matchedModel, input.model);
   if (ctx.globals.json) {
-    ctx.out.printJson(resultJson(result, opts.explain === true));
+    ctx.out.printJson({ ...resultJson(result, opts.explain === true), definitions: loaded.origin });
     return;
   }
-  printEstimate(ctx, result, opts.explain === true);
+  printEstimate(ctx, result, opts.explain === true, loaded.origin);
 }
+
 
 function exclusive(opts: Record<string, unknown>, a: string, b: string): void {
   if (opts[a] !== undefined && opts[b] !== undefined) throw new UsageError(`use ${flag(a)} or ${flag(b)}, not both`);

@@ -1,6 +1,7 @@
 // Estimates a chunk of JSONL lines and serialises the results: the work of `estimate --batch`
 // between reading a chunk and writing it (see batch.ts). No I/O here.
-import { createMatcher, estimate, type EstimateInput, type EstimateOptions, type EstimateResult, JsonTooDeepError, jsonTextDepth, MAX_JSON_DEPTH, type ModelDefinition, ObservationRejectedError } from '../../core/index.js';
+import { createMatcher, estimate, type EstimateInput, type EstimateOptions, type EstimateResult, JsonTooDeepError, jsonTextDepth, MAX_JSON_DEPTH, type ModelDefinition, ObservationRejectedError, StoredCostSum } from '../../core/index.js';
+import { generationInput } from '../../core/spend/recompute.js';
 import { engineCounter } from '../../tokenizer/counter.js';
 import { JsonBytes } from './json-bytes.js';
 
@@ -9,9 +10,8 @@ export interface ModelTotals {
   definition: string | null;
   generations: number;
   usage: Record<string, number>;
-  totalCost: number;
-  /** Neumaier compensation of `totalCost`. */
-  compensation: number;
+  /** The exact sum of the generations' stored total costs (as the server's reports add them up). */
+  cost: StoredCostSum;
   withoutCost: number;
 }
 
@@ -30,10 +30,11 @@ export interface ChunkResult {
 /**
  * Per-line error codes (documented in the README): `invalid_json`, `json_too_deep` (nested more
  * than MAX_JSON_DEPTH levels), `invalid_line`, `rejected` (the server would reject it),
+ * `invalid_definition` (the model name matches a models-file definition that has errors),
  * `internal_error` (a fault in llmobs: please report it).
  */
 export interface LineError {
-  code: 'invalid_json' | 'json_too_deep' | 'invalid_line' | 'rejected' | 'internal_error';
+  code: 'invalid_json' | 'json_too_deep' | 'invalid_line' | 'rejected' | 'invalid_definition' | 'internal_error';
   message: string;
 }
 
@@ -49,7 +50,8 @@ export class BatchProcessor {
   // The model, its definition and tokenizer repeat on every line of a model: serialise them once.
   private readonly prefixes = new Map<string, Buffer>();
 
-  constructor(definitions: readonly ModelDefinition[]) {
+  /** `unusable`: definitions a line must not be priced with (a models file's invalid ones), by id. */
+  constructor(definitions: readonly ModelDefinition[], private readonly unusable: ReadonlyMap<string, string> = new Map()) {
     this.options = { definitions, count: engineCounter, match: createMatcher(definitions) };
   }
 
@@ -105,18 +107,30 @@ export class BatchProcessor {
     }
     const fields = record as Record<string, unknown>;
     const id = fields.id;
-    if (typeof fields.model !== 'string') return this.fail(result, line, { code: 'invalid_line', message: '"model" must be a string' }, id, out);
-    const input: EstimateInput = {
-      model: fields.model,
-      input: fields.input,
-      output: fields.output,
-      usage: fields.usage,
-      usageDetails: either(fields.usageDetails, fields.usage_details),
-      costDetails: either(fields.costDetails, fields.cost_details),
-      modelParameters: either(fields.modelParameters, fields.model_parameters),
-      metadata: fields.metadata,
-      level: fields.level as EstimateInput['level'],
-    };
+    let input: EstimateInput;
+    if (fields.model === undefined && 'providedModelName' in fields) {
+      // An observation as `observations export` wrote it: what the server stored is read as what
+      // the client sent (usage as provided usage); its stored costs are results, not inputs.
+      if (typeof fields.providedModelName !== 'string') {
+        result.skipped++;
+        out.text(`${JSON.stringify({ line, ...(id !== undefined ? { id } : {}), skipped: 'no model name (providedModelName is null)' })}\n`);
+        return;
+      }
+      input = generationInput(fields, fields.providedModelName);
+    } else {
+      if (typeof fields.model !== 'string') return this.fail(result, line, { code: 'invalid_line', message: '"model" must be a string' }, id, out);
+      input = {
+        model: fields.model,
+        input: fields.input,
+        output: fields.output,
+        usage: fields.usage,
+        usageDetails: either(fields.usageDetails, fields.usage_details),
+        costDetails: either(fields.costDetails, fields.cost_details),
+        modelParameters: either(fields.modelParameters, fields.model_parameters),
+        metadata: fields.metadata,
+        level: fields.level as EstimateInput['level'],
+      };
+    }
     let estimated: EstimateResult;
     try {
       estimated = estimate(input, this.options);
@@ -125,16 +139,18 @@ export class BatchProcessor {
       if (error instanceof JsonTooDeepError) return this.fail(result, line, { code: 'json_too_deep', message: error.message }, id, out);
       return this.fail(result, line, { code: 'internal_error', message: `llmobs failed on this line (${(error as Error).message}); please report it` }, id, out);
     }
+    const unusable = estimated.matchedModel && this.unusable.size > 0 ? this.unusable.get(estimated.matchedModel.id) : undefined;
+    if (unusable !== undefined) return this.fail(result, line, { code: 'invalid_definition', message: `"${input.model}" matches ${unusable}` }, id, out);
     result.estimated++;
     let entry = totals.get(input.model);
     if (!entry) {
-      entry = { model: input.model, definition: estimated.matchedModel?.modelName ?? null, generations: 0, usage: {}, totalCost: 0, compensation: 0, withoutCost: 0 };
+      entry = { model: input.model, definition: estimated.matchedModel?.modelName ?? null, generations: 0, usage: {}, cost: new StoredCostSum(), withoutCost: 0 };
       totals.set(input.model, entry);
     }
     entry.generations++;
     const usage = estimated.usageDetails;
     for (const key in usage) entry.usage[key] = (entry.usage[key] ?? 0) + usage[key]!;
-    if (estimated.totalCost !== null) addCompensated(entry, estimated.totalCost);
+    if (estimated.totalCost !== null) entry.cost.add(estimated.totalCost);
     else entry.withoutCost++;
     this.resultLine(line, id, estimated, out);
   }
@@ -185,25 +201,17 @@ const WARNINGS = Buffer.from(',"warnings":');
 const NO_WARNINGS = Buffer.from(',"warnings":[]}\n');
 const END = Buffer.from('}\n');
 
-/** Neumaier summation: a million small costs add up without visible float drift. */
-export function addCompensated(entry: Pick<ModelTotals, 'totalCost' | 'compensation'>, value: number): void {
-  const sum = entry.totalCost + value;
-  entry.compensation += Math.abs(entry.totalCost) >= Math.abs(value) ? entry.totalCost - sum + value : value - sum + entry.totalCost;
-  entry.totalCost = sum;
-}
-
 /** Adds a chunk's totals into the running ones. */
 export function mergeTotals(into: Map<string, ModelTotals>, chunk: readonly ModelTotals[]): void {
   for (const part of chunk) {
     const entry = into.get(part.model);
     if (!entry) {
-      into.set(part.model, { ...part, usage: { ...part.usage } });
+      into.set(part.model, { ...part, usage: { ...part.usage }, cost: new StoredCostSum().addSum(part.cost) });
       continue;
     }
     entry.generations += part.generations;
     entry.withoutCost += part.withoutCost;
     for (const key in part.usage) entry.usage[key] = (entry.usage[key] ?? 0) + part.usage[key]!;
-    addCompensated(entry, part.totalCost);
-    addCompensated(entry, part.compensation);
+    entry.cost.addSum(part.cost);
   }
 }

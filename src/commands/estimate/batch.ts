@@ -3,9 +3,10 @@
 // results are written as UTF-8 before the next is read (waiting for a slow reader), and only
 // per-model totals are kept. A bad line is reported and the rest go on.
 import type { Context } from '../../context.js';
+import { StoredCostSum } from '../../core/precision.js';
 import { cannotRead, openInputStream } from '../../io/files.js';
+import { type DefinitionsMode, type DefinitionsOrigin, describeOrigin, loadDefinitions, REMOTE_CACHE_TTL_MS } from '../../model-definitions.js';
 import { BatchProcessor, type ChunkResult, mergeTotals, type ModelTotals } from './batch-lines.js';
-import { loadDefinitions } from './definitions.js';
 import { formatUsd } from './render.js';
 
 const CHUNK = 1 << 18;
@@ -14,13 +15,13 @@ const MAX_REPORTED_ERRORS = 20;
 export interface BatchOptions {
   file: string;
   modelsFile?: string | undefined;
-  remote?: boolean | undefined;
+  mode: DefinitionsMode;
 }
 
 export async function runBatch(ctx: Context, options: BatchOptions): Promise<void> {
-  const { definitions } = await loadDefinitions(ctx, { modelsFile: options.modelsFile, remote: options.remote });
+  const loaded = await loadDefinitions(ctx, { mode: options.mode, modelsFile: options.modelsFile, maxAgeMs: REMOTE_CACHE_TTL_MS });
   const { stream, size } = await openInputStream(ctx, options.file, 1 << 16);
-  const processor = new BatchProcessor(definitions);
+  const processor = new BatchProcessor(loaded.definitions, loaded.unusable);
 
   const totals = new Map<string, ModelTotals>();
   const stats = { lines: 0, estimated: 0, failed: 0, skipped: 0 };
@@ -84,11 +85,8 @@ export async function runBatch(ctx: Context, options: BatchOptions): Promise<voi
   if (pendingBytes > 0) await submit(take());
 
   const models = [...totals.values()].sort((a, b) => a.model.localeCompare(b.model));
-  for (const entry of models) {
-    entry.totalCost += entry.compensation;
-    entry.compensation = 0;
-  }
-  const totalCost = models.reduce((sum, entry) => sum + entry.totalCost, 0);
+  // Stored costs added exactly, as the server's reports add them: no float drift over many lines.
+  const totalCost = models.reduce((sum, entry) => sum.addSum(entry.cost), new StoredCostSum()).value();
   progress.clear();
   if (ctx.globals.json) {
     await ctx.out.writeChunk(
@@ -96,12 +94,13 @@ export async function runBatch(ctx: Context, options: BatchOptions): Promise<voi
         summary: {
           ...stats,
           totalCost,
-          models: models.map(({ model, definition, generations, usage, totalCost: cost, withoutCost }) => ({ model, definition, generations, usage, totalCost: cost, withoutCost })),
+          models: models.map(({ model, definition, generations, usage, cost, withoutCost }) => ({ model, definition, generations, usage, totalCost: cost.value(), withoutCost })),
+          definitions: loaded.origin,
         },
       })}\n`,
     );
   } else {
-    printSummary(ctx, models, stats, totalCost, Date.now() - started);
+    printSummary(ctx, models, stats, totalCost, Date.now() - started, loaded.origin);
   }
   if (stats.failed > 0) {
     if (stats.failed > MAX_REPORTED_ERRORS) ctx.out.warn(`${stats.failed - MAX_REPORTED_ERRORS} more lines failed (see their "error" results)`);
@@ -115,14 +114,15 @@ function progressText(lines: number, bytes: number, size: number | undefined, st
   return `estimating: ${lines.toLocaleString('en-US')} lines${share}, ${Math.round(lines / seconds).toLocaleString('en-US')} lines/s`;
 }
 
-function printSummary(ctx: Context, models: ModelTotals[], stats: { lines: number; estimated: number; failed: number; skipped: number }, totalCost: number, elapsedMs: number): void {
+function printSummary(ctx: Context, models: ModelTotals[], stats: { lines: number; estimated: number; failed: number; skipped: number }, totalCost: number, elapsedMs: number, origin: DefinitionsOrigin): void {
   const { out } = ctx;
   const rate = Math.round(stats.lines / Math.max(elapsedMs / 1000, 0.001));
   out.info(`${stats.lines} lines: ${stats.estimated} estimated, ${stats.failed} failed, ${stats.skipped} empty (${(elapsedMs / 1000).toFixed(2)} s, ${rate} lines/s)`);
+  out.info(`Definitions: ${describeOrigin(origin)}`);
   if (models.length === 0) return;
   out.info(['MODEL', 'DEFINITION', 'GENERATIONS', 'INPUT', 'OUTPUT', 'TOTAL COST'].join('\t'));
   for (const entry of models) {
-    out.info([entry.model, entry.definition ?? '(no match)', entry.generations, entry.usage.input ?? 0, entry.usage.output ?? 0, formatUsd(entry.totalCost)].join('\t'));
+    out.info([entry.model, entry.definition ?? '(no match)', entry.generations, entry.usage.input ?? 0, entry.usage.output ?? 0, formatUsd(entry.cost.value())].join('\t'));
   }
-  out.info(`total cost\t${formatUsd(totalCost)}`);
+  out.info(`total cost\t${formatUsd(totalCost)}\t(stored costs of the lines, added exactly)`);
 }

@@ -6,7 +6,7 @@ import { examples } from '../examples.js';
 export function registerEstimate(program: Command, ctx: Context): void {
   const estimate = program
     .command('estimate')
-    .description('estimate usage and cost of a generation offline, with the rules the server applies at ingestion')
+    .description('estimate usage and cost of a generation with the rules the server applies at ingestion, locally (no request unless the project\'s definitions are used)')
     .option('--model <name>', 'the model name the generation carries (matched against the definitions)')
     .option('--input <text>', 'the generation input: plain text, or JSON such as a chat message array')
     .option('--input-file <file>', 'read the input from a file')
@@ -19,8 +19,9 @@ export function registerEstimate(program: Command, ctx: Context): void {
     .option('--metadata <json>', 'metadata (pricing tiers can depend on it)')
     .addOption(new Option('--level <level>', 'observation level; the server does not tokenize ERROR generations').choices(['DEBUG', 'DEFAULT', 'WARNING', 'ERROR']))
     .option('--explain', 'say which definition matched and why, which pricing tier, and price × units per usage type')
-    .option('--models-file <file>', 'custom model definitions (JSON or YAML, API or spec shape) that take precedence over the built-in catalogue')
-    .option('--remote', "use the profile's model definitions from the server (all pages, cached 10 minutes) instead of the built-in catalogue")
+    .option('--offline', 'use the built-in catalogue, never the network (default: the project\'s definitions when a profile or keys are configured, else the catalogue)')
+    .option('--remote', 'use the project\'s definitions from the configured server (all pages, cached 10 minutes); fail if none is configured')
+    .option('--models-file <file>', 'custom model definitions (JSON or YAML, API or spec shape) added on top, taking precedence as the project\'s own do')
     .option('--batch <file>', 'estimate one generation per line of a JSONL file (- for stdin); one result line per input line')
     .action(lazy(ctx, () => import('./action.js')));
   examples(

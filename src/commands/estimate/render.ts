@@ -1,7 +1,8 @@
 // Output of `llmobs estimate`: the documented JSON object, a human summary, and `--explain` in words.
 import type { Context } from '../../context.js';
+import { type DefinitionsOrigin, describeOrigin } from '../../model-definitions.js';
 import { priceText, unknownConditionText } from '../models/render.js';
-import type { ConditionEvaluation, EstimateResult, LossReason, RankedDefinition } from '../../core/index.js';
+import { type ConditionEvaluation, type EstimateResult, type LossReason, type RankedDefinition, StoredCostSum } from '../../core/index.js';
 
 /** The stable JSON result; `explain` only when asked for. */
 export function resultJson(result: EstimateResult, explain: boolean): Record<string, unknown> {
@@ -78,8 +79,22 @@ export function explainData(result: EstimateResult) {
       totalMethod: cost.totalMethod,
       lines: cost.lines.map(({ usageType, units, price, cost: value, stored }) => ({ usageType, units, price, cost: value, stored })),
       unpriced: cost.unpriced,
+      sum: cost.totalMethod === 'sum' ? componentsSum(result) : null,
     },
   };
+}
+
+/**
+ * How the server arrives at a summed total: it adds the components as floating-point numbers (in
+ * usage-key order), then stores the result with 12 decimals, cutting off the rest. So components
+ * that add up to 0.000575 can be stored as 0.000574999999. `exact` is the sum of the components
+ * as shown (stored), `float` the server's sum, `stored` what it keeps and returns.
+ */
+export function componentsSum(result: EstimateResult): { exact: string; float: number; stored: number | null; differs: boolean } {
+  const exact = new StoredCostSum();
+  for (const line of result.explain.cost.lines) exact.add(line.stored);
+  const float = result.explain.cost.totalCost ?? 0;
+  return { exact: exact.toString(), float, stored: result.totalCost, differs: result.totalCost !== exact.value() };
 }
 
 function conditionText(condition: ConditionEvaluation): string {
@@ -102,11 +117,12 @@ export function formatUsd(value: number | null | undefined): string {
   return `$${fixed}`;
 }
 
-export function printEstimate(ctx: Context, result: EstimateResult, explain: boolean): void {
+export function printEstimate(ctx: Context, result: EstimateResult, explain: boolean, origin: DefinitionsOrigin): void {
   const { out } = ctx;
   const matched = result.matchedModel;
   out.keyValues([
     ['Model', result.model],
+    ['Definitions', describeOrigin(origin)],
     ['Definition', matched ? `${matched.modelName} (${matched.source}, ${matched.id})` : out.c.yellow('none: no usage or cost would be computed')],
     ['Tokenizer', result.tokenizer ? `${result.tokenizer.id} ${result.tokenizer.encoding}${result.tokenizer.tokenizerModel ? ` (${result.tokenizer.tokenizerModel})` : ''}` : 'none'],
     ['Pricing tier', result.pricingTier ?? 'none'],
@@ -127,7 +143,10 @@ export function printEstimate(ctx: Context, result: EstimateResult, explain: boo
     );
   }
   out.line();
-  out.keyValues([['Total cost', formatUsd(result.totalCost)]]);
+  const sum = result.explain.cost.totalMethod === 'sum' ? componentsSum(result) : null;
+  // Where the server's float sum lands below the components' sum, say so next to the number.
+  const note = sum?.differs ? `  ${out.c.dim(`(the components add up to $${sum.exact}; the server's float sum is stored cut to 12 decimals, see --explain)`)}` : '';
+  out.keyValues([['Total cost', `${formatUsd(result.totalCost)}${note}`]]);
   if (explain) {
     out.line();
     printExplanation(ctx, result);
@@ -202,5 +221,12 @@ function printExplanation(ctx: Context, result: EstimateResult): void {
     sum: 'the sum of the components',
     none: 'none',
   };
-  say(`  Total: ${totals[cost.totalMethod]} = ${formatUsd(result.totalCost)} (costs are kept to 12 decimals, as the server stores them).`);
+  if (cost.sum?.differs) {
+    say(`  Total: the sum of the components, $${cost.sum.exact}, as the server computes and stores it:`);
+    say(`    it adds the components as floating-point numbers: ${cost.sum.float}`);
+    say(`    and stores costs with 12 decimals, cutting off the rest: ${formatUsd(result.totalCost)}`);
+    say('  That stored value is what Langfuse shows and returns for this generation, so it is the estimate.');
+  } else {
+    say(`  Total: ${totals[cost.totalMethod]} = ${formatUsd(result.totalCost)} (costs are kept to 12 decimals, as the server stores them).`);
+  }
 }

@@ -184,7 +184,7 @@ const HINTS: Record<string, string> = {
   'tokenizer-model-unsupported': 'For gpt-4o-mini and newer OpenAI models use --tokenizer-model gpt-4o, as the built-in definitions do.',
   'tokenizer-config-missing': 'Add --tokenizer-model (e.g. gpt-4o), or use --tokenizer claude or none.',
   'no-prices': 'Add prices with --price, in USD per unit or per million: --price input=2.5/1M --price output=10/1M',
-  'total-with-input-output': 'Price input and output, or only total, not both.',
+  'total-price-replaces-sum': 'Price input and output, or only total, unless a total that replaces their sum is what you mean.',
   'invalid-regex': 'Patterns are Postgres regular expressions, e.g. (?i)^(openai/)?gpt-4o$',
   'tier-condition-unknown': 'The server knows a kind of condition this llmobs does not: change this definition in the Langfuse UI, with a raw request (llmobs api), or with a newer llmobs.',
 };

@@ -121,8 +121,9 @@ definition is checked as models create checks one before anything is sent (exit 
     .command('match')
     .description('which definition a generation\'s model name matches, why, which others lose, and the tokenizer and prices that apply')
     .argument('<model-name>', 'the model name exactly as generations send it')
-    .option('--offline', 'use the built-in catalogue (and --models-file) instead of the profile\'s server')
-    .option('--models-file <file>', 'with --offline: custom definitions from a JSON or YAML file (one, an array, or a saved list)')
+    .option('--offline', 'use the built-in catalogue, never the network (default: the project\'s definitions when a profile or keys are configured, else the catalogue)')
+    .option('--remote', 'use the project\'s definitions from the configured server; fail if none is configured')
+    .option('--models-file <file>', 'custom definitions from a JSON or YAML file (one, an array, or a saved list) added on top, as if created in the project')
     .option('--expect <id-or-name>', 'exit 9 unless this definition (id or model name) wins')
     .action(lazy(ctx, () => import('./match.js')));
   examples(

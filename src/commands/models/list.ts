@@ -43,15 +43,19 @@ function print(ctx: Context, items: ApiModel[]): void {
     ctx.out.info('No model definitions.');
     return;
   }
-  ctx.out.table(
+  // On a terminal the table fits its width: long patterns and price lists are cut, and on a narrow
+  // one the tokenizer, then the pattern, are left out (source and id, needed to act on a row,
+  // never are). Piped output and --json keep everything.
+  const cut = ctx.out.table(
     [
-      { header: 'NAME', style: (text, c) => c.bold(text) },
-      { header: 'MATCH PATTERN' },
-      { header: 'PRICES (USD)' },
-      { header: 'TOKENIZER' },
+      { header: 'NAME', style: (text, c) => c.bold(text), shrinkTo: 12 },
+      { header: 'MATCH PATTERN', shrinkTo: 14, dropOrder: 2 },
+      { header: 'PRICES (USD)', shrinkTo: 12 },
+      { header: 'TOKENIZER', shrinkTo: 9, dropOrder: 1 },
       { header: 'SOURCE', style: (text, c) => (text === 'custom' ? c.cyan(text) : c.dim(text)) },
       { header: 'ID', style: (text, c) => c.dim(text) },
     ],
     items.map((m) => [m.modelName, m.matchPattern, pricesSummary(m), tokenizerShort(m), sourceText(m), m.id]),
   );
+  if (cut) ctx.out.hint('Cut to fit the terminal (… marks a cut value; narrow terminals leave out columns): see a definition in full with llmobs models get <id>, every field with --json.');
 }

@@ -4,13 +4,14 @@ import { findModel, type LosingMatch, type MatchResult, type RankedDefinition } 
 import type { ModelDefinition } from '../../core/models/types.js';
 import { resolveTokenizer } from '../../core/tokenize.js';
 import { PreconditionError, UsageError } from '../../errors.js';
-import { loadModelsFile, loadRemoteDefinitions, offlineDefinitions } from '../../model-definitions.js';
+import { assertUsable, type DefinitionsOrigin, definitionsMode, describeOrigin, loadDefinitions } from '../../model-definitions.js';
 import type { ActionInput } from '../action.js';
 import { parseOptions } from '../options.js';
 import { defaultPrices, printTiers, tokenizerDescription } from './render.js';
 
 const Options = z.object({
   offline: z.boolean().default(false),
+  remote: z.boolean().default(false),
   modelsFile: z.string().optional(),
   expect: z.string().min(1).optional(),
 });
@@ -21,40 +22,18 @@ export default async function action(ctx: Context, { args, opts }: ActionInput):
   await run(ctx, String(args[0]), parseOptions(Options, opts));
 }
 
-interface Origin {
-  from: 'server' | 'offline';
-  baseUrl?: string;
-  builtIn?: 'catalogue' | 'file';
-  modelsFile?: string | null;
-}
-
 export async function run(ctx: Context, model: string, opts: Options): Promise<void> {
-  if (opts.modelsFile !== undefined && !opts.offline) {
-    throw new UsageError('--models-file works with --offline; otherwise match uses exactly the definitions the profile\'s server has', {
-      hint: 'Add --offline to match against the built-in catalogue plus the file.',
-    });
-  }
-  let definitions: ModelDefinition[];
-  let origin: Origin;
-  if (opts.offline) {
-    const offline = offlineDefinitions(opts.modelsFile !== undefined ? await loadModelsFile(ctx, opts.modelsFile) : []);
-    definitions = offline.definitions;
-    origin = { from: 'offline', builtIn: offline.builtIn, modelsFile: opts.modelsFile ?? null };
-  } else {
-    const remote = await loadRemoteDefinitions(ctx);
-    definitions = remote.definitions;
-    origin = { from: 'server', baseUrl: remote.baseUrl };
-  }
+  // Always the server's current definitions (no cache): this is the command to check a change.
+  const loaded = await loadDefinitions(ctx, { mode: definitionsMode(opts), modelsFile: opts.modelsFile, maxAgeMs: 0 });
+  const { definitions } = loaded;
   // The server does no lookup for an empty model name.
   const result: MatchResult = model === '' ? { model, winner: null, tiedWith: [], losers: [], unevaluated: [] } : findModel(model, definitions);
-  const custom = definitions.filter((d) => !d.isLangfuseManaged).length;
-  const counts = { total: definitions.length, custom, builtIn: definitions.length - custom };
-  const view = matchView(result, { ...origin, ...counts });
+  assertUsable(loaded, result.winner?.definition, model);
+  const view = matchView(result, loaded.origin);
 
   if (ctx.globals.json) ctx.out.printJson(view);
   else printMatch(ctx, result, view.why);
-  const where = origin.from === 'server' ? origin.baseUrl : `the ${origin.builtIn === 'file' ? 'built-in definitions in the file' : 'built-in catalogue'}${origin.modelsFile ? ` and ${origin.modelsFile}` : ''}`;
-  ctx.out.info(`Matched against ${counts.total} definitions (${counts.custom} custom, ${counts.builtIn} built-in) from ${where}.`);
+  ctx.out.info(`Matched against ${describeOrigin(loaded.origin)}.`);
   if (model !== model.trim()) ctx.out.warn('the name has leading or trailing spaces; the server matches the name exactly as sent, spaces included');
   for (const skipped of result.unevaluated.filter((u) => u.affectsResult)) {
     ctx.out.warn(`the pattern of "${skipped.definition.modelName}" (${skipped.definition.id}) ${skipped.reason}; it could change the result`);
@@ -113,7 +92,7 @@ function tokenizerView(definition: ModelDefinition) {
   return r.reason === 'no-tokenizer' ? null : { id: definition.tokenizerId, problem: r.reason, message: r.message };
 }
 
-function matchView(result: MatchResult, definitions: Record<string, unknown>) {
+function matchView(result: MatchResult, definitions: DefinitionsOrigin) {
   const winner = result.winner?.definition ?? null;
   return {
     model: result.model,

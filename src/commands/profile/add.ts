@@ -3,7 +3,7 @@ import type { Context } from '../../context.js';
 import { ConfigError, UsageError } from '../../errors.js';
 import { readSecret } from '../../io/stdin.js';
 import { maskKey } from '../../config/mask.js';
-import { REGION_NAMES, REGIONS, type Region, regionForUrl } from '../../config/regions.js';
+import { REGION_LIST, REGION_NAMES, REGIONS, type Region, regionForUrl } from '../../config/regions.js';
 import { PROFILE_NAME, type Profile } from '../../config/schema.js';
 import { normaliseBaseUrl } from '../../config/url.js';
 import type { ActionInput } from '../action.js';
@@ -11,7 +11,7 @@ import { parseOptions } from '../options.js';
 
 const Options = z.object({
   name: z.string().regex(PROFILE_NAME, 'use letters, digits, ".", "_" or "-" (at most 64, starting with a letter or digit)'),
-  region: z.enum(REGION_NAMES as [Region, ...Region[]], { message: 'must be eu or us' }).optional(),
+  region: z.enum(REGION_NAMES as [Region, ...Region[]], { message: `must be ${REGION_LIST}` }).optional(),
   publicKey: z.string().min(1).optional(),
   secretKeyStdin: z.boolean().default(false),
   apiKeyStdin: z.boolean().default(false),
@@ -90,7 +90,7 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
 
 function missingParts(profile: Profile): string[] {
   const missing: string[] = [];
-  if (!profile.region && !profile.baseUrl) missing.push('a server (--region eu|us or --base-url)');
+  if (!profile.region && !profile.baseUrl) missing.push(`a server (--region ${REGION_NAMES.join('|')} or --base-url)`);
   if (!profile.apiKey) {
     if (!profile.publicKey) missing.push('a public key (--public-key)');
     if (!profile.secretKey) missing.push('a secret key (--secret-key-stdin)');

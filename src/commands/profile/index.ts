@@ -1,4 +1,5 @@
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
+import { REGION_NAMES, REGIONS } from '../../config/regions.js';
 import type { Context } from '../../context.js';
 import { lazy } from '../action.js';
 import { examples } from '../examples.js';
@@ -13,7 +14,9 @@ export function registerProfile(program: Command, ctx: Context): void {
     .command('add')
     .description('add or replace a profile; asks for what is missing on a terminal. Keys are never taken as arguments: pass secrets on stdin')
     .argument('<name>', 'profile name')
-    .option('--region <region>', 'Langfuse Cloud region: eu (cloud.langfuse.com) or us (us.cloud.langfuse.com); for other servers use --base-url')
+    .addOption(
+      new Option('--region <region>', `Langfuse Cloud region: ${REGION_NAMES.map((r) => `${r} (${new URL(REGIONS[r].url).host})`).join(', ')}; for other servers use --base-url`).choices(REGION_NAMES),
+    )
     .option('--public-key <key>', 'project public key (pk-lf-...)')
     .option('--secret-key-stdin', 'read the project secret key (sk-lf-...) from stdin')
     .option('--api-key-stdin', 'read a Bearer API key from stdin instead of a key pair')

@@ -1,5 +1,6 @@
 import type { Context } from '../../context.js';
 import { maskKey } from '../../config/mask.js';
+import { REGION_NAMES } from '../../config/regions.js';
 import { profileUrl } from '../../config/resolve.js';
 import type { ActionInput } from '../action.js';
 
@@ -26,7 +27,7 @@ export default async function action(ctx: Context, { opts }: ActionInput): Promi
     return;
   }
   if (rows.length === 0) {
-    ctx.out.info('No profiles yet. Add one with: llmobs profile add <name> --region eu|us');
+    ctx.out.info(`No profiles yet. Add one with: llmobs profile add <name> --region ${REGION_NAMES.join('|')}`);
     return;
   }
   ctx.out.table(

@@ -47,6 +47,7 @@ async function showEffective(ctx: Context): Promise<void> {
   const auth = secretKey && publicKey ? 'basic' : apiKey ? 'bearer' : 'none';
   const data = {
     profile: view.profile ? { name: view.profile.name, from: from(view.profile.source) } : null,
+    credentialsFrom: view.credentialsFrom ?? null,
     baseUrl: view.baseUrl ? { value: view.baseUrl, from: from(view.baseUrlSource) } : null,
     auth,
     publicKey: publicKey ? { value: maskKey(publicKey), from: from(view.keySources.publicKey) } : null,
@@ -54,8 +55,13 @@ async function showEffective(ctx: Context): Promise<void> {
     apiKey: apiKey ? { value: maskKey(apiKey), from: from(view.keySources.apiKey) } : null,
     configFile: store.path,
     notes: view.notes,
+    problem: view.problem ? { message: view.problem.message, hint: view.problem.hint ?? null } : null,
   };
-  if (ctx.globals.json) return ctx.out.printJson(data);
+  if (ctx.globals.json) {
+    ctx.out.printJson(data);
+    if (view.problem) throw view.problem;
+    return;
+  }
   const withSource = (entry: { value: string; from: string | null } | null) => (entry ? `${entry.value}  ${ctx.out.c.dim(`(${entry.from})`)}` : ctx.out.c.dim('not set'));
   ctx.out.keyValues([
     ['Profile', data.profile ? `${data.profile.name}  ${ctx.out.c.dim(`(${data.profile.from})`)}` : ctx.out.c.dim('none')],
@@ -67,4 +73,6 @@ async function showEffective(ctx: Context): Promise<void> {
     ['Config file', store.path],
   ]);
   for (const note of view.notes) ctx.out.hint(`note: ${note}`);
+  // The settings cannot be used as they are: say so with the exit code every command would give.
+  if (view.problem) throw view.problem;
 }

@@ -1,5 +1,7 @@
-// Counts tokens offline. Kept light on purpose (no zod, no HTTP stack): it is often run in loops.
+// Counts tokens locally. Kept light on purpose (no zod, no HTTP stack unless --model needs the
+// definitions): it is often run in loops.
 import type { Context } from '../../context.js';
+import type { DefinitionsOrigin } from '../../model-definitions.js';
 import type { Encoding } from '../../core/tokenizer-models.js';
 import { UsageError } from '../../errors.js';
 import { cannotRead, openInputStream } from '../../io/files.js';
@@ -11,6 +13,7 @@ interface Choice {
   tokenizer: 'openai' | 'claude';
   model?: string;
   definition?: string;
+  definitions?: DefinitionsOrigin;
 }
 
 export default async function action(ctx: Context, { args, opts }: ActionInput): Promise<void> {
@@ -19,20 +22,31 @@ export default async function action(ctx: Context, { args, opts }: ActionInput):
   const model = opts.model as string | undefined;
   if (text !== undefined && file !== undefined) throw new UsageError('give the text as an argument or with --file, not both');
   if (model !== undefined && opts.encoding !== undefined) throw new UsageError('use --model or --encoding, not both');
-  if (opts.modelsFile !== undefined && model === undefined) throw new UsageError('--models-file is only used with --model');
+  for (const flag of ['modelsFile', 'offline', 'remote'] as const) {
+    if (opts[flag] !== undefined && model === undefined) throw new UsageError(`--${flag === 'modelsFile' ? 'models-file' : flag} is only used with --model`);
+  }
   if (text === undefined && file === undefined && ctx.io.stdin.isTTY) {
     throw new UsageError('no text to count', { hint: 'Pass it as an argument, with --file FILE, or on stdin: llmobs tokens count < notes.txt' });
   }
 
-  const choice = model !== undefined ? await encodingForModel(ctx, model, opts.modelsFile as string | undefined) : encodingFor(opts.encoding as Encoding | undefined);
+  const choice = model !== undefined ? await encodingForModel(ctx, model, opts) : encodingFor(opts.encoding as Encoding | undefined);
   const { loadTokenizer } = await import('../../tokenizer/load.js');
   const tokenizer = loadTokenizer(choice.encoding);
   const tokens = text !== undefined ? tokenizer.count(text) : await countStream(ctx, file ?? '-', tokenizer.counter());
 
   if (ctx.globals.json) {
-    ctx.out.printJson({ tokens, tokenizer: choice.tokenizer, encoding: choice.encoding, ...(choice.model !== undefined ? { model: choice.model, definition: choice.definition } : {}) });
+    ctx.out.printJson({
+      tokens,
+      tokenizer: choice.tokenizer,
+      encoding: choice.encoding,
+      ...(choice.model !== undefined ? { model: choice.model, definition: choice.definition, definitions: choice.definitions } : {}),
+    });
   } else {
     ctx.out.line(String(tokens));
+    if (choice.definitions) {
+      const { describeOrigin } = await import('../../model-definitions.js');
+      ctx.out.hint(`${choice.encoding}, the tokenizer of "${choice.definition}" in ${describeOrigin(choice.definitions)}`);
+    }
   }
 }
 
@@ -42,21 +56,22 @@ function encodingFor(encoding: Encoding | undefined): Choice {
   return { encoding: chosen, tokenizer: chosen === 'claude' ? 'claude' : 'openai' };
 }
 
-async function encodingForModel(ctx: Context, model: string, modelsFile: string | undefined): Promise<Choice> {
-  const { loadDefinitions } = await import('../estimate/definitions.js');
+async function encodingForModel(ctx: Context, model: string, opts: Record<string, unknown>): Promise<Choice> {
+  const { assertUsable, definitionsMode, loadDefinitions, REMOTE_CACHE_TTL_MS } = await import('../../model-definitions.js');
   const { findModel, resolveTokenizer } = await import('../../core/index.js');
-  const { definitions } = await loadDefinitions(ctx, { modelsFile });
-  const winner = findModel(model, definitions).winner;
+  const loaded = await loadDefinitions(ctx, { mode: definitionsMode(opts), modelsFile: opts.modelsFile as string | undefined, maxAgeMs: REMOTE_CACHE_TTL_MS });
+  const winner = findModel(model, loaded.definitions).winner;
   if (!winner) {
-    throw new UsageError(`no model definition matches "${model}"`, { hint: 'Pass --encoding, or add a definition with --models-file. See: llmobs models match ' + model + ' --offline' });
+    throw new UsageError(`no model definition matches "${model}"`, { hint: `Pass --encoding, or add a definition with --models-file. See: llmobs models match ${model}` });
   }
+  assertUsable(loaded, winner.definition, model);
   const resolution = resolveTokenizer(winner.definition);
   if (!resolution.ok) {
     throw new UsageError(`"${model}" matches "${winner.definition.modelName}", which has no usable tokenizer: ${resolution.message}`, {
       hint: 'The server does not count tokens for it; pass --encoding to count anyway.',
     });
   }
-  return { encoding: resolution.tokenizer.encoding, tokenizer: resolution.tokenizer.id, model, definition: winner.definition.modelName };
+  return { encoding: resolution.tokenizer.encoding, tokenizer: resolution.tokenizer.id, model, definition: winner.definition.modelName, definitions: loaded.origin };
 }
 
 /** Streams a file or stdin through the counter: memory stays flat whatever the size. */

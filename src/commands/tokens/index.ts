@@ -13,9 +13,11 @@ export function registerTokens(program: Command, ctx: Context): void {
     .description('count the tokens of a text (special tokens such as <|endoftext|> count as one, as on the server)')
     .argument('[text]', 'the text; or use --file, or pipe it on stdin')
     .option('--file <file>', 'read the text from a file (- for stdin); large files are streamed')
-    .option('--model <name>', 'use the tokenizer of the model definition this name matches (built-in catalogue, or --models-file)')
+    .option('--model <name>', 'use the tokenizer of the model definition this name matches (the project\'s definitions when a profile or keys are configured, else the built-in catalogue)')
     .addOption(new Option('--encoding <encoding>', 'tokenizer encoding (default: o200k_base)').choices(ENCODINGS))
-    .option('--models-file <file>', 'custom model definitions (JSON or YAML) that take precedence with --model')
+    .option('--offline', 'with --model: use the built-in catalogue, never the network')
+    .option('--remote', 'with --model: use the project\'s definitions from the configured server (cached 10 minutes)')
+    .option('--models-file <file>', 'with --model: custom model definitions (JSON or YAML) added on top, taking precedence')
     .action(lazy(ctx, () => import('./count.js')));
   examples(
     count,

@@ -219,20 +219,14 @@ export function checkModelDraft(input: ModelDraftInput, options: CheckOptions = 
   if (hasFlat) {
     prices = checkPrices(input.prices!, 'prices', issues);
     priceKeyWarnings(Object.keys(input.prices!), 'prices', issues);
-    // The server rejects a flat total next to a non-zero input or output price; in tiers it would
-    // replace the sum silently. Either way it is a mistake.
-    if (prices['total'] !== undefined && (prices['input'] || prices['output'])) {
-      issues.push(error('total-with-input-output', 'A total price cannot be combined with input or output prices: the total price would replace their sum.', 'prices.total'));
-    }
+    totalReplacesSum(prices, 'prices', undefined, issues);
   }
   if (hasTiers) {
     pricingTiers = checkPricingTiers(input.pricingTiers, issues);
     if (pricingTiers) {
       pricingTiers.forEach((t, i) => {
         priceKeyWarnings(Object.keys(t.prices), `pricingTiers.${i}.prices`, issues);
-        if (t.prices['total'] !== undefined && (t.prices['input'] || t.prices['output'])) {
-          issues.push(error('total-with-input-output', `Tier "${t.name}" combines a total price with input or output prices: the total price would replace their sum.`, `pricingTiers.${i}.prices.total`));
-        }
+        totalReplacesSum(t.prices, `pricingTiers.${i}.prices`, t.name, issues);
       });
     }
   }
@@ -251,6 +245,24 @@ export function checkModelDraft(input: ModelDraftInput, options: CheckOptions = 
       pricingTiers,
     },
   };
+}
+
+/**
+ * A price for usage type "total" next to other prices is legal (the server's validatePricingTiers
+ * accepts it, and definitions like it exist), but the cost is then the total price × total units:
+ * it replaces the sum of the other components instead of adding to it. Usually not what was meant.
+ */
+function totalReplacesSum(prices: Record<string, number>, path: string, tier: string | undefined, issues: DefinitionIssue[]): void {
+  const others = Object.keys(prices).filter((k) => k !== 'total');
+  if (prices['total'] === undefined || others.length === 0) return;
+  const where = tier === undefined ? '' : `Tier "${tier}": `;
+  issues.push(
+    warning(
+      'total-price-replaces-sum',
+      `${where}"total" is priced next to ${others.map((k) => `"${k}"`).join(', ')}: the total cost is then the total price × total units, which replaces the sum of the other components (they are still listed in costDetails).`,
+      `${path}.total`,
+    ),
+  );
 }
 
 /** Normalises a definition written in either shape, then checks it; the draft is returned only without errors. */

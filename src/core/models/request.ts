@@ -49,5 +49,12 @@ export function buildCreateModelBody(draft: ModelDraft): CreateModelBody {
     body.pricingTiers = draft.pricingTiers.map((t) => ({ ...t, conditions: [...t.conditions], prices: { ...t.prices } }));
     return body;
   }
+  // The flat fields cannot carry a total next to input or output (the server refuses
+  // totalPrice with inputPrice/outputPrice), but a default tier can: it is what the server stores
+  // for flat prices anyway, and its cost calculation is the same.
+  if (draft.prices['total'] !== undefined && (draft.prices['input'] !== undefined || draft.prices['output'] !== undefined)) {
+    body.pricingTiers = [{ name: 'Standard', isDefault: true, priority: 0, conditions: [], prices: { ...draft.prices } }];
+    return body;
+  }
   return Object.assign(body, pricingFields(draft.prices));
 }

@@ -27,7 +27,8 @@ describe('API errors', () => {
     const result = await runInProcess(['projects'], { env: env(), dispatcher: agent });
     expect(result.exitCode).toBe(7);
     expect(result.stderr).toContain("401 Unauthorized from GET /api/public/projects: Invalid credentials. Confirm that you've configured the correct host.");
-    expect(result.stderr).toContain(`Sent to ${HOST} (from $LANGFUSE_HOST) with keys from the environment`);
+    expect(result.stderr).toContain(`Sent to ${HOST} (from $LANGFUSE_HOST) with $LANGFUSE_PUBLIC_KEY and $LANGFUSE_SECRET_KEY`);
+    expect(result.stderr).toContain('llmobs doctor (it finds the region the key belongs to)');
     expect(result.stderr).toContain('public key pk-lf-…1234');
     expect(result.stderr).toMatch(/region/);
     expect(result.stderr).not.toContain(SK);

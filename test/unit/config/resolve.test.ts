@@ -25,13 +25,50 @@ describe('resolveConfig', () => {
     expect(config.baseUrlSource).toEqual({ kind: 'profile', name: 'prod' });
   });
 
-  it('lets environment keys override the active profile, as a set, with the SDK default host', () => {
+  it('lets a complete environment key pair replace the active profile whole, with the SDK default host', () => {
     const config = resolveConfig({ globals: {}, env: LANGFUSE, store: store({ prod }, 'prod'), requireAuth: true });
     expect(config.auth).toEqual({ type: 'basic', publicKey: LANGFUSE.LANGFUSE_PUBLIC_KEY, secretKey: LANGFUSE.LANGFUSE_SECRET_KEY });
     // The active profile's US host must not be mixed with keys from another source.
     expect(config.baseUrl).toBe('https://cloud.langfuse.com');
     expect(config.baseUrlSource.kind).toBe('default');
-    expect(config.notes.join()).toMatch(/take precedence over the active profile "prod"/);
+    // The profile is not in use, so nothing may name it as the source.
+    expect(config.profile).toBeUndefined();
+    expect(config.credentialsFrom).toBe('$LANGFUSE_PUBLIC_KEY and $LANGFUSE_SECRET_KEY');
+    expect(config.notes.join()).toMatch(/the active profile "prod" is not used: credentials come from \$LANGFUSE_PUBLIC_KEY, \$LANGFUSE_SECRET_KEY/);
+  });
+
+  it('refuses half a key pair in the environment, naming the variables, instead of replacing the profile', () => {
+    for (const [set, missing] of [
+      ['LANGFUSE_PUBLIC_KEY', /no secret key is \(\$LLMOBS_SECRET_KEY, \$LANGFUSE_SECRET_KEY\)/],
+      ['LANGFUSE_SECRET_KEY', /no public key is \(\$LLMOBS_PUBLIC_KEY, \$LANGFUSE_PUBLIC_KEY\)/],
+      ['LLMOBS_PUBLIC_KEY', /no secret key is/],
+    ] as const) {
+      const env = { [set]: 'pk-lf-stray-1234567890' };
+      const error = (() => {
+        try {
+          resolveConfig({ globals: {}, env, store: store({ prod }, 'prod'), requireAuth: true });
+        } catch (e) {
+          return e as ConfigError;
+        }
+        throw new Error('expected a ConfigError');
+      })();
+      expect(error).toBeInstanceOf(ConfigError);
+      expect(error.exitCode).toBe(3);
+      expect(error.message).toContain(`$${set} is set`);
+      expect(error.message).toMatch(missing);
+      expect(error.message).not.toContain('prod');
+      expect(error.hint).toContain(`unset ${set} to use the active profile "prod"`);
+      // Even an unauthenticated command (health) must not silently go elsewhere.
+      expect(() => resolveConfig({ globals: {}, env, store: store({ prod }, 'prod'), requireAuth: false })).toThrow(ConfigError);
+      // profile show gets the problem to print, not an exception.
+      expect(describeConfig({ globals: {}, env, store: store({ prod }, 'prod') }).problem?.message).toBe(error.message);
+    }
+  });
+
+  it('ignores half a pair when a profile is named explicitly, and says so', () => {
+    const config = resolveConfig({ globals: { profile: 'prod' }, env: { LANGFUSE_PUBLIC_KEY: 'pk-lf-stray-1234567890' }, store: store({ prod }), requireAuth: true });
+    expect(config.auth).toMatchObject({ publicKey: prod.publicKey });
+    expect(config.notes.join()).toMatch(/\$LANGFUSE_PUBLIC_KEY ignored: profile "prod" was selected by --profile/);
   });
 
   it('prefers LLMOBS_* variables over LANGFUSE_* ones', () => {
@@ -63,10 +100,34 @@ describe('resolveConfig', () => {
     expect(config.baseUrlSource).toEqual({ kind: 'flag', name: '--base-url' });
   });
 
-  it('lets an environment host override the active profile host (flags > env > profile)', () => {
+  it('does not let a host variable alone send the active profile\'s keys elsewhere', () => {
     const config = resolveConfig({ globals: {}, env: { LANGFUSE_HOST: 'http://127.0.0.1:9999' }, store: store({ prod }, 'prod'), requireAuth: true });
-    expect(config.baseUrl).toBe('http://127.0.0.1:9999');
+    expect(config.baseUrl).toBe('https://us.cloud.langfuse.com');
+    expect(config.baseUrlSource).toEqual({ kind: 'profile', name: 'prod' });
     expect(config.auth).toMatchObject({ secretKey: prod.secretKey });
+    expect(config.notes.join()).toMatch(/\$LANGFUSE_HOST ignored/);
+    // --base-url is the way to do it on purpose.
+    expect(resolveConfig({ globals: { baseUrl: 'http://127.0.0.1:9999' }, env: {}, store: store({ prod }, 'prod'), requireAuth: true }).baseUrl).toBe('http://127.0.0.1:9999');
+  });
+
+  it('uses a host variable when there is no profile (unauthenticated calls such as health)', () => {
+    const config = resolveConfig({ globals: {}, env: { LANGFUSE_HOST: 'http://127.0.0.1:9999' }, store: store({}), requireAuth: false });
+    expect(config.baseUrl).toBe('http://127.0.0.1:9999');
+    expect(config.baseUrlSource).toEqual({ kind: 'env', name: 'LANGFUSE_HOST' });
+  });
+
+  it('names the real source when a profile lacks its secret key', () => {
+    const half: Profile = { region: 'eu', publicKey: 'pk-lf-half-1234567890' };
+    const error = (() => {
+      try {
+        resolveConfig({ globals: {}, env: {}, store: store({ half }, 'half'), requireAuth: true });
+      } catch (e) {
+        return e as ConfigError;
+      }
+      throw new Error('expected a ConfigError');
+    })();
+    expect(error.message).toBe('profile "half" has public key pk-lf-…7890 but no secret key');
+    expect(error.hint).toContain('llmobs profile add half --force');
   });
 
   it('uses a Bearer key when only an API key is configured', () => {
@@ -87,7 +148,7 @@ describe('resolveConfig', () => {
     };
     expect(attempt({ globals: { profile: 'nope' }, env: {}, store: store({ prod }), requireAuth: true }).hint).toContain('llmobs profile add nope');
     expect(attempt({ globals: {}, env: {}, store: store({}), requireAuth: true }).message).toBe('no server configured');
-    expect(attempt({ globals: {}, env: { LANGFUSE_SECRET_KEY: 'sk-lf-x-123456789' }, store: store({}), requireAuth: true }).message).toMatch(/no public key/);
+    expect(attempt({ globals: {}, env: { LANGFUSE_SECRET_KEY: 'sk-lf-x-123456789' }, store: store({}), requireAuth: true }).message).toMatch(/\$LANGFUSE_SECRET_KEY is set but no public key/);
     expect(attempt({ globals: {}, env: { LANGFUSE_HOST: 'http://localhost:3000' }, store: store({}), requireAuth: true }).message).toBe('no credentials configured');
     expect(attempt({ globals: { baseUrl: 'ftp://x' }, env: {}, store: store({}), requireAuth: false }).message).toMatch(/http or https/);
     expect(attempt({ globals: { baseUrl: 'https://user:pw@x.example.com' }, env: {}, store: store({}), requireAuth: false }).message).toMatch(/must not contain credentials/);

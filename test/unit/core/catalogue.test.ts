@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { modelDefinitionSchema } from '../../../src/core/models/types.js';
+import { modelDefinitionSchema } from '../../../src/core/models/schemas.js';
 import { builtInDefinitions, catalogueInfo } from '../../../src/data/catalogue.js';
 
 describe('built-in catalogue', () => {

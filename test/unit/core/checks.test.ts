@@ -69,12 +69,17 @@ describe('errors', () => {
     expect(errors({ ...GOOD, pricing: { input: null } })).toEqual(['price-not-number']);
   });
 
-  it('rejects a total price combined with non-zero input or output prices', () => {
-    expect(errors({ ...GOOD, pricing: { input: 1, total: 2 } })).toEqual(['total-with-input-output']);
-    expect(errors({ ...GOOD, pricing: { output: 1, total: 2 } })).toEqual(['total-with-input-output']);
-    // The server only refuses truthy input/output prices next to a total.
-    expect(errors({ ...GOOD, pricing: { input: 0, total: 2 } })).toEqual([]);
-    expect(errors(withTiers({ ...TIER_DEFAULT, prices: { input: 1, total: 2 } }))).toEqual(['total-with-input-output']);
+  it('accepts a total price next to other prices, as the server\'s validatePricingTiers does, with a warning', () => {
+    const tier = checkDefinitionInput(withTiers({ ...TIER_DEFAULT, prices: { input: 1, output: 2, total: 3 } }));
+    expect(tier.issues.filter((i) => i.severity === 'error')).toEqual([]);
+    expect(tier.draft?.pricingTiers?.[0]?.prices).toEqual({ input: 1, output: 2, total: 3 });
+    expect(tier.issues.map((i) => [i.code, i.path])).toEqual([['total-price-replaces-sum', 'pricingTiers.0.prices.total']]);
+    expect(tier.issues[0]?.message).toMatch(/^Tier "Standard": "total" is priced next to "input", "output": the total cost is then the total price × total units/);
+    expect(errors({ ...GOOD, pricing: { input: 1, total: 2 } })).toEqual([]);
+    expect(warnings({ ...GOOD, pricing: { input: 1, total: 2 } })).toEqual(['total-price-replaces-sum']);
+    expect(warnings({ ...GOOD, pricing: { input_cached_tokens: 1, total: 2 } })).toEqual(['total-price-replaces-sum']);
+    // A total price alone replaces nothing.
+    expect(warnings({ ...GOOD, pricing: { total: 2 } })).toEqual([]);
   });
 
   it('needs exactly one way of giving prices', () => {

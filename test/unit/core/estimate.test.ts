@@ -3,7 +3,7 @@ import type { EstimateInput } from '../../../src/core/estimate.js';
 import { estimate } from '../../../src/core/estimate.js';
 import { specToDefinition } from '../../../src/core/models/draft.js';
 import type { ModelDefinition } from '../../../src/core/models/types.js';
-import { modelDefinitionSchema } from '../../../src/core/models/types.js';
+import { modelDefinitionSchema } from '../../../src/core/models/schemas.js';
 import { ObservationRejectedError } from '../../../src/core/usage.js';
 import { builtInDefinitions } from '../../../src/data/catalogue.js';
 import { engineCounter } from '../../../src/tokenizer/counter.js';

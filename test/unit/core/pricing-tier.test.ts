@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PricingTier } from '../../../src/core/models/types.js';
-import { modelDefinitionSchema, UnknownCondition } from '../../../src/core/models/types.js';
+import { modelDefinitionSchema } from '../../../src/core/models/schemas.js';
+import { UnknownCondition } from '../../../src/core/models/types.js';
 import { selectPricingTier } from '../../../src/core/pricing-tier.js';
 import { builtInDefinitions } from '../../../src/data/catalogue.js';
 

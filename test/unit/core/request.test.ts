@@ -34,6 +34,17 @@ describe('buildCreateModelBody', () => {
     });
   });
 
+  it('sends a total next to input or output as a default tier, since the flat fields refuse that pair', () => {
+    for (const pricing of [{ input: 1, output: 2, total: 3 }, { input: 0, total: 3 }]) {
+      expect(body({ name: 'm', match_pattern: '(?i)^m$', pricing })).toEqual({
+        modelName: 'm',
+        matchPattern: '(?i)^m$',
+        unit: 'TOKENS',
+        pricingTiers: [{ name: 'Standard', isDefault: true, priority: 0, conditions: [], prices: pricing }],
+      });
+    }
+  });
+
   it('does not mistake inherited names for flat price keys', () => {
     expect(body({ name: 'm', match_pattern: '(?i)^m$', pricing: { toString: 1 } })).toHaveProperty('pricingTiers');
   });

@@ -1,6 +1,7 @@
 // `llmobs estimate --batch`: order, one result per line, bad lines reported, totals, exit codes.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Decimal } from 'decimal.js';
 import { describe, expect, it } from 'vitest';
 import { isolatedEnv, runInProcess, tempDir } from '../../helpers/cli.js';
 
@@ -47,7 +48,10 @@ describe('estimate --batch', () => {
     const single = await runInProcess(['estimate', '--json', '--model', 'gpt-4o-mini', '--usage', '{"input":1234,"output":56}'], { env: isolatedEnv() });
     const { line, id, ...fromBatch } = JSON.parse(batch.stdout);
     expect([line, id]).toEqual([1, 'x']);
-    expect(fromBatch).toEqual(JSON.parse(single.stdout));
+    // The single estimate adds which definitions it used; a batch says it once, in the summary.
+    const { definitions, ...fromSingle } = JSON.parse(single.stdout);
+    expect(definitions.source).toBe('catalogue');
+    expect(fromBatch).toEqual(fromSingle);
     expect(batch.exitCode).toBe(0);
   });
 
@@ -61,10 +65,26 @@ describe('estimate --batch', () => {
     expect(summary).toMatchObject({ lines: 3, estimated: 3, failed: 0, skipped: 0 });
     const gpt = summary.models.find((m: { model: string }) => m.model === 'gpt-4o');
     expect(gpt).toMatchObject({ definition: 'gpt-4o', generations: 2, usage: { input: 300, output: 30, total: 330 } });
-    expect(gpt.totalCost).toBeCloseTo(out[0].totalCost + out[1].totalCost, 15);
+    expect(gpt.totalCost).toBe(new Decimal(out[0].totalCost).plus(out[1].totalCost).toNumber());
     expect(summary.models.find((m: { model: string }) => m.model === 'nope')).toMatchObject({ definition: null, totalCost: 0, withoutCost: 1 });
-    expect(summary.totalCost).toBeCloseTo(gpt.totalCost, 15);
+    expect(summary.totalCost).toBe(gpt.totalCost);
+    expect(summary.definitions).toMatchObject({ source: 'catalogue', modelsFile: null });
     expect(result.stderr).toBe('');
+  });
+
+  it('adds up the stored line costs exactly, as the server\'s reports do, not with float drift', async () => {
+    // 0.1 + 0.2 is 0.30000000000000004 in floating point; stored costs add up to 0.3.
+    const lines = ['0.1', '0.2', '0.000375', '0.00025'].map((total, i) => JSON.stringify({ id: i, model: 'gpt-4o', costDetails: { total: Number(total) } }));
+    const result = await runInProcess(['estimate', '--batch', '-', '--json'], { env: isolatedEnv(), stdin: `${lines.join('\n')}\n` });
+    expect(result.exitCode, result.stderr).toBe(0);
+    const out = result.stdout.trimEnd().split('\n').map((line) => JSON.parse(line));
+    expect(out.slice(0, 4).map((r) => r.totalCost)).toEqual([0.1, 0.2, 0.000375, 0.00025]);
+    expect(0.1 + 0.2 + 0.000375 + 0.00025).not.toBe(0.300625);
+    expect(out[4].summary.totalCost).toBe(0.300625);
+    expect(out[4].summary.models[0].totalCost).toBe(0.300625);
+    const text = await runInProcess(['estimate', '--batch', '-'], { env: isolatedEnv(), stdin: `${lines.join('\n')}\n` });
+    expect(text.stderr).toMatch(/^total cost\t\$0\.300625\t/m);
+    expect(text.stderr).toMatch(/^Definitions: the built-in catalogue/m);
   });
 
   it('fails with exit 6 for a missing file', async () => {

@@ -25,7 +25,8 @@ describe('estimate', () => {
   it('prices provided OpenAI usage with the server mapping, in the documented shape', async () => {
     const usage = { prompt_tokens: 1200, completion_tokens: 300, total_tokens: 1500, prompt_tokens_details: { cached_tokens: 200 } };
     const result = await estimateJson(['--model', 'gpt-4o', '--usage', JSON.stringify(usage)]);
-    expect(Object.keys(result)).toEqual(['model', 'matchedModel', 'tokenizer', 'usageDetails', 'costDetails', 'totalCost', 'pricingTier', 'warnings']);
+    expect(Object.keys(result)).toEqual(['model', 'matchedModel', 'tokenizer', 'usageDetails', 'costDetails', 'totalCost', 'pricingTier', 'warnings', 'definitions']);
+    expect(result.definitions).toMatchObject({ source: 'catalogue', why: 'no profile or keys are configured', baseUrl: null, modelsFile: null, custom: 0, invalid: [] });
     expect(result.matchedModel).toEqual({ id: 'b9854a5c92dc496b997d99d20', modelName: 'gpt-4o', matchPattern: '(?i)^(openai/)?(gpt-4o)$', source: 'built-in' });
     // Cached tokens are subtracted from input; total stays as provided.
     expect(result.usageDetails).toEqual({ input: 1000, output: 300, total: 1500, input_cached_tokens: 200 });
@@ -143,7 +144,8 @@ describe('estimate --remote', () => {
       // A built-in definition still comes from the server's list.
       const builtIn = JSON.parse((await runInProcess(['estimate', '--json', '--remote', '--model', 'gpt-4o-mini', '--usage', '{"input":1}'], { env })).stdout);
       expect(builtIn.matchedModel).toMatchObject({ modelName: 'gpt-4o-mini', source: 'built-in' });
-      expect((await runInProcess(['estimate', '--remote', '--model', 'gpt-4o', '--usage', '{"input":1}'], { env })).stderr).toContain('cached');
+      expect(result.definitions).toMatchObject({ source: 'project', why: '--remote', baseUrl: server.url, cached: false, credentialsFrom: '$LANGFUSE_PUBLIC_KEY and $LANGFUSE_SECRET_KEY' });
+      expect((await runInProcess(['estimate', '--remote', '--model', 'gpt-4o', '--usage', '{"input":1}'], { env })).stdout).toMatch(/^Definitions\tthe project's definitions at http:\/\/127\.0\.0\.1:\d+ \(\$LANGFUSE_PUBLIC_KEY and \$LANGFUSE_SECRET_KEY, a cached copy from .*, chosen by --remote$/m);
     } finally {
       await server.close();
     }

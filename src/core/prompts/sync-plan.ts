@@ -106,6 +106,9 @@ export function isWrite(action: SyncAction): boolean {
 export function planPush(input: PushPlanInput): PushPlan {
   const directory = new Map((input.directory ?? input.files).map((file) => [file.name, file]));
   for (const file of input.files) directory.set(file.name, file);
+  // References hold only against what the server will have when the prompt is created: the
+  // server's prompts and the files pushed now, not files left out of this push.
+  const pushed = new Map(input.files.map((file) => [file.name, file]));
   const extraLabels = input.labels ?? [];
   const refused: Refusal[] = [];
   const actions: SyncAction[] = [];
@@ -118,7 +121,7 @@ export function planPush(input: PushPlanInput): PushPlan {
     if (server && server.type !== file.data.content.type) {
       problems.push(`the file is a ${file.data.content.type} prompt but '${file.name}' is a ${server.type} prompt on the server; every version of a prompt has one type (create the other type under a new name)`);
     }
-    problems.push(...referenceProblems(file, directory, input.server, extraLabels));
+    problems.push(...referenceProblems(file, pushed, directory, input.server, extraLabels));
     if (problems.length > 0) {
       refused.push({ name: file.name, path: file.path, problems });
       continue;
@@ -168,13 +171,15 @@ function planFile(file: LocalPromptFile, server: ServerPromptState | undefined, 
 }
 
 /**
- * What the server would refuse about the file's references, checked against the directory and
- * the server: the referenced prompt must exist in one of them and be a text prompt, a label must
- * exist there or be set by this push, a version must exist (version 1 of a prompt this push
- * creates counts), and a prompt cannot reference itself.
+ * What the server would refuse about the file's references, checked against the files pushed now
+ * and the server: the referenced prompt must exist in one of them and be a text prompt, a label
+ * must exist there or be set by this push, a version must exist (version 1 of a prompt this push
+ * creates counts), and a prompt cannot reference itself. A file in the directory that is not
+ * pushed now counts for nothing: the server checks references when the version is created.
  */
 function referenceProblems(
   file: LocalPromptFile,
+  pushed: ReadonlyMap<string, LocalPromptFile>,
   directory: ReadonlyMap<string, LocalPromptFile>,
   server: ReadonlyMap<string, ServerPromptState>,
   extraLabels: readonly string[],
@@ -186,10 +191,15 @@ function referenceProblems(
       problems.push(`${tag}: a prompt cannot reference itself`);
       continue;
     }
-    const local = directory.get(reference.name);
+    const local = pushed.get(reference.name);
     const remote = server.get(reference.name);
     if (!local && !remote) {
-      problems.push(`${tag}: no prompt '${reference.name}' exists on the server or in the directory`);
+      const waiting = directory.get(reference.name);
+      problems.push(
+        waiting
+          ? `${tag}: '${reference.name}' is not on the server yet and is not pushed now (${waiting.path}); push it too`
+          : `${tag}: no prompt '${reference.name}' exists on the server or in the directory`,
+      );
       continue;
     }
     const type = local?.data.content.type ?? remote?.type;

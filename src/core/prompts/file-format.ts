@@ -4,11 +4,13 @@
 //   NAME.md    a text prompt: optional YAML front matter (config, tags, labels) between `---`
 //              lines, then the text exactly as it is, followed by one line break that is not part
 //              of the prompt. Reading drops one final `\n` (or `\r\n`) and nothing else, so a file
-//              saved with or without that line break gives the same prompt.
+//              saved with or without that line break gives the same prompt. A file whose line
+//              breaks are all `\r\n` (Windows) reads as if they were `\n`.
 //   NAME.yaml  a chat prompt: `type: chat`, config, tags, labels, then `messages:`, each
 //              `{role, content}` (multi-line content as a literal `|` block) or `{placeholder: NAME}`.
 //              Also used for a text prompt (`text:`) that a .md file cannot carry exactly (one
-//              ending in a lone `\r`, or starting with a byte-order mark).
+//              whose line breaks are `\r\n`, ending in a lone `\r`, or starting with a byte-order
+//              mark).
 //   NAME.json  the same document as JSON: the last resort, for content that YAML cannot spell
 //              exactly (unpaired UTF-16 surrogates).
 //
@@ -163,7 +165,7 @@ export function parsePromptFile(text: string, extension: string): ParsedPromptFi
 }
 
 function parseMarkdown(raw: string): ParsedPromptFile {
-  const text = raw.startsWith(BOM) ? raw.slice(1) : raw;
+  const text = windowsLineBreaks(raw.startsWith(BOM) ? raw.slice(1) : raw);
   let front: Record<string, unknown> = {};
   let body = text;
   const problems: string[] = [];
@@ -187,6 +189,17 @@ function parseMarkdown(raw: string): ParsedPromptFile {
   }
   body = body.replace(/\r?\n$/, '');
   return finish({ type: 'text', prompt: body }, front, problems);
+}
+
+/**
+ * A file whose every line break is `\r\n` (saved on Windows, or checked out by git with
+ * core.autocrlf) reads as if its line breaks were `\n`, so an editor's or git's choice of line
+ * break never changes a prompt. YAML reads `\r\n` as `\n` anyway; this gives Markdown the same.
+ * A file that mixes both keeps every character: its `\r`s are deliberate. A text whose own line
+ * breaks are `\r\n` is therefore written as YAML (with escapes), which carries it exactly.
+ */
+function windowsLineBreaks(text: string): string {
+  return text.includes('\r\n') && !/(^|[^\r])\n/.test(text) ? text.replaceAll('\r\n', '\n') : text;
 }
 
 function parseDocumentFile(text: string, ext: string): ParsedPromptFile {

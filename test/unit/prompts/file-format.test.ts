@@ -85,6 +85,17 @@ describe('the final line break rule', () => {
     expect(roundTrip(text('Hello\n\n')).content.prompt).toBe('Hello\n\n');
   });
 
+  it('reads a file whose line breaks are all \\r\\n (Windows, git autocrlf) as if they were \\n', () => {
+    expect(parsePromptFile('line one\r\n\r\nline two\r\n', 'md')).toMatchObject({ ok: true, data: { content: { prompt: 'line one\n\nline two' } } });
+    expect(parsePromptFile('---\r\nconfig:\r\n  a: 1\r\n---\r\nx\r\ny\r\n', 'md')).toEqual({ ok: true, data: { content: { type: 'text', prompt: 'x\ny' }, config: { a: 1 }, labels: [] } });
+    // A file that mixes both keeps every \r: they are part of the text.
+    expect(parsePromptFile('a\r\nb\nc\n', 'md')).toMatchObject({ ok: true, data: { content: { prompt: 'a\r\nb\nc' } } });
+  });
+
+  it('writes a text whose own line breaks are \\r\\n in a form that carries them exactly', () => {
+    for (const prompt of ['a\r\nb\r\n', 'a\r\nb', '\r\n', 'x\r\n\r\ny']) expect(roundTrip(text(prompt)).content.prompt).toBe(prompt);
+  });
+
   it('reads an empty file as an empty text prompt', () => {
     expect(parsePromptFile('', 'md')).toMatchObject({ ok: true, data: { content: { type: 'text', prompt: '' }, config: {}, labels: [] } });
     expect(roundTrip(text(''))).toEqual(text(''));
@@ -217,6 +228,19 @@ describe('round trip: reading a written file gives back exactly what was written
       fc.property(fc.array(items, { maxLength: 6 }), configs, (prompt, config) => {
         const data = chat(prompt, { config });
         expect(roundTrip(data).content).toEqual(data.content);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a Markdown file whose line breaks an editor or git turned into \\r\\n reads the same', () => {
+    fc.assert(
+      fc.property(texts, configs, (prompt, config) => {
+        const file = serialisePromptFile(text(prompt, { config }));
+        if (file.extension !== 'md' || file.text.includes('\r')) return;
+        const parsed = parsePromptFile(file.text.replaceAll('\n', '\r\n'), 'md');
+        expect(parsed.ok && parsed.data.content.prompt).toBe(prompt);
+        expect(parsed.ok && JSON.stringify(parsed.data.config)).toBe(JSON.stringify(config));
       }),
       { numRuns: 300 },
     );

@@ -99,7 +99,7 @@ function readsBackAs(file: SerialisedPromptFile, data: PromptFileData): boolean 
   return (
     back.content.type === data.content.type &&
     JSON.stringify(normaliseContent(back.content)) === JSON.stringify(normaliseContent(data.content)) &&
-    stableJson(back.config) === stableJson(data.config === undefined ? {} : data.config) &&
+    stableJson(back.config) === stableJson(data.config ?? {}) &&
     JSON.stringify(back.tags ?? []) === JSON.stringify(data.tags ?? []) &&
     JSON.stringify(back.labels) === JSON.stringify(data.labels)
   );
@@ -120,7 +120,7 @@ function metadata(data: PromptFileData): Record<string, unknown> {
 }
 
 function isEmptyConfig(config: unknown): boolean {
-  return typeof config === 'object' && config !== null && !Array.isArray(config) && Object.keys(config).length === 0;
+  return config === null || (typeof config === 'object' && !Array.isArray(config) && Object.keys(config).length === 0);
 }
 
 function yamlText(value: unknown): string {
@@ -273,7 +273,9 @@ function finish(content: PromptContent, fields: Record<string, unknown>, problem
   if (problems.length > 0) return { ok: false, problems };
   const data: PromptFileData = {
     content,
-    config: Object.hasOwn(fields, 'config') ? fields.config : {},
+    // `config:` with nothing after it (null) means no config, as leaving it out does: the server
+    // refuses a null config, and gives `{}` for none.
+    config: Object.hasOwn(fields, 'config') && fields.config !== null ? fields.config : {},
     labels: (fields.labels as string[] | undefined) ?? [],
   };
   if (Object.hasOwn(fields, 'tags')) data.tags = fields.tags as string[];

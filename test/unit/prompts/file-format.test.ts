@@ -152,6 +152,12 @@ describe('reading prompt files', () => {
     expect(parsePromptFile('type: text\nmessages: []\n', 'yaml')).toMatchObject({ ok: false, problems: [expect.stringContaining('does not match')] });
   });
 
+  it('reads `config:` with nothing after it, or null, as no config (the server refuses a null config)', () => {
+    expect(parsePromptFile('---\nconfig:\n---\nx', 'md')).toEqual({ ok: true, data: { content: { type: 'text', prompt: 'x' }, config: {}, labels: [] } });
+    expect(parsePromptFile('type: text\ntext: x\nconfig: null\n', 'yaml')).toMatchObject({ ok: true, data: { config: {} } });
+    expect(parsePromptFile('{"text": "x", "config": null}', 'json')).toMatchObject({ ok: true, data: { config: {} } });
+  });
+
   it('refuses config values JSON cannot hold, and a variable that is also a placeholder', () => {
     expect(parsePromptFile('---\nconfig: {t: .nan}\n---\nx', 'md')).toMatchObject({ ok: false, problems: [expect.stringContaining('config.t is NaN')] });
     expect(parsePromptFile('messages:\n  - {role: user, content: "{{h}}"}\n  - placeholder: h\n', 'yaml')).toMatchObject({
@@ -215,7 +221,8 @@ describe('round trip: reading a written file gives back exactly what was written
         const data = text(prompt, { config, ...(tagList ? { tags: tagList } : {}) });
         const back = roundTrip(data);
         expect(back.content).toEqual(data.content);
-        expect(JSON.stringify(back.config)).toBe(JSON.stringify(config));
+        // A null config is no config ({}), as the server has it.
+        expect(JSON.stringify(back.config)).toBe(JSON.stringify(config ?? {}));
         // An empty tag list is not written: a file without tags leaves the prompt's tags alone.
         expect(back.tags ?? []).toEqual(tagList ?? []);
       }),
@@ -240,7 +247,7 @@ describe('round trip: reading a written file gives back exactly what was written
         if (file.extension !== 'md' || file.text.includes('\r')) return;
         const parsed = parsePromptFile(file.text.replaceAll('\n', '\r\n'), 'md');
         expect(parsed.ok && parsed.data.content.prompt).toBe(prompt);
-        expect(parsed.ok && JSON.stringify(parsed.data.config)).toBe(JSON.stringify(config));
+        expect(parsed.ok && JSON.stringify(parsed.data.config)).toBe(JSON.stringify(config ?? {}));
       }),
       { numRuns: 300 },
     );

@@ -1,8 +1,8 @@
-import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { z } from 'zod';
 import type { Context } from '../../context.js';
 import { ExitCode } from '../../errors.js';
 import type { ModelAction } from '../../core/models/sync-plan.js';
+import { unifiedDiff } from '../../core/unified-diff.js';
 import type { ActionInput } from '../action.js';
 import { parseOptions } from '../options.js';
 import { bodyText, ModelSyncOptions, nameOf, plan, readModelFile, readServerModels, statusOf } from './sync-shared.js';
@@ -38,5 +38,5 @@ function actionJson(action: ModelAction, prune: boolean): Record<string, unknown
 }
 
 function diff(action: Extract<ModelAction, { kind: 'replace' }>): string {
-  return createTwoFilesPatch(`server ${action.id}`, `file definition ${action.index + 1}`, bodyText(action.before), bodyText(action.body), undefined, undefined, { headerOptions: FILE_HEADERS_ONLY });
+  return unifiedDiff(`server ${action.id}`, `file definition ${action.index + 1}`, bodyText(action.before), bodyText(action.body), { context: 4 });
 }

@@ -204,7 +204,10 @@ function rewriteReferences(
 ): PromptContent {
   const references = parsePromptReferences(content.prompt);
   if (references.length === 0) return content;
-  const replacements = new Map<string, string>();
+  // Destination version numbers by [name, source version]: a tag is matched by what it refers to,
+  // not by its spelling (`version=02` is version 2 to the server).
+  const replacements = new Map<string, number>();
+  const key = (reference: { name: string; version: number }) => JSON.stringify([reference.name, reference.version]);
   for (const reference of references) {
     const tag = describeReference(reference);
     const child = sources.get(reference.name);
@@ -226,9 +229,7 @@ function rewriteReferences(
         problems.push(`${tag}: version ${reference.version} of '${reference.name}' is not among the versions copied (copy it with --all-versions)`);
         continue;
       }
-      if (mapped.destination !== reference.version) {
-        replacements.set(tag, describeReference({ ...reference, version: mapped.destination }));
-      }
+      if (mapped.destination !== reference.version) replacements.set(key(reference), mapped.destination);
       continue;
     }
     if (!destination) {
@@ -238,7 +239,12 @@ function rewriteReferences(
     }
   }
   if (replacements.size === 0) return content;
-  const rewrite = (text: string) => text.replace(/@@@langfusePrompt:(.*?)@@@/g, (tag) => replacements.get(tag) ?? tag);
+  const rewrite = (text: string) =>
+    text.replace(/@@@langfusePrompt:(.*?)@@@/g, (tag) => {
+      const [reference] = parsePromptReferences(tag);
+      const destination = reference?.type === 'version' ? replacements.get(key(reference)) : undefined;
+      return reference?.type === 'version' && destination !== undefined ? describeReference({ ...reference, version: destination }) : tag;
+    });
   if (content.type === 'text') return { type: 'text', prompt: rewrite(content.prompt) };
   return { type: 'chat', prompt: content.prompt.map((item): ChatItem => ('role' in item ? { role: item.role, content: rewrite(item.content) } : item)) };
 }

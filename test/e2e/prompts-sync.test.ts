@@ -104,6 +104,14 @@ describe('prompts pull', () => {
     expect(read('prompts/support/agent.yaml')).toContain('{role: system');
   });
 
+  it('--force overwrites the content but keeps the labels the file wants', async () => {
+    await seedSome();
+    write('prompts/plain.md', '---\nlabels:\n  - staging\n---\nmy local edit\n');
+    const forced = await run(['prompts', 'pull', 'plain', '--force']);
+    expect(forced.exitCode).toBe(0);
+    expect(read('prompts/plain.md')).toBe('---\nlabels:\n  - staging\n---\nno config, no tags\n');
+  });
+
   it('reports a named prompt that does not exist (exit 8) after writing the others', async () => {
     await seedSome();
     const pulled = await run(['prompts', 'pull', 'plain', 'ghost']);

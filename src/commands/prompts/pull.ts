@@ -93,7 +93,9 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
       continue;
     }
     const version = serverVersionOf(prompt);
-    const data: PromptFileData = { content: version.content, config: version.config, labels: [], ...(prompt.tags.length > 0 ? { tags: prompt.tags } : {}) };
+    const mine = localFiles.get(prompt.name);
+    // The labels a file wants are the repository's choice, not the server's: an overwrite keeps them.
+    const data: PromptFileData = { content: version.content, config: version.config, labels: mine?.data.labels ?? [], ...(prompt.tags.length > 0 ? { tags: prompt.tags } : {}) };
     const file = serialisePromptFile(data);
     const target = `${stem.stem}.${file.extension}`;
     const existing = local?.pathsByName.get(prompt.name) ?? [];
@@ -102,7 +104,6 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
       rows.push({ name: prompt.name, version: prompt.version, file: existing.join(', '), outcome: 'kept: differs', reason: 'several files give this prompt' });
       continue;
     }
-    const mine = localFiles.get(prompt.name);
     if (existing.length === 1 && mine && sameVersionContent(mine.data, version) && (mine.data.tags === undefined || sameTags(mine.data.tags, prompt.tags))) {
       rows.push({ name: prompt.name, version: prompt.version, file: `${opts.dir.replace(/\/+$/, '')}/${existing[0]}`, outcome: 'unchanged' });
       continue;
@@ -132,3 +133,4 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
     ctx.exitCode = ExitCode.precondition;
   }
 }
+

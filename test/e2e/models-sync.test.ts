@@ -108,6 +108,21 @@ describe('models pull / status / push', () => {
     expect(again.writes).toEqual([]);
   });
 
+  it('--prune refuses a file without definitions, which would delete every one (a wrong file, a failed step), dry run too', async () => {
+    await start();
+    await seed();
+    writeFileSync(join(cwd, 'models.yaml'), '[]\n');
+    for (const extra of [['--dry-run'], []]) {
+      const pushed = await run(['models', 'push', '--prune', ...extra]);
+      expect(pushed.exitCode).toBe(2);
+      expect(pushed.stderr).toContain("models.yaml has no definitions: --prune would delete all 2 of the project's own definitions; nothing was sent");
+      expect(pushed.writes).toEqual([]);
+    }
+    expect(await customModels()).toHaveLength(2);
+    // Without --prune an empty file changes nothing, and is no error.
+    expect((await run(['models', 'push'])).exitCode).toBe(0);
+  });
+
   it('matches by modelName when the file has no id', async () => {
     await start();
     const { flat } = await seed();

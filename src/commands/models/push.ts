@@ -32,6 +32,13 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
   const client = await ctx.api();
   const { models } = await readServerModels(client);
   const { actions, notPruned } = plan(file, models, opts.prune);
+  const deletes = actions.filter((a) => a.kind === 'delete').length;
+  if (opts.prune && file.length === 0 && deletes > 0) {
+    // An empty file is far more often a mistake (a wrong path, a failed step that wrote []) than a wish.
+    throw new UsageError(`${opts.file} has no definitions: --prune would delete all ${deletes} of the project's own definitions; nothing was sent`, {
+      hint: 'Check --file. To delete definitions, use llmobs models delete <name> --yes.',
+    });
+  }
   for (const model of notPruned) ctx.out.warn(`"${model.modelName}" (${model.id}) is not pruned: llmobs cannot write its pricing to a file, so the file cannot list it`);
   const writes = actions.filter((a) => a.kind !== 'unchanged');
   const unchanged = actions.length - writes.length;

@@ -220,7 +220,7 @@ function parseDocumentFile(text: string, ext: string): ParsedPromptFile {
   }
   let content: PromptContent | undefined;
   if (hasText && !hasMessages) {
-    if (typeof doc.text !== 'string') problems.push(`text must be a string, got ${describe(doc.text)}`);
+    if (typeof doc.text !== 'string') problems.push(`text must be a string, got ${describe(doc.text)}${quoteHint(doc.text)}`);
     else content = { type: 'text', prompt: doc.text };
   } else if (hasMessages && !hasText) {
     const messages = parseMessages(doc.messages, problems);
@@ -257,7 +257,8 @@ function parseMessages(value: unknown, problems: string[]): ChatItem[] | undefin
     try {
       items.push(...validateChatContent([candidate]));
     } catch (error) {
-      problems.push(`${at}: ${(error as Error).message.replace(/^Chat message \[0\]:?\s*/, '').replace(/\.$/, '')}`);
+      const hint = isRecord(item) && Object.hasOwn(item, 'content') && typeof item.content !== 'string' ? quoteHint(item.content) : '';
+      problems.push(`${at}: ${(error as Error).message.replace(/^Chat message \[0\]:?\s*/, '').replace(/\.$/, '')}${hint}`);
     }
   });
   if (items.length === value.length) {
@@ -314,7 +315,14 @@ function parseYaml(text: string, what: string): { ok: true; value: unknown } | {
   // a hostile file cannot expand into gigabytes.
   const doc = parseDocument(text, { logLevel: 'error', uniqueKeys: true, version: '1.2', prettyErrors: true });
   if (doc.errors.length > 0) {
-    return { ok: false, problems: doc.errors.slice(0, 5).map((error) => `${what} is not valid: ${error.message.split('\n')[0]}`) };
+    return {
+      ok: false,
+      problems: doc.errors.slice(0, 5).map((error) =>
+        error.code === 'MULTIPLE_DOCS'
+          ? `${what} holds more than one document (a line --- between them); a prompt file holds one prompt`
+          : `${what} is not valid: ${error.message.split('\n')[0]!.replace(/:$/, '')}`,
+      ),
+    };
   }
   try {
     return { ok: true, value: doc.toJS({ maxAliasCount: 100 }) };
@@ -350,6 +358,14 @@ function notJson(value: unknown, path: string): string | undefined {
     return undefined;
   }
   return `${path} is ${describe(value)}, which JSON cannot hold`;
+}
+
+/** What to do about a value YAML read as something other than text. */
+function quoteHint(value: unknown): string {
+  if (value === null) return '; for an empty text write ""';
+  if (typeof value === 'number' || typeof value === 'boolean') return `; YAML reads it as a ${typeof value}: put it in quotes to keep it text`;
+  if (typeof value === 'object' && !Array.isArray(value)) return '; YAML reads text that starts with { as a mapping: put it in quotes, e.g. "{{question}}"';
+  return '';
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -146,6 +146,23 @@ describe('reading prompt files', () => {
     expect(parsePromptFile('---\nconfig: {}\nhi', 'md')).toMatchObject({ ok: false, problems: [expect.stringContaining('no closing ---')] });
   });
 
+  it('says what to do about YAML that is not what it looks like: unquoted {{, numbers, true, empty values, two documents (yes and no stay text in YAML 1.2)', () => {
+    const parsed = parsePromptFile('type: chat\nmessages:\n  - role: user\n    content: {{question}}\n  - role: user\n    content: 1.0\n  - role: user\n    content: true\n  - role: user\n    content:\n', 'yaml');
+    expect(parsed).toEqual({
+      ok: false,
+      problems: [
+        'messages[0]: "content" must be a string, got object; YAML reads text that starts with { as a mapping: put it in quotes, e.g. "{{question}}"',
+        'messages[1]: "content" must be a string, got number; YAML reads it as a number: put it in quotes to keep it text',
+        'messages[2]: "content" must be a string, got boolean; YAML reads it as a boolean: put it in quotes to keep it text',
+        'messages[3]: "content" must be a string, got null; for an empty text write ""',
+      ],
+    });
+    expect(parsePromptFile('type: chat\nmessages:\n  - role: user\n    content: no\n  - role: assistant\n    content: yes\n', 'yaml')).toMatchObject({ ok: true, data: { content: { prompt: [{ content: 'no' }, { content: 'yes' }] } } });
+    expect(parsePromptFile('text: 1e3\n', 'yaml')).toEqual({ ok: false, problems: ['text must be a string, got number 1000; YAML reads it as a number: put it in quotes to keep it text'] });
+    expect(parsePromptFile('text: a\n---\ntext: b\n', 'yaml')).toEqual({ ok: false, problems: ['YAML holds more than one document (a line --- between them); a prompt file holds one prompt'] });
+    expect(parsePromptFile('text: "open\n', 'yaml')).toMatchObject({ ok: false, problems: [expect.stringMatching(/^YAML is not valid: Missing closing "quote at line \d+, column \d+$/)] });
+  });
+
   it('refuses both text and messages, neither, and a type that contradicts them', () => {
     expect(parsePromptFile('text: a\nmessages: []\n', 'yaml')).toMatchObject({ ok: false, problems: [expect.stringContaining('not both')] });
     expect(parsePromptFile('type: text\n', 'yaml')).toMatchObject({ ok: false, problems: [expect.stringContaining('the prompt is missing')] });

@@ -168,9 +168,11 @@ describe('models push through a failure', () => {
     let puts = 0;
     const proxy = await startFaultProxy(server.url, (request) => (request.method === 'PUT' && ++puts === 2 ? { kind: 'answer', status: 500 } : { kind: 'pass' }));
     try {
-      const failed = await run(['models', 'push'], proxy.url);
+      const failed = await run(['models', 'push', '--json'], proxy.url);
       expect(failed.exitCode).toBe(5);
       expect(failed.stderr).toMatch(/push stopped at "my-gpt" \(changed\)\. Done 1 of 2: my-claude\./);
+      // Scripts get the same report as prompts push gives: what was done, what failed, what was not done.
+      expect(JSON.parse(failed.stdout)).toMatchObject({ dryRun: false, done: [{ status: 'replaced', modelName: 'my-claude' }], unchanged: 0, failed: { status: 'changed', modelName: 'my-gpt' }, notDone: [] });
       const rerun = await run(['models', 'push']);
       expect(rerun.exitCode).toBe(0);
       expect(rerun.writes.map((w) => w.method)).toEqual(['PUT']);

@@ -69,6 +69,10 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
         ctx.out.info(`[${done.length}/${writes.length}] ${result.done.modelName}: ${result.done.status} (${result.done.id})`);
       } catch (error) {
         const rest = writes.slice(done.length + 1).map(nameOf);
+        if (ctx.globals.json) {
+          const reason = error instanceof Error ? error.message : String(error);
+          ctx.out.printJson({ dryRun: false, done, unchanged, failed: { status: statusOf(write, true), modelName: nameOf(write), error: reason }, notDone: rest });
+        }
         ctx.out.warn(`push stopped at "${nameOf(write)}" (${statusOf(write, true)}). Done ${done.length} of ${writes.length}${done.length ? `: ${done.map((d) => d.modelName).join(', ')}` : ''}.${rest.length ? ` Not done: ${rest.join(', ')}.` : ''}`);
         if (error instanceof CliError) error.hint = [error.hint, 'Run the same push again to send the rest: what is done now matches the file and is not sent again.'].filter(Boolean).join('\n');
         throw error;
@@ -77,7 +81,7 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
   } finally {
     if (done.length > 0) await forgetRemoteDefinitions(ctx, client);
   }
-  if (ctx.globals.json) ctx.out.printJson({ dryRun: false, done, unchanged });
+  if (ctx.globals.json) ctx.out.printJson({ dryRun: false, done, unchanged, failed: null, notDone: [] });
   else if (done.length > 0) ctx.out.table([{ header: 'DONE' }, { header: 'NAME' }, { header: 'ID' }], done.map((d) => [d.status, d.modelName, d.id]));
   ctx.out.success(writes.length === 0 ? `Nothing to push: ${unchanged} definition${unchanged === 1 ? '' : 's'} unchanged.` : `Pushed ${done.length} change${done.length === 1 ? '' : 's'}; ${unchanged} unchanged.`);
 }

@@ -140,6 +140,16 @@ describe('prompts pull', () => {
   });
 });
 
+describe('prompts status', () => {
+  it('ends with the push command for exactly what it compared: names, directory and labels, quoted for a shell', async () => {
+    write('my prompts/team a/it\'s new.md', 'hello\n');
+    write('my prompts/other.md', 'other\n');
+    const status = await run(['prompts', 'status', "team a/it's new", '--dir', 'my prompts', '--label', 'staging']);
+    expect(status.exitCode).toBe(0);
+    expect(status.stderr).toContain("Push with: llmobs prompts push 'team a/it'\\''s new' --dir 'my prompts' --label staging");
+  });
+});
+
 describe('prompts push', () => {
   it('an edited file creates exactly one version with the exact text, config and labels; a second push sends nothing', async () => {
     await seedSome();

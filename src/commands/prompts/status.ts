@@ -46,8 +46,14 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
     }
     const unchanged = plan.actions.length - writes.length;
     const summary = `${unchanged} unchanged, ${writes.length} to push${plan.serverOnly.length ? `, ${plan.serverOnly.length} only on the server` : ''}`;
-    ctx.out.info(inSync ? `In sync: ${summary}.` : `Not in sync: ${summary}. Push with: llmobs prompts push${opts.dir === 'prompts' ? '' : ` --dir ${opts.dir}`}${opts.label.map((l) => ` --label ${l}`).join('')}`);
+    const push = ['llmobs prompts push', ...opts.names.map(shellWord), ...(opts.dir === 'prompts' ? [] : ['--dir', shellWord(opts.dir)]), ...opts.label.flatMap((l) => ['--label', l])];
+    ctx.out.info(inSync ? `In sync: ${summary}.` : `Not in sync: ${summary}. Push with: ${push.join(' ')}`);
   }
   if (problems.length > 0) throw fileProblemsError(problems);
   if (opts.exitCode && !inSync) ctx.exitCode = ExitCode.precondition;
+}
+
+/** A word a POSIX shell reads back as it is. */
+function shellWord(value: string): string {
+  return /^[\w./@%+=:,-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`;
 }

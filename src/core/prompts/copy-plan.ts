@@ -9,6 +9,7 @@
 // with one PATCH per version. A reference to a version of another copied prompt is rewritten to the
 // number that version has in the destination; references are never resolved.
 import { buildCreatePromptBody, type CreatePromptBody } from './create-body.js';
+import { dependencyOrder } from './dependency-order.js';
 import { sameTags, sameVersionContent } from './file-format.js';
 import { LATEST_LABEL } from './label.js';
 import { parsePromptReferences } from './references.js';
@@ -73,7 +74,7 @@ export function planCopy(sources: readonly CopySource[], destinations: ReadonlyM
   const bySource = new Map(sources.map((source) => [source.name, source]));
   const refused: CopyRefusal[] = [];
   const plans = new Map<string, CopyPromptPlan>();
-  const order = dependencyOrder(sources, refused);
+  const order = copyOrder(sources, refused);
 
   for (const name of order) {
     const source = bySource.get(name)!;
@@ -255,24 +256,9 @@ function referencedNames(source: CopySource): string[] {
 }
 
 /** Source prompts with referenced ones first; prompts in a reference cycle are refused. */
-function dependencyOrder(sources: readonly CopySource[], refused: CopyRefusal[]): string[] {
-  const names = new Set(sources.map((s) => s.name));
-  const children = new Map(sources.map((s) => [s.name, referencedNames(s).filter((n) => names.has(n)).sort()]));
-  const order: string[] = [];
-  const state = new Map<string, 'visiting' | 'done'>();
-  const cycle = new Set<string>();
-  const visit = (name: string, trail: string[]) => {
-    if (state.get(name) === 'done') return;
-    if (state.get(name) === 'visiting') {
-      for (const member of trail.slice(trail.indexOf(name))) cycle.add(member);
-      return;
-    }
-    state.set(name, 'visiting');
-    for (const child of children.get(name) ?? []) visit(child, [...trail, name]);
-    state.set(name, 'done');
-    order.push(name);
-  };
-  for (const name of [...names].sort()) visit(name, []);
-  for (const name of [...cycle].sort()) refused.push({ name, problems: [`its references form a cycle (${[...cycle].sort().join(', ')})`] });
+function copyOrder(sources: readonly CopySource[], refused: CopyRefusal[]): string[] {
+  const bySource = new Map(sources.map((s) => [s.name, s]));
+  const { order, inCycle } = dependencyOrder(bySource.keys(), (name) => referencedNames(bySource.get(name)!));
+  for (const name of [...inCycle].sort()) refused.push({ name, problems: [`its references form a cycle (${[...inCycle].sort().join(', ')})`] });
   return order;
 }

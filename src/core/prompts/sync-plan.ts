@@ -16,6 +16,7 @@
 //     neither on the server nor in the directory, references in a cycle) refuses the file.
 // Writes are ordered so that a prompt referenced by another comes first.
 import { buildCreatePromptBody, type CreatePromptBody } from './create-body.js';
+import { dependencyOrder } from './dependency-order.js';
 import { LATEST_LABEL } from './label.js';
 import { type PromptFileData, sameTags, sameVersionContent } from './file-format.js';
 import { parsePromptReferences, type PromptReference } from './references.js';
@@ -233,39 +234,14 @@ export function describeReference(reference: PromptReference): string {
 function orderByReferences(actions: SyncAction[], refused: Refusal[]): SyncAction[] {
   const byName = new Map(actions.map((action) => [action.name, action]));
   const dependsOn = new Map<string, string[]>();
-  for (const action of actions) {
-    const content = 'body' in action ? action.body.prompt : undefined;
-    const names = content === undefined ? [] : parsePromptReferences(content).map((reference) => reference.name);
-    dependsOn.set(action.name, [...new Set(names)].filter((name) => byName.has(name) && name !== action.name));
-  }
-  const ordered: SyncAction[] = [];
-  const state = new Map<string, 'visiting' | 'done'>();
-  const inCycle = new Set<string>();
-  const visit = (name: string, trail: string[]): void => {
-    const seen = state.get(name);
-    if (seen === 'done') return;
-    if (seen === 'visiting') {
-      for (const member of trail.slice(trail.indexOf(name))) inCycle.add(member);
-      return;
-    }
-    state.set(name, 'visiting');
-    for (const child of [...(dependsOn.get(name) ?? [])].sort()) visit(child, [...trail, name]);
-    state.set(name, 'done');
-    ordered.push(byName.get(name)!);
-  };
-  for (const name of [...byName.keys()].sort()) visit(name, []);
+  for (const action of actions) dependsOn.set(action.name, 'body' in action ? parsePromptReferences(action.body.prompt).map((reference) => reference.name) : []);
+  const { order, inCycle } = dependencyOrder(byName.keys(), (name) => dependsOn.get(name) ?? []);
+  const ordered = order.map((name) => byName.get(name)!);
   if (inCycle.size === 0) return ordered;
-  // Anything that waits on a prompt in a cycle cannot be created either.
+  // Anything that waits on a prompt in a cycle cannot be created either (the order has every
+  // prompt outside a cycle after what it references, so one pass finds them all).
   const blocked = new Set(inCycle);
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const [name, children] of dependsOn) {
-      if (!blocked.has(name) && children.some((child) => blocked.has(child))) {
-        blocked.add(name);
-        grew = true;
-      }
-    }
-  }
+  for (const name of order) if ((dependsOn.get(name) ?? []).some((child) => blocked.has(child))) blocked.add(name);
   for (const name of [...blocked].sort()) {
     const action = byName.get(name)!;
     refused.push({

@@ -72,4 +72,13 @@ describe('settings sources', () => {
     expect(show.stdout).toMatch(/^Server\t.* \(profile "prod-us"\)$/m);
     expect(show.stderr).toContain('$LANGFUSE_HOST ignored');
   });
+
+  it('shows each source dimmed on a terminal, not as escaped control characters', async () => {
+    for (const command of [['whoami'], ['profile', 'show'], ['health']]) {
+      const result = await runInProcess(command, { env: { ...env, FORCE_COLOR: '1' }, tty: true });
+      expect(result.exitCode, result.stderr).toBe(0);
+      expect(result.stdout, command.join(' ')).not.toContain('\\e[');
+      expect(result.stdout, command.join(' ')).toContain('\u001b[');
+    }
+  });
 });

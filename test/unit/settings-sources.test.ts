@@ -81,4 +81,13 @@ describe('settings sources', () => {
       expect(result.stdout, command.join(' ')).toContain('\u001b[');
     }
   });
+
+  it('names the flag that named an unknown profile: --from-profile and --to-profile of prompts copy', async () => {
+    const to = await runInProcess(['prompts', 'copy', '--all', '--to-profile', 'nope'], { env });
+    expect(to.exitCode).toBe(3);
+    expect(to.stderr).toContain('profile "nope" not found (from --to-profile)');
+    const from = await runInProcess(['prompts', 'copy', '--all', '--from-profile', 'gone', '--to-profile', 'prod-us'], { env });
+    expect(from.exitCode).toBe(3);
+    expect(from.stderr).toContain('profile "gone" not found (from --from-profile)');
+  });
 });

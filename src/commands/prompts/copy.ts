@@ -33,8 +33,8 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
   for (const label of opts.label) if (label !== 'latest') validateLabel(label);
   const names = opts.names.map(promptName);
 
-  const sourceConfig = opts.fromProfile ? await ctx.resolveConfig({ auth: true, profile: opts.fromProfile }) : await ctx.resolveConfig({ auth: true });
-  const destinationConfig = await ctx.resolveConfig({ auth: true, profile: opts.toProfile, wholeProfile: true });
+  const sourceConfig = opts.fromProfile ? await ctx.resolveConfig({ auth: true, profile: opts.fromProfile, profileFlag: '--from-profile' }) : await ctx.resolveConfig({ auth: true });
+  const destinationConfig = await ctx.resolveConfig({ auth: true, profile: opts.toProfile, profileFlag: '--to-profile', wholeProfile: true });
   if (sameProject(sourceConfig, destinationConfig)) {
     throw new UsageError(`the source and the destination are the same project (${destinationConfig.baseUrl} with the same key)`, {
       hint: 'Copy to another project: --to-profile names the destination; the source is --from-profile, or the usual settings.',

@@ -48,7 +48,7 @@ export function registerCommands(program: Command, ctx: Context, argv?: readonly
       .description('show the project the credentials belong to')
       .action(lazy(ctx, () => import('./projects.js'))),
     'llmobs projects',
-    "llmobs projects --profile prod-us --jq '.data[0].id'",
+    "llmobs projects --profile prod-us --jq '.[0].id'",
   );
 
   examples(

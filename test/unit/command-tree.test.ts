@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { buildProgram, run } from '../../src/cli.js';
 import { examplesOf } from '../../src/commands/examples.js';
 import { Context, defaultDeps } from '../../src/context.js';
+import { llmobsWords } from '../helpers/shell-words.js';
 import { Capture, stdinFrom } from '../helpers/streams.js';
 
 function program(): Command {
@@ -17,56 +18,6 @@ function walk(command: Command, path: string[] = []): Array<{ command: Command; 
 
 const commands = walk(program());
 const name = (path: string[]) => ['llmobs', ...path].join(' ');
-
-/** Shell words of the `llmobs ...` part of an example line (quotes removed, pipes and redirects cut). */
-export function llmobsWords(line: string): string[] | undefined {
-  const words: string[] = [];
-  const segments: string[][] = [[]];
-  let word = '';
-  let quoted = false;
-  let redirect = false;
-  const end = () => {
-    if (word !== '' || quoted) {
-      if (redirect) redirect = false;
-      else segments.at(-1)!.push(word);
-    }
-    word = '';
-    quoted = false;
-  };
-  for (let i = 0; i < line.length; i++) {
-    const ch = line[i]!;
-    if (ch === "'") {
-      const close = line.indexOf("'", i + 1);
-      word += line.slice(i + 1, close);
-      quoted = true;
-      i = close;
-    } else if (ch === '"') {
-      let j = i + 1;
-      for (; line[j] !== '"'; j++) word += line[j] === '\\' ? line[++j] : line[j];
-      quoted = true;
-      i = j;
-    } else if (ch === '\\') {
-      word += line[++i];
-    } else if (ch === ' ') {
-      end();
-    } else if (ch === '|' || ch === ';' || ch === '&') {
-      end();
-      if (line[i + 1] === ch) i++;
-      segments.push([]);
-    } else if (ch === '>' || ch === '<') {
-      if (/^\d$/.test(word)) word = '';
-      end();
-      redirect = true;
-    } else {
-      word += ch;
-    }
-  }
-  end();
-  const segment = segments.find((candidate) => candidate[0] === 'llmobs');
-  if (!segment) return undefined;
-  words.push(...segment.slice(1));
-  return words;
-}
 
 describe('every command', () => {
   it('has examples in its help', () => {

@@ -53,7 +53,7 @@ or --managed).`)
     .description('show one definition in full, with every pricing tier')
     .argument('<id-or-name>', 'definition id, or model name')
     .action(lazy(ctx, () => import('./get.js')));
-  examples(get, 'llmobs models get gpt-4o', 'llmobs models get cm48akqgo000008jx3e9mbhpu --json');
+  examples(get, 'llmobs models get gpt-4o', 'llmobs models get b9854a5c92dc496b997d99d20 --json');
 
   const create = definitionOptions(
     models.command('create').description('create a model definition from flags or a file; checked before sending (exit 2 and nothing sent when the server would reject or misread it)'),
@@ -61,8 +61,8 @@ or --managed).`)
   ).action(lazy(ctx, () => import('./create.js')));
   examples(
     create,
-    'llmobs models create --name my-model --price input=2.5/1M --price output=10/1M --tokenizer openai --tokenizer-model gpt-4o',
-    "llmobs models create --name ft-model --match-pattern '(?i)^ft:gpt-4o:acme:.*$' --price input=3.75/1M --price output=15/1M",
+    'llmobs models create --name my-model --price input=2.5/1M --price output=10/1M --tokenizer openai --tokenizer-model gpt-4o --tokens-per-message 3 --tokens-per-name 1',
+    "llmobs models create --name ft:gpt-4o:acme --match-pattern '(?i)^ft:gpt-4o:acme(:.+)?$' --price input=3.75/1M --price output=15/1M",
     'llmobs models create --file model.yaml --dry-run',
   );
 
@@ -85,7 +85,7 @@ or --managed).`)
     .argument('<id-or-name>', 'definition id, or model name')
     .option('-y, --yes', 'do not ask for confirmation (required without a terminal)')
     .action(lazy(ctx, () => import('./delete.js')));
-  examples(remove, 'llmobs models delete my-model', 'llmobs models rm cm48akqgo000008jx3e9mbhpu --yes');
+  examples(remove, 'llmobs models delete my-model', 'llmobs models rm old-model --yes');
 
   const pull = models
     .command('pull')
@@ -130,7 +130,7 @@ definition is checked as models create checks one before anything is sent (exit 
     match,
     'llmobs models match gpt-4o-2024-08-06',
     '# In CI: fail unless the name is priced by your own definition',
-    'llmobs models match ft:gpt-4o:acme --expect my-model',
+    'llmobs models match ft:gpt-4o:acme:run-7 --expect ft:gpt-4o:acme',
     'llmobs models match claude-sonnet-4-5 --offline --models-file models.yaml --json',
   );
 

@@ -10,7 +10,7 @@ import { isLoopbackHost } from '../../config/url.js';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { type Check, check } from './check.js';
-import { proxyFor } from './proxy.js';
+import { proxyFor } from '../../api/proxy.js';
 
 export const MIN_NODE = '20.18.1';
 

@@ -117,7 +117,7 @@ A prompt name with a "/" is one path segment: write it as %2F (team%2Fsummary).`
       .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(['bash', 'zsh', 'fish']))
       .action(lazy(ctx, () => import('./completion.js'))),
     'llmobs completion bash > ~/.local/share/bash-completion/completions/llmobs',
-    'llmobs completion zsh > "${fpath[1]}/_llmobs"',
+    'llmobs completion zsh > ~/.zfunc/_llmobs',
     'llmobs completion fish > ~/.config/fish/completions/llmobs.fish',
   );
 

@@ -3,7 +3,7 @@ import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import type { Context } from '../context.js';
 import { collect } from './options.js';
 import { lazy } from './action.js';
-import { examples } from './examples.js';
+import { examples, helpText } from './examples.js';
 import { registerEstimate } from './estimate/index.js';
 import { registerLabels } from './labels/index.js';
 import { registerModels } from './models/index.js';
@@ -95,9 +95,9 @@ export function registerCommands(program: Command, ctx: Context, argv?: readonly
     .option('-i, --include', 'print the response status line and headers before the body')
     .option('--silent', 'do not print the response body')
     .option('--curl', 'print the request as a curl command (credentials as environment variables) and send nothing')
-    .addHelpText('after', `
+    .addHelpText('after', helpText(`
 With one argument it is the path and the method is GET, or POST when -f, -F or --input are given.
-A prompt name with a "/" is one path segment: write it as %2F (team%2Fsummary).`)
+A prompt name with a "/" is one path segment: write it as %2F (team%2Fsummary).`))
     .action(lazy(ctx, () => import('./api.js')));
   examples(
     api,

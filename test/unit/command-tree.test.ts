@@ -67,6 +67,31 @@ describe('every command', () => {
   });
 });
 
+describe('help that reads well', () => {
+  it.each(commands.map(({ path }) => [name(path), path] as const))('%s --help fits 80 columns, examples aside', async (_label, path) => {
+    const help = (await capture([...path, '--help'])).stdout;
+    const body = help.slice(0, help.indexOf('\nExamples:'));
+    const long = body.split('\n').filter((line) => line.length > 80);
+    expect(long).toEqual([]);
+  });
+
+  it('a command\'s help names the global options in a few lines rather than describing each again', async () => {
+    const root = program();
+    const globalFlags = root.options.flatMap((option) => option.long ?? []);
+    for (const { path } of commands.filter(({ path }) => path.length > 0)) {
+      const help = (await capture([...path, '--help'])).stdout;
+      const start = help.indexOf('\nGlobal options');
+      expect(start, name(path)).toBeGreaterThan(0);
+      const block = help.slice(start + 1).split('\n\n')[0]!;
+      expect(block.split('\n').length, `${name(path)}:\n${block}`).toBeLessThanOrEqual(5);
+      for (const flag of globalFlags) expect(block, name(path)).toContain(flag);
+      expect(help).not.toContain('time limit per request attempt');
+    }
+    // The program's own help describes each.
+    expect((await capture(['--help'])).stdout).toContain('time limit per request attempt');
+  });
+});
+
 describe('help and version', () => {
   it('help with an unknown command says which ones exist, exit 2', async () => {
     const result = await capture(['help', 'prompts', 'nope']);

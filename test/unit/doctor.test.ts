@@ -198,6 +198,10 @@ describe('doctor on local setup', () => {
     expect(byId(warned, 'settings').status).toBe('warn');
     expect(byId(warned, 'settings').details.join()).toContain('$LANGFUSE_HOST ignored');
     expect(warned.ok).toBe(true);
+    expect(byId(warned, 'settings').fix).toBe('Unset the ignored variables, or select what you mean with --profile NAME or --base-url URL.');
+    // Keys in the environment win over the active profile: they are what to unset to use it.
+    const overridden = JSON.parse((await runInProcess(['doctor', '--json'], { env: { ...ignored, LANGFUSE_PUBLIC_KEY: 'pk-lf-env-12345678', LANGFUSE_SECRET_KEY: 'sk-lf-env-12345678' }, dispatcher: agent })).stdout) as DoctorJson;
+    expect(byId(overridden, 'settings')).toMatchObject({ status: 'warn', fix: 'To use the profile instead, unset $LANGFUSE_PUBLIC_KEY and $LANGFUSE_SECRET_KEY, or select it with --profile NAME.' });
     await agent.close();
   });
 

@@ -26,7 +26,7 @@ export function summary(text: string, maxLength = 70): string {
   let short = text;
   for (let previous = ''; previous !== short; ) {
     previous = short;
-    short = short.replace(/\s*\([^()]*\)/g, '');
+    short = short.replace(/\s*\([^()]+\)/g, '');
   }
   short = short.split(/;\s|\.(?:\s|$)|,?\s+(?:e\.g|i\.e)\./)[0]!.trim();
   if (short.length <= maxLength) return short;

@@ -34,6 +34,7 @@ describe('shell completion', () => {
     expect(summary('delete one version (--version), the versions with a label (--label), or the whole prompt')).toBe('delete one version, the versions with a label, or the whole prompt');
     expect(summary('unified diff of the content (chat messages one per block) and the config of two versions')).toBe('unified diff of the content and the config of two versions');
     expect(summary('retries after a rate limit; see --help. More text')).toBe('retries after a rate limit');
+    expect(summary("fill in variables as the SDKs' compile() does")).toBe("fill in variables as the SDKs' compile() does");
     expect(summary('a'.repeat(40) + ' ' + 'b'.repeat(40))).toBe(`${'a'.repeat(40)}...`);
     // Every description in the tree gives a summary that ends on a whole word.
     for (const spec of describeTree(program())) {

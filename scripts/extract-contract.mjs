@@ -23,6 +23,12 @@ const OPERATIONS = [
   ['get', '/api/public/v2/prompts/{promptName}'],
   ['delete', '/api/public/v2/prompts/{promptName}'],
   ['patch', '/api/public/v2/prompts/{name}/versions/{version}'],
+  ['get', '/api/public/traces/{traceId}'],
+  ['get', '/api/public/traces'],
+  ['get', '/api/public/v2/observations'],
+  ['get', '/api/public/v2/metrics'],
+  ['get', '/api/public/metrics'],
+  ['get', '/api/public/v3/scores'],
 ];
 
 // Where the server answers otherwise than the OpenAPI file says, the fixture follows the server

@@ -10,6 +10,9 @@ import { registerModels } from './models/index.js';
 import { registerProfile } from './profile/index.js';
 import { registerPrompts } from './prompts/index.js';
 import { registerTokens } from './tokens/index.js';
+import { registerTraces } from './traces/index.js';
+import { registerObservations } from './observations/index.js';
+import { registerCost } from './cost/index.js';
 
 const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'];
 
@@ -32,6 +35,9 @@ export function registerCommands(program: Command, ctx: Context, argv?: readonly
   registerLabels(program, ctx);
   registerTokens(program, ctx);
   registerEstimate(program, ctx);
+  registerTraces(program, ctx);
+  registerObservations(program, ctx);
+  registerCost(program, ctx);
 
   examples(
     program

@@ -105,7 +105,7 @@ function isModelParameterValue(v: unknown): boolean {
 }
 
 /** The parts of the server's event schema that would reject the whole generation. */
-function validateInput(input: EstimateInput): void {
+export function validateInput(input: EstimateInput): void {
   const issues: string[] = [];
   if (typeof input.model !== 'string') issues.push('model must be a string');
   if (input.level != null && !LEVELS.includes(input.level)) issues.push(`level must be one of ${LEVELS.join(', ')}`);

@@ -5,7 +5,7 @@ import { addLabels, createPrompt, promptIndex, readLabelledVersions, SYNC_READ_C
 import type { PromptMeta } from '../../api/schemas/prompts.js';
 import type { ResolvedConfig } from '../../config/resolve.js';
 import type { Context } from '../../context.js';
-import { CliError, NotFoundError, PreconditionError, ProfileNotFoundError, UsageError } from '../../errors.js';
+import { CliError, NotFoundError, PreconditionError, UsageError } from '../../errors.js';
 import { type CopyDestination, type CopyPlan, type CopySource, type CopyStep, planCopy } from '../../core/prompts/copy-plan.js';
 import { validateLabel } from '../../core/prompts/label.js';
 import type { ActionInput } from '../action.js';
@@ -33,8 +33,8 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
   for (const label of opts.label) if (label !== 'latest') validateLabel(label);
   const names = opts.names.map(promptName);
 
-  const sourceConfig = opts.fromProfile ? await resolveProfile(ctx, opts.fromProfile, '--from-profile', false) : await ctx.resolveConfig({ auth: true });
-  const destinationConfig = await resolveProfile(ctx, opts.toProfile, '--to-profile', true);
+  const sourceConfig = opts.fromProfile ? await ctx.resolveConfig({ auth: true, profile: opts.fromProfile, profileFlag: '--from-profile' }) : await ctx.resolveConfig({ auth: true });
+  const destinationConfig = await ctx.resolveConfig({ auth: true, profile: opts.toProfile, profileFlag: '--to-profile', wholeProfile: true });
   if (sameProject(sourceConfig, destinationConfig)) {
     throw new UsageError(`the source and the destination are the same project (${destinationConfig.baseUrl} with the same key)`, {
       hint: 'Copy to another project: --to-profile names the destination; the source is --from-profile, or the usual settings.',
@@ -153,15 +153,6 @@ function report(ctx: Context, plan: CopyPlan, opts: Options, dryRun: boolean): v
 }
 
 /** A named profile's settings; an unknown name is reported with the option that gave it. */
-async function resolveProfile(ctx: Context, name: string, option: string, wholeProfile: boolean): Promise<ResolvedConfig> {
-  try {
-    return await ctx.resolveConfig({ auth: true, profile: name, wholeProfile });
-  } catch (error) {
-    if (error instanceof ProfileNotFoundError) throw new ProfileNotFoundError(name, (await ctx.profiles()).names(), option);
-    throw error;
-  }
-}
-
 function destinationOf(meta: PromptMeta, known: CopyDestination['known']): CopyDestination {
   return { name: meta.name, type: meta.type, versions: meta.versions, labels: meta.labels, tags: meta.tags, known };
 }

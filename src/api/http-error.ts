@@ -116,7 +116,7 @@ export function errorForResponse(failure: FailedResponse, config: ResolvedConfig
   }
   if (status === 429) {
     const wait = failure.retryAfterMs ?? (parsed.retryAfterSeconds !== undefined ? parsed.retryAfterSeconds * 1000 : undefined);
-    const when = wait !== undefined ? `Wait ${Math.ceil(wait / 1000)} s and try again` : 'Wait and try again';
+    const when = wait !== undefined && Number.isFinite(wait) && wait >= 0 ? `Wait ${describeWait(wait)} and try again` : 'Wait and try again';
     return new RateLimitError(message, {
       ...init,
       hint: `${when}, or allow more retries with --retries. Langfuse Cloud limits the public API per organization and plan (hobby: 30 requests/min).`,
@@ -132,6 +132,15 @@ export function errorForResponse(failure: FailedResponse, config: ResolvedConfig
     init.hint = 'The server rejected the request data; fix the fields named above.';
   }
   return new ApiError(message, init);
+}
+
+/** A wait in the largest unit that keeps it readable ("40 s", "15 min", "3 hours", "365 days"). */
+export function describeWait(ms: number): string {
+  const seconds = Math.ceil(ms / 1000);
+  if (seconds < 120) return `${seconds} s`;
+  if (seconds < 2 * 3600) return `${Math.ceil(seconds / 60)} min`;
+  if (seconds < 2 * 86400) return `${Math.ceil(seconds / 3600)} hours`;
+  return `${Math.ceil(seconds / 86400)} days`;
 }
 
 export function authHint(config: ResolvedConfig): string {

@@ -34,6 +34,22 @@ describe('API errors', () => {
     expect(result.stderr).not.toContain(SK);
   });
 
+  it('a 429 asking for a wait of years or of garbage is not retried at once, and the hint reads sensibly', async () => {
+    pool().intercept({ path: '/api/public/projects', method: 'GET' }).reply(429, { message: 'slow down' }, { headers: { 'retry-after': '9'.repeat(400) } });
+    const endless = await runInProcess(['projects'], { env: env(), dispatcher: agent });
+    expect(endless.exitCode).toBe(10);
+    expect(endless.stderr).toContain('Wait 365 days and try again');
+    expect(endless.stderr).not.toContain('Infinity');
+
+    pool().intercept({ path: '/api/public/projects', method: 'GET' }).reply(429, { message: 'slow down' }, { headers: { 'retry-after': '-5' } }).times(2);
+    const sleeps: number[] = [];
+    const negative = await runInProcess(['projects', '--retries', '1'], { env: env(), dispatcher: agent, sleeps });
+    expect(negative.exitCode).toBe(10);
+    expect(sleeps).toHaveLength(1);
+    expect(sleeps[0]).toBeGreaterThan(0);
+    expect(negative.stderr).toContain('Wait and try again');
+  });
+
   it('explains a 403 caused by an organization key', async () => {
     pool().intercept({ path: '/api/public/projects', method: 'GET' }).reply(403, { message: 'Invalid API key. Are you using an organization key?' });
     const result = await runInProcess(['whoami', '--json'], { env: env(), dispatcher: agent });

@@ -20,6 +20,10 @@ export interface FailedResponse {
   bodyText: string;
   attempts: number;
   retryAfterMs?: number | undefined;
+  /** The Location header of a redirect. */
+  location?: string | undefined;
+  /** A Content-Encoding other than identity: the body is compressed, and llmobs asks for none. */
+  contentEncoding?: string | undefined;
 }
 
 interface ZodIssueLike {
@@ -87,8 +91,21 @@ export function errorForResponse(failure: FailedResponse, config: ResolvedConfig
   const parsed = parseErrorBody(failure.bodyText);
   const head = `${status}${failure.statusText ? ` ${failure.statusText}` : ''} from ${method} ${path}`;
   let message: string;
+  if (status >= 300 && status < 400) {
+    // undici does not follow redirects, so the keys never go to the other address unasked.
+    const to = failure.location ? `redirects to ${failure.location}` : 'is a redirect without a Location';
+    const init: ApiErrorInit = { status, method, path };
+    let origin: string | undefined;
+    try {
+      origin = failure.location ? new URL(failure.location, config.baseUrl).origin : undefined;
+    } catch {
+      origin = undefined;
+    }
+    init.hint = `llmobs does not follow redirects, so that the keys are never sent to an address you did not choose. If ${origin ?? 'the new address'} is the right server, use it as the base URL (--base-url or the profile).`;
+    return new ApiError(`${head}: the server ${to}`, init);
+  }
   if (!parsed.json) {
-    message = `${head}: the server answered with ${describeNonJson(failure.bodyText, failure.contentType)} instead of JSON`;
+    message = `${head}: the server answered with ${failure.contentEncoding ? `a body compressed with ${failure.contentEncoding}, which llmobs did not ask for,` : describeNonJson(failure.bodyText, failure.contentType)} instead of JSON`;
   } else {
     message = parsed.message ? `${head}: ${parsed.message}` : head;
     if (parsed.issues.length) message += `\n${parsed.issues.map((issue) => `  - ${issue}`).join('\n')}`;

@@ -261,6 +261,7 @@ const getMetrics: Handler = (request, tx) => {
     query.metrics.forEach(({ measure }, i) => group!.values[i]!.push(MEASURES[measure]!.value(row)));
   }
 
+  const limit = query.config?.row_limit ?? 100;
   let rows = [...groups.values()].map(({ dims, values }) => {
     const out: Record<string, unknown> = { ...dims };
     query.metrics.forEach(({ measure, aggregation }, i) => (out[`${aggregation}_${measure}`] = aggregate(values[i]!, aggregation, MEASURES[measure]!.integer)));
@@ -278,8 +279,15 @@ const getMetrics: Handler = (request, tx) => {
       }
       return out;
     };
+    // Only the earliest `limit` empty buckets can be among the first `limit` rows: a range of
+    // centuries by the minute would otherwise be millions of rows built and thrown away.
     const end = bucket(to, granularity);
-    for (let b = bucket(from, granularity); b < end; b = nextBucket(b, granularity)) if (!present.has(b)) rows.push(empty(b));
+    let added = 0;
+    for (let b = bucket(from, granularity); b < end && added < limit; b = nextBucket(b, granularity)) {
+      if (present.has(b)) continue;
+      rows.push(empty(b));
+      added++;
+    }
     rows.sort((a, b) => String(a.time_dimension).localeCompare(String(b.time_dimension)));
   } else if (query.orderBy?.length) {
     const order = query.orderBy;
@@ -294,7 +302,7 @@ const getMetrics: Handler = (request, tx) => {
       return 0;
     });
   }
-  rows = rows.slice(0, query.config?.row_limit ?? 100);
+  rows = rows.slice(0, limit);
   return { status: 200, body: { data: rows } };
 };
 

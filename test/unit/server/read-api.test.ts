@@ -228,6 +228,23 @@ describe('GET /api/public/v2/metrics', () => {
     expect(byUser.body.data).toEqual([{ userId: 'u1', count_count: '2' }]);
   });
 
+  it('fills time buckets only as far as the rows returned: a range of millennia by the day answers at once', async () => {
+    const answer = await metrics({ metrics: [{ measure: 'count', aggregation: 'count' }], timeDimension: { granularity: 'day' }, fromTimestamp: '0001-01-01T00:00:00Z', toTimestamp: '9999-12-31T00:00:00Z', config: { row_limit: 3 } });
+    expect(answer.status).toBe(200);
+    expect(answer.body.data).toEqual([
+      { time_dimension: '0001-01-01', count_count: '0' },
+      { time_dimension: '0001-01-02', count_count: '0' },
+      { time_dimension: '0001-01-03', count_count: '0' },
+    ]);
+    // Buckets with data still come in their place among the empty ones, as over a short range.
+    const query = { metrics: [{ measure: 'count', aggregation: 'count' }], timeDimension: { granularity: 'day' }, fromTimestamp: '2026-02-26T00:00:00Z', config: { row_limit: 5 } };
+    const long = await metrics({ ...query, toTimestamp: '9999-12-31T00:00:00Z' });
+    const short = await metrics({ ...query, toTimestamp: '2026-03-03T00:00:00Z' });
+    expect(short.body.data).toHaveLength(5);
+    expect(short.body.data.filter((row: { count_count: string }) => row.count_count !== '0')).toHaveLength(1);
+    expect(long.body.data).toEqual(short.body.data);
+  }, 10_000);
+
   it('refuses a bad query with the service\'s messages', async () => {
     expect((await get('/api/public/v2/metrics?query=nope')).body).toEqual({ message: 'Invalid JSON in query parameter', error: 'InvalidRequestError' });
     const reversed = await metrics({ metrics: [{ measure: 'count', aggregation: 'count' }], fromTimestamp: '2026-03-02T00:00:00Z', toTimestamp: '2026-03-01T00:00:00Z' });

@@ -199,7 +199,8 @@ function quantile(values: number[], level: number): number {
   return sorted[low]! + (sorted[high]! - sorted[low]!) * (position - low);
 }
 
-function aggregate(values: Array<number | string | null>, aggregation: Aggregation, integer: boolean): unknown {
+/** One metric over a group's values (exported for tests). */
+export function aggregate(values: Array<number | string | null>, aggregation: Aggregation, integer: boolean): unknown {
   const present = values.filter((v): v is number | string => v !== null);
   const numbers = present.map(Number);
   const int64 = (n: number) => String(Math.round(n));
@@ -216,7 +217,9 @@ function aggregate(values: Array<number | string | null>, aggregation: Aggregati
     case 'max':
     case 'min': {
       if (numbers.length === 0) return integer ? '0' : null;
-      const value = aggregation === 'max' ? Math.max(...numbers) : Math.min(...numbers);
+      // A loop: Math.max(...numbers) overflows the stack past some 150,000 values.
+      let value = numbers[0]!;
+      for (const n of numbers) if (aggregation === 'max' ? n > value || Number.isNaN(n) : n < value || Number.isNaN(n)) value = n;
       return integer ? int64(value) : value;
     }
     case 'avg':

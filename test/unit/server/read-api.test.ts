@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtInDefinitions } from '../../../src/data/catalogue.js';
 import type { ObservationRecord, ScoreRecord, TraceRecord } from '../../../src/server/records.js';
 import { type RunningServer, startServer } from '../../../src/server/index.js';
+import { aggregate } from '../../../src/server/handlers/metrics.js';
 import { Store } from '../../../src/server/store/index.js';
 import { tempDir } from '../../helpers/cli.js';
 import { apiCaller } from '../../helpers/server-api.js';
@@ -244,6 +245,13 @@ describe('GET /api/public/v2/metrics', () => {
     expect(short.body.data.filter((row: { count_count: string }) => row.count_count !== '0')).toHaveLength(1);
     expect(long.body.data).toEqual(short.body.data);
   }, 10_000);
+
+  it('max and min of a group of 300,000 observations (more than a call can take as arguments)', () => {
+    const values = Array.from({ length: 300_000 }, (_, i) => (i * 7919) % 300_001);
+    expect(aggregate(values, 'max', true)).toBe(String(values.reduce((a, b) => (b > a ? b : a))));
+    expect(aggregate(values, 'min', false)).toBe(0);
+    expect(aggregate([3, null, 1], 'max', false)).toBe(3);
+  });
 
   it('refuses a bad query with the service\'s messages', async () => {
     expect((await get('/api/public/v2/metrics?query=nope')).body).toEqual({ message: 'Invalid JSON in query parameter', error: 'InvalidRequestError' });

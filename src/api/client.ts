@@ -343,7 +343,8 @@ export class ApiClient {
         }, 5, 'bad_response');
       }
       previous = fingerprint;
-      items.push(...content.items);
+      // One by one: a spread of a page of some 150,000 items overflows the stack.
+      for (const item of content.items) items.push(item);
       // The smaller of the size asked for and the size the server says it applied.
       const pageSize = content.limit !== undefined && requested !== undefined ? Math.min(content.limit, requested) : (content.limit ?? requested);
       const announced = content.totalPages;

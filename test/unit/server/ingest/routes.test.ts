@@ -95,6 +95,24 @@ describe('POST /api/public/ingestion', () => {
     expect(answer.body.errors).toEqual([{ id: 'e3', status: 400, message: 'Invalid request data', error: expect.stringContaining('"code": "custom"') }]);
   });
 
+  it('one generation whose input is JSON text nested too deeply fails its count, not the whole batch', async () => {
+    const deep = '['.repeat(100_000) + ']'.repeat(100_000);
+    const answer = await post(
+      '/api/public/ingestion',
+      JSON.stringify({
+        batch: [
+          event('deep-1', 'generation-create', { id: 'deep-gen', traceId: 'deep-trace', model: 'gpt-4o', input: deep }),
+          event('deep-2', 'generation-create', { id: 'fine-gen', traceId: 'deep-trace', model: 'gpt-4o', input: 'hello there' }),
+        ],
+      }),
+    );
+    expect(answer.status).toBe(207);
+    expect(answer.body).toEqual({ successes: [{ id: 'deep-1', status: 201 }, { id: 'deep-2', status: 201 }], errors: [] });
+    const read = async (id: string) => (await fetch(`${server.url}/api/public/observations/${id}`, { headers: { authorization: basic() } })).json() as Promise<any>;
+    expect((await read('deep-gen')).usageDetails).toEqual({});
+    expect((await read('fine-gen')).usageDetails).toMatchObject({ input: 2 });
+  });
+
   it('answers 400 when batch is not an array', async () => {
     const answer = await post('/api/public/ingestion', JSON.stringify({ batch: {} }));
     expect(answer).toMatchObject({ status: 400, body: { message: 'Invalid request data', errors: ['Invalid input: expected array, received object'] } });

@@ -55,6 +55,8 @@ export interface ServerOptions {
    * default, as on a Langfuse server (401), so a pipeline that passes here passes there.
    */
   bearerSecretKey?: boolean;
+  /** Most spans one OTLP export may carry (20,000); a larger export gets a 413. */
+  maxSpansPerExport?: number;
 }
 
 export interface RunningServer {
@@ -73,7 +75,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const now = options.now ?? (() => new Date());
   if (!options.ephemeral && !options.dataDir) throw new UsageError('startServer needs a dataDir unless ephemeral');
   const { store, created } = Store.open({ dataDir: options.ephemeral ? undefined : options.dataDir, now });
-  const context: HandlerContext = { store, now, apiVersion: options.apiVersion ?? API_VERSION };
+  const context: HandlerContext = { store, now, apiVersion: options.apiVersion ?? API_VERSION, maxSpansPerExport: options.maxSpansPerExport };
   const log = options.log;
   const pipeline = { bodyLimitBytes: options.bodyLimitBytes, bearerSecretKey: options.bearerSecretKey ?? false, log };
 

@@ -167,6 +167,23 @@ describe('POST /api/public/otel/v1/traces', () => {
     expect(deepProtobuf.body.error).toMatch(/^(Failed to parse OTel Protobuf Trace|Invalid OTLP trace export: attribute values are nested too deeply)$/);
   });
 
+  it('refuses an export with more spans than the limit, whole, with a 413 that says how to send less', async () => {
+    const small = await startServer({ port: 0, ephemeral: true, maxSpansPerExport: 3 });
+    try {
+      const auth = `Basic ${Buffer.from(`${small.keys.publicKey}:${small.keys.secretKey}`).toString('base64')}`;
+      const spans = (n: number, traceId: string) => Array.from({ length: n }, (_, i) => ({ traceId, spanId: `${i}`.padStart(16, '0'), name: 's', startTimeUnixNano: '1772366400000000000', endTimeUnixNano: '1772366401000000000' }));
+      const send = (n: number, traceId: string) =>
+        fetch(`${small.url}/api/public/otel/v1/traces`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body: JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans: spans(n, traceId) }] }] }) });
+      const over = await send(4, 'e'.repeat(32));
+      expect(over.status).toBe(413);
+      expect((await over.json()).error).toMatch(/^The export has 4 spans; llmobs server takes at most 3 per request, and none of these was ingested\. Send smaller batches/);
+      expect((await fetch(`${small.url}/api/public/traces/${'e'.repeat(32)}`, { headers: { authorization: auth } })).status).toBe(404);
+      expect((await send(3, 'f'.repeat(32))).status).toBe(200);
+    } finally {
+      await small.close();
+    }
+  });
+
   it('refuses a public key alone', async () => {
     const answer = await post('/api/public/otel/v1/traces', '{}', { authorization: `Bearer ${server.keys.publicKey}` });
     expect(answer).toMatchObject({ status: 403, body: { message: 'Access denied - insufficient permissions for this endpoint' } });

@@ -1,5 +1,5 @@
 // A hostile project member against llmobs and the local server: planted links in a prompts
-// directory, in-process against the real server.
+// directory, a planted model definition; in-process against the real server.
 import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -40,5 +40,36 @@ describe('links planted in a prompts directory', () => {
     expect(pull.stderr).toMatch(/symbolic link to .*elsewhere.*only inside the prompts directory/);
     expect(readdirSync(join(cwd, 'elsewhere'))).toEqual([]);
     expect(existsSync(join(cwd, 'prompts', 'team', 'agent.md'))).toBe(false);
+  });
+});
+
+describe('a planted model definition with parentheses nested 20,000 deep', () => {
+  const deep = `${'('.repeat(20_000)}a${')'.repeat(20_000)}`;
+
+  it('match and estimate say it cannot be evaluated and go on; lint reports it', async () => {
+    const file = join(cwd, 'models.json');
+    writeFileSync(file, JSON.stringify([{ modelName: 'planted', matchPattern: deep, prices: { input: 0.000001 } }]));
+    const match = await cli.run(['models', 'match', 'gpt-4o', '--offline', '--models-file', file, '--json'], { cwd });
+    expect(match.exitCode).toBe(0);
+    expect(JSON.parse(match.stdout).winner.modelName).toBe('gpt-4o');
+    expect(match.stderr).toContain('nested more than 200 deep');
+    const estimate = await cli.run(['estimate', '--model', 'gpt-4o', '--input', 'hi', '--models-file', file, '--json'], { cwd });
+    expect(estimate.exitCode).toBe(0);
+    const lint = await cli.run(['models', 'lint', '--offline', '--models-file', file], { cwd });
+    expect(lint.stderr + lint.stdout).not.toContain('unexpected error');
+  });
+
+  it('the server stores it (Postgres may accept such nesting) and ingestion still prices generations', async () => {
+    const auth = `Basic ${Buffer.from(`${cli.server.keys.publicKey}:${cli.server.keys.secretKey}`).toString('base64')}`;
+    const created = await fetch(`${cli.server.url}/api/public/models`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body: JSON.stringify({ modelName: 'planted', matchPattern: deep, unit: 'TOKENS', inputPrice: 1 }) });
+    expect(created.status).toBe(200);
+    const ingested = await fetch(`${cli.server.url}/api/public/ingestion`, {
+      method: 'POST',
+      headers: { authorization: auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ batch: [{ id: 'e1', type: 'generation-create', timestamp: new Date().toISOString(), body: { id: 'g1', model: 'gpt-4o', usageDetails: { input: 1000 } } }] }),
+    });
+    expect(ingested.status).toBe(207);
+    const stored = await (await fetch(`${cli.server.url}/api/public/observations/g1`, { headers: { authorization: auth } })).json();
+    expect(stored.costDetails.input).toBeGreaterThan(0);
   });
 });

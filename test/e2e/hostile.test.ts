@@ -69,7 +69,7 @@ describe('a planted model definition with parentheses nested 20,000 deep', () =>
       body: JSON.stringify({ batch: [{ id: 'e1', type: 'generation-create', timestamp: new Date().toISOString(), body: { id: 'g1', model: 'gpt-4o', usageDetails: { input: 1000 } } }] }),
     });
     expect(ingested.status).toBe(207);
-    const stored = await (await fetch(`${cli.server.url}/api/public/observations/g1`, { headers: { authorization: auth } })).json();
+    const stored = (await (await fetch(`${cli.server.url}/api/public/observations/g1`, { headers: { authorization: auth } })).json()) as { costDetails: Record<string, number> };
     expect(stored.costDetails.input).toBeGreaterThan(0);
   });
 });

@@ -176,7 +176,7 @@ describe('POST /api/public/otel/v1/traces', () => {
         fetch(`${small.url}/api/public/otel/v1/traces`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body: JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans: spans(n, traceId) }] }] }) });
       const over = await send(4, 'e'.repeat(32));
       expect(over.status).toBe(413);
-      expect((await over.json()).error).toMatch(/^The export has 4 spans; llmobs server takes at most 3 per request, and none of these was ingested\. Send smaller batches/);
+      expect(((await over.json()) as { error: string }).error).toMatch(/^The export has 4 spans; llmobs server takes at most 3 per request, and none of these was ingested\. Send smaller batches/);
       expect((await fetch(`${small.url}/api/public/traces/${'e'.repeat(32)}`, { headers: { authorization: auth } })).status).toBe(404);
       expect((await send(3, 'f'.repeat(32))).status).toBe(200);
     } finally {

@@ -251,7 +251,7 @@ export class ApiClient {
         return {
           status,
           headers: responseHeaders,
-          data: this.parseSuccess(upper, displayPath, status, text, contentType, options.schema),
+          data: this.parseSuccess(upper, displayPath, status, text, responseHeaders, options.schema),
           durationMs: Math.round(performance.now() - started),
           attempts: attempt + 1,
           bytes,
@@ -279,6 +279,8 @@ export class ApiClient {
           bodyText: text,
           attempts: attempt + 1,
           retryAfterMs: decision.waitMs ?? parseRetryAfter(retryAfter, this.options.now()),
+          location: headerValue(responseHeaders['location']),
+          contentEncoding: compressed(responseHeaders),
         },
         this.config,
       );
@@ -347,7 +349,8 @@ export class ApiClient {
         }, 5, 'bad_response');
       }
       previous = fingerprint;
-      items.push(...content.items);
+      // One by one: a spread of a page of some 150,000 items overflows the stack.
+      for (const item of content.items) items.push(item);
       // The smaller of the size asked for and the size the server says it applied.
       const pageSize = content.limit !== undefined && requested !== undefined ? Math.min(content.limit, requested) : (content.limit ?? requested);
       const announced = content.totalPages;
@@ -375,7 +378,8 @@ export class ApiClient {
     return undefined;
   }
 
-  private parseSuccess<T>(method: string, path: string, status: number, text: string, contentType: string | undefined, schema: z.ZodType<T> | undefined): T {
+  private parseSuccess<T>(method: string, path: string, status: number, text: string, headers: Record<string, string | string[] | undefined>, schema: z.ZodType<T> | undefined): T {
+    const contentType = headerValue(headers['content-type']);
     if (text.trim() === '') {
       if (schema) {
         const empty = schema.safeParse(undefined);
@@ -391,7 +395,8 @@ export class ApiClient {
     try {
       json = JSON.parse(text);
     } catch {
-      throw errorForBadResponse(method, path, status, `not JSON (${describeNonJson(text, contentType)})`);
+      const encoding = compressed(headers);
+      throw errorForBadResponse(method, path, status, encoding ? `a body compressed with ${encoding}, which llmobs did not ask for (a proxy may be rewriting answers)` : `not JSON (${describeNonJson(text, contentType)})`);
     }
     if (!schema) return json as T;
     const parsed = schema.safeParse(json);
@@ -483,6 +488,12 @@ function createDispatcher(env: Record<string, string | undefined>, timeoutMs: nu
 
 function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
+}
+
+/** The Content-Encoding of a compressed body (llmobs sends no Accept-Encoding, so asks for none). */
+function compressed(headers: Record<string, string | string[] | undefined>): string | undefined {
+  const encoding = headerValue(headers['content-encoding'])?.trim().toLowerCase();
+  return encoding && encoding !== 'identity' ? encoding : undefined;
 }
 
 function errorCode(error: unknown): string | undefined {

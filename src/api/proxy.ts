@@ -21,14 +21,18 @@ function pick(env: Record<string, string | undefined>, ...names: string[]): { na
   return undefined;
 }
 
-/** Hides the password (and a user name that looks like a token) in a proxy URL. */
+/**
+ * Hides the password in a proxy URL, and a user name given without one: such a proxy takes a
+ * token as the user name (`http://TOKEN@proxy:8080`).
+ */
 export function redactProxy(raw: string): string {
   try {
     const url = new URL(raw);
     if (url.password) url.password = '***';
+    else if (url.username) url.username = '***';
     return url.toString().replace(/\/$/, '');
   } catch {
-    return raw.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@');
+    return raw.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@').replace(/\/\/[^:/@]+@/, '//***@');
   }
 }
 

@@ -11,6 +11,7 @@ import { validateLabel } from '../../core/prompts/label.js';
 import type { ActionInput } from '../action.js';
 import { parseOptions } from '../options.js';
 import { promptName } from './shared.js';
+import { maxOf } from '../../core/objects.js';
 
 const Options = z.object({
   names: z.array(z.string()).default([]),
@@ -58,7 +59,7 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
   const sources = await mapLimit(selected, SYNC_READ_CONCURRENCY, async (meta): Promise<CopySource> => {
     const versions = await readLabelledVersions(source, meta, { all: opts.allVersions, labels: onlyLabels });
     progress.update(() => `Reading the source: ${++read}/${selected.length}`);
-    return { name: meta.name, type: meta.type, tags: meta.tags, allVersions: meta.versions, versions, latestVersion: Math.max(...meta.versions), onlyLabels };
+    return { name: meta.name, type: meta.type, tags: meta.tags, allVersions: meta.versions, versions, latestVersion: maxOf(meta.versions), onlyLabels };
   });
   // With --label, a prompt that has none of the labels has nothing to copy: skipped with --all,
   // not found when it was named.

@@ -13,6 +13,7 @@ import type { ActionInput } from '../action.js';
 import { parseOptions } from '../options.js';
 import { promptName } from './shared.js';
 import { DEFAULT_PROMPT_DIR } from './sync-shared.js';
+import { maxOf } from '../../core/objects.js';
 
 const Options = z.object({
   names: z.array(z.string()).default([]),
@@ -59,7 +60,7 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
         continue;
       }
       // The latest version is the highest one; asking for it by number gives what status compares with.
-      targets.push({ name: meta.name, selector: 'label' in selector && selector.label === 'latest' ? { version: Math.max(...meta.versions) } : selector });
+      targets.push({ name: meta.name, selector: 'label' in selector && selector.label === 'latest' ? { version: maxOf(meta.versions) } : selector });
     }
   }
 

@@ -15,6 +15,7 @@ import { LATEST_LABEL } from './label.js';
 import { parsePromptReferences } from './references.js';
 import { describeReference, type ServerVersion } from './sync-plan.js';
 import type { ChatItem, PromptContent, PromptType } from './types.js';
+import { maxOf } from '../objects.js';
 
 export interface SourceVersion extends ServerVersion {
   commitMessage: string | null;
@@ -117,7 +118,7 @@ function planOne(source: CopySource, versions: SourceVersion[], destination: Cop
   const steps: CopyStep[] = [];
   const mapping: VersionMapping[] = [];
   const known = [...(destination?.known ?? [])].sort((a, b) => a.version - b.version);
-  const destinationLatest = destination && destination.versions.length > 0 ? Math.max(...destination.versions) : 0;
+  const destinationLatest = destination && destination.versions.length > 0 ? maxOf(destination.versions) : 0;
   let next = destinationLatest + 1;
   // Labels as they stand in the destination, updated as the plan moves them.
   const labelsOf = new Map(known.map((v) => [v.version, new Set(v.labels)]));

@@ -234,7 +234,8 @@ function quantile(values: number[], level: number): number {
   return sorted[low]! + (sorted[high]! - sorted[low]!) * (position - low);
 }
 
-function aggregate(values: Array<number | string | null>, aggregation: Aggregation, integer: boolean): unknown {
+/** One metric over a group's values (exported for tests). */
+export function aggregate(values: Array<number | string | null>, aggregation: Aggregation, integer: boolean): unknown {
   const present = values.filter((v): v is number | string => v !== null);
   const numbers = present.map(Number);
   const int64 = (n: number) => String(Math.round(n));
@@ -251,7 +252,9 @@ function aggregate(values: Array<number | string | null>, aggregation: Aggregati
     case 'max':
     case 'min': {
       if (numbers.length === 0) return integer ? '0' : null;
-      const value = aggregation === 'max' ? Math.max(...numbers) : Math.min(...numbers);
+      // A loop: Math.max(...numbers) overflows the stack past some 150,000 values.
+      let value = numbers[0]!;
+      for (const n of numbers) if (aggregation === 'max' ? n > value || Number.isNaN(n) : n < value || Number.isNaN(n)) value = n;
       return integer ? int64(value) : value;
     }
     case 'avg':
@@ -299,6 +302,7 @@ const getMetrics: Handler = (request, tx) => {
     query.metrics.forEach(({ measure }, i) => group!.values[i]!.push(MEASURES[measure]!.value(row)));
   }
 
+  const limit = query.config?.row_limit ?? 100;
   let rows = [...groups.values()].map(({ dims, values }) => {
     const out: Record<string, unknown> = { ...dims };
     query.metrics.forEach(({ measure, aggregation }, i) => (out[`${aggregation}_${measure}`] = aggregate(values[i]!, aggregation, MEASURES[measure]!.integer)));
@@ -316,8 +320,15 @@ const getMetrics: Handler = (request, tx) => {
       }
       return out;
     };
+    // Only the earliest `limit` empty buckets can be among the first `limit` rows: a range of
+    // centuries by the minute would otherwise be millions of rows built and thrown away.
     const end = bucket(to, granularity);
-    for (let b = bucket(from, granularity); b < end; b = nextBucket(b, granularity)) if (!present.has(b)) rows.push(empty(b));
+    let added = 0;
+    for (let b = bucket(from, granularity); b < end && added < limit; b = nextBucket(b, granularity)) {
+      if (present.has(b)) continue;
+      rows.push(empty(b));
+      added++;
+    }
     rows.sort((a, b) => String(a.time_dimension).localeCompare(String(b.time_dimension)));
   } else if (query.orderBy?.length) {
     const order = query.orderBy;
@@ -332,7 +343,7 @@ const getMetrics: Handler = (request, tx) => {
       return 0;
     });
   }
-  rows = rows.slice(0, query.config?.row_limit ?? 100);
+  rows = rows.slice(0, limit);
   return { status: 200, body: { data: rows } };
 };
 

@@ -16,6 +16,14 @@ import type { BatchResponse, IngestAuth, IngestLookups, IngestWrites, Stored } f
 /** The most an OTLP body may inflate to when sent with gzip. */
 export const OTLP_MAX_INFLATED_BYTES = 64 * 1024 * 1024;
 
+/**
+ * The most spans one OTLP export may carry. Requests are processed whole and synchronously, and a
+ * 32 MB protobuf body holds a million tiny spans: minutes of work and gigabytes of memory for one
+ * request. Exporters send far fewer per request (the SDKs' batch processors 512, the Collector's
+ * batch processor 8,192 by default).
+ */
+export const OTLP_MAX_SPANS = 20_000;
+
 // Matching and tokenizer resolution are cached per definitions array: hand out the same array as
 // long as the project's definitions are unchanged.
 let cachedDefinitions: { key: string; definitions: ModelDefinition[] } | undefined;
@@ -90,8 +98,18 @@ function ingestOtel(request: ServerRequest, tx: Tx, context: HandlerContext): Se
   const ok: ServerReply = contentType?.toLowerCase().includes('application/x-protobuf') ? { status: 200 } : { status: 200, body: {} };
   const spans = decoded.resourceSpans as { length?: unknown } | null | undefined;
   if (!spans || spans.length === 0) return ok;
-  const rejection = rejectionMessage(checkSpans(spans));
+  const check = checkSpans(spans);
+  const rejection = rejectionMessage(check);
   if (rejection) return { status: 400, body: { error: rejection } };
+  const maxSpans = context.maxSpansPerExport ?? OTLP_MAX_SPANS;
+  if (check.totalSpans > maxSpans) {
+    return {
+      status: 413,
+      body: {
+        error: `The export has ${check.totalSpans} spans; llmobs server takes at most ${maxSpans} per request, and none of these was ingested. Send smaller batches (OTEL_BSP_MAX_EXPORT_BATCH_SIZE in the SDKs, send_batch_max_size in the Collector).`,
+      },
+    };
+  }
   const version = header(request, 'x-langfuse-ingestion-version') ?? header(request, 'x_langfuse_ingestion_version');
   if (version) {
     const parsed = parseInt(version, 10);

@@ -17,11 +17,11 @@
 //   not the database's own exclusive mode because the binding frees a closed connection only
 //   when its prepared statements are garbage-collected; the lock handle uses none.)
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FileError } from '../../errors.js';
 import type { ApiKeyRecord, ProjectRecord } from '../records.js';
-import { importState, keepStateBackup, readLegacyState } from './import-state.js';
+import { importState, keepStateBackup, readLegacyState, STATE_BACKUP_FILE } from './import-state.js';
 import { migrate } from './migrations.js';
 import { type Database, openSqlite, sqliteCode, Statements } from './sqlite.js';
 import { Tx } from './tx.js';
@@ -106,6 +106,7 @@ export class Store {
     let db: Database | undefined;
     let created = false;
     try {
+      keepPrivate(dir);
       db = openDatabase(path);
       migrate(db, path);
       const opened = db;
@@ -209,9 +210,37 @@ function asWriteError(error: unknown): unknown {
  * Takes the data directory's lock, or says who holds it. Only `exec` is used on this handle: a
  * connection without prepared statements is really closed by close(), which releases the lock.
  */
+/**
+ * The database holds the project's secret keys: its files are the owner's alone (0600), whatever
+ * the umask or the directory's mode (an existing `--data-dir` may be readable by others). An
+ * empty file is created first with that mode, and SQLite gives its -wal and -shm files the mode
+ * of the database file; files left by an earlier version are narrowed.
+ */
+function keepPrivate(dir: string): void {
+  const database = join(dir, DATABASE_FILE);
+  try {
+    closeSync(openSync(database, 'a', 0o600));
+  } catch {
+    // openDatabase reports what is wrong with the file.
+  }
+  for (const name of [DATABASE_FILE, `${DATABASE_FILE}-wal`, `${DATABASE_FILE}-shm`, LOCK_FILE, SERVER_INFO_FILE, STATE_BACKUP_FILE]) {
+    const path = join(dir, name);
+    try {
+      if ((statSync(path).mode & 0o077) !== 0) chmodSync(path, 0o600);
+    } catch {
+      // Absent, or not ours to change: nothing more to do here.
+    }
+  }
+}
+
 function lockDataDir(dir: string): Database {
   const path = join(dir, LOCK_FILE);
   let lock: Database;
+  try {
+    closeSync(openSync(path, 'a', 0o600));
+  } catch {
+    // Reported by the open below.
+  }
   try {
     lock = openSqlite(path);
   } catch (error) {

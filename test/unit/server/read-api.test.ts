@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtInDefinitions } from '../../../src/data/catalogue.js';
 import type { ObservationRecord, ScoreRecord, TraceRecord } from '../../../src/server/records.js';
 import { type RunningServer, startServer } from '../../../src/server/index.js';
+import { aggregate } from '../../../src/server/handlers/metrics.js';
 import { Store } from '../../../src/server/store/index.js';
 import { tempDir } from '../../helpers/cli.js';
 import { apiCaller } from '../../helpers/server-api.js';
@@ -251,6 +252,30 @@ describe('GET /api/public/v2/metrics', () => {
     expect((await metrics({ metrics: count, filters: [{ column: 'metadata', type: 'string', operator: '=', value: 'x' }] })).body.message).toMatch(/^Invalid filter for field 'metadata': Metadata filters require type 'stringObject'/);
     expect((await metrics({ metrics: count, dimensions: [{ field: 'release' }] })).status).toBe(400);
     expect((await metrics({ metrics: [{ measure: 'latency', aggregation: 'histogram' }] })).body.message).toMatch(/histogram aggregation is not supported by llmobs server/);
+  });
+
+  it('fills time buckets only as far as the rows returned: a range of millennia by the day answers at once', async () => {
+    const answer = await metrics({ metrics: [{ measure: 'count', aggregation: 'count' }], timeDimension: { granularity: 'day' }, fromTimestamp: '0001-01-01T00:00:00Z', toTimestamp: '9999-12-31T00:00:00Z', config: { row_limit: 3 } });
+    expect(answer.status).toBe(200);
+    expect(answer.body.data).toEqual([
+      { time_dimension: '0001-01-01', count_count: '0' },
+      { time_dimension: '0001-01-02', count_count: '0' },
+      { time_dimension: '0001-01-03', count_count: '0' },
+    ]);
+    // Buckets with data still come in their place among the empty ones, as over a short range.
+    const query = { metrics: [{ measure: 'count', aggregation: 'count' }], timeDimension: { granularity: 'day' }, fromTimestamp: '2026-02-26T00:00:00Z', config: { row_limit: 5 } };
+    const long = await metrics({ ...query, toTimestamp: '9999-12-31T00:00:00Z' });
+    const short = await metrics({ ...query, toTimestamp: '2026-03-03T00:00:00Z' });
+    expect(short.body.data).toHaveLength(5);
+    expect(short.body.data.filter((row: { count_count: string }) => row.count_count !== '0')).toHaveLength(1);
+    expect(long.body.data).toEqual(short.body.data);
+  }, 10_000);
+
+  it('max and min of a group of 300,000 observations (more than a call can take as arguments)', () => {
+    const values = Array.from({ length: 300_000 }, (_, i) => (i * 7919) % 300_001);
+    expect(aggregate(values, 'max', true)).toBe(String(values.reduce((a, b) => (b > a ? b : a))));
+    expect(aggregate(values, 'min', false)).toBe(0);
+    expect(aggregate([3, null, 1], 'max', false)).toBe(3);
   });
 
   it('refuses a bad query with the service\'s messages', async () => {

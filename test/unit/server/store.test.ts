@@ -1,6 +1,6 @@
 // The server's store: the database in the data directory, its lock, migrations, the import of a
 // state file from servers before the database, and one transaction per request.
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -92,6 +92,26 @@ describe('the data directory', () => {
     expect(existsSync(join(dir, LEGACY_LOCK_FILE))).toBe(false);
     expect(JSON.parse(readFileSync(join(dir, SERVER_INFO_FILE), 'utf8')).pid).toBe(process.pid);
     reopened.store.close();
+  });
+
+  it('keeps the files that hold the keys to their owner (0600), in a directory others may read too', () => {
+    const dir = tempDir();
+    chmodSync(dir, 0o755);
+    const previous = process.umask(0o022);
+    try {
+      const { store } = Store.open({ dataDir: dir, now });
+      store.write((tx) => tx.project.get());
+      const modes = () => Object.fromEntries(readdirSync(dir).map((name) => [name, (statSync(join(dir, name)).mode & 0o777).toString(8)]));
+      expect(modes()).toMatchObject({ [DATABASE_FILE]: '600', [`${DATABASE_FILE}-wal`]: '600', [`${DATABASE_FILE}-shm`]: '600', 'llmobs.lock': '600' });
+      expect(Object.values(modes())).toEqual(Object.values(modes()).map(() => '600'));
+      store.close();
+      // A database an earlier version left readable by others is narrowed at the next start.
+      chmodSync(join(dir, DATABASE_FILE), 0o644);
+      Store.open({ dataDir: dir, now }).store.close();
+      expect((statSync(join(dir, DATABASE_FILE)).mode & 0o777).toString(8)).toBe('600');
+    } finally {
+      process.umask(previous);
+    }
   });
 
   it('refuses a file that is not a database, and leaves it untouched', () => {

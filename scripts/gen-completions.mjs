@@ -27,7 +27,7 @@ const commands = program.commands.map((command) => ({
   name: command.name(),
   aliases: command.aliases(),
   term: help.subcommandTerm(command),
-  description: help.subcommandDescription(command),
+  description: command.description(),
 }));
 const topLevel = { generatedBy: 'npm run completions (scripts/gen-completions.mjs), from the command tree', commands };
 writeFileSync(join(root, 'src', 'commands', 'top-level.json'), `${JSON.stringify(topLevel, null, 2)}\n`);

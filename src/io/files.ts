@@ -1,9 +1,10 @@
 // Reading local input files: a missing or unreadable file is a file error (exit 6), bad content a
-// usage error (exit 2) that says where it is. Nothing is sent before both checks pass.
+// usage error (exit 2) that says where it is. Nothing is sent before both checks pass. And writing
+// a file whole.
 // fs.promises rather than node:fs/promises: it loads on first use, and with it readline and the
 // file watchers, which a command that reads no file does not need at start.
 import { promises as fsp } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { Context } from '../context.js';
 import { CliError, ExitCode, FileError, UsageError } from '../errors.js';
 import { JsonTooDeepError, jsonTextDepth, MAX_JSON_DEPTH, valueDepth } from '../core/json-depth.js';
@@ -69,4 +70,19 @@ export async function parseJsonOrYaml(text: string, source: string): Promise<unk
   }
   if (valueDepth(value, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) throw tooDeep(source);
   return value;
+}
+
+/**
+ * Writes a file by writing a temporary file next to it and renaming it over the target, so the
+ * file is either the old one or the new one, never a part. `shown` names it in the error.
+ */
+export async function writeFileWhole(path: string, text: string, shown = path): Promise<void> {
+  const temporary = join(dirname(path), `.${process.pid}.${Date.now()}.llmobs-tmp`);
+  try {
+    await fsp.writeFile(temporary, text, 'utf8');
+    await fsp.rename(temporary, path);
+  } catch (error) {
+    await fsp.rm(temporary, { force: true });
+    throw new FileError(`cannot write ${shown}: ${(error as Error).message}`);
+  }
 }

@@ -18,7 +18,7 @@ describe('command tree of a run', () => {
     expect(verbs(full, 'models').length).toBeGreaterThan(3);
     expect(verbs(run, 'models')).toEqual([]);
     expect(find(run, 'api').options).toEqual([]);
-    expect(standInTerm(find(run, 'api'))).toBe('api [options] <method-or-path> [path]');
+    expect(standInTerm(find(run, 'api'))).toBe('api <method-or-path> [path]');
     expect(standInTerm(find(run, 'profile'))).toBeUndefined();
     // An alias names its command too.
     expect(verbs(await build(['prompt', 'ls']), 'prompts')).toEqual(verbs(full, 'prompts'));
@@ -45,7 +45,7 @@ describe('command tree of a run', () => {
     const full = await build();
     const help = full.createHelp();
     expect(TOP_LEVEL).toEqual(
-      full.commands.map((command) => ({ name: command.name(), aliases: command.aliases(), term: help.subcommandTerm(command), description: help.subcommandDescription(command) })),
+      full.commands.map((command) => ({ name: command.name(), aliases: command.aliases(), term: help.subcommandTerm(command), description: command.description() })),
     );
     expect(Object.keys(REGISTRARS)).toEqual(full.commands.map((command) => command.name()));
   });

@@ -191,6 +191,9 @@ try {
   if (cacheAfter !== cacheBefore && refreshed === 0) console.log('note: the definitions cache changed during the run: some `estimate, profile` runs asked the server');
   console.log('"estimate" runs with no configuration (built-in catalogue); "estimate, profile" with the active profile, the project\'s definitions from a warm cache.');
 } finally {
+  // The server writes its compile cache as it exits: remove the homes after that.
+  const exited = new Promise((resolveExit) => server.once('exit', resolveExit));
   server.kill();
+  await exited;
   rmSync(top, { recursive: true, force: true });
 }

@@ -331,7 +331,11 @@ export function estimateFromProvided(input: GenerationFields, provided: Provided
     warnings,
     explain: {
       match,
-      pattern: definition ? describePattern(definition.matchPattern) : null,
+      // Read on demand: describing compiles the pattern and translates it to a JS regex, which
+      // matching a literal catalogue pattern does not need (start-up of every estimate).
+      get pattern() {
+        return definition ? describePattern(definition.matchPattern) : null;
+      },
       tokenizer: resolution,
       usage: {
         source: usageSource,

@@ -8,11 +8,28 @@ compileCache();
 const { run } = require('../dist/cli.cjs');
 
 // A reader that stops early (`llmobs prompts list | head`) closes the pipe: that is not an error,
-// so stop quietly instead of crashing with an unhandled EPIPE.
-process.stdout.on('error', (error) => {
+// so stop quietly instead of crashing with an unhandled EPIPE. Node makes process.stdout on first
+// use (piped output is mostly written without it, see src/io/stdio.ts): the handler is added then.
+const stdout = Object.getOwnPropertyDescriptor(process, 'stdout');
+if (stdout?.get && stdout.configurable) {
+  Object.defineProperty(process, 'stdout', {
+    configurable: true,
+    enumerable: stdout.enumerable,
+    get() {
+      const stream = stdout.get.call(process);
+      Object.defineProperty(process, 'stdout', { configurable: true, enumerable: stdout.enumerable, writable: false, value: stream });
+      stream.on('error', quietOnEpipe);
+      return stream;
+    },
+  });
+} else {
+  process.stdout.on('error', quietOnEpipe);
+}
+
+function quietOnEpipe(error) {
   if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
   throw error;
-});
+}
 
 run(process.argv.slice(2)).then((code) => {
   process.exitCode = code;
@@ -57,13 +74,13 @@ function compileCache() {
   } catch {
     return;
   }
-  const importModuleDynamically = vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER;
   const compile = Module.prototype._compile;
   const fresh = [];
   Module.prototype._compile = function (content, filename) {
-    // Files of dist/ only; a file that uses import() needs the main loader's dynamic import,
-    // which older Node 20 releases cannot give a vm.Script.
-    if (!filename.startsWith(dist) || (importModuleDynamically === undefined && content.includes('import('))) return compile.call(this, content, filename);
+    // Files of dist/ only, and not the few that use import() (of a package that stays in
+    // node_modules): a vm.Script gets the main loader's import() only through an experimental
+    // option, which prints a warning.
+    if (!filename.startsWith(dist) || content.includes('import(')) return compile.call(this, content, filename);
     let wrapper;
     try {
       const key = path.join(dir, `${filename.slice(dist.length).replace(/[/\\]/g, '+')}-${content.length}.bin`);
@@ -73,7 +90,7 @@ function compileCache() {
       } catch {
         // Not cached yet.
       }
-      const script = new vm.Script(Module.wrap(content), { filename, cachedData, importModuleDynamically });
+      const script = new vm.Script(Module.wrap(content), { filename, cachedData });
       if (cachedData === undefined || script.cachedDataRejected) fresh.push({ script, key });
       wrapper = script.runInThisContext({ displayErrors: true });
     } catch {

@@ -1,13 +1,14 @@
 // Builds the commander program and runs it. The only place where an error becomes a message and
 // an exit code. Kept light: command modules, output styling, zod, undici and the config store
 // load only when a command actually runs, so `--version` and `--help` start fast.
-import { type Argument, Command, CommanderError, Help, Option } from 'commander';
+import { type Argument, Command, CommanderError, Help, Option, type OutputConfiguration } from 'commander';
 import { summary } from './completion/shared.js';
 import { examples, wrapLine } from './commands/examples.js';
 import { wholeNumberArg } from './commands/options.js';
 import { registerCommands, standInTerm } from './commands/register.js';
 import { Context, type ContextDeps, defaultDeps, type GlobalOptions } from './context.js';
 import { CliError, EXIT_CODE_HELP, ExitCode } from './errors.js';
+import { piped } from './io/stdio.js';
 import { VERSION } from './version.js';
 
 // An hour: past 2^31 ms Node's timers fire at once, and a request should not wait longer anyway.
@@ -62,10 +63,18 @@ export async function buildProgram(ctx: Context, argv?: readonly string[]): Prom
 
   // Commander must never exit or print errors behind our back.
   program.exitOverride();
+  const commanderDefaults = program.configureOutput() as Required<OutputConfiguration>;
   program.configureOutput({
     writeOut: (text) => ctx.io.stdout.write(text),
     writeErr: (text) => ctx.io.stderr.write(text),
     outputError: () => {},
+    // Commander's defaults, without making Node's stdio streams when the output is piped (no
+    // terminal width, no colours; see io/stdio.ts).
+    // (Commander's types say number; its own defaults give undefined off a terminal too.)
+    getOutHelpWidth: () => (piped(1) || !process.stdout.isTTY ? undefined : process.stdout.columns) as number,
+    getErrHelpWidth: () => (piped(2) || !process.stderr.isTTY ? undefined : process.stderr.columns) as number,
+    getOutHasColors: () => !piped(1) && commanderDefaults.getOutHasColors(),
+    getErrHasColors: () => !piped(2) && commanderDefaults.getErrHasColors(),
   });
 
   await registerCommands(program, ctx, argv);

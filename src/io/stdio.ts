@@ -16,7 +16,7 @@ const streams = new Map<1 | 2, OutStream>();
 export function stdio(fd: 1 | 2): OutStream {
   let stream = streams.get(fd);
   if (stream === undefined) {
-    stream = piped(fd) ? new FdWriter(fd) : nodeStream(fd);
+    stream = piped(fd) ? new FdWriter(fd, () => nodeStream(fd)) : nodeStream(fd);
     streams.set(fd, stream);
   }
   return stream;
@@ -41,23 +41,27 @@ export function piped(fd: 1 | 2): boolean {
   return answer;
 }
 
-class FdWriter implements OutStream {
+/** Writes to a file descriptor; after a write it cannot finish, to `stream()` instead. */
+export class FdWriter implements OutStream {
   readonly isTTY = false;
   readonly columns = undefined;
-  private fallback: NodeJS.WriteStream | undefined;
+  private fallback: OutStream | undefined;
 
-  constructor(private readonly fd: 1 | 2) {}
+  constructor(
+    private readonly fd: number,
+    private readonly stream: () => OutStream,
+  ) {}
 
   write(chunk: string | Uint8Array): boolean {
-    if (this.fallback) return this.fallback.write(chunk);
+    if (this.fallback) return this.fallback.write(chunk) !== false;
     let bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
     while (bytes.length > 0) {
       let written: number;
       try {
         written = writeSync(this.fd, bytes);
       } catch {
-        this.fallback = nodeStream(this.fd);
-        return this.fallback.write(bytes);
+        this.fallback = this.stream();
+        return this.fallback.write(bytes) !== false;
       }
       bytes = bytes.subarray(written);
     }

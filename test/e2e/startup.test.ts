@@ -101,16 +101,15 @@ describe('start-up structure of the built CLI', () => {
     }
   });
 
-  // What each everyday command must not load; `profile list` still loads zod, for the schema of
-  // the profile file.
-  // estimate and models match load zod again since the definitions' source was reworked (the
-  // match options schema, and paths through the model-definitions modules): to be taken out again.
-  const offline = ['undici', 'conf', 'ajv', 'cli-table3', '@inquirer/prompts', 'yaml'];
+  // What each everyday command must not load: none of them loads zod, the HTTP stack, the
+  // packages with native or WebAssembly parts, or the table and prompt libraries (piped output).
+  const offline = ['undici', 'conf', 'ajv', 'cli-table3', '@inquirer/prompts', 'yaml', 'zod', 'libsql', 'protobufjs', 'jq-wasm'];
   const cases: Array<[string[], string[]]> = [
-    [['tokens', 'count', '--encoding', 'o200k_base', 'hello'], [...offline, 'zod', 'decimal.js', 'src/data/catalogue.json']],
+    [['tokens', 'count', '--encoding', 'o200k_base', 'hello'], [...offline, 'decimal.js', 'src/data/catalogue.json']],
     [['estimate', '--model', 'gpt-4o', '--input', 'hi'], offline],
+    [['estimate', '--model', 'gpt-4o', '--input', 'hi', '--offline'], offline],
     [['models', 'match', 'gpt-4o', '--offline'], [...offline, 'decimal.js']],
-    [['profile', 'list'], ['undici', 'conf', 'ajv', 'cli-table3', '@inquirer/prompts', 'decimal.js', 'yaml', 'src/data/catalogue.json']],
+    [['profile', 'list'], [...offline, 'decimal.js', 'src/data/catalogue.json']],
   ];
   it.each(cases)('%j loads only bundled files, none of what it does not use', async (args, forbidden) => {
     const meta = metafile();

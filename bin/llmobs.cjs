@@ -48,7 +48,8 @@ run(process.argv.slice(2)).then((code) => {
  * entry is keyed by the file's name and length; V8 itself refuses data made for another source
  * length, V8 version or set of flags. Nothing is cached with NODE_DISABLE_COMPILE_CACHE=1 or
  * LLMOBS_COMPILE_CACHE=0, or when the folder cannot be written; any failure falls back to
- * compiling. The cache holds compiled code only, never data of a run.
+ * compiling. The cache holds compiled code only, never data of a run; it is used only when its
+ * folders belong to this user and no one else can write them.
  */
 function compileCache() {
   const env = process.env;
@@ -74,6 +75,16 @@ function compileCache() {
   } catch {
     return;
   }
+  // Compiled code runs as it is read: it is read only from folders of this user that no one else
+  // can write (a folder not there yet is made so at exit), and written only there.
+  const uid = process.getuid?.();
+  const trusted = (folder) => {
+    const stat = fs.statSync(folder, { throwIfNoEntry: false });
+    if (stat === undefined) return undefined;
+    return stat.isDirectory() && (uid === undefined || stat.uid === uid) && (process.platform === 'win32' || (stat.mode & 0o022) === 0);
+  };
+  const folders = [path.dirname(dir), dir];
+  if (folders.some((folder) => trusted(folder) === false)) return;
   const compile = Module.prototype._compile;
   const fresh = [];
   Module.prototype._compile = function (content, filename) {
@@ -107,7 +118,9 @@ function compileCache() {
     if (fresh.length === 0) return;
     try {
       // A new folder: the entries of other builds go.
-      if (fs.mkdirSync(dir, { recursive: true, mode: 0o700 }) !== undefined) {
+      const created = fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      if (!folders.every((folder) => trusted(folder) === true)) return;
+      if (created !== undefined) {
         const parent = path.dirname(dir);
         for (const name of fs.readdirSync(parent)) if (name !== path.basename(dir)) fs.rmSync(path.join(parent, name), { recursive: true, force: true });
       }

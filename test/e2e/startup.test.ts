@@ -1,7 +1,7 @@
 // Guards the start-up structure of the shipped binary, not its speed (that is bench/startup.mjs):
 // which files each everyday command loads, traced with a module loader hook, and what the build
 // put in dist/cli.js. A command that starts loading zod or the HTTP stack fails here.
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { execa } from 'execa';
@@ -155,5 +155,20 @@ describe('start-up structure of the built CLI', () => {
     expect(await run()).toBe(uncached.stdout);
     expect(readdirSync(join(cache, 'compile-cache'))).toEqual([build]);
     expect(existsSync(join(cache, 'stale-marker')), 'only compile-cache/ is cleaned').toBe(true);
+  });
+
+  it('neither reads nor writes compiled code in a folder that others can write', async () => {
+    const cache = tempDir('llmobs-cache-');
+    const env = isolatedEnv({ LLMOBS_CACHE_DIR: cache });
+    const args = ['tokens', 'count', '--encoding', 'o200k_base', 'hello'];
+    mkdirSync(join(cache, 'compile-cache'), { mode: 0o777 });
+    chmodSync(join(cache, 'compile-cache'), 0o777);
+    const result = await execa(process.execPath, [BIN, ...args], { env, extendEnv: false, stdin: 'ignore' });
+    expect([result.exitCode, result.stdout, result.stderr]).toEqual([0, '1', '']);
+    expect(readdirSync(join(cache, 'compile-cache'))).toEqual([]);
+    // Made private, it is used.
+    chmodSync(join(cache, 'compile-cache'), 0o700);
+    await execa(process.execPath, [BIN, ...args], { env, extendEnv: false, stdin: 'ignore' });
+    expect(readdirSync(join(cache, 'compile-cache'))).toHaveLength(1);
   });
 });

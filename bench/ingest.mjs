@@ -12,6 +12,7 @@
 // anything (the floor of what any local mock costs), and the ingestion pipeline called in-process
 // without HTTP or SQLite.
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -47,11 +48,14 @@ let sequence = 0;
 function batchBody(kind) {
   const run = sequence++;
   const now = new Date().toISOString();
-  const batch = [{ id: `bench-t-${run}`, type: 'trace-create', timestamp: now, body: { id: `bench-trace-${run}`, name: 'bench', userId: `user-${run % 17}` } }];
+  // Random UUIDs for every id, as the SDKs send (sequential ids would insert into the id indexes
+  // at one end only, which flatters a B-tree store).
+  const traceId = randomUUID();
+  const batch = [{ id: randomUUID(), type: 'trace-create', timestamp: now, body: { id: traceId, name: 'bench', userId: `user-${run % 17}` } }];
   for (let i = 0; i < 100; i++) {
     const body = {
-      id: `bench-g-${run}-${i}`,
-      traceId: `bench-trace-${run}`,
+      id: randomUUID(),
+      traceId,
       name: 'llm-call',
       model: MODELS[i % MODELS.length],
       startTime: now,
@@ -65,7 +69,7 @@ function batchBody(kind) {
       metadata: { request: `${run}-${i}` },
     };
     if (kind === 'provided') body.usageDetails = { input: 200 + i, output: 40 + (i % 7), input_cached_tokens: i % 3 };
-    batch.push({ id: `bench-e-${run}-${i}`, type: 'generation-create', timestamp: now, body });
+    batch.push({ id: randomUUID(), type: 'generation-create', timestamp: now, body });
   }
   return JSON.stringify({ batch });
 }

@@ -167,6 +167,17 @@ export class TraceStore {
   delete(ids: readonly string[]): number {
     let deleted = 0;
     for (const id of new Set(ids)) {
+      // The events these records were built from stay ingested: a client retrying one of them
+      // after the deletion does not bring the record back. Their logs hold their ids.
+      for (const [table, column] of [['traces', 'id'], ['observations', 'trace_id'], ['scores', 'trace_id']] as const) {
+        this.sql.run(
+          `INSERT INTO ingested_events (id, created_at)
+           SELECT e.value ->> 'id', strftime('%Y-%m-%dT%H:%M:%fZ', 'now') FROM ${table} r, json_each(r.events, '$.events') e
+           WHERE r.${column} = ? AND r.events IS NOT NULL AND e.value ->> 'id' IS NOT NULL
+           ON CONFLICT (id) DO NOTHING`,
+          id,
+        );
+      }
       deleted += this.sql.run('DELETE FROM traces WHERE id = ?', id);
       this.sql.run('DELETE FROM observations WHERE trace_id = ?', id);
       this.sql.run('DELETE FROM scores WHERE trace_id = ?', id);

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Ingestion throughput of `llmobs server`: POST /api/public/ingestion with batches of 100
 // generations (plus their trace), at concurrency 1 and 20, over loopback HTTP with keep-alive.
-//   node bench/ingest.mjs [--requests 200] [--ephemeral] [--only provided,tokenize] [--compare DIST]
+//   node bench/ingest.mjs [--requests 200] [--ephemeral] [--only provided,tokenize] [--compare DIST[=LABEL]]
 // --compare DIST also runs the server of another build (its dist/ directory, e.g. a copy of an
 // earlier commit's) in the same run, its rows interleaved with this build's: before/after figures
 // from one run rather than from runs at different loads.
@@ -29,7 +29,9 @@ const arg = (name, fallback) => {
 const requests = Number(arg('requests', '200'));
 const ephemeral = process.argv.includes('--ephemeral');
 const only = arg('only', 'provided,tokenize').split(',');
-const compare = arg('compare', undefined) && resolve(arg('compare', undefined));
+// --compare DIST[=LABEL]
+const [compareDir, compareLabel = 'compare'] = (arg('compare', '') ?? '').split('=');
+const compare = compareDir ? resolve(compareDir) : undefined;
 
 const { processBatch } = await import(join(root, 'dist', 'server', 'ingest', 'batch.js'));
 const { engineCounter } = await import(join(root, 'dist', 'tokenizer', 'counter.js'));
@@ -163,7 +165,7 @@ async function spawnServer(dist) {
 const servers = [{ label: 'this build', ...(await spawnServer(join(root, 'dist'))) }];
 if (compare) {
   try {
-    servers.push({ label: 'compare', ...(await spawnServer(compare)) });
+    servers.push({ label: compareLabel, ...(await spawnServer(compare)) });
   } catch (error) {
     servers[0].child.kill('SIGTERM');
     throw error;

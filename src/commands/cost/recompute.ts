@@ -21,7 +21,7 @@ import { JsonBytes } from '../estimate/json-bytes.js';
 import { filterShape, observationQuery, wholeNumber } from '../observations/filters.js';
 import { Meter } from '../observations/meter.js';
 import { lineChunks } from './line-chunks.js';
-import { formatCost, formatTokens } from './format.js';
+import { formatCost, formatTokens } from '../../output/format.js';
 import { RecomputeLines, writeResult } from './recompute-lines.js';
 import { resolveRange } from './report.js';
 

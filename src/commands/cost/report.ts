@@ -14,7 +14,7 @@ import { parseOptions } from '../options.js';
 import { OBSERVATION_TYPES } from '../observations/filters.js';
 import { cacheKey, readAnswer, writeAnswer } from './cache.js';
 import { barChart } from './chart.js';
-import { formatCost, formatShare, formatTokens } from './format.js';
+import { formatCost, formatShare, formatTokens } from '../../output/format.js';
 
 const BY = [...Object.keys(GROUPINGS), ...TIME_GROUPINGS];
 

@@ -7,7 +7,7 @@ import { StoredCostSum } from '../../core/precision.js';
 import { cannotRead, openInputStream } from '../../io/files.js';
 import { type DefinitionsMode, type DefinitionsOrigin, describeOrigin, loadDefinitions, REMOTE_CACHE_TTL_MS } from '../../model-definitions.js';
 import { BatchProcessor, type ChunkResult, mergeTotals, type ModelTotals } from './batch-lines.js';
-import { formatUsd } from './render.js';
+import { formatUsd } from '../../output/format.js';
 
 const CHUNK = 1 << 18;
 const MAX_REPORTED_ERRORS = 20;
@@ -122,7 +122,7 @@ function printSummary(ctx: Context, models: ModelTotals[], stats: { lines: numbe
   if (models.length === 0) return;
   out.info(['MODEL', 'DEFINITION', 'GENERATIONS', 'INPUT', 'OUTPUT', 'TOTAL COST'].join('\t'));
   for (const entry of models) {
-    out.info([entry.model, entry.definition ?? '(no match)', entry.generations, entry.usage.input ?? 0, entry.usage.output ?? 0, formatUsd(entry.cost.value())].join('\t'));
+    out.info([entry.model, entry.definition ?? '(no match)', entry.generations, entry.usage.input ?? 0, entry.usage.output ?? 0, formatUsd(entry.cost.value(), 'exact')].join('\t'));
   }
-  out.info(`total cost\t${formatUsd(totalCost)}\t(stored costs of the lines, added exactly)`);
+  out.info(`total cost\t${formatUsd(totalCost, 'exact')}\t(stored costs of the lines, added exactly)`);
 }

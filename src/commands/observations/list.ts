@@ -11,7 +11,7 @@ import { parseFields, project } from '../../core/observations/fields.js';
 import { FileError, UsageError } from '../../errors.js';
 import type { ActionInput } from '../action.js';
 import { parseOptions } from '../options.js';
-import { formatCost, formatTokens } from '../cost/format.js';
+import { formatCost, formatTokens } from '../../output/format.js';
 import { checkWindow, filterShape, observationQuery } from './filters.js';
 import { checkPaging, pagingFields } from '../paging.js';
 import { createWriter, FORMATS, formatOfFile } from './writer.js';

@@ -5,7 +5,7 @@
 import type { Context } from '../../context.js';
 import { tokenSums } from '../../core/numbers.js';
 import { buildTree, flattenTree, readObservation, type TraceObservation, type TraceTotals, traceTotals } from '../../core/traces/tree.js';
-import { formatCost, formatSeconds, formatTokens } from '../cost/format.js';
+import { formatCost, formatSeconds, formatTokens } from '../../output/format.js';
 import type { LoadedTrace } from './load.js';
 
 export function totalsOf(loaded: LoadedTrace): { observations: TraceObservation[]; totals: TraceTotals } {

@@ -9,6 +9,7 @@ import { ApiError, ConfigError, NetworkError } from '../errors.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import { isLoopbackHost } from '../config/url.js';
 import { describeNonJson, errorForBadResponse, errorForResponse, parseErrorBody } from './http-error.js';
+import { type ProxyChoice, proxyFor, proxyFailure } from './proxy.js';
 import { decideRetry, isIdempotent, parseRetryAfter, type RetryInput } from './retry.js';
 import { type Page, pageSchema } from './schemas/common.js';
 
@@ -125,6 +126,8 @@ export class ApiClient {
   private readonly options: ApiClientOptions;
   private readonly dispatcher: Dispatcher;
   private readonly ownsDispatcher: boolean;
+  /** The proxy requests go through (from the environment), to blame it when it fails. */
+  private readonly proxy: ProxyChoice | undefined;
   readonly limits: ReadLimits;
 
   constructor(options: ApiClientOptions) {
@@ -138,6 +141,7 @@ export class ApiClient {
       this.dispatcher = createDispatcher(options.env, options.timeoutMs);
       this.ownsDispatcher = true;
     }
+    this.proxy = options.dispatcher ? undefined : proxyFor(options.config.baseUrl, options.env);
     for (const note of options.config.notes) this.trace(`note: ${note}`);
   }
 
@@ -228,9 +232,11 @@ export class ApiClient {
           await this.wait(attempt, decision.delayMs, decision.reason);
           continue;
         }
-        throw new NetworkError(`${upper} ${displayPath}: cannot reach ${this.config.baseUrl}: ${errorText(error)}${attempt ? ` (after ${attempt + 1} attempts)` : ''}`, {
+        const viaProxy = this.proxy?.proxy ? ` through the proxy ${this.proxy.proxy} ($${this.proxy.variable})` : '';
+        const proxyFault = this.proxy ? proxyFailure(this.proxy, code, errorText(error), this.config.baseUrl) : undefined;
+        throw new NetworkError(`${upper} ${displayPath}: cannot reach ${this.config.baseUrl}${viaProxy}: ${errorText(error)}${attempt ? ` (after ${attempt + 1} attempts)` : ''}`, {
           code: 'network',
-          hint: networkHint(code, this.config.baseUrl, idempotent),
+          hint: proxyFault ? `${proxyFault.summary[0]!.toUpperCase()}${proxyFault.summary.slice(1)}. ${proxyFault.fix}` : networkHint(code, this.config.baseUrl, idempotent),
           cause: error,
         });
       } finally {
@@ -245,7 +251,7 @@ export class ApiClient {
         return {
           status,
           headers: responseHeaders,
-          data: this.parseSuccess(upper, displayPath, status, text, contentType, options.schema),
+          data: this.parseSuccess(upper, displayPath, status, text, responseHeaders, options.schema),
           durationMs: Math.round(performance.now() - started),
           attempts: attempt + 1,
           bytes,
@@ -273,6 +279,8 @@ export class ApiClient {
           bodyText: text,
           attempts: attempt + 1,
           retryAfterMs: decision.waitMs ?? parseRetryAfter(retryAfter, this.options.now()),
+          location: headerValue(responseHeaders['location']),
+          contentEncoding: compressed(responseHeaders),
         },
         this.config,
       );
@@ -341,7 +349,8 @@ export class ApiClient {
         }, 5, 'bad_response');
       }
       previous = fingerprint;
-      items.push(...content.items);
+      // One by one: a spread of a page of some 150,000 items overflows the stack.
+      for (const item of content.items) items.push(item);
       // The smaller of the size asked for and the size the server says it applied.
       const pageSize = content.limit !== undefined && requested !== undefined ? Math.min(content.limit, requested) : (content.limit ?? requested);
       const announced = content.totalPages;
@@ -369,7 +378,8 @@ export class ApiClient {
     return undefined;
   }
 
-  private parseSuccess<T>(method: string, path: string, status: number, text: string, contentType: string | undefined, schema: z.ZodType<T> | undefined): T {
+  private parseSuccess<T>(method: string, path: string, status: number, text: string, headers: Record<string, string | string[] | undefined>, schema: z.ZodType<T> | undefined): T {
+    const contentType = headerValue(headers['content-type']);
     if (text.trim() === '') {
       if (schema) {
         const empty = schema.safeParse(undefined);
@@ -385,7 +395,8 @@ export class ApiClient {
     try {
       json = JSON.parse(text);
     } catch {
-      throw errorForBadResponse(method, path, status, `not JSON (${describeNonJson(text, contentType)})`);
+      const encoding = compressed(headers);
+      throw errorForBadResponse(method, path, status, encoding ? `a body compressed with ${encoding}, which llmobs did not ask for (a proxy may be rewriting answers)` : `not JSON (${describeNonJson(text, contentType)})`);
     }
     if (!schema) return json as T;
     const parsed = schema.safeParse(json);
@@ -477,6 +488,12 @@ function createDispatcher(env: Record<string, string | undefined>, timeoutMs: nu
 
 function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
+}
+
+/** The Content-Encoding of a compressed body (llmobs sends no Accept-Encoding, so asks for none). */
+function compressed(headers: Record<string, string | string[] | undefined>): string | undefined {
+  const encoding = headerValue(headers['content-encoding'])?.trim().toLowerCase();
+  return encoding && encoding !== 'identity' ? encoding : undefined;
 }
 
 function errorCode(error: unknown): string | undefined {

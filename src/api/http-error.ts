@@ -20,6 +20,10 @@ export interface FailedResponse {
   bodyText: string;
   attempts: number;
   retryAfterMs?: number | undefined;
+  /** The Location header of a redirect. */
+  location?: string | undefined;
+  /** A Content-Encoding other than identity: the body is compressed, and llmobs asks for none. */
+  contentEncoding?: string | undefined;
 }
 
 interface ZodIssueLike {
@@ -87,8 +91,21 @@ export function errorForResponse(failure: FailedResponse, config: ResolvedConfig
   const parsed = parseErrorBody(failure.bodyText);
   const head = `${status}${failure.statusText ? ` ${failure.statusText}` : ''} from ${method} ${path}`;
   let message: string;
+  if (status >= 300 && status < 400) {
+    // undici does not follow redirects, so the keys never go to the other address unasked.
+    const to = failure.location ? `redirects to ${failure.location}` : 'is a redirect without a Location';
+    const init: ApiErrorInit = { status, method, path };
+    let origin: string | undefined;
+    try {
+      origin = failure.location ? new URL(failure.location, config.baseUrl).origin : undefined;
+    } catch {
+      origin = undefined;
+    }
+    init.hint = `llmobs does not follow redirects, so that the keys are never sent to an address you did not choose. If ${origin ?? 'the new address'} is the right server, use it as the base URL (--base-url or the profile).`;
+    return new ApiError(`${head}: the server ${to}`, init);
+  }
   if (!parsed.json) {
-    message = `${head}: the server answered with ${describeNonJson(failure.bodyText, failure.contentType)} instead of JSON`;
+    message = `${head}: the server answered with ${failure.contentEncoding ? `a body compressed with ${failure.contentEncoding}, which llmobs did not ask for,` : describeNonJson(failure.bodyText, failure.contentType)} instead of JSON`;
   } else {
     message = parsed.message ? `${head}: ${parsed.message}` : head;
     if (parsed.issues.length) message += `\n${parsed.issues.map((issue) => `  - ${issue}`).join('\n')}`;
@@ -116,7 +133,7 @@ export function errorForResponse(failure: FailedResponse, config: ResolvedConfig
   }
   if (status === 429) {
     const wait = failure.retryAfterMs ?? (parsed.retryAfterSeconds !== undefined ? parsed.retryAfterSeconds * 1000 : undefined);
-    const when = wait !== undefined ? `Wait ${Math.ceil(wait / 1000)} s and try again` : 'Wait and try again';
+    const when = wait !== undefined && Number.isFinite(wait) && wait >= 0 ? `Wait ${describeWait(wait)} and try again` : 'Wait and try again';
     return new RateLimitError(message, {
       ...init,
       hint: `${when}, or allow more retries with --retries. Langfuse Cloud limits the public API per organization and plan (hobby: 30 requests/min).`,
@@ -132,6 +149,15 @@ export function errorForResponse(failure: FailedResponse, config: ResolvedConfig
     init.hint = 'The server rejected the request data; fix the fields named above.';
   }
   return new ApiError(message, init);
+}
+
+/** A wait in the largest unit that keeps it readable ("40 s", "15 min", "3 hours", "365 days"). */
+export function describeWait(ms: number): string {
+  const seconds = Math.ceil(ms / 1000);
+  if (seconds < 120) return `${seconds} s`;
+  if (seconds < 2 * 3600) return `${Math.ceil(seconds / 60)} min`;
+  if (seconds < 2 * 86400) return `${Math.ceil(seconds / 3600)} hours`;
+  return `${Math.ceil(seconds / 86400)} days`;
 }
 
 export function authHint(config: ResolvedConfig): string {

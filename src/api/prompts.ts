@@ -11,6 +11,7 @@ import type { ApiClient, Query } from './client.js';
 import { mapLimit } from './map-limit.js';
 import { type Page } from './schemas/common.js';
 import { type Prompt, type PromptMeta, PromptMetaPageSchema, PromptMetaSchema, PromptSchema } from './schemas/prompts.js';
+import { maxOf } from '../core/objects.js';
 
 export const PROMPTS_PATH = '/api/public/v2/prompts';
 
@@ -244,7 +245,7 @@ export async function readSyncState(
   await mapLimit(fetchable, SYNC_READ_CONCURRENCY, async (want) => {
     const meta = index.get(want.name)!;
     const current = state.get(want.name)!;
-    const latest = serverVersionOf(await getPrompt(client, want.name, { version: Math.max(...meta.versions) }, { resolve: false }));
+    const latest = serverVersionOf(await getPrompt(client, want.name, { version: maxOf(meta.versions) }, { resolve: false }));
     const labelled: Record<string, ServerVersion> = {};
     for (const label of want.labels) {
       if (!meta.labels.includes(label) || latest.labels.includes(label) || labelled[label]) continue;
@@ -280,7 +281,7 @@ export async function readLabelledVersions(
   const holds = (label: string) => found.some((v) => v.labels.includes(label));
   const wanted = options.labels;
   if (!wanted || wanted.includes('latest')) {
-    found.push(sourceVersionOf(await getPrompt(client, meta.name, { version: Math.max(...meta.versions) }, { resolve: false })));
+    found.push(sourceVersionOf(await getPrompt(client, meta.name, { version: maxOf(meta.versions) }, { resolve: false })));
   }
   for (const label of meta.labels) {
     if (label === 'latest' || holds(label) || (wanted && !wanted.includes(label))) continue;

@@ -67,18 +67,33 @@ export function backoff(attempt: number, baseMs: number, random: () => number): 
   return Math.round(ceiling / 2 + (ceiling / 2) * random());
 }
 
-/** `Retry-After` is either delta-seconds or an HTTP date. */
+// The three forms of an HTTP date (RFC 9110 section 5.6.7): IMF-fixdate, RFC 850 and asctime.
+// Date.parse alone takes far more ("-5", " 0" and "1" are dates to it, in the past: no wait).
+const HTTP_DATE = [
+  /^[A-Za-z]{3},\s+\d{1,2}\s+[A-Za-z]{3}\s+\d{4}\s+\d{2}:\d{2}:\d{2}\s+GMT$/,
+  /^[A-Za-z]{6,9},\s+\d{1,2}-[A-Za-z]{3}-\d{2}\s+\d{2}:\d{2}:\d{2}\s+GMT$/,
+  /^[A-Za-z]{3}\s+[A-Za-z]{3}\s+\d{1,2}\s+\d{2}:\d{2}:\d{2}\s+\d{4}$/,
+];
+
+/** Longer than any wait worth naming (a year): a larger or endless value is read as this. */
+const LONGEST_WAIT_MS = 365 * 24 * 3600 * 1000;
+
+/**
+ * `Retry-After` is either delta-seconds or an HTTP date; anything else (negative numbers, other
+ * date shapes) is ignored, so the usual backoff applies rather than no wait at all.
+ */
 export function parseRetryAfter(value: string | undefined, now: Date): number | undefined {
   if (value === undefined) return undefined;
   const trimmed = value.trim();
-  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.min(LONGEST_WAIT_MS, Math.round(Number(trimmed) * 1000));
+  if (!HTTP_DATE.some((form) => form.test(trimmed))) return undefined;
   const date = Date.parse(trimmed);
   if (Number.isNaN(date)) return undefined;
-  return Math.max(0, date - now.getTime());
+  return Math.min(LONGEST_WAIT_MS, Math.max(0, date - now.getTime()));
 }
 
 function secondsToMs(seconds: number | undefined): number | undefined {
-  return seconds !== undefined && Number.isFinite(seconds) && seconds >= 0 ? Math.round(seconds * 1000) : undefined;
+  return seconds !== undefined && Number.isFinite(seconds) && seconds >= 0 ? Math.min(LONGEST_WAIT_MS, Math.round(seconds * 1000)) : undefined;
 }
 
 const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);

@@ -18,3 +18,14 @@ export function assignAll(target: Record<string, number>, source: Record<string,
   if (source) for (const key in source) target[key] = source[key]!;
   return target;
 }
+
+/**
+ * The largest of the values (-Infinity for none), as `Math.max(...values)` but for any length:
+ * a spread passes every value as an argument, which overflows the stack past some 150,000 (a
+ * server's list of versions can be that long).
+ */
+export function maxOf(values: Iterable<number>): number {
+  let max = -Infinity;
+  for (const value of values) if (value > max || Number.isNaN(value)) max = value;
+  return max;
+}

@@ -189,6 +189,19 @@ export function serverTokenCount(resolution: TokenizerResolution, text: unknown,
     return counted(encodeLength(count, tokenizer.encoding, asText, stats), 'text');
   } catch (e) {
     if (e instanceof TokenizerThrows) return { kind: 'error', reason: e.message };
+    // JSON text nested deeply enough that turning it back into text overflows the stack: one
+    // generation's input must not fail a whole ingestion request (or an estimate) with a crash.
+    if (e instanceof RangeError) return { kind: 'error', reason: 'the text is JSON nested too deeply to be counted' };
+    throw e;
+  }
+}
+
+/** `ingestionText`, or undefined with the reason when the value is nested too deeply for JSON text. */
+function textOf(value: unknown): { text: string | undefined } | { error: TokenCountOutcome } {
+  try {
+    return { text: ingestionText(value) };
+  } catch (e) {
+    if (e instanceof RangeError) return { error: { kind: 'error', reason: 'the value is nested too deeply to be counted' } };
     throw e;
   }
 }
@@ -208,8 +221,10 @@ export function tokenizeObservation(
   output: unknown,
   count: TokenCounter,
 ): ObservationTokenization {
-  const inputOutcome = serverTokenCount(resolution, ingestionText(input), count);
-  const outputOutcome = serverTokenCount(resolution, ingestionText(output), count);
+  const inputText = textOf(input);
+  const outputText = textOf(output);
+  const inputOutcome = 'error' in inputText ? inputText.error : serverTokenCount(resolution, inputText.text, count);
+  const outputOutcome = 'error' in outputText ? outputText.error : serverTokenCount(resolution, outputText.text, count);
   if (inputOutcome.kind === 'error' || outputOutcome.kind === 'error') {
     return { input: inputOutcome, output: outputOutcome, usage: {}, failed: true };
   }

@@ -1,8 +1,9 @@
 // A directory of prompt files (prompts pull/status/push): reading every file with its problems,
 // and writing one file so that a reader never sees half of it.
-import { lstat, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { lstat, mkdir, readdir, readFile, realpath, rm, stat } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { FileError } from '../errors.js';
+import { writeFileWhole } from './files.js';
 import { isPromptFileExtension, parsePromptFile, promptNameOfPath } from '../core/prompts/file-format.js';
 import { validatePromptName } from '../core/prompts/name.js';
 import type { LocalPromptFile } from '../core/prompts/sync-plan.js';
@@ -30,8 +31,8 @@ export interface PromptDirectory {
 /** Every prompt file under `root` (.md, .yaml, .yml, .json), read and checked. */
 export async function readPromptDirectory(root: string, cwd: string): Promise<PromptDirectory> {
   const absolute = resolve(cwd, root);
-  const found: Array<{ absolute: string; relative: string; name: string; extension: string }> = [];
-  await walk(absolute, absolute, found);
+  const found: Found[] = [];
+  await walk(absolute, absolute, found, await realpath(absolute).catch(() => absolute));
   const shown = (file: string) => relative(cwd, file) || file;
 
   const pathsByName = new Map<string, string[]>();
@@ -46,6 +47,12 @@ export async function readPromptDirectory(root: string, cwd: string): Promise<Pr
     if (nameProblem) issues.push(nameProblem);
     const siblings = pathsByName.get(file.name) ?? [];
     if (siblings.length > 1) issues.push(`${siblings.length} files give the prompt '${file.name}' (${siblings.join(', ')}); keep one`);
+    if (file.linksOutside !== undefined) {
+      // Pushing it would send whatever it points at (a key file, an .env) to the server.
+      issues.push(`it is a symbolic link to ${file.linksOutside}, outside the prompts directory; such a file is not read`);
+      problems.push({ path, name: file.name, problems: issues });
+      continue;
+    }
     const info = await stat(file.absolute);
     if (info.size > MAX_PROMPT_FILE_BYTES) {
       issues.push(`the file is ${info.size} bytes; prompt files are limited to ${MAX_PROMPT_FILE_BYTES} bytes`);
@@ -85,7 +92,22 @@ function checkName(name: string): string | undefined {
   return undefined;
 }
 
-async function walk(root: string, directory: string, found: Array<{ absolute: string; relative: string; name: string; extension: string }>): Promise<void> {
+interface Found {
+  absolute: string;
+  relative: string;
+  name: string;
+  extension: string;
+  /** Where a symbolic link that leads out of the directory points. */
+  linksOutside?: string | undefined;
+}
+
+/** Whether `path` (absolute, resolved) is `root` or inside it. */
+function isInside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+async function walk(root: string, directory: string, found: Found[], realRoot: string): Promise<void> {
   let entries;
   try {
     entries = await readdir(directory, { withFileTypes: true });
@@ -96,41 +118,72 @@ async function walk(root: string, directory: string, found: Array<{ absolute: st
     const absolute = join(directory, entry.name);
     // Symbolic links to directories are not followed, so a link loop cannot hang the walk.
     if (entry.isDirectory()) {
-      if (!SKIPPED_DIRECTORIES.has(entry.name)) await walk(root, absolute, found);
+      if (!SKIPPED_DIRECTORIES.has(entry.name)) await walk(root, absolute, found, realRoot);
       continue;
     }
+    let linksOutside: string | undefined;
     if (entry.isSymbolicLink()) {
       const target = await stat(absolute).catch(() => undefined);
       if (!target?.isFile()) continue;
+      const real = await realpath(absolute);
+      if (!isInside(realRoot, real)) linksOutside = real;
     } else if (!entry.isFile()) {
       continue;
     }
     const rel = relative(root, absolute).split(sep).join('/');
     const parsed = promptNameOfPath(rel);
     if (!parsed || !isPromptFileExtension(parsed.extension)) continue;
-    found.push({ absolute, relative: rel, name: parsed.name, extension: parsed.extension });
+    found.push({ absolute, relative: rel, name: parsed.name, extension: parsed.extension, linksOutside });
   }
 }
 
 /**
- * Writes a file by writing a temporary file next to it and renaming it over the target, so the
- * file is either the old one or the new one, never a part. `replaces` is removed afterwards (the
- * prompt's previous file under another extension).
+ * Writes a prompt's file whole (never half of it, see writeFileWhole). `replaces` is removed
+ * afterwards (the prompt's previous file under another extension).
  */
 export async function writePromptFile(root: string, stem: string, extension: string, text: string, replaces?: string): Promise<string> {
   const target = join(root, ...stem.split('/')) + `.${extension}`;
-  await mkdir(dirname(target), { recursive: true });
-  const temporary = join(dirname(target), `.${process.pid}.${Date.now()}.llmobs-tmp`);
-  try {
-    await writeFile(temporary, text, 'utf8');
-    await rename(temporary, target);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw new FileError(`cannot write ${target}: ${(error as Error).message}`);
+  // A name's folders must stay folders of the directory: no ".." (Windows also splits at backslashes), and
+  // no symbolic link on the way that leads elsewhere (a planted `team -> /home/me/.ssh`).
+  if (!isInside(resolve(root), resolve(target)) || resolve(target) === resolve(root)) {
+    throw new FileError(`cannot write the prompt '${stem}': its file would be ${target}, outside ${root}`);
   }
+  await makeFolders(root, relative(resolve(root), dirname(resolve(target))), target);
+  await writeFileWhole(target, text);
   if (replaces !== undefined) {
     const old = join(root, ...replaces.split('/'));
     if (old !== target && (await lstat(old).catch(() => undefined))) await rm(old, { force: true });
   }
   return target;
+}
+
+/** Creates the folders `rel` under `root` one at a time, refusing links that lead out of `root`. */
+async function makeFolders(root: string, rel: string, target: string): Promise<void> {
+  try {
+    await mkdir(root, { recursive: true });
+  } catch (error) {
+    throw new FileError(`cannot create ${root}: ${(error as Error).message}`);
+  }
+  const realRoot = await realpath(root);
+  let current = resolve(root);
+  for (const segment of rel === '' ? [] : rel.split(sep)) {
+    current = join(current, segment);
+    const info = await lstat(current).catch(() => undefined);
+    if (info === undefined) {
+      await mkdir(current).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EEXIST') throw new FileError(`cannot write ${target}: ${error.message}`);
+      });
+      continue;
+    }
+    if (info.isSymbolicLink()) {
+      const real = await realpath(current).catch(() => undefined);
+      if (real === undefined || !isInside(realRoot, real)) {
+        throw new FileError(`cannot write ${target}: ${current} is a symbolic link to ${real ?? 'a missing path'}, outside ${root}; prompt files are written only inside the prompts directory`, {
+          hint: 'Replace the link with a folder, or pull into another --dir.',
+        });
+      }
+      continue;
+    }
+    if (!info.isDirectory()) throw new FileError(`cannot write ${target}: ${current} is not a folder`);
+  }
 }

@@ -8,10 +8,12 @@ const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 // Also tab and line feed: inside one table cell or name they would break the layout.
 // eslint-disable-next-line no-control-regex
 const ALL_CONTROLS = /[\u0000-\u001f\u007f-\u009f]/g;
-// The colour sequences chalk writes (SGR): they only change colours, and the output's own
-// styling uses them, so the general escaping keeps them.
+// The colour sequences our own styling writes (chalk's bold, dim, red, green, yellow, cyan and
+// their closing codes). Only these are kept: any other SGR sequence came from elsewhere, and
+// some hide text (8: concealed, 30/40: black, 7: inverse), blink, or restyle the rest of the
+// terminal. Which of the kept ones are ours cannot be told, but they only colour text.
 // eslint-disable-next-line no-control-regex
-const SGR = /\u001b\[[0-9;]*m/y;
+const OWN_SGR = /\u001b\[(?:1|2|22|31|32|33|36|39)m/y;
 
 const visible = (c: string): string => {
   switch (c) {
@@ -39,22 +41,35 @@ export function escapeValue(text: string, keepLines = false): string {
 }
 
 /**
- * Text for a terminal: control characters made visible, except line feeds, tabs and the colour
- * sequences of our own styling.
+ * Text for a terminal: control characters made visible, except line feeds, tabs and (with
+ * `keepColours`, when the output is styled) the colour sequences of our own styling. Unstyled
+ * output has no sequence of its own, so there every one is made visible.
  */
-export function escapeText(text: string): string {
-  CONTROLS.lastIndex = 0;
-  if (!CONTROLS.test(text)) return text;
+export function escapeText(text: string, keepColours = true): string {
+  return escapeKeepingColours(text, CONTROLS, keepColours);
+}
+
+/**
+ * A styled value shown on one line (the value of a label/value pair): every control character
+ * made visible, tabs and line feeds included, except the colour sequences of our own styling.
+ */
+export function escapeStyledValue(text: string, keepColours = true): string {
+  return escapeKeepingColours(text, ALL_CONTROLS, keepColours);
+}
+
+function escapeKeepingColours(text: string, pattern: RegExp, keepColours: boolean): string {
+  pattern.lastIndex = 0;
+  if (!pattern.test(text)) return text;
   let out = '';
   let last = 0;
-  CONTROLS.lastIndex = 0;
-  for (let m = CONTROLS.exec(text); m !== null; m = CONTROLS.exec(text)) {
+  pattern.lastIndex = 0;
+  for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
     const at = m.index;
-    if (m[0] === '\u001b') {
-      SGR.lastIndex = at;
-      const sgr = SGR.exec(text);
+    if (m[0] === '\u001b' && keepColours) {
+      OWN_SGR.lastIndex = at;
+      const sgr = OWN_SGR.exec(text);
       if (sgr) {
-        CONTROLS.lastIndex = at + sgr[0].length;
+        pattern.lastIndex = at + sgr[0].length;
         continue;
       }
     }

@@ -6,7 +6,7 @@ import { Chalk, type ChalkInstance } from 'chalk';
 import type TableType from 'cli-table3';
 import { CliError, ExitCode } from '../errors.js';
 import { colorLevel } from './color.js';
-import { escapeJson, escapeText, escapeValue } from './escape.js';
+import { escapeJson, escapeStyledValue, escapeText, escapeValue } from './escape.js';
 import { fitTable } from './fit.js';
 import type { JqFilter } from './jq.js';
 
@@ -114,12 +114,12 @@ export class Output {
   /** Text to stdout: exact when piped, control characters made visible on a terminal. */
   write(text: string): void {
     if (this.filter) return this.filterLines(text);
-    this.stdout.write(this.redact(this.isTTY ? escapeText(text) : text));
+    this.stdout.write(this.redact(this.isTTY ? escapeText(text, this.c.level > 0) : text));
   }
 
   /** Text before the data that --jq leaves alone (the status line and headers of `api --include`). */
   writeHead(text: string): void {
-    this.stdout.write(this.redact(this.isTTY ? escapeText(text) : text));
+    this.stdout.write(this.redact(this.isTTY ? escapeText(text, false) : text));
   }
 
   /** JSON text to stdout; on a terminal DEL and C1 controls are escaped too (still valid JSON). */
@@ -215,7 +215,9 @@ export class Output {
     }
     const width = Math.max(0, ...pairs.map(([label]) => label.length));
     for (const [label, value] of pairs) {
-      this.line(`${this.c.bold(escapeValue(label).padEnd(width))}  ${escapeValue(cellText(value))}`);
+      // Values may carry their own styling (a dimmed source, a coloured status): kept, while any
+      // other control character is made visible.
+      this.line(`${this.c.bold(escapeValue(label).padEnd(width))}  ${escapeStyledValue(cellText(value), this.c.level > 0)}`);
     }
   }
 
@@ -263,7 +265,7 @@ export class Output {
 
   private runFilter(jsonText: string): void {
     const result = this.filter!.run(jsonText);
-    if (result.output) this.stdout.write(this.redact(this.isTTY ? escapeText(result.output) : result.output));
+    if (result.output) this.stdout.write(this.redact(this.isTTY ? escapeText(result.output, false) : result.output));
     if (result.error !== undefined) {
       if (!isJsonLines(jsonText)) throw new JqFailedError('this command printed text, not JSON, so there is nothing to filter', 'Leave out --jq for this command.');
       throw new JqFailedError(result.error);
@@ -274,7 +276,7 @@ export class Output {
 
   /** A message on stderr; control characters are always made visible (logs end up on terminals too). */
   info(message: string): void {
-    this.stderr.write(this.redactMessage(`${escapeText(message)}\n`));
+    this.stderr.write(this.redactMessage(`${escapeText(message, this.e.level > 0)}\n`));
   }
 
   success(message: string): void {

@@ -18,6 +18,7 @@ import { promptRoutes } from './handlers/prompts.js';
 import { scoreRoutes } from './handlers/scores.js';
 import { traceRoutes } from './handlers/traces.js';
 import { ingestRoutes } from './ingest/routes.js';
+import { BodyBudget, DEFAULT_BODY_BUDGET_BYTES } from './http/body.js';
 import { handleRequest } from './http/pipeline.js';
 import type { HandlerContext, Route } from './http/router.js';
 import { Store } from './store/index.js';
@@ -55,6 +56,13 @@ export interface ServerOptions {
    * default, as on a Langfuse server (401), so a pipeline that passes here passes there.
    */
   bearerSecretKey?: boolean;
+  /** Most spans one OTLP export may carry (20,000); a larger export gets a 413. */
+  maxSpansPerExport?: number;
+  /**
+   * Bytes of request bodies held at once, all requests together (256 MB); a request that would
+   * go over gets a 503, which SDKs retry. Each route still has its own limit (1 MB, 4.5 MB, 32 MB).
+   */
+  maxBufferedBodyBytes?: number;
 }
 
 export interface RunningServer {
@@ -73,9 +81,14 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const now = options.now ?? (() => new Date());
   if (!options.ephemeral && !options.dataDir) throw new UsageError('startServer needs a dataDir unless ephemeral');
   const { store, created } = Store.open({ dataDir: options.ephemeral ? undefined : options.dataDir, now });
-  const context: HandlerContext = { store, now, apiVersion: options.apiVersion ?? API_VERSION };
+  const context: HandlerContext = { store, now, apiVersion: options.apiVersion ?? API_VERSION, maxSpansPerExport: options.maxSpansPerExport };
   const log = options.log;
-  const pipeline = { bodyLimitBytes: options.bodyLimitBytes, bearerSecretKey: options.bearerSecretKey ?? false, log };
+  const pipeline = {
+    bodyLimitBytes: options.bodyLimitBytes,
+    bodyBudget: new BodyBudget(options.maxBufferedBodyBytes ?? DEFAULT_BODY_BUDGET_BYTES),
+    bearerSecretKey: options.bearerSecretKey ?? false,
+    log,
+  };
 
   const server = createServer((req, res) => {
     const started = performance.now();

@@ -2,6 +2,7 @@ import { LabelPreconditionError, PromptUsageError, PromptVersionNotFoundError } 
 import { assertNotLatest, validateLabel } from './label.js';
 import { versionByLabel } from './label-map.js';
 import type { VersionLabels } from './types.js';
+import { maxOf } from '../objects.js';
 
 /** One `PATCH /v2/prompts/{name}/versions/{version}` call with body `{newLabels}`. */
 export interface LabelUpdate {
@@ -131,7 +132,7 @@ function checkExpectation(label: string, current: number | null, expected: numbe
 
 function requireVersion(versions: readonly VersionLabels[], version: number): void {
   if (!versions.some((entry) => entry.version === version)) {
-    const highest = Math.max(...versions.map((entry) => entry.version));
+    const highest = maxOf(versions.map((entry) => entry.version));
     throw new PromptVersionNotFoundError(
       `Version ${version} does not exist${versions.length > 0 ? `; the highest version is ${highest}` : ''}.`,
     );

@@ -56,6 +56,11 @@ const C = {
 // Postgres' RE_DUPMAX: the largest count a bound {m,n} may use.
 const DUP_MAX = 255;
 
+// Groups nested deeper than this are not evaluated: every step after parsing walks the tree
+// recursively, and a few kilobytes of parentheses would overflow the stack (Postgres itself
+// refuses deep nesting by its stack depth, "regular expression is too complex").
+export const MAX_GROUP_DEPTH = 200;
+
 const isDigit = (c: number | undefined): boolean => c !== undefined && c >= 0x30 && c <= 0x39;
 const isAsciiAlpha = (c: number): boolean => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
 const isAsciiAlnum = (c: number): boolean => isAsciiAlpha(c) || isDigit(c);
@@ -80,6 +85,7 @@ class Parser {
   private groupCount = 0;
   private readonly completed = new Set<number>();
   private lookDepth = 0;
+  private groupDepth = 0;
 
   constructor(
     private readonly cps: number[],
@@ -269,6 +275,16 @@ class Parser {
   }
 
   private parseGroup(): AreNode {
+    if (this.groupDepth >= MAX_GROUP_DEPTH) throw unsupported(`parentheses nested more than ${MAX_GROUP_DEPTH} deep, too deep to evaluate safely`);
+    this.groupDepth++;
+    try {
+      return this.parseGroupBody();
+    } finally {
+      this.groupDepth--;
+    }
+  }
+
+  private parseGroupBody(): AreNode {
     this.pos++; // (
     if (this.peek() === C.question) {
       const kind = this.peek(1);

@@ -1,4 +1,5 @@
 import type { AreNode, ParsedAre, SetItem } from './are-ast.js';
+import { MAX_GROUP_DEPTH } from './are-parser.js';
 
 /**
  * Reads a JavaScript regular expression (no flags but `i`, as the server compiles a pricing
@@ -36,6 +37,7 @@ const JS_LINE_TERMINATORS: SetItem[] = [
 class JsParser {
   private pos = 0;
   private groups = 0;
+  private depth = 0;
 
   constructor(private readonly src: string) {}
 
@@ -117,6 +119,16 @@ class JsParser {
   }
 
   private group(): AreNode {
+    if (this.depth >= MAX_GROUP_DEPTH) throw new Unsupported(`parentheses nested more than ${MAX_GROUP_DEPTH} deep`);
+    this.depth++;
+    try {
+      return this.groupBody();
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private groupBody(): AreNode {
     let look: { behind: boolean; negate: boolean } | undefined;
     let capture: number | null = null;
     if (this.peek() === '?') {

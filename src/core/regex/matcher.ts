@@ -188,8 +188,8 @@ class Matcher implements AreMatcher {
 /** Compiles a parsed ARE; fails when it is too large to evaluate within the limits. */
 export function compileMatcher(parsed: ParsedAre, limits: MatcherLimits = DEFAULT_LIMITS, matcherOptions: MatcherOptions = {}): CompileMatcherResult {
   const { ast, options } = parsed;
-  const backrefs = hasBackref(ast);
   try {
+    const backrefs = hasBackref(ast);
     const automata = buildAutomata(ast, options, { maxStates: limits.maxStates }, backrefs ? (index) => withoutConstraints(groupBody(ast, index) ?? { type: 'empty' }) : undefined);
     const backtracker = backrefs ? new Backtracker(ast, automata.alphabet, options, automata.lookIndexes) : undefined;
     automata.alphabet.seal();
@@ -198,6 +198,8 @@ export function compileMatcher(parsed: ParsedAre, limits: MatcherLimits = DEFAUL
     if (error instanceof TooComplexError) {
       return { ok: false, reason: `it is too large to evaluate safely (${error.message}; its bounded repetitions multiply out)` };
     }
+    // Groups nested thousands deep: building the automata recurses through them.
+    if (error instanceof RangeError) return { ok: false, reason: 'it is nested too deeply to evaluate safely' };
     throw error;
   }
 }

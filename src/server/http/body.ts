@@ -41,11 +41,19 @@ const CHARSETS = new Map<string, BufferEncoding>([
   ['utf-16le', 'utf16le'],
 ]);
 
+/** Bytes of request bodies held in memory at once, by every request of one server together. */
+export class BodyBudget {
+  used = 0;
+  constructor(readonly limit: number) {}
+}
+
+export const DEFAULT_BODY_BUDGET_BYTES = 256 * 1024 * 1024;
+
 /** Reads the whole body within `limit` bytes; `label` names the limit in the 413 text. */
-export async function readBody(req: IncomingMessage, limit: number, label: string, raw: boolean): Promise<ReadBody> {
+export async function readBody(req: IncomingMessage, limit: number, label: string, raw: boolean, budget?: BodyBudget): Promise<ReadBody> {
   const { type, charset } = contentType(req.headers['content-type']);
   const encoding = CHARSETS.get(charset ?? 'utf-8');
-  const bytes = await collect(req, limit, label);
+  const bytes = await collect(req, limit, label, budget);
   if (raw) return { raw: bytes, parsed: undefined };
   if (!encoding) throw frameworkError(400, 'Invalid body');
   const text = bytes.toString(encoding);
@@ -78,8 +86,10 @@ function contentType(header: string | undefined): { type: string; charset: strin
   return { type, charset };
 }
 
-function collect(req: IncomingMessage, limit: number, label: string): Promise<Buffer> {
+function collect(req: IncomingMessage, limit: number, label: string, budget: BodyBudget | undefined): Promise<Buffer> {
   const tooLarge = () => frameworkError(413, `Body exceeded ${label} limit`);
+  const busy = () =>
+    new HttpError(503, { message: 'The server is receiving too many request bodies at once; try again in a moment.', error: 'ServiceUnavailableError' }, { 'retry-after': '1' });
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
     req.resume();
@@ -89,25 +99,41 @@ function collect(req: IncomingMessage, limit: number, label: string): Promise<Bu
     const chunks: Buffer[] = [];
     let size = 0;
     let failed = false;
+    // What this request holds of the budget; given back when the body is complete or abandoned
+    // (the buffer then belongs to the handler, which runs before the next request's).
+    let held = 0;
+    const release = () => {
+      if (budget) budget.used -= held;
+      held = 0;
+    };
+    const fail = (error: unknown) => {
+      failed = true;
+      chunks.length = 0;
+      release();
+      reject(error);
+    };
     req.on('data', (chunk: Buffer) => {
       if (failed) return;
       size += chunk.length;
-      if (size > limit) {
-        failed = true;
-        chunks.length = 0;
-        reject(tooLarge());
-        return;
+      if (size > limit) return fail(tooLarge());
+      if (budget) {
+        if (budget.used + chunk.length > budget.limit) return fail(busy());
+        budget.used += chunk.length;
+        held += chunk.length;
       }
       chunks.push(chunk);
     });
     req.on('error', (error) => {
-      if (!failed) {
-        failed = true;
-        reject(error);
-      }
+      if (!failed) fail(error);
+    });
+    req.on('close', () => {
+      // Nobody is left to answer; the budget is what matters.
+      if (!failed && !req.complete) fail(frameworkError(400, 'Request aborted'));
     });
     req.on('end', () => {
-      if (!failed) resolve(Buffer.concat(chunks));
+      if (failed) return;
+      release();
+      resolve(Buffer.concat(chunks));
     });
   });
 }
@@ -116,14 +142,18 @@ function collect(req: IncomingMessage, limit: number, label: string): Promise<Bu
 export function jsonDepth(text: string): number {
   let depth = 0;
   let deepest = 0;
-  let inString = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92) i++; // backslash: skip the escaped character
-      else if (c === 34) inString = false;
-    } else if (c === 34) inString = true;
-    else if (c === 123 || c === 91) {
+    if (c === 34) {
+      // Jump to the closing quote: the next one not escaped (preceded by an even run of backslashes).
+      for (;;) {
+        i = text.indexOf('"', i + 1);
+        if (i === -1) return deepest;
+        let backslashes = 0;
+        while (text.charCodeAt(i - 1 - backslashes) === 92) backslashes++;
+        if (backslashes % 2 === 0) break;
+      }
+    } else if (c === 123 || c === 91) {
       if (++depth > deepest) deepest = depth;
     } else if (c === 125 || c === 93) depth--;
   }

@@ -1,9 +1,12 @@
 // One request, in the order the real routes take it: route, body (bounded, before anything else),
 // CORS and preflight, method, authentication, then the handler inside one store transaction.
+// A route that reads its body itself (OTLP) authenticates first, as the real one does: a client
+// without a key cannot make the server hold its 32 MB. Bodies being received share one budget of
+// memory; past it a request is answered 503 (clients retry) rather than the server running out.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { VERSION } from '../../version.js';
 import { type AuthOptions, verifyAuthHeader } from './auth.js';
-import { formatSize, parseSize, readBody } from './body.js';
+import { BodyBudget, formatSize, parseSize, readBody } from './body.js';
 import { corsHeaders, preflightHeaders } from './cors.js';
 import { HttpError, methodNotAllowed } from './errors.js';
 import { type HandlerContext, matchRoute, type Route, type ServerReply, type ServerRequest } from './router.js';
@@ -11,6 +14,8 @@ import { type HandlerContext, matchRoute, type Route, type ServerReply, type Ser
 export interface PipelineOptions extends AuthOptions {
   /** Caps every route's body limit (tests use a small one). */
   bodyLimitBytes?: number | undefined;
+  /** Bytes of request bodies held at once, all requests together (default 256 MB). */
+  bodyBudget?: BodyBudget | undefined;
   log?: ((line: string) => void) | undefined;
 }
 
@@ -27,26 +32,37 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, r
   }
   const { route, handler, params } = match;
   let extra: Record<string, string> = {};
+  const raw = route.bodyParser === 'raw';
   try {
     const routeLimit = parseSize(route.bodyLimit ?? '1mb');
     const limit = options.bodyLimitBytes !== undefined ? Math.min(routeLimit, options.bodyLimitBytes) : routeLimit;
     const label = limit === routeLimit ? (route.bodyLimit ?? '1mb') : formatSize(limit);
-    const body = await readBody(req, limit, label, route.bodyParser === 'raw');
+    const request: ServerRequest = { method, path: url.pathname, params, query: url.searchParams, headers: req.headers, body: undefined, rawBody: Buffer.alloc(0), key: undefined, accessLevel: undefined };
+    const read = async () => {
+      const body = await readBody(req, limit, label, raw, options.bodyBudget);
+      request.body = body.parsed;
+      request.rawBody = body.raw;
+    };
+    if (!raw) await read();
 
     extra = corsHeaders(req.headers);
     if (method === 'OPTIONS') {
+      req.resume();
       res.writeHead(204, { 'x-llmobs-server': VERSION, ...preflightHeaders(req.headers) });
       res.end();
       return;
     }
     if (!handler) throw methodNotAllowed(route.methodNotAllowedClass ?? true);
 
-    const request: ServerRequest = { method, path: url.pathname, params, query: url.searchParams, headers: req.headers, body: body.parsed, rawBody: body.raw, key: undefined, accessLevel: undefined };
     if (route.auth !== 'none') authenticate(request, route, context, options);
+    if (raw) await read();
     const reply = READ_METHODS.has(method) ? context.store.read((tx) => handler(request, tx, context)) : context.store.write((tx) => handler(request, tx, context));
     sendJson(res, reply, extra);
   } catch (error) {
     if (error instanceof HttpError) {
+      // The rest of a body refused before or while reading it flows past unkept, so the client
+      // still gets this answer.
+      if (!req.complete) req.resume();
       if (error.text !== undefined) sendText(res, error.status, error.text, error.status === 413);
       else sendJson(res, { status: error.status, body: error.body, headers: error.headers }, extra);
       return;

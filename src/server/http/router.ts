@@ -41,6 +41,8 @@ export interface HandlerContext {
   now: () => Date;
   /** The Langfuse version the server behaves as (health reports it). */
   apiVersion: string;
+  /** Most spans one OTLP export may carry (default OTLP_MAX_SPANS). */
+  maxSpansPerExport?: number | undefined;
 }
 
 export type Handler = (request: ServerRequest, tx: Tx, context: HandlerContext) => ServerReply;

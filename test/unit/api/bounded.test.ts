@@ -2,7 +2,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isolatedEnv, runInProcess } from '../../helpers/cli.js';
+import { isolatedEnv, runInProcess, tempDir } from '../../helpers/cli.js';
 
 interface Hostile {
   url: string;
@@ -174,6 +174,26 @@ describe('pages', () => {
     const result = await runInProcess(['--max-pages', '4', 'api', 'GET', 'models', '--paginate'], { env: env(current.url) });
     expect(result.exitCode).toBe(5);
     expect(current.requests).toHaveLength(4);
+  });
+});
+
+describe('long lists inside an answer', () => {
+  it('a page of 300,000 items or a prompt with 300,000 versions is read, not a stack overflow', async () => {
+    const versions = Array.from({ length: 300_000 }, (_, i) => i + 1);
+    current = await serve((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      if (req.url!.startsWith('/api/public/things')) res.end(JSON.stringify({ data: Array(300_000).fill(0), meta: { page: 1, limit: 300_000, totalItems: 300_000, totalPages: 1 } }));
+      else if (req.url!.startsWith('/api/public/v2/prompts?')) res.end(JSON.stringify({ data: [{ name: 'p', type: 'text', versions, labels: [], tags: [], lastUpdatedAt: '2026-01-01T00:00:00.000Z', lastConfig: {} }], meta: { page: 1, limit: 50, totalItems: 1, totalPages: 1 } }));
+      else res.end(JSON.stringify({ name: 'p', version: 300_000, type: 'text', prompt: 'x', config: {}, labels: [], tags: [], commitMessage: null }));
+    });
+    const paginate = await runInProcess(['api', '/things', '--paginate', '--jq', 'length'], { env: env(current.url) });
+    expect(paginate.stderr).toBe('');
+    expect(paginate.stdout.trim()).toBe('300000');
+    const cwd = tempDir();
+    const pull = await runInProcess(['prompts', 'pull', '--json'], { env: env(current.url), cwd });
+    expect(pull.stderr).not.toContain('unexpected error');
+    expect(JSON.parse(pull.stdout).prompts).toEqual([expect.objectContaining({ name: 'p', version: 300_000, outcome: 'written' })]);
+    expect(current.requests.filter((url) => url.startsWith('/api/public/v2/prompts/p?'))).toEqual(['/api/public/v2/prompts/p?version=300000&resolve=false']);
   });
 });
 

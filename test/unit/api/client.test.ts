@@ -34,6 +34,44 @@ describe('API errors', () => {
     expect(result.stderr).not.toContain(SK);
   });
 
+  it('a 429 asking for a wait of years or of garbage is not retried at once, and the hint reads sensibly', async () => {
+    pool().intercept({ path: '/api/public/projects', method: 'GET' }).reply(429, { message: 'slow down' }, { headers: { 'retry-after': '9'.repeat(400) } });
+    const endless = await runInProcess(['projects'], { env: env(), dispatcher: agent });
+    expect(endless.exitCode).toBe(10);
+    expect(endless.stderr).toContain('Wait 365 days and try again');
+    expect(endless.stderr).not.toContain('Infinity');
+
+    pool().intercept({ path: '/api/public/projects', method: 'GET' }).reply(429, { message: 'slow down' }, { headers: { 'retry-after': '-5' } }).times(2);
+    const sleeps: number[] = [];
+    const negative = await runInProcess(['projects', '--retries', '1'], { env: env(), dispatcher: agent, sleeps });
+    expect(negative.exitCode).toBe(10);
+    expect(sleeps).toHaveLength(1);
+    expect(sleeps[0]).toBeGreaterThan(0);
+    expect(negative.stderr).toContain('Wait and try again');
+  });
+
+  it('a redirect is not followed (the keys stay with the chosen server), and the error names where it points', async () => {
+    pool().intercept({ path: '/api/public/projects', method: 'GET' }).reply(302, '', { headers: { location: 'https://elsewhere.example/api/public/projects' } });
+    const result = await runInProcess(['projects'], { env: env(), dispatcher: agent });
+    expect(result.exitCode).toBe(5);
+    expect(result.stderr).toContain('302 Found from GET /api/public/projects: the server redirects to https://elsewhere.example/api/public/projects');
+    expect(result.stderr).toContain('If https://elsewhere.example is the right server, use it as the base URL');
+    expect(result.stderr).not.toContain('instead of JSON');
+  });
+
+  it('a compressed body llmobs did not ask for is named as such, not shown as bytes', async () => {
+    const { gzipSync } = await import('node:zlib');
+    pool().intercept({ path: '/api/public/projects', method: 'GET' }).reply(200, gzipSync(JSON.stringify({ data: [] })), { headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } });
+    const ok = await runInProcess(['projects'], { env: env(), dispatcher: agent });
+    expect(ok.exitCode).toBe(5);
+    expect(ok.stderr).toContain('a body compressed with gzip, which llmobs did not ask for');
+    expect(ok.stderr).not.toContain('\\x1F');
+    pool().intercept({ path: '/api/public/projects', method: 'GET' }).reply(500, gzipSync('oops'), { headers: { 'content-encoding': 'gzip' } });
+    const failed = await runInProcess(['projects', '--retries', '0'], { env: env(), dispatcher: agent });
+    expect(failed.exitCode).toBe(5);
+    expect(failed.stderr).toContain('a body compressed with gzip, which llmobs did not ask for, instead of JSON');
+  });
+
   it('explains a 403 caused by an organization key', async () => {
     pool().intercept({ path: '/api/public/projects', method: 'GET' }).reply(403, { message: 'Invalid API key. Are you using an organization key?' });
     const result = await runInProcess(['whoami', '--json'], { env: env(), dispatcher: agent });

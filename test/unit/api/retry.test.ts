@@ -46,6 +46,27 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter('soon', now)).toBeUndefined();
     expect(parseRetryAfter(undefined, now)).toBeUndefined();
   });
+
+  it('takes only the three HTTP date forms; other shapes Date.parse accepts are ignored', () => {
+    expect(parseRetryAfter('Mon, 23 Nov 2026 12:00:05 GMT', now)).toBe(5000);
+    expect(parseRetryAfter('Monday, 23-Nov-26 12:00:05 GMT', now)).toBe(5000);
+    expect(parseRetryAfter('Mon Nov 23 12:00:05 2026', now)).toBe(5000);
+    for (const garbage of ['-5', ' 0 ', '1e3', '2026-11-23T12:00:05Z', 'Nov 2026', '-1.5']) {
+      expect(parseRetryAfter(garbage, now), JSON.stringify(garbage)).toBe(garbage.trim() === '0' ? 0 : undefined);
+    }
+  });
+
+  it('reads an endless number of seconds as a year, not Infinity', () => {
+    expect(parseRetryAfter('9'.repeat(400), now)).toBe(365 * 24 * 3600 * 1000);
+  });
+});
+
+describe('decideRetry with a Retry-After that is not one', () => {
+  it('backs off as without one: a negative value does not mean "no wait"', () => {
+    expect(decideRetry({ ...base, status: 429, retryAfter: '-5' })).toEqual({ retry: true, delayMs: backoff(0, 500, () => 0.5), reason: '429 rate limited' });
+    expect(decideRetry({ ...base, status: 429, retryAfter: '9'.repeat(400) })).toMatchObject({ retry: false, waitMs: 365 * 24 * 3600 * 1000 });
+    expect(decideRetry({ ...base, status: 429, bodyRetryAfterSeconds: 1e300 })).toMatchObject({ retry: false, waitMs: 365 * 24 * 3600 * 1000 });
+  });
 });
 
 describe('isIdempotent', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compilePattern, testPattern } from '../../../src/core/models/pattern.js';
+import { compilePattern, describePattern, testPattern, validatePattern } from '../../../src/core/models/pattern.js';
 import { parseAre } from '../../../src/core/regex/are-parser.js';
 import { subjectCaveat, translateAre, areFeatures } from '../../../src/core/regex/are-to-js.js';
 import { compileMatcher, DEFAULT_LIMITS } from '../../../src/core/regex/matcher.js';
@@ -183,6 +183,23 @@ describe('what cannot be evaluated safely is reported as such', () => {
     expect(testPattern(c, 'aaa')).toMatchObject({ status: 'error' });
     // Large but within the limit: evaluated.
     expect(testPattern('^(a{100}){100}$', 'a'.repeat(10_000))).toEqual({ status: 'match', exact: true });
+  });
+
+  it('parentheses nested thousands deep (a 40 KB pattern) are reported, not a stack overflow', () => {
+    for (const open of ['(', '(?:', '(?=']) {
+      const deep = `${open.repeat(20_000)}a${')'.repeat(20_000)}`;
+      expect(compilePattern(deep), open).toMatchObject({ status: 'unsupported', reason: expect.stringContaining('nested more than 200 deep') });
+      expect(testPattern(deep, 'a')).toMatchObject({ status: 'error' });
+      expect(validatePattern(deep).valid).toBe('unknown');
+      expect(describePattern(deep).status).toBe('unsupported');
+      expect(parseJsRegex(deep.slice(0, 5000 * open.length) + 'a' + ')'.repeat(5000), false)).toMatchObject({ ok: false, reason: expect.stringContaining('nested more than 200 deep') });
+    }
+    // Up to the limit they are evaluated.
+    expect(testPattern(`${'('.repeat(200)}a${')'.repeat(200)}`, 'xa')).toEqual({ status: 'match', exact: true });
+    // A tree built deeper than the parsers allow still cannot overflow the automaton builder.
+    let ast: Parameters<typeof compileMatcher>[0]['ast'] = { type: 'char', cp: 0x61 };
+    for (let i = 0; i < 50_000; i++) ast = { type: 'group', capture: null, body: ast };
+    expect(compileMatcher({ ast, options: { icase: false, nlStop: false, nlAnch: false, expanded: false, quote: false }, prefix: '', groupCount: 0 })).toEqual({ ok: false, reason: 'it is nested too deeply to evaluate safely' });
   });
 
   it('more lookarounds than the context has bits for', () => {

@@ -191,6 +191,16 @@ describe('serverTokenCount: chat and text paths', () => {
     expect(bad.kind).toBe('error');
   });
 
+  it('JSON text or a value nested too deeply to turn into text is a failed count, not a stack overflow', () => {
+    const deepText = '['.repeat(100_000) + ']'.repeat(100_000);
+    let deepValue: unknown = [];
+    for (let i = 0; i < 100_000; i++) deepValue = [deepValue];
+    const d = resolveTokenizer(def('gpt-4o', 'openai'));
+    expect(serverTokenCount(d, deepText, wasmCounter)).toEqual({ kind: 'error', reason: 'the text is JSON nested too deeply to be counted' });
+    const observation = tokenizeObservation(d, deepValue, 'fine', wasmCounter);
+    expect(observation).toMatchObject({ failed: true, usage: {}, input: { kind: 'error' }, output: { kind: 'count' } });
+  });
+
   it('counts claude text as the raw string and objects as compact JSON, without chat handling', () => {
     const rec = recordingCounter();
     const claude = resolveTokenizer({ tokenizerId: 'claude', tokenizerConfig: null });

@@ -10,8 +10,12 @@ import { Capture } from '../../helpers/streams.js';
 const TITLE = '\u001b]0;pwned\u0007';
 const CLEAR = '\u001b[2J\u001b[H';
 const C1_CSI = '\u009b31m';
+// SGR sequences that hide text (concealed; black on black) or restyle everything after them.
+const CONCEAL = '\u001b[8m';
+const BLACK = '\u001b[30;40m';
+// Raw control characters, and ESC other than the colour codes of our own styling.
 // eslint-disable-next-line no-control-regex
-const RAW = /[\u0000-\u0008\u000b-\u001a\u001c-\u001f\u007f-\u009f]|\u001b(?!\[[0-9;]*m)/;
+const RAW = /[\u0000-\u0008\u000b-\u001a\u001c-\u001f\u007f-\u009f]|\u001b(?!\[(?:1|2|22|31|32|33|36|39)m)/;
 
 describe('escaping', () => {
   it('makes every control character visible in a value, and all but colours in text', () => {
@@ -19,6 +23,29 @@ describe('escaping', () => {
     expect(escapeText(`line 1\n\u001b[33mwarning:\u001b[39m ${CLEAR}${C1_CSI}`)).toBe('line 1\n\u001b[33mwarning:\u001b[39m \\e[2J\\e[H\\x9B31m');
     expect(escapeJson('{"a":"\u009b\u007f"}')).toBe('{"a":"\\u009b\\u007f"}');
     expect(JSON.parse(escapeJson(JSON.stringify({ a: `x${C1_CSI}` })))).toEqual({ a: `x${C1_CSI}` });
+  });
+
+  it('keeps only the colour codes of our own styling, and none in unstyled output', () => {
+    expect(escapeText(`\u001b[1mbold\u001b[22m ${CONCEAL}secret\u001b[0m ${BLACK}dark\u001b[7m`)).toBe('\u001b[1mbold\u001b[22m \\e[8msecret\\e[0m \\e[30;40mdark\\e[7m');
+    expect(escapeText('\u001b[33mwarning:\u001b[39m', false)).toBe('\\e[33mwarning:\\e[39m');
+  });
+
+  it('a server message that hides text shows its escapes, styled or not', () => {
+    for (const tty of [true, false]) {
+      const stdout = new Capture(tty);
+      const stderr = new Capture(tty);
+      const out = new Output({ stdout, stderr, env: { FORCE_COLOR: '1' }, json: false, noColor: false });
+      out.error({ code: 'api_error', message: `400 from GET /x: ${CONCEAL}nothing to see`, exitCode: 5, hint: `${BLACK}hint` });
+      out.line(`content ${CONCEAL}hidden`);
+      expect(stderr.text).toContain('\\e[8mnothing to see');
+      expect(stderr.text).toContain('\\e[30;40mhint');
+      expect(RAW.test(stderr.text), JSON.stringify(stderr.text)).toBe(false);
+      if (tty) expect(stdout.text).toContain('content \\e[8mhidden');
+    }
+    const piped = new Capture(false);
+    const plain = new Output({ stdout: new Capture(false), stderr: piped, env: {}, json: false, noColor: false });
+    plain.warn('\u001b[31mred from a server\u001b[39m');
+    expect(piped.text).toBe('warning: \\e[31mred from a server\\e[39m\n');
   });
 
   it('on a terminal: tables, values and warnings; piped: data exact, messages still escaped', () => {
@@ -45,7 +72,7 @@ describe('names from a server, printed on a terminal', () => {
       if (/^\/api\/public\/v2\/prompts(\?|$)/.test(req.url ?? '')) {
         res.end(JSON.stringify({ data: names.map((name) => ({ name, type: 'text', versions: [1], labels: ['production'], tags: [`t${TITLE}`], lastUpdatedAt: '2026-01-01T00:00:00.000Z', lastConfig: {} })), meta: { page: 1, limit: 50, totalItems: 3, totalPages: 1 } }));
       } else {
-        res.end(JSON.stringify({ name: 'x', version: 1, type: 'text', prompt: `hello ${CLEAR}`, config: {}, labels: [`l${TITLE}`], tags: [], commitMessage: `msg${C1_CSI}` }));
+        res.end(JSON.stringify({ name: 'x', version: 1, type: 'text', prompt: `hello ${CLEAR} ${CONCEAL}hidden ${BLACK}dark`, config: {}, labels: [`l${TITLE}`], tags: [], commitMessage: `msg${C1_CSI}` }));
       }
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -2,6 +2,8 @@
 // the service's own code where API.md is silent: ApiAuthService, the `cors` middleware, Next.js's
 // body parser): auth texts, body limits and parsing, CORS, method and route errors.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { jsonDepth } from '../../../src/server/http/body.js';
 import { type RunningServer, startServer } from '../../../src/server/index.js';
 
 let server: RunningServer;
@@ -208,5 +210,65 @@ describe('request bodies', () => {
     const next = await call('POST', '/api/public/v2/prompts', { auth: basic(), body: JSON.stringify({ name: 'p-deep', prompt: 'y', config: { ok: true } }) });
     expect(next.status).toBe(201);
     expect(next.body.version).toBe(1);
+  });
+});
+
+describe('JSON depth, measured without parsing', () => {
+  const depthOf = (value: unknown): number =>
+    Array.isArray(value) ? 1 + Math.max(0, ...value.map(depthOf)) : value !== null && typeof value === 'object' ? 1 + Math.max(0, ...Object.values(value).map(depthOf)) : 0;
+
+  it('equals the nesting of the parsed value, whatever the strings hold', () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 8 }), fc.constantFrom(0, 2), (value, indent) => {
+        const text = JSON.stringify(value, null, indent) ?? 'null';
+        expect(jsonDepth(text)).toBe(depthOf(JSON.parse(text)));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('skips brackets and escaped quotes inside strings', () => {
+    expect(jsonDepth('{"a":"[[{{\\\\","b":["\\"]]]\\"",{"c":"\\\\\\"{"}]}')).toBe(3);
+    expect(jsonDepth('"[[[["')).toBe(0);
+    expect(jsonDepth(`${'['.repeat(600)}${']'.repeat(600)}`)).toBe(600);
+    // Unterminated text: whatever was seen before the string that never ends.
+    expect(jsonDepth('[[{"a":"no end')).toBe(3);
+  });
+});
+
+describe('memory held for request bodies', () => {
+  it('the OTLP route (which reads its body itself) authenticates first: no key, no body held', async () => {
+    const body = JSON.stringify({ resourceSpans: [], pad: 'x'.repeat(4096) });
+    const anonymous = await call('POST', '/api/public/otel/v1/traces', { target: small, body });
+    expect(statusAndBody(anonymous)).toEqual({ status: 401, body: { message: 'No authorization header' } });
+    const wrong = await call('POST', '/api/public/otel/v1/traces', { target: small, body, auth: basic('sk-lf-wrong') });
+    expect(wrong.status).toBe(401);
+    // With the key, the body is read and its size limit applies.
+    const keyed = await call('POST', '/api/public/otel/v1/traces', { target: small, body, auth: `Basic ${Buffer.from(`${small.keys.publicKey}:${small.keys.secretKey}`).toString('base64')}` });
+    expect(keyed).toMatchObject({ status: 413, text: 'Body exceeded 1kb limit' });
+  });
+
+  it('bodies arriving at once share a budget: past it a request gets a 503 to retry, and the budget comes back', async () => {
+    const tight = await startServer({ port: 0, ephemeral: true, maxBufferedBodyBytes: 1000 });
+    const { connect } = await import('node:net');
+    const auth = `Basic ${Buffer.from(`${tight.keys.publicKey}:${tight.keys.secretKey}`).toString('base64')}`;
+    try {
+      // One client sends 800 bytes of a 900-byte body and stops there.
+      const slow = connect(tight.port, '127.0.0.1');
+      await new Promise<void>((resolve) => slow.once('connect', () => resolve()));
+      slow.write(`POST /api/public/ingestion HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth}\r\nContent-Type: application/json\r\nContent-Length: 900\r\n\r\n${'{"batch":[],"pad":"'.padEnd(800, 'x')}`);
+      const batch = JSON.stringify({ batch: [], pad: 'y'.repeat(400) });
+      let busy: Answer | undefined;
+      for (let i = 0; i < 50 && busy?.status !== 503; i++) busy = await call('POST', '/api/public/ingestion', { target: tight, body: batch, auth });
+      expect(busy).toMatchObject({ status: 503, headers: { 'retry-after': '1' } });
+      expect(busy!.body.message).toContain('too many request bodies at once');
+      // The slow client gives up: what it held is given back.
+      slow.destroy();
+      let after: Answer | undefined;
+      for (let i = 0; i < 50 && after?.status !== 207; i++) after = await call('POST', '/api/public/ingestion', { target: tight, body: batch, auth });
+      expect(after?.status).toBe(207);
+    } finally {
+      await tight.close();
+    }
   });
 });

@@ -1,6 +1,6 @@
 // The server's store: the database in the data directory, its lock, migrations, the import of a
 // state file from servers before the database, and one transaction per request.
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -66,6 +66,12 @@ describe('the data directory', () => {
     second.store.close();
   });
 
+  it('runs the database in WAL mode with synchronous=NORMAL: a commit waits for no fsync', () => {
+    const { store } = Store.open({ dataDir: tempDir(), now });
+    expect(store.durability()).toEqual({ journalMode: 'wal', synchronous: 'normal' });
+    store.close();
+  });
+
   it('refuses a second store on the same directory while the first holds it, and says who holds it', () => {
     const dir = tempDir();
     const first = Store.open({ dataDir: dir, now });
@@ -86,6 +92,26 @@ describe('the data directory', () => {
     expect(existsSync(join(dir, LEGACY_LOCK_FILE))).toBe(false);
     expect(JSON.parse(readFileSync(join(dir, SERVER_INFO_FILE), 'utf8')).pid).toBe(process.pid);
     reopened.store.close();
+  });
+
+  it('keeps the files that hold the keys to their owner (0600), in a directory others may read too', () => {
+    const dir = tempDir();
+    chmodSync(dir, 0o755);
+    const previous = process.umask(0o022);
+    try {
+      const { store } = Store.open({ dataDir: dir, now });
+      store.write((tx) => tx.project.get());
+      const modes = () => Object.fromEntries(readdirSync(dir).map((name) => [name, (statSync(join(dir, name)).mode & 0o777).toString(8)]));
+      expect(modes()).toMatchObject({ [DATABASE_FILE]: '600', [`${DATABASE_FILE}-wal`]: '600', [`${DATABASE_FILE}-shm`]: '600', 'llmobs.lock': '600' });
+      expect(Object.values(modes())).toEqual(Object.values(modes()).map(() => '600'));
+      store.close();
+      // A database an earlier version left readable by others is narrowed at the next start.
+      chmodSync(join(dir, DATABASE_FILE), 0o644);
+      Store.open({ dataDir: dir, now }).store.close();
+      expect((statSync(join(dir, DATABASE_FILE)).mode & 0o777).toString(8)).toBe('600');
+    } finally {
+      process.umask(previous);
+    }
   });
 
   it('refuses a file that is not a database, and leaves it untouched', () => {
@@ -120,6 +146,20 @@ describe('transactions', () => {
     store.write((tx) => tx.prompts.insert(prompt({ id: 'a', version: 1, labels: ['production'] }), []));
     expect(() => store.write((tx) => tx.prompts.insert(prompt({ id: 'b', version: 2, labels: ['production'] }), []))).toThrow(/UNIQUE/);
     expect(store.read((tx) => tx.prompts.versions('greeting').map((row) => row.id))).toEqual(['a']);
+    store.close();
+  });
+
+  it('de-duplicates ingested event ids and looks records up in one statement each, for any number of ids', () => {
+    const { store } = Store.open({ now });
+    const ids = Array.from({ length: 1500 }, (_, i) => `event-${i}`);
+    expect(store.write((tx) => tx.events.record(ids.slice(0, 1000), '2026-01-01T00:00:00.000Z'))).toBe(1000);
+    expect(store.write((tx) => tx.events.record(ids, '2026-01-01T00:00:00.000Z'))).toBe(500);
+    expect(store.read((tx) => tx.events.seen([...ids, 'other', "it's \"quoted\""]).size)).toBe(1500);
+    expect(store.read((tx) => [tx.events.has('event-7'), tx.events.has('nope'), tx.events.seen([]).size])).toEqual([true, false, 0]);
+    store.write((tx) => {
+      for (const id of ['a', 'b']) tx.traces.put(trace(id), { events: [] });
+    });
+    expect([...store.read((tx) => tx.traces.withEvents(['b', 'x', 'a'])).keys()].sort()).toEqual(['a', 'b']);
     store.close();
   });
 
@@ -170,6 +210,26 @@ describe('migrations', () => {
     expect(store.project.id).toBe('proj-v1');
     store.write((tx) => tx.traces.put(trace('after-migration')));
     expect(store.read((tx) => tx.traces.get('after-migration')?.name)).toBe('demo');
+    store.close();
+  });
+
+  it('adds the event columns to a database of schema 2 and keeps its traffic, read as stored without events', () => {
+    const dir = tempDir();
+    const Database = createRequire(import.meta.url)('libsql');
+    const db = new Database(join(dir, DATABASE_FILE));
+    db.exec(MIGRATIONS[0]);
+    db.exec(MIGRATIONS[1]);
+    db.exec("INSERT INTO project (id, record) VALUES ('proj-v2', '{\"id\":\"proj-v2\",\"name\":\"v2\",\"organization\":{\"id\":\"o\",\"name\":\"o\"},\"metadata\":{},\"createdAt\":\"2026-01-01T00:00:00.000Z\"}')");
+    db.exec("INSERT INTO api_keys VALUES ('k', 'pk-lf-v2', 'sk-lf-v2', '2026-01-01T00:00:00.000Z')");
+    const old = trace('from-v2');
+    db.prepare('INSERT INTO traces (id, timestamp, environment, created_at, updated_at, record) VALUES (?, ?, ?, ?, ?, ?)').run(old.id, old.timestamp, old.environment, old.createdAt, old.updatedAt, JSON.stringify(old));
+    db.exec('PRAGMA user_version = 2');
+    db.close();
+
+    const { store } = Store.open({ dataDir: dir, now });
+    expect(store.read((tx) => tx.traces.withEvents(['from-v2', 'missing']))).toEqual(new Map([['from-v2', { record: old, events: null }]]));
+    store.write((tx) => tx.traces.put(trace('from-v3'), { events: [{ type: 'trace-create' }] }));
+    expect(store.read((tx) => tx.traces.withEvents(['from-v3']).get('from-v3')?.events)).toEqual({ events: [{ type: 'trace-create' }] });
     store.close();
   });
 

@@ -95,6 +95,24 @@ describe('POST /api/public/ingestion', () => {
     expect(answer.body.errors).toEqual([{ id: 'e3', status: 400, message: 'Invalid request data', error: expect.stringContaining('"code": "custom"') }]);
   });
 
+  it('one generation whose input is JSON text nested too deeply fails its count, not the whole batch', async () => {
+    const deep = '['.repeat(100_000) + ']'.repeat(100_000);
+    const answer = await post(
+      '/api/public/ingestion',
+      JSON.stringify({
+        batch: [
+          event('deep-1', 'generation-create', { id: 'deep-gen', traceId: 'deep-trace', model: 'gpt-4o', input: deep }),
+          event('deep-2', 'generation-create', { id: 'fine-gen', traceId: 'deep-trace', model: 'gpt-4o', input: 'hello there' }),
+        ],
+      }),
+    );
+    expect(answer.status).toBe(207);
+    expect(answer.body).toEqual({ successes: [{ id: 'deep-1', status: 201 }, { id: 'deep-2', status: 201 }], errors: [] });
+    const read = async (id: string) => (await fetch(`${server.url}/api/public/observations/${id}`, { headers: { authorization: basic() } })).json() as Promise<any>;
+    expect((await read('deep-gen')).usageDetails).toEqual({});
+    expect((await read('fine-gen')).usageDetails).toMatchObject({ input: 2 });
+  });
+
   it('answers 400 when batch is not an array', async () => {
     const answer = await post('/api/public/ingestion', JSON.stringify({ batch: {} }));
     expect(answer).toMatchObject({ status: 400, body: { message: 'Invalid request data', errors: ['Invalid input: expected array, received object'] } });
@@ -147,6 +165,23 @@ describe('POST /api/public/otel/v1/traces', () => {
     const deepProtobuf = await post('/api/public/otel/v1/traces', nestedProtobuf(50_000), { 'content-type': 'application/x-protobuf' });
     expect(deepProtobuf.status).toBe(400);
     expect(deepProtobuf.body.error).toMatch(/^(Failed to parse OTel Protobuf Trace|Invalid OTLP trace export: attribute values are nested too deeply)$/);
+  });
+
+  it('refuses an export with more spans than the limit, whole, with a 413 that says how to send less', async () => {
+    const small = await startServer({ port: 0, ephemeral: true, maxSpansPerExport: 3 });
+    try {
+      const auth = `Basic ${Buffer.from(`${small.keys.publicKey}:${small.keys.secretKey}`).toString('base64')}`;
+      const spans = (n: number, traceId: string) => Array.from({ length: n }, (_, i) => ({ traceId, spanId: `${i}`.padStart(16, '0'), name: 's', startTimeUnixNano: '1772366400000000000', endTimeUnixNano: '1772366401000000000' }));
+      const send = (n: number, traceId: string) =>
+        fetch(`${small.url}/api/public/otel/v1/traces`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body: JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans: spans(n, traceId) }] }] }) });
+      const over = await send(4, 'e'.repeat(32));
+      expect(over.status).toBe(413);
+      expect(((await over.json()) as { error: string }).error).toMatch(/^The export has 4 spans; llmobs server takes at most 3 per request, and none of these was ingested\. Send smaller batches/);
+      expect((await fetch(`${small.url}/api/public/traces/${'e'.repeat(32)}`, { headers: { authorization: auth } })).status).toBe(404);
+      expect((await send(3, 'f'.repeat(32))).status).toBe(200);
+    } finally {
+      await small.close();
+    }
   });
 
   it('refuses a public key alone', async () => {

@@ -1,6 +1,6 @@
 // The command-side pieces of the data commands: writers, checkpoints, re-pricing lines, exported
 // lines in estimate --batch, amounts and bars.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
@@ -9,7 +9,7 @@ import { barChart, bar } from '../../../src/commands/cost/chart.js';
 import { formatCost, formatSeconds, formatShare } from '../../../src/output/format.js';
 import { lineChunks } from '../../../src/commands/cost/line-chunks.js';
 import { costDifference, RecomputeLines } from '../../../src/commands/cost/recompute-lines.js';
-import { type Checkpoint, checkpointPath, identityOf, readCheckpoint, writeCheckpoint } from '../../../src/commands/observations/checkpoint.js';
+import { type Checkpoint, checkpointPath, identityOf, readCheckpoint, removeCheckpoint, writeCheckpoint } from '../../../src/commands/observations/checkpoint.js';
 import { createWriter, formatOfFile } from '../../../src/commands/observations/writer.js';
 import { builtInDefinitions } from '../../../src/data/catalogue.js';
 import { engineCounter } from '../../../src/tokenizer/counter.js';
@@ -54,6 +54,16 @@ describe('checkpoints', () => {
     await writeCheckpoint(checkpointPath(file), checkpoint({ items: 20 }));
     expect(await readCheckpoint(checkpointPath(file))).toEqual(checkpoint({ items: 20 }));
     expect(checkpointPath(file)).toBe(`${file}.llmobs-checkpoint`);
+  });
+
+  it('leave no temporary file behind once removed, also those of runs killed while writing one', async () => {
+    const dir = tempDir();
+    const path = checkpointPath(join(dir, 'out.jsonl'));
+    await writeCheckpoint(path, checkpoint());
+    writeFileSync(`${path}.4242.tmp`, '{"version":1,');
+    writeFileSync(join(dir, 'other.jsonl.llmobs-checkpoint.4242.tmp'), 'not ours');
+    await removeCheckpoint(path);
+    expect(readdirSync(dir).sort()).toEqual(['other.jsonl.llmobs-checkpoint.4242.tmp']);
   });
 
   it('that cannot be read are a file error that says how to start over', async () => {

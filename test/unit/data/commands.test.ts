@@ -142,6 +142,8 @@ describe('estimate --batch with exported observations', () => {
     const tokenized = await runInProcess(['estimate', '--json', '--model', 'gpt-4o', '--input', lines[1]!.input as string, '--output', 'Paris.'], { env: isolatedEnv() });
     expect(out[1].usageDetails).toEqual(JSON.parse(tokenized.stdout).usageDetails);
     expect(out[2]).toEqual({ line: 3, id: 'o3', skipped: 'no model name (providedModelName is null)' });
+    // The span is skipped, not an empty line.
+    expect(result.stderr).toMatch(/^3 lines: 2 estimated, 0 failed, 1 skipped \(empty lines and observations without a model\)/m);
     expect(readFileSync(join(dir, 'export.jsonl'), 'utf8')).toContain('"totalCost":99');
   });
 });

@@ -128,7 +128,7 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
     if (budget && !budget.exceeded) ctx.out.info(`Within the budget of ${formatCost(budget.limit)}: ${formatShare(budget.used)} used, ${formatCost(budget.limit - budget.total)} left.`);
   }
   if (budget?.exceeded) {
-    throw new PreconditionError(`the total cost ${formatCost(budget.total)} exceeds the budget of ${formatCost(budget.limit)} by ${formatCost(budget.over)} (${formatShare(budget.used)} of the budget)`, {
+    throw new PreconditionError(`the total cost ${formatCost(budget.total)} exceeds the budget of ${formatCost(budget.limit)} by ${formatCost(budget.over)}${budget.limit > 0 ? ` (${formatShare(budget.used)} of the budget)` : ''}`, {
       hint: `Range ${report.from} to ${report.to}.`,
       details: budget,
     });

@@ -1,0 +1,31 @@
+// The --budget gate of cost report at the transport (undici MockAgent, network disabled, every
+// interceptor used): what it accepts as an amount and what it says when the total is over it.
+import { MockAgent } from 'undici';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isolatedEnv, runInProcess } from '../../helpers/cli.js';
+
+const HOST = 'https://cloud.langfuse.test';
+let agent: MockAgent;
+beforeEach(() => {
+  agent = new MockAgent();
+  agent.disableNetConnect();
+});
+afterEach(async () => {
+  agent.assertNoPendingInterceptors();
+  await agent.close();
+});
+
+const env = () => isolatedEnv({ LANGFUSE_HOST: HOST, LANGFUSE_PUBLIC_KEY: 'pk-lf-1', LANGFUSE_SECRET_KEY: 'sk-lf-secret-1234' });
+const answer = (cost: number) =>
+  agent.get(HOST).intercept({ path: (p: string) => p.startsWith('/api/public/v2/metrics?'), method: 'GET' }).reply(200, { data: [{ providedModelName: 'gpt-4o', sum_totalCost: cost, sum_inputTokens: 10, sum_outputTokens: 2, count_count: 1 }] });
+const report = (budget: string) => runInProcess(['cost', 'report', '--month', '2026-05', '--no-cache', '--budget', budget], { env: env(), dispatcher: agent });
+
+describe('cost report --budget', () => {
+  it('with a budget of 0, says by how much without a share of nothing', async () => {
+    answer(2.5);
+    const result = await report('0');
+    expect(result.exitCode).toBe(9);
+    expect(result.stderr).toContain('error: the total cost $2.50 exceeds the budget of $0.00 by $2.50\n');
+  });
+
+});

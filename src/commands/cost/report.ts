@@ -28,6 +28,8 @@ const Options = z.object({
   budget: z
     .string()
     .transform((text) => text.trim().replace(/^\$/, '').replace(/_/g, ''))
+    // 1,000 or 12,500.50; a comma anywhere else (1,5) may be a decimal comma: refused, not guessed.
+    .transform((text) => (/^\d{1,3}(,\d{3})+(\.\d+)?$/.test(text) ? text.replace(/,/g, '') : text))
     .pipe(z.string().regex(/^\d+(\.\d+)?$/, 'must be an amount in USD, such as 100 or 12.50').transform(Number))
     .optional(),
   cache: z.boolean().default(true),

@@ -28,4 +28,15 @@ describe('cost report --budget', () => {
     expect(result.stderr).toContain('error: the total cost $2.50 exceeds the budget of $0.00 by $2.50\n');
   });
 
+  it('takes amounts with thousands separators, and refuses a comma that is not one', async () => {
+    answer(1500);
+    const result = await report('$1,000');
+    expect(result.exitCode).toBe(9);
+    expect(result.stderr).toContain('exceeds the budget of $1,000.00 by $500.00 (150.0% of the budget)');
+    for (const amount of ['1,5', '1,0000', ',100']) {
+      const refused = await report(amount);
+      expect(refused.exitCode).toBe(2);
+      expect(refused.stderr).toContain('--budget: must be an amount in USD');
+    }
+  });
 });

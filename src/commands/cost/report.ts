@@ -119,7 +119,7 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
   const report = buildReport(request, data);
   const budget = opts.budget === undefined ? null : checkBudget(report.total.cost, opts.budget);
   if (report.truncated) ctx.out.warn(`the server returned ${data.length} rows, as many as it returns at most: some groups may be missing. Narrow the range or use fewer groupings.`);
-  if (report.unreadable) ctx.out.warn(`${report.unreadable} rows had no readable cost or count and were left out`);
+  if (report.unreadable) ctx.out.warn(report.unreadable === 1 ? '1 row had no readable cost or count and was left out' : `${report.unreadable} rows had no readable cost or count and were left out`);
 
   if (ctx.globals.json) {
     ctx.out.printJson({ ...report, budget, cachedAt });

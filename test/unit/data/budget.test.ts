@@ -1,8 +1,11 @@
 // The --budget gate of cost report at the transport (undici MockAgent, network disabled, every
-// interceptor used): what it accepts as an amount and what it says when the total is over it.
+// interceptor used): what it accepts as an amount and what it says when the total is over it;
+// and how the cost commands count what they left out.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { MockAgent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isolatedEnv, runInProcess } from '../../helpers/cli.js';
+import { isolatedEnv, runInProcess, tempDir } from '../../helpers/cli.js';
 
 const HOST = 'https://cloud.langfuse.test';
 let agent: MockAgent;
@@ -38,5 +41,19 @@ describe('cost report --budget', () => {
       expect(refused.exitCode).toBe(2);
       expect(refused.stderr).toContain('--budget: must be an amount in USD');
     }
+  });
+});
+
+describe('what the cost commands left out', () => {
+  it('is counted in the singular when there is one', async () => {
+    agent.get(HOST).intercept({ path: (p: string) => p.startsWith('/api/public/v2/metrics?'), method: 'GET' }).reply(200, { data: [{ providedModelName: 'gpt-4o', sum_totalCost: 1, count_count: 1 }, {}] });
+    const reported = await runInProcess(['cost', 'report', '--month', '2026-05', '--no-cache'], { env: env(), dispatcher: agent });
+    expect(reported.stderr).toContain('warning: 1 row had no readable cost or count and was left out');
+
+    const dir = tempDir();
+    writeFileSync(join(dir, 'export.jsonl'), `${JSON.stringify({ id: 's1', type: 'SPAN', providedModelName: null })}\n${JSON.stringify({ id: 'g1', type: 'GENERATION', providedModelName: 'gpt-4o', usageDetails: { input: 10, output: 2, total: 12 }, costDetails: { total: 0.001 }, totalCost: 0.001, startTime: '2026-05-01T00:00:00Z' })}\n`);
+    const recomputed = await runInProcess(['cost', 'recompute', '--input', 'export.jsonl', '--offline'], { env: isolatedEnv(), cwd: dir });
+    expect(recomputed.exitCode).toBe(0);
+    expect(recomputed.stderr).toContain('; 1 observation without a model or cost skipped');
   });
 });

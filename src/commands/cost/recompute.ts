@@ -205,7 +205,7 @@ function printReport(ctx: Context, models: ModelRecompute[]): void {
   }
   const totals = recomputeTotals(models);
   const name = (m: { model: string }) => (m.model === '' ? '(no model)' : m.model);
-  const diff = (d: number) => (Math.abs(d) < 5e-13 ? '0' : `${d > 0 ? '+' : ''}${formatCost(d)}`);
+  const diff = (d: number) => (Math.abs(d) < 5e-13 ? formatCost(0) : `${d > 0 ? '+' : ''}${formatCost(d)}`);
   const rows = models.map((m) => [
     name(m),
     formatTokens(m.generations),

@@ -81,3 +81,8 @@ export function formatSeconds(seconds: number | null): string {
   const m = Math.floor(seconds / 60);
   return `${m} min ${Math.round(seconds - m * 60)} s`;
 }
+
+/** A count with its noun, thousands separated, singular for one: "1 observation", "3,002 observations". */
+export function countOf(n: number, singular: string, plural = `${singular}s`): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? singular : plural}`;
+}

@@ -21,7 +21,7 @@ import { JsonBytes } from '../estimate/json-bytes.js';
 import { filterShape, observationQuery, wholeNumber } from '../observations/filters.js';
 import { Meter } from '../observations/meter.js';
 import { lineChunks } from './line-chunks.js';
-import { formatCost, formatTokens } from '../../output/format.js';
+import { countOf, formatCost, formatTokens } from '../../output/format.js';
 import { RecomputeLines, writeResult } from './recompute-lines.js';
 import { resolveRange } from './report.js';
 
@@ -82,7 +82,7 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
   const seconds = (performance.now() - started) / 1000;
   const models = recomputer.report();
   ctx.out.info(
-    `Re-priced ${stats.generations.toLocaleString('en-US')} generations${opts.input !== undefined ? ` from ${stats.lines.toLocaleString('en-US')} lines` : ''} in ${seconds.toFixed(2)} s (${Math.round(stats.generations / Math.max(seconds, 0.001)).toLocaleString('en-US')}/s)${recomputer.skipped ? `; ${recomputer.skipped.toLocaleString('en-US')} ${recomputer.skipped === 1 ? 'observation' : 'observations'} without a model or cost skipped` : ''}${sink ? `; one line per generation in ${opts.output}` : ''}`,
+    `Re-priced ${countOf(stats.generations, 'generation')}${opts.input !== undefined ? ` from ${countOf(stats.lines, 'line')}` : ''} in ${seconds.toFixed(2)} s (${Math.round(stats.generations / Math.max(seconds, 0.001)).toLocaleString('en-US')}/s)${recomputer.skipped ? `; ${countOf(recomputer.skipped, 'observation')} without a model or cost skipped` : ''}${sink ? `; one line per generation in ${opts.output}` : ''}`,
   );
   if (ctx.globals.json) ctx.out.printJson(models.map((m) => ({ ...m, model: m.model === '' ? null : m.model })));
   else printReport(ctx, models);

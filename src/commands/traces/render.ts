@@ -5,7 +5,7 @@
 import type { Context } from '../../context.js';
 import { tokenSums } from '../../core/numbers.js';
 import { buildTree, flattenTree, readObservation, type TraceObservation, type TraceTotals, traceTotals } from '../../core/traces/tree.js';
-import { formatCost, formatSeconds, formatTokens } from '../../output/format.js';
+import { countOf, formatCost, formatSeconds, formatTokens } from '../../output/format.js';
 import type { LoadedTrace } from './load.js';
 
 export function totalsOf(loaded: LoadedTrace): { observations: TraceObservation[]; totals: TraceTotals } {
@@ -55,7 +55,7 @@ function totalsText(totals: TraceTotals): string {
   if (t.input || t.output || t.total) parts.push(`${formatTokens(t.input)} in / ${formatTokens(t.output)} out / ${formatTokens(t.total)} tokens`);
   if (totals.latencySeconds !== null) parts.push(formatSeconds(totals.latencySeconds));
   const types = Object.entries(totals.byType).sort((a, b) => b[1] - a[1]).map(([type, n]) => `${n} ${type}`).join(', ');
-  parts.push(`${totals.observations} observations${types ? ` (${types})` : ''}`);
+  parts.push(`${countOf(totals.observations, 'observation')}${types ? ` (${types})` : ''}`);
   if (totals.errors) parts.push(`${totals.errors} ERROR`);
   if (totals.warnings) parts.push(`${totals.warnings} WARNING`);
   return parts.join(' · ');

@@ -3,7 +3,7 @@
 // not move on (the same cursor, or the same page under a new cursor) stopped, not followed forever.
 import { MockAgent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isolatedEnv, runInProcess } from '../../helpers/cli.js';
+import { isolatedEnv, runInProcess, tempDir } from '../../helpers/cli.js';
 
 const HOST = 'https://cloud.langfuse.test';
 let agent: MockAgent;
@@ -54,6 +54,20 @@ describe('v2 observation pages', () => {
     const again = await runInProcess(['observations', 'export', '--page-size', '2', '--fields', 'core'], { env: env(), dispatcher: agent });
     expect(again.exitCode).toBe(5);
     expect(again.stderr).toContain('the same page twice');
+  });
+});
+
+describe('export of a single observation', () => {
+  it('says so in the singular, to a file and to stdout', async () => {
+    const pool = agent.get(HOST);
+    pool.intercept({ path: path({ fields: 'core', limit: '1000' }), method: 'GET' }).reply(200, page(0, 1));
+    const dir = tempDir();
+    const toFile = await runInProcess(['observations', 'export', '--fields', 'core', '--output', 'one.jsonl'], { env: env(), dispatcher: agent, cwd: dir });
+    expect(toFile.exitCode).toBe(0);
+    expect(toFile.stderr).toMatch(/^Exported 1 observation \(1 page\) to one\.jsonl in /m);
+    pool.intercept({ path: path({ fields: 'core', limit: '1000' }), method: 'GET' }).reply(200, page(0, 1));
+    const piped = await runInProcess(['observations', 'export', '--fields', 'core'], { env: env(), dispatcher: agent });
+    expect(piped.stderr).toMatch(/^Exported 1 observation in /m);
   });
 });
 

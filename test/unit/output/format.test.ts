@@ -1,7 +1,7 @@
 // Every dollar amount llmobs prints comes from formatUsd: the same sign, zero, grouping and
 // missing-value rules in every style; the styles differ only in the decimals they keep.
 import { describe, expect, it } from 'vitest';
-import { formatCost, formatUsd, type UsdStyle } from '../../../src/output/format.js';
+import { countOf, formatCost, formatUsd, type UsdStyle } from '../../../src/output/format.js';
 
 const STYLES: UsdStyle[] = ['exact', 'price', 'report'];
 
@@ -49,5 +49,13 @@ describe('formatUsd', () => {
     for (const style of STYLES) {
       for (const value of [null, undefined, Number.NaN, Infinity, -Infinity]) expect(formatUsd(value, style)).toBe('-');
     }
+  });
+});
+
+describe('countOf', () => {
+  it('says one thing in the singular, other counts in the plural, thousands separated', () => {
+    expect([0, 1, 2, 3002].map((n) => countOf(n, 'observation'))).toEqual(['0 observations', '1 observation', '2 observations', '3,002 observations']);
+    expect(countOf(1, 'entry', 'entries')).toBe('1 entry');
+    expect(countOf(2, 'entry', 'entries')).toBe('2 entries');
   });
 });

@@ -166,6 +166,7 @@ async function fromFile(ctx: Context, file: string, recomputer: Recomputer, sink
 async function fromApi(ctx: Context, query: Query, limit: number | undefined, recomputer: Recomputer, sink: Sink | undefined) {
   const client = await ctx.api();
   const meter = new Meter(ctx, 0, 0, 'generations');
+  meter.announceRetries(client);
   const stats = { lines: 0, generations: 0, failed: 0 };
   let reported = 0;
   try {

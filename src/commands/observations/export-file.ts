@@ -29,6 +29,7 @@ export async function exportToFile(ctx: Context, client: ApiClient, output: stri
   const cpPath = checkpointPath(output);
   const writer = writerFor(start);
   const meter = new Meter(ctx, resuming ? start.items : 0, resuming ? start.pages : 0);
+  meter.announceRetries(client);
   const cp: Checkpoint = { ...start };
   const resumeHint = `Continue with: llmobs observations export --output ${shown} --resume`;
   let handle: Awaited<ReturnType<typeof open>> | undefined;

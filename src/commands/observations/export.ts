@@ -154,6 +154,7 @@ function pageOptions(ctx: Context) {
 async function toStdout(ctx: Context, client: ApiClient, wanted: Plan): Promise<void> {
   const writer = createWriter(wanted.format, wanted.selection);
   const meter = new Meter(ctx, 0, 0);
+  meter.announceRetries(client);
   await ctx.out.writeChunk(writer.header());
   let count = 0;
   try {

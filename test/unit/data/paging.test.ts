@@ -57,6 +57,20 @@ describe('v2 observation pages', () => {
   });
 });
 
+describe('waits before asking again', () => {
+  it('are said on stderr, with how long and how far the export got', async () => {
+    const pool = agent.get(HOST);
+    pool.intercept({ path: path({ fields: 'core', limit: '2' }), method: 'GET' }).reply(200, page(0, 2, 'c1'));
+    pool.intercept({ path: path({ fields: 'core', limit: '2', cursor: 'c1' }), method: 'GET' }).reply(429, { message: 'Rate limit exceeded' }, { headers: { 'retry-after': '90' } });
+    pool.intercept({ path: path({ fields: 'core', limit: '2', cursor: 'c1' }), method: 'GET' }).reply(200, page(2, 1));
+    const sleeps: number[] = [];
+    const result = await runInProcess(['observations', 'export', '--fields', 'core', '--page-size', '2', '--output', 'out.jsonl'], { env: env(), dispatcher: agent, sleeps, cwd: tempDir() });
+    expect(result.exitCode).toBe(0);
+    expect(sleeps).toEqual([90_000]);
+    expect(result.stderr).toMatch(/^429 rate limited: asking again in 90 s \(retry 1 of \d+; 2 observations, 1 page, [\d,]+\/s so far\)$/m);
+  });
+});
+
 describe('export of a single observation', () => {
   it('says so in the singular, to a file and to stdout', async () => {
     const pool = agent.get(HOST);

@@ -90,6 +90,8 @@ export async function loadTrace(ctx: Context, client: ApiClient, id: string, opt
     }
     if (waited >= options.waitSeconds) break;
     const pause = Math.min(interval, options.waitSeconds - waited);
+    // Said once, so a terminal or a CI log shows why nothing happens yet.
+    if (waited === 0) ctx.out.info(`trace ${id} not found yet (ingestion is asynchronous): asking again for up to ${options.waitSeconds} s`);
     ctx.trace(`  trace ${id} not found yet; asking again in ${pause} s`);
     await ctx.sleep(pause * 1000);
     waited += pause;

@@ -1,6 +1,6 @@
-// Answers of servers that differ from Langfuse Cloud's (numbers as strings, fields left out), at
-// the transport (undici MockAgent, network disabled, every interceptor used): the data commands
-// read them as the same data.
+// Answers of servers that differ from Langfuse Cloud's (numbers as strings, fields left out) and
+// traces that are not there yet, at the transport (undici MockAgent, network disabled, every
+// interceptor used): the data commands read them as the same data, and say why they wait.
 import { MockAgent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isolatedEnv, runInProcess } from '../../helpers/cli.js';
@@ -36,5 +36,20 @@ describe('traces list', () => {
       ['chat', '$1.50', '2.25 s', 't1'],
       ['bare', '', '', 't2'],
     ]);
+  });
+});
+
+describe('traces get --wait', () => {
+  it('says once on stderr that it waits for the trace, then shows it', async () => {
+    const pool = agent.get(HOST);
+    pool.intercept({ path: '/api/public/traces/t1', method: 'GET' }).reply(404, { message: 'Trace t1 not found within authorized project' }).times(2);
+    pool.intercept({ path: '/api/public/traces/t1', method: 'GET' }).reply(200, { id: 't1', timestamp: '2026-05-01T10:00:00.000Z', name: 'chat', observations: [], scores: [] });
+    const sleeps: number[] = [];
+    const result = await runInProcess(['traces', 'get', 't1', '--wait', '10'], { env: env(), dispatcher: agent, sleeps });
+    expect(result.exitCode).toBe(0);
+    expect(sleeps).toEqual([1000, 2000]);
+    expect(result.stderr.split('\n')[0]).toBe('trace t1 not found yet (ingestion is asynchronous): asking again for up to 10 s');
+    expect(result.stderr.match(/not found yet/g)).toHaveLength(1);
+    expect(result.stdout).toContain('trace\tt1\n');
   });
 });

@@ -71,6 +71,16 @@ describe('waits before asking again', () => {
   });
 });
 
+describe('a server without the v2 observations API', () => {
+  it('is said to be one, with what to do next', async () => {
+    agent.get(HOST).intercept({ path: path({ fields: 'core,basic,model,usage', limit: '50' }), method: 'GET' }).reply(404, { message: 'Not Found' });
+    const result = await runInProcess(['observations', 'list'], { env: env(), dispatcher: agent });
+    expect(result.exitCode).toBe(8);
+    expect(result.stderr).toContain('This server has no v2 observations API (/api/public/v2/observations)');
+    expect(result.stderr).toContain('llmobs health');
+  });
+});
+
 describe('export of a single observation', () => {
   it('says so in the singular, to a file and to stdout', async () => {
     const pool = agent.get(HOST);

@@ -6,6 +6,7 @@ import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
 import { Recomputer } from '../../../src/core/spend/recompute.js';
 import { barChart, bar } from '../../../src/commands/cost/chart.js';
+import { displayWidth } from '../../../src/output/fit.js';
 import { formatCost, formatSeconds, formatShare } from '../../../src/output/format.js';
 import { lineChunks } from '../../../src/commands/cost/line-chunks.js';
 import { costDifference, RecomputeLines } from '../../../src/commands/cost/recompute-lines.js';
@@ -164,5 +165,18 @@ describe('amounts and bars', () => {
     expect(lines[0]).toMatch(/^gpt-4o {24}█+ {2}\$2\.00$/);
     expect(lines[1]).toMatch(/^a-very-long-model-name-that…  █+[▏▎▍▌▋▊▉]? +\$1\.00$/);
     expect(lines.every((l) => l.length <= 60)).toBe(true);
+  });
+
+  it('measure labels in terminal columns: wide characters count 2, the bars start at one column', () => {
+    const items = [
+      { label: 'サポート回答', value: 2, text: '$2.00' },
+      { label: 'ascii-name', value: 1, text: '$1.00' },
+      { label: '日本語のとても長いトレースの名前です', value: 1, text: '$1.00' },
+    ];
+    const lines = barChart(items, 60, new Chalk({ level: 0 }));
+    expect(lines.every((l) => displayWidth(l) <= 60)).toBe(true);
+    const barAt = lines.map((l) => displayWidth(l.slice(0, l.indexOf('█'))));
+    expect(new Set(barAt).size).toBe(1);
+    expect(lines[2]).toContain('…');
   });
 });

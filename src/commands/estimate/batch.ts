@@ -117,7 +117,7 @@ function progressText(lines: number, bytes: number, size: number | undefined, st
 function printSummary(ctx: Context, models: ModelTotals[], stats: { lines: number; estimated: number; failed: number; skipped: number }, totalCost: number, elapsedMs: number, origin: DefinitionsOrigin): void {
   const { out } = ctx;
   const rate = Math.round(stats.lines / Math.max(elapsedMs / 1000, 0.001));
-  out.info(`${stats.lines} lines: ${stats.estimated} estimated, ${stats.failed} failed, ${stats.skipped} skipped (empty lines and observations without a model); ${(elapsedMs / 1000).toFixed(2)} s, ${rate} lines/s`);
+  out.info(`${stats.lines} lines: ${stats.estimated} estimated, ${stats.failed} failed, ${stats.skipped} skipped (empty lines, JSON array brackets, observations without a model); ${(elapsedMs / 1000).toFixed(2)} s, ${rate} lines/s`);
   out.info(`Definitions: ${describeOrigin(origin)}`);
   if (models.length === 0) return;
   out.info(['MODEL', 'DEFINITION', 'GENERATIONS', 'INPUT', 'OUTPUT', 'TOTAL COST'].join('\t'));

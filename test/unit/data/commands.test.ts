@@ -144,8 +144,29 @@ describe('estimate --batch with exported observations', () => {
     expect(out[1].usageDetails).toEqual(JSON.parse(tokenized.stdout).usageDetails);
     expect(out[2]).toEqual({ line: 3, id: 'o3', skipped: 'no model name (providedModelName is null)' });
     // The span is skipped, not an empty line.
-    expect(result.stderr).toMatch(/^3 lines: 2 estimated, 0 failed, 1 skipped \(empty lines and observations without a model\)/m);
+    expect(result.stderr).toMatch(/^3 lines: 2 estimated, 0 failed, 1 skipped \(empty lines, JSON array brackets, observations without a model\)/m);
     expect(readFileSync(join(dir, 'export.jsonl'), 'utf8')).toContain('"totalCost":99');
+  });
+});
+
+describe('estimate --batch with an export in the JSON layout', () => {
+  it('reads the elements as the JSON Lines export, the brackets skipped', async () => {
+    const dir = tempDir();
+    const lines = [
+      { id: 'o1', providedModelName: 'gpt-4o', usageDetails: { input: 1000, output: 100, total: 1100 }, startTime: '2026-05-01T00:00:00Z' },
+      { id: 'o2', providedModelName: 'gpt-4o-mini', usageDetails: { input: 10, output: 5, total: 15 }, startTime: '2026-05-01T00:00:00Z' },
+    ];
+    writeFileSync(join(dir, 'export.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n'));
+    writeFileSync(join(dir, 'export.json'), `[\n${lines.map((l) => JSON.stringify(l)).join(',\n')}\n]\n`);
+    const jsonl = await runInProcess(['estimate', '--batch', 'export.jsonl', '--offline'], { env: isolatedEnv(), cwd: dir });
+    const json = await runInProcess(['estimate', '--batch', 'export.json', '--offline'], { env: isolatedEnv(), cwd: dir });
+    expect(json.exitCode).toBe(0);
+    const results = json.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    expect(results.map((r) => r.line)).toEqual([1, 2, 3, 4]);
+    expect(results[0]).toMatchObject({ line: 1, skipped: expect.any(String) });
+    expect(results[3]).toMatchObject({ line: 4, skipped: expect.any(String) });
+    const strip = (r: Record<string, unknown>) => ({ ...r, line: 0 });
+    expect(results.slice(1, 3).map(strip)).toEqual(jsonl.stdout.trimEnd().split('\n').map((l) => strip(JSON.parse(l))));
   });
 });
 

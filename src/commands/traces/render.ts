@@ -119,7 +119,8 @@ export function printTrace(ctx: Context, loaded: LoadedTrace, io: boolean): void
   });
   const headers = ['OBSERVATION', 'MODEL', 'LEVEL', 'START', 'DURATION', 'TOKENS', 'COST'];
   const right = new Set([3, 4, 5, 6]);
-  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => displayWidth(r.cells[i]!))));
+  // A loop, not Math.max(...rows): a trace can hold more observations than a call takes arguments.
+  const widths = headers.map((h, i) => rows.reduce((most, r) => Math.max(most, displayWidth(r.cells[i]!)), h.length));
   const pad = (text: string, i: number) => {
     const fill = ' '.repeat(Math.max(0, widths[i]! - displayWidth(text)));
     return right.has(i) ? `${fill}${text}` : `${text}${fill}`;

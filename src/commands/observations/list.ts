@@ -97,7 +97,8 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
   const rows: Record<string, unknown>[] = [];
   let next: string | null = null;
   for await (const page of pages) {
-    rows.push(...page.items);
+    // A loop, not push(...items): a server may send a page larger than a call takes arguments.
+    for (const item of page.items) rows.push(item);
     next = page.state.cursor;
   }
   const more = next !== null;

@@ -28,7 +28,8 @@ async function fromObservations(ctx: Context, client: ApiClient, id: string, io:
     pageSize: OBSERVATION_PAGE_LIMIT,
     max: 100_000,
   });
-  for await (const page of pages) observations.push(...page.items);
+  // A loop, not push(...items): a server may send a page larger than a call takes arguments.
+  for await (const page of pages) for (const item of page.items) observations.push(item);
   if (observations.length === 0) return null;
   if (observations.length >= 100_000) ctx.out.warn(`trace ${id} has more than 100,000 observations: only the newest 100,000 are shown (llmobs observations export --trace ${id} reads them all)`);
   const pick = (key: string) => observations.map((o) => o[key]).find((v) => v !== null && v !== undefined && v !== '') ?? null;

@@ -81,6 +81,16 @@ describe('a server without the v2 observations API', () => {
   });
 });
 
+describe('a page far larger than asked for', () => {
+  it('is taken whole by list --all --json, without running out of stack', async () => {
+    agent.get(HOST).intercept({ path: path({ fields: 'core,basic,model,usage', limit: '1000' }), method: 'GET' }).reply(200, page(0, 150_000));
+    const result = await runInProcess(['observations', 'list', '--all', '--json'], { env: env(), dispatcher: agent });
+    expect(result.stderr).toBe('');
+    expect(result.exitCode).toBe(0);
+    expect(JSON.parse(result.stdout).data).toHaveLength(150_000);
+  });
+});
+
 describe('export of a single observation', () => {
   it('says so in the singular, to a file and to stdout', async () => {
     const pool = agent.get(HOST);

@@ -107,6 +107,16 @@ describe('--fields', () => {
     expect(parseFields(['usageDetails.'], []).ok).toBe(false);
   });
 
+  it('refuses --fields given with nothing in it (an empty variable in a script), rather than taking every field', () => {
+    for (const items of [[''], [' , '], ['core', '']]) {
+      const parsed = parseFields(items, ['basic']);
+      expect(parsed.ok).toBe(false);
+      expect(!parsed.ok && parsed.message).toContain('empty');
+    }
+    expect(parseFields(undefined, ['basic'])).toMatchObject({ ok: true, selection: { groups: ['core', 'basic'] } });
+    expect(parseFields(['core,basic,'], [])).toMatchObject({ ok: true });
+  });
+
   it('reads paths and projects objects', () => {
     const item = { id: 'a', usageDetails: { input: 3 }, tags: ['x'] };
     expect(valueAt(item, 'usageDetails.input')).toBe(3);

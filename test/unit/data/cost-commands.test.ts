@@ -67,3 +67,15 @@ describe('cost recompute', () => {
     expect(result.stdout.split('\t').slice(0, 6)).toEqual(['gpt-4o', '1', '$0.000045', '$0.000045', '$0.00', 'gpt-4o']);
   });
 });
+
+describe('cost report refused by the server', () => {
+  it('names the route, not a kilobyte of encoded query, and says what to try', async () => {
+    agent.get(HOST).intercept({ path: (p: string) => p.startsWith('/api/public/v2/metrics?'), method: 'GET' }).reply(400, { message: 'Invalid query: dimension not supported', error: 'InvalidRequestError' });
+    const result = await runInProcess(['cost', 'report', '--month', '2026-05', '--no-cache'], { env: env(), dispatcher: agent });
+    expect(result.exitCode).toBe(5);
+    const [message, hint] = result.stderr.split('\n');
+    expect(message).toBe('error: 400 Bad Request from GET /api/public/v2/metrics?query=(the report\'s query, shown by --verbose): Invalid query: dimension not supported');
+    expect(hint).toContain('--verbose');
+    expect(hint).not.toContain('fix the fields named above');
+  });
+});

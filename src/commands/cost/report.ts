@@ -101,24 +101,34 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
 
   const client = await ctx.api();
   const identity = client.config.auth.type === 'basic' ? client.config.auth.publicKey : client.config.auth.type === 'bearer' ? cacheKey(client.config.auth.apiKey) : 'none';
-  const key = cacheKey({ v: 1, baseUrl: client.baseUrl, identity, query: { ...query, fromTimestamp: range.from.key, toTimestamp: range.to.key } });
-  let data: Record<string, unknown>[];
+  /** The server's answer to a query, or the cached one of the last 5 minutes. */
+  const answer = async (asked: typeof query) => {
+    const key = cacheKey({ v: 1, baseUrl: client.baseUrl, identity, query: { ...asked, fromTimestamp: range.from.key, toTimestamp: range.to.key } });
+    const cached = opts.cache ? await readAnswer(ctx, key) : undefined;
+    if (cached) return { data: cached.data, cached };
+    const data = await queryMetrics(client, asked, (line) => ctx.trace(line));
+    await writeAnswer(ctx, { version: 1, key, fetchedAt: now.toISOString(), from: asked.fromTimestamp, to: asked.toTimestamp, data });
+    return { data, cached: undefined };
+  };
+  const { data, cached } = await answer(query);
   let cachedAt: string | null = null;
-  const cached = opts.cache ? await readAnswer(ctx, key) : undefined;
   if (cached) {
-    data = cached.data;
     cachedAt = cached.fetchedAt;
     request.from = new Date(cached.from);
     request.to = new Date(cached.to);
     const age = Math.round((now.getTime() - Date.parse(cached.fetchedAt)) / 1000);
     ctx.out.hint(`From the cache: the same report was asked for ${age < 60 ? `${age} s` : `${Math.round(age / 60)} min`} ago (--no-cache asks the server; Langfuse Cloud's Hobby plan allows 100 metrics requests a day).`);
-  } else {
-    data = await queryMetrics(client, query, (line) => ctx.trace(line));
-    await writeAnswer(ctx, { version: 1, key, fetchedAt: now.toISOString(), from: query.fromTimestamp, to: query.toTimestamp, data });
   }
   const report = buildReport(request, data);
+  if (report.truncated && (request.by.length > 0 || request.time)) {
+    // The groups were cut at the row limit, so their sum is not the total (nor what a budget is
+    // checked against): one more request, without groups, gives it.
+    const whole = { ...request, by: [], time: null };
+    report.total = buildReport(whole, (await answer(buildQuery(whole))).data).total;
+    for (const group of report.groups) group.share = report.total.cost > 0 ? group.cost / report.total.cost : 0;
+  }
   const budget = opts.budget === undefined ? null : checkBudget(report.total.cost, opts.budget);
-  if (report.truncated) ctx.out.warn(`the server returned ${data.length} rows, as many as it returns at most: some groups may be missing. Narrow the range or use fewer groupings.`);
+  if (report.truncated) ctx.out.warn(`the server returned ${data.length} rows, as many as it returns at most: some groups may be missing (the total, asked for on its own, counts them all). Narrow the range or use fewer groupings.`);
   if (report.unreadable) ctx.out.warn(report.unreadable === 1 ? '1 row had no readable cost or count and was left out' : `${report.unreadable} rows had no readable cost or count and were left out`);
 
   if (ctx.globals.json) {

@@ -79,3 +79,22 @@ describe('cost report refused by the server', () => {
     expect(hint).not.toContain('fix the fields named above');
   });
 });
+
+describe('cost report cut at the row limit', () => {
+  it('asks for the total on its own, so the total and the budget gate are not the sum of the first 1,000 groups', async () => {
+    const pool = agent.get(HOST);
+    const rows = Array.from({ length: 1000 }, (_, i) => ({ userId: `u${i}`, sum_totalCost: 0.001, sum_inputTokens: 1, sum_outputTokens: 1, count_count: 1 }));
+    const grouped = (p: string) => p.startsWith('/api/public/v2/metrics?') && JSON.parse(new URLSearchParams(p.split('?')[1]).get('query')!).dimensions.length === 1;
+    const totalOnly = (p: string) => p.startsWith('/api/public/v2/metrics?') && JSON.parse(new URLSearchParams(p.split('?')[1]).get('query')!).dimensions.length === 0;
+    pool.intercept({ path: grouped, method: 'GET' }).reply(200, { data: rows });
+    pool.intercept({ path: totalOnly, method: 'GET' }).reply(200, { data: [{ sum_totalCost: 5, sum_inputTokens: 4000, sum_outputTokens: 4000, count_count: 4000 }] });
+    const result = await runInProcess(['cost', 'report', '--month', '2026-05', '--no-cache', '--by', 'user', '--budget', '2', '--json'], { env: env(), dispatcher: agent });
+    expect(result.exitCode).toBe(9);
+    const report = JSON.parse(result.stdout);
+    expect(report.truncated).toBe(true);
+    expect(report.groups).toHaveLength(1000);
+    expect(report.groups[0].share).toBeCloseTo(0.001 / 5, 12);
+    expect(report.total).toEqual({ cost: 5, inputTokens: 4000, outputTokens: 4000, count: 4000 });
+    expect(result.stderr).toContain('the total cost $5.00 exceeds the budget of $2.00 by $3.00');
+  });
+});

@@ -26,6 +26,25 @@ describe('buildTree', () => {
     expect(ids).toEqual(['self', 'x', 'y']);
   });
 
+  it('takes a chain 20,000 deep without running out of stack, and draws at most 30 levels of indentation', () => {
+    const n = 20_000;
+    const list = Array.from({ length: n }, (_, i) => obs(`d${i}`, i ? `d${i - 1}` : null, '00'));
+    const lines = flattenTree(buildTree(list));
+    expect(lines).toHaveLength(n);
+    expect(lines[n - 1]!.depth).toBe(n - 1);
+    expect(Math.max(...lines.slice(-10).map((l) => l.prefix.length + l.continuation.length))).toBeLessThanOrEqual(2 * 96);
+    // Where the indentation is cut, the line says so.
+    expect(lines[n - 1]!.prefix.startsWith('⋯')).toBe(true);
+    expect(lines[5]!.prefix).toBe(`${'   '.repeat(4)}└─ `);
+  });
+
+  it('takes 150,000 children of one parent (more than a call takes as arguments) and 5,000 two-observation cycles', () => {
+    const flat = [obs('root', null, '00'), ...Array.from({ length: 150_000 }, (_, i) => obs(`c${i}`, 'root', '01'))];
+    expect(flattenTree(buildTree(flat))).toHaveLength(150_001);
+    const cycles = Array.from({ length: 5_000 }, (_, i) => [obs(`x${i}`, `y${i}`, '00'), obs(`y${i}`, `x${i}`, '01')]).flat();
+    expect(flattenTree(buildTree(cycles))).toHaveLength(10_000);
+  });
+
   it('shows a repeated id once', () => {
     expect(flattenTree(buildTree([obs('a', null, '00'), obs('a', null, '01')]))).toHaveLength(1);
   });

@@ -36,7 +36,6 @@ export function loadTokenizer(name: EncodingName, ranksDir: string = DEFAULT_RAN
   if (!tokenizer) {
     const file = join(ranksDir, `${name}.bin`);
     const table = openTable(file, name);
-    if (table.meta.name !== name) throw new Error(`${file} holds the ranks of ${table.meta.name}, not ${name}`);
     tokenizer = createTokenizer(name, table);
     loaded.set(key, tokenizer);
   }
@@ -71,7 +70,9 @@ function openTable(file: string, name: EncodingName): RankTable {
     }
   };
   try {
-    return openRankTable(size, readAt);
+    const table = openRankTable(size, readAt);
+    if (table.meta.name !== name) throw new Error(`${file} holds the ranks of ${table.meta.name}, not ${name}`);
+    return table;
   } catch (err) {
     if (open) closeSync(fd);
     throw err;

@@ -1,25 +1,34 @@
 // Reading local input files: a missing or unreadable file is a file error (exit 6), bad content a
 // usage error (exit 2) that says where it is. Nothing is sent before both checks pass.
-import { open, readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { Context } from '../context.js';
+import type { Context, InStream } from '../context.js';
 import { CliError, ExitCode, FileError, UsageError } from '../errors.js';
 import { JsonTooDeepError, jsonTextDepth, MAX_JSON_DEPTH, valueDepth } from '../core/json-depth.js';
-import { readAll } from './stdin.js';
+import { InputTooLargeError, MAX_INPUT_BYTES, readAll } from './stdin.js';
 
-/** Reads a file, or stdin when the name is `-`. */
+/** Reads a file, or stdin when the name is `-`, up to MAX_INPUT_BYTES. */
 export async function readTextInput(ctx: Context, file: string): Promise<string> {
-  if (file === '-') return readAll(ctx.io.stdin);
-  const path = resolve(ctx.cwd, file);
   try {
-    return await readFile(path, 'utf8');
+    if (file === '-') return await readAll(ctx.io.stdin);
+    const handle = await open(resolve(ctx.cwd, file), 'r');
+    try {
+      // A regular file's size is known: a large one is refused unread. Devices and pipes
+      // (/dev/zero, a FIFO) are read up to the limit.
+      const { size } = await handle.stat();
+      if (size > MAX_INPUT_BYTES) throw new InputTooLargeError(MAX_INPUT_BYTES, size);
+      return await readAll(handle.createReadStream({ autoClose: false }) as unknown as InStream);
+    } finally {
+      await handle.close();
+    }
   } catch (error) {
-    throw cannotRead(file, error);
+    throw cannotRead(file === '-' ? 'stdin' : file, error);
   }
 }
 
 /** The file error for an input that cannot be opened or read. */
 export function cannotRead(file: string, error: unknown): FileError {
+  if (error instanceof InputTooLargeError) return new FileError(`cannot read ${file}: ${error.message.replace(/^the input/, 'it')}`, { hint: error.hint });
   const code = (error as NodeJS.ErrnoException).code;
   const reason = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'is a directory' : (error as Error).message;
   return new FileError(`cannot read ${file}: ${reason}`);

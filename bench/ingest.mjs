@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 // Ingestion throughput of `llmobs server`: POST /api/public/ingestion with batches of 100
 // generations (plus their trace), at concurrency 1 and 20, over loopback HTTP with keep-alive.
-//   node bench/ingest.mjs [--requests 200] [--ephemeral] [--only provided,tokenize]
+//   node bench/ingest.mjs [--requests 200] [--ephemeral] [--only provided,tokenize] [--compare DIST]
+// --compare DIST also runs the server of another build (its dist/ directory, e.g. a copy of an
+// earlier commit's) in the same run, its rows interleaved with this build's: before/after figures
+// from one run rather than from runs at different loads.
 // Two payloads: generations with usage provided (matched and priced, nothing to count) and
 // generations without usage (their chat input and text output are tokenized). The server runs in
 // its own process (as `llmobs server` does), the load generator in this one. In the same run,
@@ -9,11 +12,11 @@
 // anything (the floor of what any local mock costs), and the ingestion pipeline called in-process
 // without HTTP or SQLite.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
 
@@ -25,6 +28,7 @@ const arg = (name, fallback) => {
 const requests = Number(arg('requests', '200'));
 const ephemeral = process.argv.includes('--ephemeral');
 const only = arg('only', 'provided,tokenize').split(',');
+const compare = arg('compare', undefined) && resolve(arg('compare', undefined));
 
 const { processBatch } = await import(join(root, 'dist', 'server', 'ingest', 'batch.js'));
 const { engineCounter } = await import(join(root, 'dist', 'tokenizer', 'counter.js'));
@@ -103,65 +107,103 @@ function bareServer() {
 
 function inProcess(bodies) {
   const definitions = [...builtInDefinitions()];
-  const lookups = { trace: () => undefined, observation: () => undefined, score: () => undefined, eventSeen: () => false, prompt: () => undefined, definitions: () => definitions };
+  const none = () => new Map();
+  const lookups = { storedTraces: none, storedObservations: none, storedScores: none, seenEvents: () => new Set(), prompt: () => undefined, definitions: () => definitions };
   const started = performance.now();
   for (const body of bodies) processBatch(JSON.parse(body).batch, { projectId: 'p', accessLevel: 'project' }, lookups, { now: new Date(), count: engineCounter });
   return (bodies.length * 100) / ((performance.now() - started) / 1000);
 }
 
 const fmt = (n) => Math.round(n).toLocaleString('en-US').padStart(9);
-const dataDir = ephemeral ? undefined : mkdtempSync(join(tmpdir(), 'llmobs-bench-ingest-'));
-const child = spawn(
-  process.execPath,
-  [
-    ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : []),
-    '--input-type=module',
-    '-e',
-    `const { startServer } = await import(${JSON.stringify(join(root, 'dist', 'server', 'index.js'))});
-     const s = await startServer({ port: 0, ephemeral: ${ephemeral}, dataDir: ${JSON.stringify(dataDir)} });
-     console.log(JSON.stringify({ url: s.url, keys: s.keys }));
-     process.on('message', () => process.send(process.cpuUsage()));
-     process.on('SIGTERM', async () => { await s.close(); process.exit(0); });`,
-  ],
-  { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] },
-);
-/** CPU seconds the server process has used so far (user + system). */
-const serverCpu = () =>
-  new Promise((resolve) => {
-    child.once('message', (usage) => resolve((usage.user + usage.system) / 1e6));
-    child.send('cpu');
+const dataDirs = [];
+/** Starts the server of a build (its dist/ directory) in its own process. */
+async function spawnServer(dist) {
+  const dataDir = ephemeral ? undefined : mkdtempSync(join(tmpdir(), 'llmobs-bench-ingest-'));
+  if (dataDir) dataDirs.push(dataDir);
+  const child = spawn(
+    process.execPath,
+    [
+      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : []),
+      '--input-type=module',
+      '-e',
+      `const { startServer } = await import(${JSON.stringify(join(dist, 'server', 'index.js'))});
+       const s = await startServer({ port: 0, ephemeral: ${ephemeral}, dataDir: ${JSON.stringify(dataDir)} });
+       console.log(JSON.stringify({ url: s.url, keys: s.keys }));
+       process.on('message', () => process.send(process.cpuUsage()));
+       process.on('SIGTERM', async () => { await s.close(); process.exit(0); });`,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] },
+  );
+  const info = await new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      if (out.includes('\n')) resolve(JSON.parse(out.split('\n')[0]));
+    });
+    child.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
   });
-const server = await new Promise((resolve, reject) => {
-  let out = '';
-  child.stdout.on('data', (chunk) => {
-    out += chunk;
-    if (out.includes('\n')) resolve(JSON.parse(out.split('\n')[0]));
-  });
-  child.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
-});
-const auth = `Basic ${Buffer.from(`${server.keys.publicKey}:${server.keys.secretKey}`).toString('base64')}`;
+  return {
+    child,
+    dataDir,
+    generations: 0,
+    url: info.url,
+    auth: `Basic ${Buffer.from(`${info.keys.publicKey}:${info.keys.secretKey}`).toString('base64')}`,
+    /** CPU seconds the server process has used so far (user + system). */
+    cpu: () =>
+      new Promise((resolve) => {
+        child.once('message', (usage) => resolve((usage.user + usage.system) / 1e6));
+        child.send('cpu');
+      }),
+  };
+}
+const servers = [{ label: 'this build', ...(await spawnServer(join(root, 'dist'))) }];
+if (compare) {
+  try {
+    servers.push({ label: 'compare', ...(await spawnServer(compare)) });
+  } catch (error) {
+    servers[0].child.kill('SIGTERM');
+    throw error;
+  }
+}
 const bare = await bareServer();
 const bareUrl = `http://127.0.0.1:${bare.address().port}`;
 
-console.log(`${requests} requests of 100 generations per row; server data ${ephemeral ? 'in memory' : `on disk (${dataDir})`}; Node ${process.version}`);
-console.log('payload    concurrency   llmobs server (gen/s)   server CPU (gen per CPU-s)   bare 207 mock (gen/s)   pipeline in-process (gen/s)');
+console.log(`${requests} requests of 100 generations per row; server data ${ephemeral ? 'in memory' : 'on disk (WAL)'}; Node ${process.version}${compare ? `; compare: ${compare}` : ''}`);
+console.log('payload    concurrency  server        llmobs server (gen/s)   server CPU (gen per CPU-s)   bare 207 mock (gen/s)   pipeline in-process (gen/s)');
 try {
   for (const kind of only) {
     // Warm up: rank tables, JIT, SQLite pages.
-    await drive(server.url, auth, Array.from({ length: 20 }, () => batchBody(kind)), 4);
+    for (const server of servers) {
+      await drive(server.url, server.auth, Array.from({ length: 20 }, () => batchBody(kind)), 4);
+      server.generations += 20 * 100;
+    }
     for (const concurrency of [1, 20]) {
-      const bodies = Array.from({ length: requests }, () => batchBody(kind));
-      const cpuBefore = await serverCpu();
-      const ours = await drive(server.url, auth, bodies, concurrency);
-      const perCpuSecond = (bodies.length * 100) / ((await serverCpu()) - cpuBefore);
-      const mock = await drive(bareUrl, auth, bodies, concurrency);
-      const pipeline = concurrency === 1 ? fmt(inProcess(Array.from({ length: requests }, () => batchBody(kind)))) : '        -';
-      console.log(`${kind.padEnd(10)} ${String(concurrency).padStart(11)}   ${fmt(ours.rate)}${ours.failures ? ` (${ours.failures} failed)` : ''}               ${fmt(perCpuSecond)}                    ${fmt(mock.rate)}               ${pipeline}`);
+      for (const server of servers) {
+        const bodies = Array.from({ length: requests }, () => batchBody(kind));
+        const cpuBefore = await server.cpu();
+        const ours = await drive(server.url, server.auth, bodies, concurrency);
+        server.generations += bodies.length * 100;
+        const perCpuSecond = (bodies.length * 100) / ((await server.cpu()) - cpuBefore);
+        const first = server === servers[0];
+        const mock = first ? fmt((await drive(bareUrl, servers[0].auth, bodies, concurrency)).rate) : '        -';
+        const pipeline = first && concurrency === 1 ? fmt(inProcess(Array.from({ length: requests }, () => batchBody(kind)))) : '        -';
+        console.log(
+          `${kind.padEnd(10)} ${String(concurrency).padStart(11)}  ${server.label.padEnd(12)}  ${fmt(ours.rate)}${ours.failures ? ` (${ours.failures} failed)` : ''}               ${fmt(perCpuSecond)}                    ${mock}               ${pipeline}`,
+        );
+      }
     }
   }
 } finally {
-  child.kill('SIGTERM');
-  await new Promise((resolve) => child.on('exit', resolve));
+  for (const server of servers) {
+    server.child.kill('SIGTERM');
+    await new Promise((resolve) => server.child.on('exit', resolve));
+  }
   bare.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  // A stopped server has checkpointed its WAL into the database file: the directory is the data.
+  for (const server of servers) {
+    if (!server.dataDir) continue;
+    const bytes = readdirSync(server.dataDir).reduce((sum, name) => sum + statSync(join(server.dataDir, name)).size, 0);
+    console.log(`${server.label}: data directory ${(bytes / 1e6).toFixed(1)} MB after ${server.generations.toLocaleString('en-US')} generations (${Math.round(bytes / server.generations)} bytes each)`);
+  }
+  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
 }

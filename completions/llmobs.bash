@@ -10,6 +10,9 @@ __llmobs_child() {
     '|labels'|'|label') __llmobs_r='labels' ;;
     '|tokens') __llmobs_r='tokens' ;;
     '|estimate') __llmobs_r='estimate' ;;
+    '|traces') __llmobs_r='traces' ;;
+    '|observations') __llmobs_r='observations' ;;
+    '|cost') __llmobs_r='cost' ;;
     '|health') __llmobs_r='health' ;;
     '|projects') __llmobs_r='projects' ;;
     '|whoami') __llmobs_r='whoami' ;;
@@ -51,6 +54,12 @@ __llmobs_child() {
     'labels|promote') __llmobs_r='labels promote' ;;
     'labels|remove'|'labels|rm') __llmobs_r='labels remove' ;;
     'tokens|count') __llmobs_r='tokens count' ;;
+    'traces|get') __llmobs_r='traces get' ;;
+    'traces|list'|'traces|ls') __llmobs_r='traces list' ;;
+    'observations|list'|'observations|ls') __llmobs_r='observations list' ;;
+    'observations|export') __llmobs_r='observations export' ;;
+    'cost|report') __llmobs_r='cost report' ;;
+    'cost|recompute') __llmobs_r='cost recompute' ;;
     *) __llmobs_r='' ;;
   esac
 }
@@ -58,12 +67,15 @@ __llmobs_child() {
 # __llmobs_children PATH: subcommand names and aliases.
 __llmobs_children() {
   case "$1" in
-    '') __llmobs_r='profile models prompts prompt labels label tokens estimate health projects whoami doctor api completion server help version' ;;
+    '') __llmobs_r='profile models prompts prompt labels label tokens estimate traces observations cost health projects whoami doctor api completion server help version' ;;
     'profile') __llmobs_r='add list ls show use remove rm test' ;;
     'models') __llmobs_r='list ls get create update delete rm pull status push match lint' ;;
     'prompts') __llmobs_r='create get list ls versions compile diff pull status push copy delete rm' ;;
     'labels') __llmobs_r='list ls set promote remove rm' ;;
     'tokens') __llmobs_r='count' ;;
+    'traces') __llmobs_r='get list ls' ;;
+    'observations') __llmobs_r='list ls export' ;;
+    'cost') __llmobs_r='report recompute' ;;
     *) __llmobs_r='' ;;
   esac
 }
@@ -110,6 +122,15 @@ __llmobs_options() {
     'tokens') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'tokens count') __llmobs_r='--file --model --encoding --offline --remote --models-file -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'estimate') __llmobs_r='--model --input --input-file --output --output-file --usage --usage-file --cost --model-parameters --metadata --level --explain --offline --remote --models-file --batch -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'traces') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'traces get') __llmobs_r='--io --wait -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'traces list') __llmobs_r='--name --user --session --tag --environment --release --version --from --to --order-by --limit --all --page -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'observations') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'observations list') __llmobs_r='--type --name --trace --user --session --environment --level --version --from --to --limit --all --fields --format --output -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'observations export') __llmobs_r='--type --name --trace --user --session --environment --level --version --from --to --output --format --fields --limit --page-size --expand-metadata --resume --force -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'cost') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'cost report') __llmobs_r='--from --to --month --by --type --environment --budget --no-cache -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'cost recompute') __llmobs_r='--input --type --name --trace --user --session --environment --level --version --from --to --month --limit --models-file --offline --remote --ignore-start-dates --output -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'health') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'projects') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'whoami') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
@@ -225,6 +246,71 @@ __llmobs_value() {
     'estimate|--level') __llmobs_r='DEBUG DEFAULT WARNING ERROR' ;;
     'estimate|--models-file') __llmobs_r='@files' ;;
     'estimate|--batch') __llmobs_r='@files' ;;
+    'traces get|--wait') __llmobs_r='@any' ;;
+    'traces list|--name') __llmobs_r='@any' ;;
+    'traces list|--user') __llmobs_r='@any' ;;
+    'traces list|--session') __llmobs_r='@any' ;;
+    'traces list|--tag') __llmobs_r='@any' ;;
+    'traces list|--environment') __llmobs_r='@any' ;;
+    'traces list|--release') __llmobs_r='@any' ;;
+    'traces list|--version') __llmobs_r='@any' ;;
+    'traces list|--from') __llmobs_r='@any' ;;
+    'traces list|--to') __llmobs_r='@any' ;;
+    'traces list|--order-by') __llmobs_r='@any' ;;
+    'traces list|--limit') __llmobs_r='@any' ;;
+    'traces list|--page') __llmobs_r='@any' ;;
+    'observations list|--type') __llmobs_r='GENERATION SPAN EVENT AGENT TOOL CHAIN RETRIEVER EVALUATOR EMBEDDING GUARDRAIL' ;;
+    'observations list|--name') __llmobs_r='@any' ;;
+    'observations list|--trace') __llmobs_r='@any' ;;
+    'observations list|--user') __llmobs_r='@any' ;;
+    'observations list|--session') __llmobs_r='@any' ;;
+    'observations list|--environment') __llmobs_r='@any' ;;
+    'observations list|--level') __llmobs_r='DEBUG DEFAULT WARNING ERROR' ;;
+    'observations list|--version') __llmobs_r='@any' ;;
+    'observations list|--from') __llmobs_r='@any' ;;
+    'observations list|--to') __llmobs_r='@any' ;;
+    'observations list|--limit') __llmobs_r='@any' ;;
+    'observations list|--fields') __llmobs_r='@any' ;;
+    'observations list|--format') __llmobs_r='jsonl csv json' ;;
+    'observations list|--output') __llmobs_r='@files' ;;
+    'observations export|--type') __llmobs_r='GENERATION SPAN EVENT AGENT TOOL CHAIN RETRIEVER EVALUATOR EMBEDDING GUARDRAIL' ;;
+    'observations export|--name') __llmobs_r='@any' ;;
+    'observations export|--trace') __llmobs_r='@any' ;;
+    'observations export|--user') __llmobs_r='@any' ;;
+    'observations export|--session') __llmobs_r='@any' ;;
+    'observations export|--environment') __llmobs_r='@any' ;;
+    'observations export|--level') __llmobs_r='DEBUG DEFAULT WARNING ERROR' ;;
+    'observations export|--version') __llmobs_r='@any' ;;
+    'observations export|--from') __llmobs_r='@any' ;;
+    'observations export|--to') __llmobs_r='@any' ;;
+    'observations export|--output') __llmobs_r='@files' ;;
+    'observations export|--format') __llmobs_r='jsonl csv json' ;;
+    'observations export|--fields') __llmobs_r='@any' ;;
+    'observations export|--limit') __llmobs_r='@any' ;;
+    'observations export|--page-size') __llmobs_r='@any' ;;
+    'observations export|--expand-metadata') __llmobs_r='@any' ;;
+    'cost report|--from') __llmobs_r='@any' ;;
+    'cost report|--to') __llmobs_r='@any' ;;
+    'cost report|--month') __llmobs_r='@any' ;;
+    'cost report|--by') __llmobs_r='@any' ;;
+    'cost report|--type') __llmobs_r='GENERATION SPAN EVENT AGENT TOOL CHAIN RETRIEVER EVALUATOR EMBEDDING GUARDRAIL' ;;
+    'cost report|--environment') __llmobs_r='@any' ;;
+    'cost report|--budget') __llmobs_r='@any' ;;
+    'cost recompute|--input') __llmobs_r='@files' ;;
+    'cost recompute|--type') __llmobs_r='GENERATION SPAN EVENT AGENT TOOL CHAIN RETRIEVER EVALUATOR EMBEDDING GUARDRAIL' ;;
+    'cost recompute|--name') __llmobs_r='@any' ;;
+    'cost recompute|--trace') __llmobs_r='@any' ;;
+    'cost recompute|--user') __llmobs_r='@any' ;;
+    'cost recompute|--session') __llmobs_r='@any' ;;
+    'cost recompute|--environment') __llmobs_r='@any' ;;
+    'cost recompute|--level') __llmobs_r='DEBUG DEFAULT WARNING ERROR' ;;
+    'cost recompute|--version') __llmobs_r='@any' ;;
+    'cost recompute|--from') __llmobs_r='@any' ;;
+    'cost recompute|--to') __llmobs_r='@any' ;;
+    'cost recompute|--month') __llmobs_r='@any' ;;
+    'cost recompute|--limit') __llmobs_r='@any' ;;
+    'cost recompute|--models-file') __llmobs_r='@files' ;;
+    'cost recompute|--output') __llmobs_r='@files' ;;
     'api|--method'|'api|-X') __llmobs_r='GET POST PUT PATCH DELETE HEAD' ;;
     'api|--field'|'api|-f') __llmobs_r='@any' ;;
     'api|--typed-field'|'api|-F') __llmobs_r='@any' ;;
@@ -277,6 +363,7 @@ __llmobs_arg() {
     'labels remove|0') __llmobs_r='@any' ;;
     'labels remove|1') __llmobs_r='@any' ;;
     'tokens count|0') __llmobs_r='@any' ;;
+    'traces get|0') __llmobs_r='@any' ;;
     'api|0') __llmobs_r='@any' ;;
     'api|1') __llmobs_r='@any' ;;
     'completion|0') __llmobs_r='bash zsh fish' ;;

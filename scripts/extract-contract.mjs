@@ -23,6 +23,19 @@ const OPERATIONS = [
   ['get', '/api/public/v2/prompts/{promptName}'],
   ['delete', '/api/public/v2/prompts/{promptName}'],
   ['patch', '/api/public/v2/prompts/{name}/versions/{version}'],
+  ['post', '/api/public/ingestion'],
+  ['post', '/api/public/otel/v1/traces'],
+  ['get', '/api/public/traces'],
+  ['get', '/api/public/traces/{traceId}'],
+  ['delete', '/api/public/traces/{traceId}'],
+  ['delete', '/api/public/traces'],
+  ['get', '/api/public/observations'],
+  ['get', '/api/public/observations/{observationId}'],
+  ['get', '/api/public/v2/observations'],
+  ['get', '/api/public/v2/metrics'],
+  ['post', '/api/public/scores'],
+  ['get', '/api/public/metrics'],
+  ['get', '/api/public/v3/scores'],
 ];
 
 // Where the server answers otherwise than the OpenAPI file says, the fixture follows the server

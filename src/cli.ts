@@ -1,8 +1,9 @@
 // Builds the commander program and runs it. The only place where an error becomes a message and
 // an exit code. Kept light: command modules, output styling, zod, undici and the config store
 // load only when a command actually runs, so `--version` and `--help` start fast.
-import { Command, CommanderError, Option } from 'commander';
-import { examples } from './commands/examples.js';
+import { type Argument, Command, CommanderError, Help, Option } from 'commander';
+import { summary } from './completion/shared.js';
+import { examples, wrapLine } from './commands/examples.js';
 import { wholeNumberArg } from './commands/options.js';
 import { registerCommands } from './commands/register.js';
 import { Context, type ContextDeps, defaultDeps, type GlobalOptions } from './context.js';
@@ -22,6 +23,8 @@ export function buildProgram(ctx: Context, argv?: readonly string[]): Command {
     // line, and prompt commands need --version for themselves. A leading --version still works.
     .version(VERSION, '-V', 'print the version (also --version before any command)')
     .helpOption('-h, --help', 'show help for a command')
+    // The command groups' own `help`; the program's is registered with the commands.
+    .helpCommand('help [command]', 'show the help of a command')
     .addOption(new Option('--profile <profile>', 'use this profile (default: $LLMOBS_PROFILE, then the active profile)'))
     .addOption(new Option('--base-url <url>', 'server address, e.g. https://us.cloud.langfuse.com or http://localhost:3000'))
     .option('--json', 'print JSON on stdout (errors as JSON on stderr)')
@@ -35,7 +38,18 @@ export function buildProgram(ctx: Context, argv?: readonly string[]): Command {
     .addOption(new Option('--retries <n>', `retries after a rate limit or a transient server error, 0 to ${MAX_RETRIES}`).argParser(wholeNumberArg('--retries', 0, MAX_RETRIES)).default(3))
     .addOption(new Option('--max-pages <n>', 'most pages a listing (--all, --paginate) follows before it stops with an error').argParser(wholeNumberArg('--max-pages', 1, 1_000_000)).default(1000))
     .showSuggestionAfterError(true)
-    .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
+    .configureHelp({
+      sortSubcommands: false,
+      // Lists of commands: the name and arguments, and the first clause of the description (the
+      // whole one is in the command's own help).
+      subcommandTerm: (command) => [[command.name(), ...command.aliases()].join('|'), ...command.registeredArguments.map(argumentText)].join(' '),
+      subcommandDescription: (command) => summary(command.description(), 100),
+      // Below a command's own options, the global ones by name: the program's help describes them.
+      formatHelp(command, helper) {
+        const text = Help.prototype.formatHelp.call(this, command, helper);
+        return command.parent ? withGlobalOptions(text, inheritedOptions(command), helper.helpWidth ?? 80) : text;
+      },
+    })
     .addHelpText('after', helpFooter());
   examples(
     program,
@@ -135,14 +149,33 @@ function thousands(n: number): string {
   return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
+function argumentText(argument: Argument): string {
+  const name = `${argument.name()}${argument.variadic ? '...' : ''}`;
+  return argument.required ? `<${name}>` : `[${name}]`;
+}
+
+function inheritedOptions(command: Command): Option[] {
+  const options: Option[] = [];
+  for (let parent = command.parent; parent; parent = parent.parent) options.push(...parent.options.filter((option) => !option.hidden));
+  return options;
+}
+
+function withGlobalOptions(text: string, options: readonly Option[], width: number): string {
+  const flags = options.filter((option) => option.long !== undefined && option.long !== '--version').map((option) => (option.short ? `${option.short}/${option.long}` : option.long!));
+  const block = `Global options (llmobs --help describes them):\n${wrapLine(`  ${flags.join(', ')}`, width, '  ')}\n`;
+  const commands = text.indexOf('\nCommands:\n');
+  return commands === -1 ? `${text.replace(/\n*$/, '\n')}\n${block}` : `${text.slice(0, commands + 1)}${block}\n${text.slice(commands + 1)}`;
+}
+
 function helpFooter(): string {
-  const codes = EXIT_CODE_HELP.map(([code, text]) => `  ${String(code).padStart(2)}  ${text}`).join('\n');
+  const codes = EXIT_CODE_HELP.map(([code, text]) => wrapLine(`  ${String(code).padStart(2)}  ${text}`, 80, '      ')).join('\n');
   return `
 Environment:
-  LLMOBS_PROFILE, LLMOBS_BASE_URL, LLMOBS_PUBLIC_KEY, LLMOBS_SECRET_KEY, LLMOBS_API_KEY,
-  LANGFUSE_PUBLIC_KEY, LANGFUSE_SECRET_KEY, LANGFUSE_HOST, LANGFUSE_BASE_URL,
-  LLMOBS_CONFIG_DIR, LLMOBS_DEBUG, LLMOBS_MAX_RESPONSE_MB, NO_COLOR, FORCE_COLOR, HTTPS_PROXY,
-  HTTP_PROXY, NO_PROXY
+  LLMOBS_PROFILE, LLMOBS_BASE_URL, LLMOBS_PUBLIC_KEY, LLMOBS_SECRET_KEY,
+  LLMOBS_API_KEY, LANGFUSE_PUBLIC_KEY, LANGFUSE_SECRET_KEY, LANGFUSE_HOST,
+  LANGFUSE_BASE_URL, LLMOBS_CONFIG_DIR, LLMOBS_CACHE_DIR, LLMOBS_DEBUG,
+  LLMOBS_MAX_RESPONSE_MB, LLMOBS_RETRY_BASE_MS, NO_COLOR, FORCE_COLOR,
+  HTTPS_PROXY, HTTP_PROXY, NO_PROXY
 
 Exit codes:
 ${codes}`;

@@ -205,7 +205,7 @@ export class Context {
   }
 
   /** Resolves server and credentials (flags > environment > active profile). */
-  async resolveConfig(options: { auth: boolean; profile?: string; wholeProfile?: boolean } = { auth: true }): Promise<ResolvedConfig> {
+  async resolveConfig(options: { auth: boolean; profile?: string; profileFlag?: string; wholeProfile?: boolean } = { auth: true }): Promise<ResolvedConfig> {
     const { resolveConfig, SECRET_VARIABLES } = await import('./config/resolve.js');
     // Before anything can fail: an error about a bad URL must not show a key from the environment.
     for (const name of SECRET_VARIABLES) this.addSecret(this.env[name]);
@@ -214,6 +214,7 @@ export class Context {
     const globals = options.profile ? { ...this.globals, profile: options.profile, ...(options.wholeProfile ? { baseUrl: undefined } : {}) } : this.globals;
     const resolved = resolveConfig({
       globals,
+      profileFlag: options.profile ? options.profileFlag : undefined,
       env: this.env,
       store: await this.profiles(),
       requireAuth: options.auth,

@@ -9,6 +9,7 @@ import { ApiError, ConfigError, NetworkError } from '../errors.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import { isLoopbackHost } from '../config/url.js';
 import { describeNonJson, errorForBadResponse, errorForResponse, parseErrorBody } from './http-error.js';
+import { type ProxyChoice, proxyFor, proxyFailure } from './proxy.js';
 import { decideRetry, isIdempotent, parseRetryAfter, type RetryInput } from './retry.js';
 import { type Page, pageSchema } from './schemas/common.js';
 
@@ -125,6 +126,8 @@ export class ApiClient {
   private readonly options: ApiClientOptions;
   private readonly dispatcher: Dispatcher;
   private readonly ownsDispatcher: boolean;
+  /** The proxy requests go through (from the environment), to blame it when it fails. */
+  private readonly proxy: ProxyChoice | undefined;
   readonly limits: ReadLimits;
 
   constructor(options: ApiClientOptions) {
@@ -138,6 +141,7 @@ export class ApiClient {
       this.dispatcher = createDispatcher(options.env, options.timeoutMs);
       this.ownsDispatcher = true;
     }
+    this.proxy = options.dispatcher ? undefined : proxyFor(options.config.baseUrl, options.env);
     for (const note of options.config.notes) this.trace(`note: ${note}`);
   }
 
@@ -228,9 +232,11 @@ export class ApiClient {
           await this.wait(attempt, decision.delayMs, decision.reason);
           continue;
         }
-        throw new NetworkError(`${upper} ${displayPath}: cannot reach ${this.config.baseUrl}: ${errorText(error)}${attempt ? ` (after ${attempt + 1} attempts)` : ''}`, {
+        const viaProxy = this.proxy?.proxy ? ` through the proxy ${this.proxy.proxy} ($${this.proxy.variable})` : '';
+        const proxyFault = this.proxy ? proxyFailure(this.proxy, code, errorText(error), this.config.baseUrl) : undefined;
+        throw new NetworkError(`${upper} ${displayPath}: cannot reach ${this.config.baseUrl}${viaProxy}: ${errorText(error)}${attempt ? ` (after ${attempt + 1} attempts)` : ''}`, {
           code: 'network',
-          hint: networkHint(code, this.config.baseUrl, idempotent),
+          hint: proxyFault ? `${proxyFault.summary[0]!.toUpperCase()}${proxyFault.summary.slice(1)}. ${proxyFault.fix}` : networkHint(code, this.config.baseUrl, idempotent),
           cause: error,
         });
       } finally {

@@ -17,3 +17,44 @@ export function examples<T extends Command>(command: T, ...lines: string[]): T {
 export function examplesOf(command: Command): readonly string[] {
   return registered.get(command) ?? [];
 }
+
+/** Width of the prose at the end of a help, as commander's own wrapping when piped. */
+const HELP_WIDTH = 80;
+
+/**
+ * Prose for the end of a command's help, reflowed to 80 columns. Paragraphs are separated by a
+ * blank line; inside one, a line that starts a sentence (a capital letter, or an option such as
+ * `--json` after a full stop) starts a new line, and the others continue the line before.
+ */
+export function helpText(text: string): string {
+  return text
+    .split('\n\n')
+    .map((paragraph) => {
+      const lines: string[] = [];
+      for (const line of paragraph.split('\n')) {
+        const previous = lines.at(-1);
+        const startsSentence = /[.:)]$/.test(previous ?? '') && /^([A-Z]|--)/.test(line);
+        if (previous && line && !startsSentence) lines[lines.length - 1] = `${previous} ${line}`;
+        else lines.push(line);
+      }
+      return lines.map((line) => wrapLine(line, HELP_WIDTH)).join('\n');
+    })
+    .join('\n\n');
+}
+
+/** Greedy word wrap; `indent` starts each continuation line. A word longer than a line stays whole. */
+export function wrapLine(line: string, width: number, indent = ''): string {
+  const lead = /^ */.exec(line)![0];
+  const out: string[] = [];
+  let current = lead;
+  for (const word of line.slice(lead.length).split(' ')) {
+    if (current.trim() && current.length + 1 + word.length > width) {
+      out.push(current);
+      current = indent + word;
+    } else {
+      current = current.trim() ? `${current} ${word}` : current + word;
+    }
+  }
+  out.push(current);
+  return out.join('\n');
+}

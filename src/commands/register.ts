@@ -3,13 +3,16 @@ import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import type { Context } from '../context.js';
 import { collect } from './options.js';
 import { lazy } from './action.js';
-import { examples } from './examples.js';
+import { examples, helpText } from './examples.js';
 import { registerEstimate } from './estimate/index.js';
 import { registerLabels } from './labels/index.js';
 import { registerModels } from './models/index.js';
 import { registerProfile } from './profile/index.js';
 import { registerPrompts } from './prompts/index.js';
 import { registerTokens } from './tokens/index.js';
+import { registerTraces } from './traces/index.js';
+import { registerObservations } from './observations/index.js';
+import { registerCost } from './cost/index.js';
 
 const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'];
 
@@ -32,6 +35,9 @@ export function registerCommands(program: Command, ctx: Context, argv?: readonly
   registerLabels(program, ctx);
   registerTokens(program, ctx);
   registerEstimate(program, ctx);
+  registerTraces(program, ctx);
+  registerObservations(program, ctx);
+  registerCost(program, ctx);
 
   examples(
     program
@@ -48,7 +54,7 @@ export function registerCommands(program: Command, ctx: Context, argv?: readonly
       .description('show the project the credentials belong to')
       .action(lazy(ctx, () => import('./projects.js'))),
     'llmobs projects',
-    "llmobs projects --profile prod-us --jq '.data[0].id'",
+    "llmobs projects --profile prod-us --jq '.[0].id'",
   );
 
   examples(
@@ -95,9 +101,9 @@ export function registerCommands(program: Command, ctx: Context, argv?: readonly
     .option('-i, --include', 'print the response status line and headers before the body')
     .option('--silent', 'do not print the response body')
     .option('--curl', 'print the request as a curl command (credentials as environment variables) and send nothing')
-    .addHelpText('after', `
+    .addHelpText('after', helpText(`
 With one argument it is the path and the method is GET, or POST when -f, -F or --input are given.
-A prompt name with a "/" is one path segment: write it as %2F (team%2Fsummary).`)
+A prompt name with a "/" is one path segment: write it as %2F (team%2Fsummary).`))
     .action(lazy(ctx, () => import('./api.js')));
   examples(
     api,
@@ -117,7 +123,7 @@ A prompt name with a "/" is one path segment: write it as %2F (team%2Fsummary).`
       .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(['bash', 'zsh', 'fish']))
       .action(lazy(ctx, () => import('./completion.js'))),
     'llmobs completion bash > ~/.local/share/bash-completion/completions/llmobs',
-    'llmobs completion zsh > "${fpath[1]}/_llmobs"',
+    'llmobs completion zsh > ~/.zfunc/_llmobs',
     'llmobs completion fish > ~/.config/fish/completions/llmobs.fish',
   );
 

@@ -17,8 +17,21 @@ export function kindText(kind: ValueKind): string {
   return Array.isArray(kind) ? kind.join(' ') : kind;
 }
 
-export function summary(text: string): string {
-  const short = text.split(/[.;(]/)[0]!.trim();
-  return short.length > 70 ? `${short.slice(0, 67)}...` : short;
+/**
+ * A description as a shell shows it beside a candidate: the first clause, without parenthetical
+ * remarks, cut after a whole word when still long. A clause ends at `;` or `. ` (so `Node.js`
+ * stays whole), or before `e.g.`/`i.e.` examples.
+ */
+export function summary(text: string, maxLength = 70): string {
+  let short = text;
+  for (let previous = ''; previous !== short; ) {
+    previous = short;
+    short = short.replace(/\s*\([^()]+\)/g, '');
+  }
+  short = short.split(/;\s|\.(?:\s|$)|,?\s+(?:e\.g|i\.e)\./)[0]!.trim();
+  if (short.length <= maxLength) return short;
+  const cut = short.slice(0, maxLength - 2);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > 20 ? cut.slice(0, space) : cut.slice(0, maxLength - 3)).replace(/[\s,]+$/, '')}...`;
 }
 

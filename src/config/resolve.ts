@@ -63,6 +63,8 @@ interface Credentials {
 
 interface ResolveInput {
   globals: Pick<GlobalOptions, 'profile' | 'baseUrl'>;
+  /** The flag that named `globals.profile`, when not --profile (e.g. --to-profile of a copy). */
+  profileFlag?: string | undefined;
   env: Record<string, string | undefined>;
   store: Pick<ProfileStore, 'get' | 'activeName' | 'names' | 'path'>;
 }
@@ -96,13 +98,13 @@ export function profileUrl(profile: Profile): string | undefined {
 const partner = (name: string) => (name.includes('PUBLIC') ? name.replace('PUBLIC', 'SECRET') : name.replace('SECRET', 'PUBLIC'));
 const list = (names: readonly string[]) => names.map((name) => `$${name}`).join(', ');
 
-export function describeConfig({ globals, env, store }: ResolveInput): ConfigView {
+export function describeConfig({ globals, env, store, profileFlag }: ResolveInput): ConfigView {
   const notes: string[] = [];
   const value = (name: string) => (env[name] === undefined || env[name] === '' ? undefined : env[name]);
 
   // 1. Which profile.
   let selected: { name: string; source: Source; explicit: boolean } | undefined;
-  if (globals.profile) selected = { name: globals.profile, source: { kind: 'flag', name: '--profile' }, explicit: true };
+  if (globals.profile) selected = { name: globals.profile, source: { kind: 'flag', name: profileFlag ?? '--profile' }, explicit: true };
   else if (value('LLMOBS_PROFILE')) {
     selected = { name: value('LLMOBS_PROFILE')!, source: { kind: 'env', name: 'LLMOBS_PROFILE' }, explicit: true };
   } else {

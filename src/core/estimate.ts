@@ -15,6 +15,7 @@ import { resolveTokenizer, SLOW_PIECE_BYTES, tokenizeObservation } from './token
 import type { DroppedValue, ProvidedUsage, UsageDetailsShape } from './usage.js';
 import { finalizeProvidedUsage, mergeProvidedUsage, ObservationRejectedError } from './usage.js';
 import type { EstimateWarning } from './warnings.js';
+import { inputWithToolDefinitions } from './tools.js';
 
 /** One generation as it would be sent to the ingestion API. */
 export interface EstimateInput {
@@ -105,7 +106,7 @@ function isModelParameterValue(v: unknown): boolean {
 }
 
 /** The parts of the server's event schema that would reject the whole generation. */
-function validateInput(input: EstimateInput): void {
+export function validateInput(input: EstimateInput): void {
   const issues: string[] = [];
   if (typeof input.model !== 'string') issues.push('model must be a string');
   if (input.level != null && !LEVELS.includes(input.level)) issues.push(`level must be one of ${LEVELS.join(', ')}`);
@@ -147,7 +148,36 @@ export function estimate(input: EstimateInput, options: EstimateOptions): Estima
     assertJsonDepth(input[key], `the ${key === 'usageDetails' ? 'usage' : key === 'costDetails' ? 'cost' : key}`);
   }
   validateInput(input);
-  return estimateFromProvided(input, mergeProvidedUsage(input), options);
+  const provided = mergeProvidedUsage(input);
+  // The worker reads pricing-tier attributes (model parameters, metadata) from the last event that
+  // carried usage (provided_usage_details not empty, negative values still in): a generation sent
+  // without usage has none, so attribute conditions cannot hold for it.
+  const usageSent = !isEmpty(provided.usage) || provided.dropped.some((d) => d.field === 'provided');
+  const result = estimateFromProvided(
+    {
+      ...input,
+      // Tool definitions in the metadata are counted as part of the input, as the worker moves them there.
+      input: inputWithToolDefinitions(input.input, input.metadata),
+      modelParameters: usageSent ? input.modelParameters : undefined,
+      metadata: usageSent ? input.metadata : undefined,
+    },
+    provided,
+    options,
+  );
+  if (!usageSent) warnIfAttributesIgnored(result, input);
+  return result;
+}
+
+/** Says so when the attributes sent would have chosen another tier, had usage been sent with them. */
+function warnIfAttributesIgnored(result: EstimateResult, input: EstimateInput): void {
+  const tiers = result.explain.match?.winner?.definition.pricingTiers ?? [];
+  if (isEmpty(result.usageDetails) || (input.modelParameters == null && input.metadata == null)) return;
+  const withAttributes = selectPricingTier(tiers, result.usageDetails, { modelParameters: input.modelParameters, metadata: input.metadata });
+  if (!withAttributes.tier || withAttributes.tier.id === result.explain.tier.tier?.id) return;
+  result.warnings.push({
+    code: 'tier-attributes-ignored',
+    message: `No usage was sent, so the server chooses the pricing tier without looking at model parameters or metadata: "${result.pricingTier ?? 'none'}" rather than "${withAttributes.tier.name}". Send the usage with the generation for the attributes to count.`,
+  });
 }
 
 /** What `estimateFromProvided` reads of a generation besides its provided usage and cost. */

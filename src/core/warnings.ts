@@ -14,6 +14,7 @@ export const ESTIMATE_WARNING_CODES = [
   'tokenization-may-time-out',
   'no-prices',
   'tier-condition-unknown',
+  'tier-attributes-ignored',
   'usage-total-mismatch',
   'values-dropped',
   'cost-out-of-range',

@@ -1,7 +1,8 @@
 // Reading local input files: a missing or unreadable file is a file error (exit 6), bad content a
-// usage error (exit 2) that says where it is. Nothing is sent before both checks pass.
-import { open } from 'node:fs/promises';
-import { resolve } from 'node:path';
+// usage error (exit 2) that says where it is. Nothing is sent before both checks pass. And writing
+// a file whole.
+import { open, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import type { Context, InStream } from '../context.js';
 import { CliError, ExitCode, FileError, UsageError } from '../errors.js';
 import { JsonTooDeepError, jsonTextDepth, MAX_JSON_DEPTH, valueDepth } from '../core/json-depth.js';
@@ -76,4 +77,19 @@ export async function parseJsonOrYaml(text: string, source: string): Promise<unk
   }
   if (valueDepth(value, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) throw tooDeep(source);
   return value;
+}
+
+/**
+ * Writes a file by writing a temporary file next to it and renaming it over the target, so the
+ * file is either the old one or the new one, never a part. `shown` names it in the error.
+ */
+export async function writeFileWhole(path: string, text: string, shown = path): Promise<void> {
+  const temporary = join(dirname(path), `.${process.pid}.${Date.now()}.llmobs-tmp`);
+  try {
+    await writeFile(temporary, text, 'utf8');
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw new FileError(`cannot write ${shown}: ${(error as Error).message}`);
+  }
 }

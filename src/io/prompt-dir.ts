@@ -1,8 +1,9 @@
 // A directory of prompt files (prompts pull/status/push): reading every file with its problems,
 // and writing one file so that a reader never sees half of it.
-import { lstat, mkdir, readdir, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, realpath, rm, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { FileError } from '../errors.js';
+import { writeFileWhole } from './files.js';
 import { isPromptFileExtension, parsePromptFile, promptNameOfPath } from '../core/prompts/file-format.js';
 import { validatePromptName } from '../core/prompts/name.js';
 import type { LocalPromptFile } from '../core/prompts/sync-plan.js';
@@ -137,9 +138,8 @@ async function walk(root: string, directory: string, found: Found[], realRoot: s
 }
 
 /**
- * Writes a file by writing a temporary file next to it and renaming it over the target, so the
- * file is either the old one or the new one, never a part. `replaces` is removed afterwards (the
- * prompt's previous file under another extension).
+ * Writes a prompt's file whole (never half of it, see writeFileWhole). `replaces` is removed
+ * afterwards (the prompt's previous file under another extension).
  */
 export async function writePromptFile(root: string, stem: string, extension: string, text: string, replaces?: string): Promise<string> {
   const target = join(root, ...stem.split('/')) + `.${extension}`;
@@ -149,14 +149,7 @@ export async function writePromptFile(root: string, stem: string, extension: str
     throw new FileError(`cannot write the prompt '${stem}': its file would be ${target}, outside ${root}`);
   }
   await makeFolders(root, relative(resolve(root), dirname(resolve(target))), target);
-  const temporary = join(dirname(target), `.${process.pid}.${Date.now()}.llmobs-tmp`);
-  try {
-    await writeFile(temporary, text, 'utf8');
-    await rename(temporary, target);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw new FileError(`cannot write ${target}: ${(error as Error).message}`);
-  }
+  await writeFileWhole(target, text);
   if (replaces !== undefined) {
     const old = join(root, ...replaces.split('/'));
     if (old !== target && (await lstat(old).catch(() => undefined))) await rm(old, { force: true });

@@ -46,18 +46,30 @@ export function escapeValue(text: string, keepLines = false): string {
  * output has no sequence of its own, so there every one is made visible.
  */
 export function escapeText(text: string, keepColours = true): string {
-  CONTROLS.lastIndex = 0;
-  if (!CONTROLS.test(text)) return text;
+  return escapeKeepingColours(text, CONTROLS, keepColours);
+}
+
+/**
+ * A styled value shown on one line (the value of a label/value pair): every control character
+ * made visible, tabs and line feeds included, except the colour sequences of our own styling.
+ */
+export function escapeStyledValue(text: string, keepColours = true): string {
+  return escapeKeepingColours(text, ALL_CONTROLS, keepColours);
+}
+
+function escapeKeepingColours(text: string, pattern: RegExp, keepColours: boolean): string {
+  pattern.lastIndex = 0;
+  if (!pattern.test(text)) return text;
   let out = '';
   let last = 0;
-  CONTROLS.lastIndex = 0;
-  for (let m = CONTROLS.exec(text); m !== null; m = CONTROLS.exec(text)) {
+  pattern.lastIndex = 0;
+  for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
     const at = m.index;
     if (m[0] === '\u001b' && keepColours) {
       OWN_SGR.lastIndex = at;
       const sgr = OWN_SGR.exec(text);
       if (sgr) {
-        CONTROLS.lastIndex = at + sgr[0].length;
+        pattern.lastIndex = at + sgr[0].length;
         continue;
       }
     }

@@ -6,7 +6,7 @@ import { Chalk, type ChalkInstance } from 'chalk';
 import type TableType from 'cli-table3';
 import { CliError, ExitCode } from '../errors.js';
 import { colorLevel } from './color.js';
-import { escapeJson, escapeText, escapeValue } from './escape.js';
+import { escapeJson, escapeStyledValue, escapeText, escapeValue } from './escape.js';
 import { fitTable } from './fit.js';
 import type { JqFilter } from './jq.js';
 
@@ -215,7 +215,9 @@ export class Output {
     }
     const width = Math.max(0, ...pairs.map(([label]) => label.length));
     for (const [label, value] of pairs) {
-      this.line(`${this.c.bold(escapeValue(label).padEnd(width))}  ${escapeValue(cellText(value))}`);
+      // Values may carry their own styling (a dimmed source, a coloured status): kept, while any
+      // other control character is made visible.
+      this.line(`${this.c.bold(escapeValue(label).padEnd(width))}  ${escapeStyledValue(cellText(value), this.c.level > 0)}`);
     }
   }
 

@@ -2,7 +2,8 @@
 // versions and model definitions (its Postgres rows), and the traffic it records: traces,
 // observations and scores (its ClickHouse `traces`, `observations` and `scores` tables).
 // Ingestion (batch and OpenTelemetry) produces the traffic records; the store keeps every record
-// (src/server/store); the read API answers from them.
+// (src/server/store), with the ingestion events each was built from beside it (not part of the
+// record: see src/server/ingest/event-log.ts); the read API answers from them.
 // Times are ISO 8601 strings in UTC with milliseconds ("2026-01-01T00:00:00.000Z"), so they sort
 // as text.
 import type { ModelUnit, PricingTier } from '../core/models/types.js';
@@ -28,9 +29,11 @@ export interface TraceRecord {
   environment: string;
   public: boolean;
   bookmarked: boolean;
-  /** De-duplicated, in the order first seen. */
+  /** The sorted union of every event's tags (the service sorts and de-duplicates them). */
   tags: string[];
+  /** Values as the service returns them: each JSON-parsed when its stored text parses. */
   metadata: Record<string, unknown>;
+  /** The last truthy input (and output) of the events in time order, as sent (the service keeps their JSON text). */
   input: unknown;
   output: unknown;
   createdAt: string;
@@ -51,21 +54,29 @@ export interface ObservationRecord {
   level: ObservationLevel;
   statusMessage: string | null;
   version: string | null;
+  /**
+   * The last truthy input (and output) of the events in time order, as sent (the service keeps
+   * their JSON text), with tool definitions from the metadata moved into the input.
+   */
   input: unknown;
   output: unknown;
+  /** Values as the service returns them (each JSON-parsed when its stored text parses), tool definitions taken out. */
   metadata: Record<string, unknown>;
   /** The model name the client sent; matching runs on it. */
   providedModelName: string | null;
   /** The id of the model definition matched at ingestion (project or built-in), if any. */
   internalModelId: string | null;
   modelParameters: Record<string, unknown> | null;
-  /** What the client sent, before inference. */
+  /**
+   * What the client sent, before inference, as the service keeps it: OpenAI usage shapes split
+   * into input/output and their details, legacy `usage` merged in, only numbers >= 0 (costs: numbers).
+   */
   providedUsageDetails: Record<string, number>;
   providedCostDetails: Record<string, number>;
   /** What the server keeps after normalisation and inference (tokenized when nothing was sent). */
   usageDetails: Record<string, number>;
   costDetails: Record<string, number>;
-  /** costDetails.total, or null when nothing was priced. */
+  /** costDetails.total, or null when nothing was priced. Costs are cut to 12 decimals, as the service's Decimal64(12). */
   totalCost: number | null;
   usagePricingTierId: string | null;
   usagePricingTierName: string | null;
@@ -81,9 +92,9 @@ export interface ScoreRecord {
   projectId: string;
   timestamp: string;
   name: string;
-  /** Numeric for NUMERIC and BOOLEAN (0/1); null for CATEGORICAL and TEXT. */
+  /** Numeric for NUMERIC and BOOLEAN (0/1); null for CATEGORICAL, TEXT and CORRECTION. */
   value: number | null;
-  /** The label of CATEGORICAL, TEXT and CORRECTION scores. */
+  /** The label of CATEGORICAL, TEXT and CORRECTION scores; "True"/"False" for BOOLEAN; null for NUMERIC. */
   stringValue: string | null;
   dataType: ScoreDataType;
   source: ScoreSource;
@@ -94,8 +105,10 @@ export interface ScoreRecord {
   comment: string | null;
   metadata: Record<string, unknown>;
   environment: string;
+  /** Always null here: a score naming a config is dropped, as the service drops one naming a config the project lacks. */
   configId: string | null;
   queueId: string | null;
+  /** Set by the service's UI annotations only; null for what the API and ingestion store. */
   authorUserId: string | null;
   createdAt: string;
   updatedAt: string;
@@ -132,6 +145,7 @@ export interface PromptRecord {
   /** Legacy column; null for versions created through the v2 API. GET derives it from the labels. */
   isActive: boolean | null;
   config: unknown;
+  /** De-duplicated, in the order sent; one set per prompt (a create with other tags sets them on every version). */
   tags: string[];
   /** In the order the server keeps them (a label PATCH puts the new ones first). */
   labels: string[];

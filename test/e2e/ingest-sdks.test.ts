@@ -66,11 +66,11 @@ interface ReadBack {
 async function readBack(server: RunningServer, traceId: string, ids: Record<string, string>): Promise<ReadBack> {
   try {
     const call = apiCaller(() => server);
-    const trace = await call('GET', `/api/public/traces/${traceId}`, undefined, { unchecked: true });
+    const trace = await call('GET', `/api/public/traces/${traceId}`);
     expect(trace.status).toBe(200);
     const v1: Record<string, any> = {};
     for (const [name, id] of Object.entries(ids)) {
-      const answer = await call('GET', `/api/public/observations/${id}`, undefined, { unchecked: true });
+      const answer = await call('GET', `/api/public/observations/${id}`);
       expect(answer.status).toBe(200);
       v1[name] = answer.body;
     }

@@ -34,7 +34,7 @@ describe('label promotion end to end', () => {
     expect(promoted.exitCode, promoted.stderr).toBe(0);
     const result = JSON.parse(promoted.stdout);
     expect(result).toMatchObject({ label: 'production', from: { label: 'staging', version: 2 }, previousVersion: 1, version: 2, changed: true });
-    expect(result.rollbackCommand).toBe("llmobs labels set 'ci/support agent' production --version 1");
+    expect(result.rollbackCommand).toBe("llmobs labels set 'ci/support agent' production --version 1 --expect-current 2");
 
     // A second pipeline that still believes production is on 1 must not act.
     const stale = await run(['labels', 'promote', NAME, '--from', 'latest', '--to', 'production', '--expect-current', '1']);

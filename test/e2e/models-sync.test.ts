@@ -108,6 +108,21 @@ describe('models pull / status / push', () => {
     expect(again.writes).toEqual([]);
   });
 
+  it('--prune refuses a file without definitions, which would delete every one (a wrong file, a failed step), dry run too', async () => {
+    await start();
+    await seed();
+    writeFileSync(join(cwd, 'models.yaml'), '[]\n');
+    for (const extra of [['--dry-run'], []]) {
+      const pushed = await run(['models', 'push', '--prune', ...extra]);
+      expect(pushed.exitCode).toBe(2);
+      expect(pushed.stderr).toContain("models.yaml has no definitions: --prune would delete all 2 of the project's own definitions; nothing was sent");
+      expect(pushed.writes).toEqual([]);
+    }
+    expect(await customModels()).toHaveLength(2);
+    // Without --prune an empty file changes nothing, and is no error.
+    expect((await run(['models', 'push'])).exitCode).toBe(0);
+  });
+
   it('matches by modelName when the file has no id', async () => {
     await start();
     const { flat } = await seed();
@@ -153,9 +168,11 @@ describe('models push through a failure', () => {
     let puts = 0;
     const proxy = await startFaultProxy(server.url, (request) => (request.method === 'PUT' && ++puts === 2 ? { kind: 'answer', status: 500 } : { kind: 'pass' }));
     try {
-      const failed = await run(['models', 'push'], proxy.url);
+      const failed = await run(['models', 'push', '--json'], proxy.url);
       expect(failed.exitCode).toBe(5);
       expect(failed.stderr).toMatch(/push stopped at "my-gpt" \(changed\)\. Done 1 of 2: my-claude\./);
+      // Scripts get the same report as prompts push gives: what was done, what failed, what was not done.
+      expect(JSON.parse(failed.stdout)).toMatchObject({ dryRun: false, done: [{ status: 'replaced', modelName: 'my-claude' }], unchanged: 0, failed: { status: 'changed', modelName: 'my-gpt' }, notDone: [] });
       const rerun = await run(['models', 'push']);
       expect(rerun.exitCode).toBe(0);
       expect(rerun.writes.map((w) => w.method)).toEqual(['PUT']);

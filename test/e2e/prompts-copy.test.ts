@@ -126,6 +126,32 @@ describe('prompts copy', { timeout: 90_000 }, () => {
     ]);
   });
 
+  it('a named prompt that is missing, or has none of the --label labels, is not found (exit 8) and nothing is sent', async () => {
+    await seedSource();
+    const missing = await p.run(['prompts', 'copy', 'agent', 'ghost', '--from-profile', 'source', '--to-profile', 'destination']);
+    expect(missing.exitCode).toBe(8);
+    expect(missing.stderr).toContain("not in the source project (profile source): 'ghost'");
+    expect(missing.writesTo(p.destination)).toEqual([]);
+    const unlabelled = await p.run(['prompts', 'copy', 'agent', 'shared/tone', '--label', 'staing', '--from-profile', 'source', '--to-profile', 'destination']);
+    expect(unlabelled.exitCode).toBe(8);
+    expect(unlabelled.stderr).toContain("no version labelled staing in the source project (profile source): 'agent', 'shared/tone'; nothing was sent");
+    expect(unlabelled.writesTo(p.destination)).toEqual([]);
+    // With --all, prompts without the label are skipped, and the summary says why nothing was copied.
+    const all = await p.run(['prompts', 'copy', '--all', '--label', 'staing', '--from-profile', 'source', '--to-profile', 'destination']);
+    expect(all.exitCode).toBe(0);
+    expect(all.stderr).toContain('Nothing to copy (profile source → profile destination): no prompt has a version labelled staing.');
+  });
+
+  it('an unknown --to-profile or --from-profile is named by its option', async () => {
+    const to = await p.run(['prompts', 'copy', '--all', '--from-profile', 'source', '--to-profile', 'nope']);
+    expect(to.exitCode).toBe(3);
+    expect(to.stderr).toContain('profile "nope" not found (from --to-profile)');
+    const from = await p.run(['prompts', 'copy', '--all', '--from-profile', 'nope', '--to-profile', 'destination']);
+    expect(from.exitCode).toBe(3);
+    expect(from.stderr).toContain('profile "nope" not found (from --from-profile)');
+    expect([...to.sent, ...from.sent]).toEqual([]);
+  });
+
   it('refuses to copy a project onto itself, and needs names or --all', async () => {
     const self = await p.run(['prompts', 'copy', '--all', '--from-profile', 'destination', '--to-profile', 'destination']);
     expect(self.exitCode).toBe(2);

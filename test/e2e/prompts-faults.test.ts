@@ -96,6 +96,18 @@ describe('push through failures', () => {
     expect(once(await versionsOnServer())).toBe(true);
   });
 
+  it('--json has the same keys when the push stops midway as when it finishes', async () => {
+    const first = await push(() => ({ kind: 'pass' }), ['--json']);
+    writeFileSync(join(cwd, 'prompts', 'p2.md'), 'prompt 2 edited\n');
+    writeFileSync(join(cwd, 'prompts', 'p3.md'), 'prompt 3 edited\n');
+    let posts = 0;
+    const failed = await push((request) => (request.method === 'POST' && ++posts === 2 ? { kind: 'answer', status: 500, body: '{}' } : { kind: 'pass' }), ['--json']);
+    expect(failed.exitCode).toBe(5);
+    const report = JSON.parse(failed.stdout);
+    expect(Object.keys(report).sort()).toEqual(Object.keys(JSON.parse(first.stdout)).sort());
+    expect(report).toMatchObject({ dryRun: false, pushed: [{ name: 'p2', status: 'new version', version: 2 }], unchanged: 4, failed: { name: 'p3', status: 'changed' }, notPushed: [] });
+  });
+
   it('a create whose answer is lost (connection cut after the server created it) is not created twice on re-run', async () => {
     let posts = 0;
     const failed = await push((request) => (request.method === 'POST' && ++posts === 2 ? { kind: 'reset-after' } : { kind: 'pass' }));

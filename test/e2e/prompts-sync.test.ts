@@ -104,12 +104,49 @@ describe('prompts pull', () => {
     expect(read('prompts/support/agent.yaml')).toContain('{role: system');
   });
 
+  it('--force overwrites the content but keeps the labels the file wants', async () => {
+    await seedSome();
+    write('prompts/plain.md', '---\nlabels:\n  - staging\n---\nmy local edit\n');
+    const forced = await run(['prompts', 'pull', 'plain', '--force']);
+    expect(forced.exitCode).toBe(0);
+    expect(read('prompts/plain.md')).toBe('---\nlabels:\n  - staging\n---\nno config, no tags\n');
+  });
+
+  it('does not write prompts whose names differ only in case or Unicode form (one file on macOS and Windows)', async () => {
+    await cli.seed({ name: 'Greeting', prompt: 'upper' });
+    await cli.seed({ name: 'greeting', prompt: 'lower' });
+    await cli.seed({ name: 'caf\u00e9', prompt: 'composed' });
+    await cli.seed({ name: 'cafe\u0301', prompt: 'decomposed' });
+    await cli.seed({ name: 'other', prompt: 'fine' });
+    write('prompts/Local.md', 'a new prompt not pushed yet\n');
+    await cli.seed({ name: 'local', prompt: 'on the server' });
+    const pulled = await run(['prompts', 'pull']);
+    expect(pulled.exitCode).toBe(0);
+    expect(read('prompts/other.md')).toBe('fine\n');
+    for (const name of ['Greeting', 'greeting', 'caf\u00e9', 'cafe\u0301', 'local']) {
+      expect(existsSync(join(cwd, `prompts/${name}.md`)), name).toBe(false);
+      expect(pulled.stdout).toContain(`${name}\t1\t\tskipped (differs from`);
+    }
+    expect(read('prompts/Local.md')).toBe('a new prompt not pushed yet\n');
+    expect(pulled.stderr).toContain("not written: 'Greeting', 'cafe\u0301', 'caf\u00e9', 'greeting', 'local'");
+  });
+
   it('reports a named prompt that does not exist (exit 8) after writing the others', async () => {
     await seedSome();
     const pulled = await run(['prompts', 'pull', 'plain', 'ghost']);
     expect(pulled.exitCode).toBe(8);
     expect(pulled.stderr).toContain('ghost');
     expect(read('prompts/plain.md')).toBe('no config, no tags\n');
+  });
+});
+
+describe('prompts status', () => {
+  it('ends with the push command for exactly what it compared: names, directory and labels, quoted for a shell', async () => {
+    write('my prompts/team a/it\'s new.md', 'hello\n');
+    write('my prompts/other.md', 'other\n');
+    const status = await run(['prompts', 'status', "team a/it's new", '--dir', 'my prompts', '--label', 'staging']);
+    expect(status.exitCode).toBe(0);
+    expect(status.stderr).toContain("Push with: llmobs prompts push 'team a/it'\\''s new' --dir 'my prompts' --label staging");
   });
 });
 

@@ -91,6 +91,13 @@ describe('README: Prompts in git', { timeout: 300_000 }, () => {
       return { exitCode: 0, stdout: '', stderr: '' };
     };
     expect(Object.keys(workflow.jobs)).toEqual(['plan', 'push', 'promote', 'drift']);
+    // llmobs is not on the npm registry: `npm install --global llmobs` would fail, or install
+    // whatever someone published under that name. Every job installs the packed tarball.
+    const installs = Object.values(workflow.jobs).flatMap((j) => j.steps.map((step) => step.run ?? '').filter((run) => run.startsWith('npm install')));
+    expect(installs).toHaveLength(4);
+    for (const install of installs) expect(install).toMatch(/^npm install --global \.\/vendor\/llmobs-[\d.]+\.tgz/);
+    // Two pushes at once would both create the new versions.
+    expect((workflow.jobs.push as { concurrency?: unknown }).concurrency).toBeTruthy();
 
     // A pull request that edits a prompt: the plan shows it, and the check passes.
     writeFileSync(join(repo, 'prompts/shared/signature.md'), 'The friendly support team\n');

@@ -117,6 +117,38 @@ describe('the server data directory', { timeout: 120_000 }, () => {
     await second.child;
   });
 
+  it('keeps every ingestion request acknowledged before a kill -9 (WAL with synchronous=NORMAL)', async () => {
+    const env = isolatedEnv();
+    const dataDir = join(tempDir(), 'data');
+    const first = startServerProcess(['--data-dir', dataDir], env);
+    const started = await first.ready;
+    const at = '2026-03-01T10:00:00.000Z';
+    for (let request = 0; request < 5; request++) {
+      const batch = [
+        { id: `t-${request}`, type: 'trace-create', timestamp: at, body: { id: `trace-${request}`, name: 'kept' } },
+        ...Array.from({ length: 20 }, (_, i) => ({
+          id: `g-${request}-${i}`,
+          type: 'generation-create',
+          timestamp: at,
+          body: { id: `gen-${request}-${i}`, traceId: `trace-${request}`, model: 'gpt-4o', usageDetails: { input: 10, output: 2 } },
+        })),
+      ];
+      const answer = await api(started, 'POST', '/api/public/ingestion', { batch });
+      expect(answer).toMatchObject({ status: 207, body: { errors: [] } });
+    }
+    // Killed right after the last answer: nothing had time to be checkpointed or synced.
+    first.child.kill('SIGKILL');
+    await first.child;
+
+    const second = startServerProcess(['--data-dir', dataDir], env);
+    const restarted = await second.ready;
+    expect((await api(restarted, 'GET', '/api/public/traces?limit=100')).body.meta.totalItems).toBe(5);
+    expect((await api(restarted, 'GET', '/api/public/observations?limit=1')).body.meta.totalItems).toBe(100);
+    expect((await api(restarted, 'GET', '/api/public/observations/gen-4-19')).body).toMatchObject({ usageDetails: { input: 10, output: 2, total: 12 } });
+    second.child.kill('SIGTERM');
+    await second.child;
+  });
+
   it('refuses a prompt config nested 6,000 levels with a 400, and every later write still reaches disk', async () => {
     const env = isolatedEnv();
     const dataDir = join(tempDir(), 'data');

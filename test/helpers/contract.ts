@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { updatedAtSchema } from '../../src/core/prompts/updated-at.js';
+import { DATA_KEYS, dataRules } from './contract-data.js';
 
 type Schema = Record<string, any>;
 
@@ -141,6 +142,7 @@ function serverRules(key: string, body: Record<string, any> | undefined, query: 
       if (value !== null && !updatedAtSchema().safeParse(value).success) add(`query.${name}`, 'the server needs an ISO datetime with Z or an offset');
     }
   }
+  if (DATA_KEYS.has(key)) return [...issues, ...dataRules(key, query)];
   for (const name of ['page', 'limit']) {
     const value = query.get(name);
     if (value !== null && (!/^\d+$/.test(value) || Number(value) < 1 || (name === 'limit' && Number(value) > 100))) add(`query.${name}`, 'out of range');
@@ -153,6 +155,8 @@ function coerce(schema: Schema, value: string | undefined): unknown {
   const type = resolve(schema).type;
   if (type === 'integer' || type === 'number') return /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value;
   if (type === 'boolean') return value === 'true' ? true : value === 'false' ? false : value;
+  // A repeated parameter (environment=a&environment=b) arrives one value at a time.
+  if (type === 'array') return [coerce(resolve(schema).items ?? {}, value)];
   return value;
 }
 

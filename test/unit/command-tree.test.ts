@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { buildProgram, run } from '../../src/cli.js';
 import { examplesOf } from '../../src/commands/examples.js';
 import { Context, defaultDeps } from '../../src/context.js';
+import { llmobsWords } from '../helpers/shell-words.js';
 import { Capture, stdinFrom } from '../helpers/streams.js';
 
 function program(): Command {
@@ -17,56 +18,6 @@ function walk(command: Command, path: string[] = []): Array<{ command: Command; 
 
 const commands = walk(program());
 const name = (path: string[]) => ['llmobs', ...path].join(' ');
-
-/** Shell words of the `llmobs ...` part of an example line (quotes removed, pipes and redirects cut). */
-export function llmobsWords(line: string): string[] | undefined {
-  const words: string[] = [];
-  const segments: string[][] = [[]];
-  let word = '';
-  let quoted = false;
-  let redirect = false;
-  const end = () => {
-    if (word !== '' || quoted) {
-      if (redirect) redirect = false;
-      else segments.at(-1)!.push(word);
-    }
-    word = '';
-    quoted = false;
-  };
-  for (let i = 0; i < line.length; i++) {
-    const ch = line[i]!;
-    if (ch === "'") {
-      const close = line.indexOf("'", i + 1);
-      word += line.slice(i + 1, close);
-      quoted = true;
-      i = close;
-    } else if (ch === '"') {
-      let j = i + 1;
-      for (; line[j] !== '"'; j++) word += line[j] === '\\' ? line[++j] : line[j];
-      quoted = true;
-      i = j;
-    } else if (ch === '\\') {
-      word += line[++i];
-    } else if (ch === ' ') {
-      end();
-    } else if (ch === '|' || ch === ';' || ch === '&') {
-      end();
-      if (line[i + 1] === ch) i++;
-      segments.push([]);
-    } else if (ch === '>' || ch === '<') {
-      if (/^\d$/.test(word)) word = '';
-      end();
-      redirect = true;
-    } else {
-      word += ch;
-    }
-  }
-  end();
-  const segment = segments.find((candidate) => candidate[0] === 'llmobs');
-  if (!segment) return undefined;
-  words.push(...segment.slice(1));
-  return words;
-}
 
 describe('every command', () => {
   it('has examples in its help', () => {
@@ -113,6 +64,31 @@ describe('every command', () => {
     expect(viaHelp.exitCode).toBe(0);
     expect(viaHelp.stdout).toBe(viaFlag.stdout);
     expect(viaHelp.stdout).toContain(`Usage: llmobs ${path.join(' ')}`);
+  });
+});
+
+describe('help that reads well', () => {
+  it.each(commands.map(({ path }) => [name(path), path] as const))('%s --help fits 80 columns, examples aside', async (_label, path) => {
+    const help = (await capture([...path, '--help'])).stdout;
+    const body = help.slice(0, help.indexOf('\nExamples:'));
+    const long = body.split('\n').filter((line) => line.length > 80);
+    expect(long).toEqual([]);
+  });
+
+  it('a command\'s help names the global options in a few lines rather than describing each again', async () => {
+    const root = program();
+    const globalFlags = root.options.flatMap((option) => option.long ?? []);
+    for (const { path } of commands.filter(({ path }) => path.length > 0)) {
+      const help = (await capture([...path, '--help'])).stdout;
+      const start = help.indexOf('\nGlobal options');
+      expect(start, name(path)).toBeGreaterThan(0);
+      const block = help.slice(start + 1).split('\n\n')[0]!;
+      expect(block.split('\n').length, `${name(path)}:\n${block}`).toBeLessThanOrEqual(5);
+      for (const flag of globalFlags) expect(block, name(path)).toContain(flag);
+      expect(help).not.toContain('time limit per request attempt');
+    }
+    // The program's own help describes each.
+    expect((await capture(['--help'])).stdout).toContain('time limit per request attempt');
   });
 });
 

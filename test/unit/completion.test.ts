@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildProgram, run } from '../../src/cli.js';
 import { completionFileName, describeTree, generate, SHELLS, valuesFor } from '../../src/completion/generate.js';
+import { summary } from '../../src/completion/shared.js';
 import { REGION_NAMES } from '../../src/config/regions.js';
 import { Context, defaultDeps } from '../../src/context.js';
 import { Capture, stdinFrom } from '../helpers/streams.js';
@@ -24,6 +25,23 @@ describe('shell completion', () => {
     const stderr = new Capture(false);
     expect(await run(['completion', 'tcsh'], { io: { stdout: new Capture(false), stderr, stdin: stdinFrom(undefined) } })).toBe(2);
     expect(stderr.text).toContain('bash, zsh, fish');
+  });
+
+  it('describes commands and options in the first clause of their help, never cut inside a word such as Node.js or e.g.', () => {
+    expect(summary('server address, e.g. https://us.cloud.langfuse.com or http://localhost:3000')).toBe('server address');
+    expect(summary('check the setup end to end: Node.js, file permissions')).toBe('check the setup end to end: Node.js, file permissions');
+    expect(summary('print the version of llmobs and of Node.js')).toBe('print the version of llmobs and of Node.js');
+    expect(summary('delete one version (--version), the versions with a label (--label), or the whole prompt')).toBe('delete one version, the versions with a label, or the whole prompt');
+    expect(summary('unified diff of the content (chat messages one per block) and the config of two versions')).toBe('unified diff of the content and the config of two versions');
+    expect(summary('retries after a rate limit; see --help. More text')).toBe('retries after a rate limit');
+    expect(summary("fill in variables as the SDKs' compile() does")).toBe("fill in variables as the SDKs' compile() does");
+    expect(summary('a'.repeat(40) + ' ' + 'b'.repeat(40))).toBe(`${'a'.repeat(40)}...`);
+    // Every description in the tree gives a summary that ends on a whole word.
+    for (const spec of describeTree(program())) {
+      for (const text of [...spec.children.map((child) => child.description), ...spec.options.map((option) => option.description)]) {
+        expect(summary(text), text).not.toMatch(/(\b[ei]|\bNode|[^.]\.)$/);
+      }
+    }
   });
 
   it('describes every command with its aliases, own and global options, and value kinds', () => {

@@ -51,6 +51,18 @@ describe('contract checker', () => {
     expect(checkResponse('GET', '/api/public/models/abc', 200, undefined)).toEqual([{ path: 'body', message: 'a body is expected' }]);
   });
 
+  it('knows the answers of the ingestion and read routes', () => {
+    expect(checkResponse('POST', '/api/public/ingestion', 207, { successes: [{ id: 'e', status: 201 }], errors: [] })).toEqual([]);
+    expect(checkResponse('POST', '/api/public/ingestion', 207, { successes: [{ id: 'e' }] })).toEqual([
+      { path: 'body.errors', message: 'required' },
+      { path: 'body.successes.0.status', message: 'required' },
+    ]);
+    expect(checkResponse('GET', '/api/public/traces', 200, { data: [] })).toEqual([{ path: 'body.meta', message: 'required' }]);
+    expect(checkResponse('GET', '/api/public/v2/observations', 200, { data: [{ id: 'o' }], meta: {} }).map((i) => i.path)).toContain('body.data.0.traceId');
+    expect(checkResponse('POST', '/api/public/scores', 200, { id: 7 })).toEqual([{ path: 'body.id', message: 'must be a string' }]);
+    expect(checkRequest('GET', '/api/public/traces?filter=[]&fields=core&orderBy=timestamp.asc', undefined)).toEqual([]);
+  });
+
   it('finds the local server answers conform', async () => {
     const server = await startServer({ port: 0, ephemeral: true });
     try {

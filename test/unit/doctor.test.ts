@@ -2,12 +2,14 @@
 // Langfuse Cloud hosts are answered by a MockAgent (no network); the happy path runs against the
 // real local server.
 import { chmodSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
 import { MockAgent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkConfigFile } from '../../src/commands/doctor/local.js';
 import { clockCheck, versionCheck } from '../../src/commands/doctor/remote.js';
-import { noProxyMatch, proxyFor } from '../../src/commands/doctor/proxy.js';
+import { noProxyMatch, proxyFor } from '../../src/api/proxy.js';
 import { type RunningServer, startServer } from '../../src/server/index.js';
 import { isolatedEnv, runInProcess, tempDir } from '../helpers/cli.js';
 
@@ -196,7 +198,42 @@ describe('doctor on local setup', () => {
     expect(byId(warned, 'settings').status).toBe('warn');
     expect(byId(warned, 'settings').details.join()).toContain('$LANGFUSE_HOST ignored');
     expect(warned.ok).toBe(true);
+    expect(byId(warned, 'settings').fix).toBe('Unset the ignored variables, or select what you mean with --profile NAME or --base-url URL.');
+    // Keys in the environment win over the active profile: they are what to unset to use it.
+    const overridden = JSON.parse((await runInProcess(['doctor', '--json'], { env: { ...ignored, LANGFUSE_PUBLIC_KEY: 'pk-lf-env-12345678', LANGFUSE_SECRET_KEY: 'sk-lf-env-12345678' }, dispatcher: agent })).stdout) as DoctorJson;
+    expect(byId(overridden, 'settings')).toMatchObject({ status: 'warn', fix: 'To use the profile instead, unset $LANGFUSE_PUBLIC_KEY and $LANGFUSE_SECRET_KEY, or select it with --profile NAME.' });
     await agent.close();
+  });
+
+  it('blames the proxy, not the server, when the proxy cannot be reached or refuses the tunnel', async () => {
+    const keys = { LANGFUSE_HOST: 'http://127.0.0.1:1', LANGFUSE_PUBLIC_KEY: 'pk-lf-doctor-12345678', LANGFUSE_SECRET_KEY: 'sk-lf-doctor-12345678' };
+    // Nothing listens at the proxy's port.
+    const closed = isolatedEnv({ ...keys, HTTP_PROXY: 'http://user:pw-123456@127.0.0.1:9' });
+    const report = JSON.parse((await runInProcess(['doctor', '--json'], { env: closed })).stdout) as DoctorJson;
+    expect(byId(report, 'connection')).toMatchObject({ status: 'fail', summary: 'nothing listens at the proxy http://user:***@127.0.0.1:9 ($HTTP_PROXY)' });
+    expect(byId(report, 'connection').fix).toContain('NO_PROXY');
+    const command = await runInProcess(['projects'], { env: closed });
+    expect(command.exitCode).toBe(4);
+    expect(command.stderr).toContain('through the proxy http://user:***@127.0.0.1:9 ($HTTP_PROXY)');
+    expect(command.stderr).not.toContain('Nothing is listening at http://127.0.0.1:1');
+    expect(command.stderr + JSON.stringify(report)).not.toContain('pw-123456');
+
+    // A proxy that wants credentials.
+    const proxy = createServer((_req, res) => res.writeHead(502).end());
+    proxy.on('connect', (_req, socket: Socket) => socket.end('HTTP/1.1 407 Proxy Authentication Required\r\n\r\n'));
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const strict = isolatedEnv({ ...keys, HTTP_PROXY: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}` });
+      const refused = JSON.parse((await runInProcess(['doctor', '--json'], { env: strict })).stdout) as DoctorJson;
+      expect(byId(refused, 'connection').summary).toMatch(/^the proxy http:\/\/127\.0\.0\.1:\d+ \(\$HTTP_PROXY\) answered 407 to the request to connect to 127\.0\.0\.1:1$/);
+      expect(byId(refused, 'connection').fix).toContain('user name and password');
+      const failed = await runInProcess(['projects'], { env: strict });
+      expect(failed.exitCode).toBe(4);
+      expect(failed.stderr).toContain('answered 407');
+    } finally {
+      proxy.closeAllConnections();
+      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+    }
   });
 
   it('reads proxies as the client uses them, and hides their passwords', () => {

@@ -72,4 +72,22 @@ describe('settings sources', () => {
     expect(show.stdout).toMatch(/^Server\t.* \(profile "prod-us"\)$/m);
     expect(show.stderr).toContain('$LANGFUSE_HOST ignored');
   });
+
+  it('shows each source dimmed on a terminal, not as escaped control characters', async () => {
+    for (const command of [['whoami'], ['profile', 'show'], ['health']]) {
+      const result = await runInProcess(command, { env: { ...env, FORCE_COLOR: '1' }, tty: true });
+      expect(result.exitCode, result.stderr).toBe(0);
+      expect(result.stdout, command.join(' ')).not.toContain('\\e[');
+      expect(result.stdout, command.join(' ')).toContain('\u001b[');
+    }
+  });
+
+  it('names the flag that named an unknown profile: --from-profile and --to-profile of prompts copy', async () => {
+    const to = await runInProcess(['prompts', 'copy', '--all', '--to-profile', 'nope'], { env });
+    expect(to.exitCode).toBe(3);
+    expect(to.stderr).toContain('profile "nope" not found (from --to-profile)');
+    const from = await runInProcess(['prompts', 'copy', '--all', '--from-profile', 'gone', '--to-profile', 'prod-us'], { env });
+    expect(from.exitCode).toBe(3);
+    expect(from.stderr).toContain('profile "gone" not found (from --from-profile)');
+  });
 });

@@ -10,7 +10,7 @@ import { isLoopbackHost } from '../../config/url.js';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { type Check, check } from './check.js';
-import { proxyFor } from './proxy.js';
+import { proxyFor } from '../../api/proxy.js';
 
 export const MIN_NODE = '20.18.1';
 
@@ -112,7 +112,13 @@ export async function checkSettings(ctx: Context): Promise<SettingsOutcome> {
   if (auth.type === 'bearer') {
     return { check: check('settings', title, 'warn', `${summary}: Langfuse servers expect the key pair (Basic auth), not a Bearer key`, { details, fix: 'Add the project\'s key pair: llmobs profile add <name> --public-key pk-lf-... --secret-key-stdin' }), config };
   }
-  if (notes.length) return { check: check('settings', title, 'warn', summary, { details, fix: 'Unset the ignored variables, or select what you mean with --profile NAME or --base-url URL.' }), config };
+  if (notes.length) {
+    // Keys from the environment in use, a profile left aside: the variables are what to unset.
+    const fix = view.profile
+      ? 'Unset the ignored variables, or select what you mean with --profile NAME or --base-url URL.'
+      : `To use the profile instead, unset ${view.credentialsFrom ?? 'the key variables'}, or select it with --profile NAME.`;
+    return { check: check('settings', title, 'warn', summary, { details, fix }), config };
+  }
   return { check: check('settings', title, 'ok', summary), config };
 }
 

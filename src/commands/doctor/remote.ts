@@ -9,7 +9,7 @@ import { isLoopbackHost } from '../../config/url.js';
 import type { Context } from '../../context.js';
 import { ApiError, CliError, NetworkError } from '../../errors.js';
 import { type Check, check } from './check.js';
-import { proxyFor } from './proxy.js';
+import { proxyFailure, proxyFor } from '../../api/proxy.js';
 
 /** The first error code in an error's cause chain (ENOTFOUND, ECONNREFUSED, CERT_HAS_EXPIRED ...). */
 function causeCode(error: unknown): string | undefined {
@@ -22,10 +22,19 @@ function causeCode(error: unknown): string | undefined {
   return undefined;
 }
 
+function errorChainText(error: unknown): string {
+  const parts: string[] = [];
+  for (let current = error, depth = 0; depth < 5 && current instanceof Error; depth++, current = current.cause) parts.push(current.message);
+  return parts.join(': ');
+}
+
 function connectionFix(error: unknown, url: string, env: Record<string, string | undefined>): { summary: string; fix: string } {
   const host = new URL(url).host;
-  const proxy = proxyFor(url, env).proxy;
+  const choice = proxyFor(url, env);
+  const proxy = choice.proxy;
   const code = causeCode(error);
+  const viaProxy = proxyFailure(choice, code, errorChainText(error), url);
+  if (viaProxy) return viaProxy;
   if (error instanceof NetworkError && error.code === 'timeout') {
     return { summary: `no answer from ${host} in time`, fix: `Check that ${url} is the right address and reachable from here${proxy ? ` through ${proxy}` : ''}; raise the limit with --timeout <ms>.` };
   }

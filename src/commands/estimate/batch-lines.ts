@@ -1,6 +1,7 @@
 // Estimates a chunk of JSONL lines and serialises the results: the work of `estimate --batch`
 // between reading a chunk and writing it (see batch.ts). No I/O here.
 import { createMatcher, estimate, type EstimateInput, type EstimateOptions, type EstimateResult, JsonTooDeepError, jsonTextDepth, MAX_JSON_DEPTH, type ModelDefinition, ObservationRejectedError, StoredCostSum } from '../../core/index.js';
+import { generationInput } from '../../core/spend/recompute.js';
 import { engineCounter } from '../../tokenizer/counter.js';
 import { JsonBytes } from './json-bytes.js';
 
@@ -106,18 +107,30 @@ export class BatchProcessor {
     }
     const fields = record as Record<string, unknown>;
     const id = fields.id;
-    if (typeof fields.model !== 'string') return this.fail(result, line, { code: 'invalid_line', message: '"model" must be a string' }, id, out);
-    const input: EstimateInput = {
-      model: fields.model,
-      input: fields.input,
-      output: fields.output,
-      usage: fields.usage,
-      usageDetails: either(fields.usageDetails, fields.usage_details),
-      costDetails: either(fields.costDetails, fields.cost_details),
-      modelParameters: either(fields.modelParameters, fields.model_parameters),
-      metadata: fields.metadata,
-      level: fields.level as EstimateInput['level'],
-    };
+    let input: EstimateInput;
+    if (fields.model === undefined && 'providedModelName' in fields) {
+      // An observation as `observations export` wrote it: what the server stored is read as what
+      // the client sent (usage as provided usage); its stored costs are results, not inputs.
+      if (typeof fields.providedModelName !== 'string') {
+        result.skipped++;
+        out.text(`${JSON.stringify({ line, ...(id !== undefined ? { id } : {}), skipped: 'no model name (providedModelName is null)' })}\n`);
+        return;
+      }
+      input = generationInput(fields, fields.providedModelName);
+    } else {
+      if (typeof fields.model !== 'string') return this.fail(result, line, { code: 'invalid_line', message: '"model" must be a string' }, id, out);
+      input = {
+        model: fields.model,
+        input: fields.input,
+        output: fields.output,
+        usage: fields.usage,
+        usageDetails: either(fields.usageDetails, fields.usage_details),
+        costDetails: either(fields.costDetails, fields.cost_details),
+        modelParameters: either(fields.modelParameters, fields.model_parameters),
+        metadata: fields.metadata,
+        level: fields.level as EstimateInput['level'],
+      };
+    }
     let estimated: EstimateResult;
     try {
       estimated = estimate(input, this.options);

@@ -20,7 +20,15 @@ export async function applyPlan(ctx: Context, client: ApiClient, name: string, p
       });
     }
   }
-  const rollbackCommand = plan.rollback ? `llmobs labels set ${shellQuote(name)} ${shellQuote(label)} --version ${plan.rollback.version}` : null;
+  // Guarded as the change was: it refuses should someone have moved the label since. It names the
+  // profile or server chosen on the command line, so that it reaches the same project.
+  const target = [
+    ...(ctx.globals.profile ? [`--profile ${shellQuote(ctx.globals.profile)}`] : []),
+    ...(ctx.globals.baseUrl ? [`--base-url ${shellQuote(ctx.globals.baseUrl)}`] : []),
+  ];
+  const rollbackCommand = plan.rollback
+    ? [`llmobs labels set ${shellQuote(name)} ${shellQuote(label)} --version ${plan.rollback.version} --expect-current ${targetVersion}`, ...target].join(' ')
+    : null;
 
   if (ctx.globals.json) {
     ctx.out.printJson({

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { lazy } from '../action.js';
-import { examples } from '../examples.js';
+import { examples, helpText } from '../examples.js';
 
 const COST = `
 Reading labels: the API does not say which version holds which label in one answer, so llmobs
@@ -20,7 +20,7 @@ export function registerLabels(program: Command, ctx: Context): void {
     .alias('ls')
     .description('each label of a prompt and the version it points at')
     .argument('<name>', 'prompt name')
-    .addHelpText('after', `${COST}\n\n--json prints {"name": ..., "labels": {"<label>": <version>, ...}}.`)
+    .addHelpText('after', helpText(`${COST}\n\n--json prints {"name": ..., "labels": {"<label>": <version>, ...}}.`))
     .action(lazy(ctx, () => import('./list.js')));
   examples(list, 'llmobs labels list support/agent', "llmobs labels ls support/agent --jq '.labels.production'");
 
@@ -32,7 +32,7 @@ export function registerLabels(program: Command, ctx: Context): void {
     .option('--version <n>', 'the version the label should point at (required)')
     .option('--expect-current <n>', 'refuse (exit 9) unless the label is on version n now ("none": on no version)')
     .option('--dry-run', 'print what would change; change nothing')
-    .addHelpText('after', COST)
+    .addHelpText('after', helpText(COST))
     .action(lazy(ctx, () => import('./set.js')));
   examples(
     set,
@@ -49,12 +49,12 @@ export function registerLabels(program: Command, ctx: Context): void {
     .option('--to <label>', 'label that moves to that version (required)')
     .option('--expect-current <n>', 'refuse (exit 9) unless --to is on version n now ("none": on no version); keeps a pipeline from undoing a change it did not see')
     .option('--dry-run', 'print the plan; change nothing')
-    .addHelpText('after', `
+    .addHelpText('after', helpText(`
 The output (and --json) names the version the label left and the one it points at now; roll back
 with: llmobs labels set <name> <to> --version <left version>. A promotion that changes nothing
 says so and exits 0. --expect-current is checked just before the change: the API has no atomic
 compare-and-set, so it narrows a race between pipelines to a moment but cannot rule it out.
-${COST}`)
+${COST}`))
     .action(lazy(ctx, () => import('./promote.js')));
   examples(
     promote,

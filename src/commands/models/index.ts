@@ -3,7 +3,7 @@ import type { Context } from '../../context.js';
 import { lazy } from '../action.js';
 import { collect } from '../options.js';
 import { addPagingFlags } from '../paging-flags.js';
-import { examples } from '../examples.js';
+import { examples, helpText } from '../examples.js';
 
 // Kept here rather than imported from src/core so that registering commands loads nothing heavy.
 const UNITS = ['TOKENS', 'CHARACTERS', 'MILLISECONDS', 'SECONDS', 'REQUESTS', 'IMAGES'];
@@ -17,7 +17,7 @@ function definitionOptions(command: Command, verb: 'create' | 'update'): Command
     .option('--tokenizer-model <model>', 'tiktoken model of the openai tokenizer, e.g. gpt-4o')
     .option('--tokens-per-message <n>', 'tokens added per chat message (openai chat models, usually 3)')
     .option('--tokens-per-name <n>', 'tokens added per message name (openai chat models, usually 1)')
-    .option('--tokenization-config <json>', 'the whole tokenizer config as JSON, e.g. \'{"tokenizerModel":"gpt-4o","tokensPerMessage":3,"tokensPerName":1}\'')
+    .option('--tokenization-config <json>', 'the whole tokenizer config as JSON: tokenizerModel, tokensPerMessage, tokensPerName')
     .option('--price <usage-type=usd>', 'price of a usage type in USD per unit, or per million with /1M: --price input=2.5/1M (repeatable; any usage type, e.g. input, output, input_cached_tokens)', collect)
     .addOption(new Option('--unit <unit>', update ? 'new unit' : 'unit of the usage counts (default: TOKENS)').choices(UNITS))
     .option('--start-date <date>', update ? 'new start date (ISO date or date-time; none removes it)' : 'ISO date or date-time; among matching definitions the latest start date wins')
@@ -41,10 +41,10 @@ export function registerModels(program: Command, ctx: Context): void {
   addPagingFlags(list, { noun: 'definitions', serverDefault: 50 })
     .option('--custom', 'only the project\'s own definitions (the server cannot filter: pages are read until --limit is reached, or all)')
     .option('--managed', 'only the built-in, Langfuse-managed definitions (read like --custom)')
-    .addHelpText('after', `
+    .addHelpText('after', helpText(`
 --json prints {"data": [...], "meta": {page, limit, totalItems, totalPages}}, the same shape with
 --limit and --all (meta is the server's, of the first page read; totalItems counts before --custom
-or --managed).`)
+or --managed).`))
     .action(lazy(ctx, () => import('./list.js')));
   examples(list, 'llmobs models list', 'llmobs models ls --custom', 'llmobs models list --all --json', 'llmobs models list --limit 200 --csv > models.csv');
 
@@ -53,7 +53,7 @@ or --managed).`)
     .description('show one definition in full, with every pricing tier')
     .argument('<id-or-name>', 'definition id, or model name')
     .action(lazy(ctx, () => import('./get.js')));
-  examples(get, 'llmobs models get gpt-4o', 'llmobs models get cm48akqgo000008jx3e9mbhpu --json');
+  examples(get, 'llmobs models get gpt-4o', 'llmobs models get b9854a5c92dc496b997d99d20 --json');
 
   const create = definitionOptions(
     models.command('create').description('create a model definition from flags or a file; checked before sending (exit 2 and nothing sent when the server would reject or misread it)'),
@@ -61,8 +61,8 @@ or --managed).`)
   ).action(lazy(ctx, () => import('./create.js')));
   examples(
     create,
-    'llmobs models create --name my-model --price input=2.5/1M --price output=10/1M --tokenizer openai --tokenizer-model gpt-4o',
-    "llmobs models create --name ft-model --match-pattern '(?i)^ft:gpt-4o:acme:.*$' --price input=3.75/1M --price output=15/1M",
+    'llmobs models create --name my-model --price input=2.5/1M --price output=10/1M --tokenizer openai --tokenizer-model gpt-4o --tokens-per-message 3 --tokens-per-name 1',
+    "llmobs models create --name ft:gpt-4o:acme --match-pattern '(?i)^ft:gpt-4o:acme(:.+)?$' --price input=3.75/1M --price output=15/1M",
     'llmobs models create --file model.yaml --dry-run',
   );
 
@@ -85,7 +85,7 @@ or --managed).`)
     .argument('<id-or-name>', 'definition id, or model name')
     .option('-y, --yes', 'do not ask for confirmation (required without a terminal)')
     .action(lazy(ctx, () => import('./delete.js')));
-  examples(remove, 'llmobs models delete my-model', 'llmobs models rm cm48akqgo000008jx3e9mbhpu --yes');
+  examples(remove, 'llmobs models delete my-model', 'llmobs models rm old-model --yes');
 
   const pull = models
     .command('pull')
@@ -111,9 +111,9 @@ or --managed).`)
     .option('--prune', 'also delete the project\'s definitions the file does not have')
     .option('--recreate', 'on servers without PUT (before Langfuse 4.35): replace by delete + create, which is not atomic and gives new ids')
     .option('--dry-run', 'print the plan and send nothing')
-    .addHelpText('after', `
+    .addHelpText('after', helpText(`
 A definition matches the server's by id when the file gives one, else by modelName. Every
-definition is checked as models create checks one before anything is sent (exit 2 on errors).`)
+definition is checked as models create checks one before anything is sent (exit 2 on errors).`))
     .action(lazy(ctx, () => import('./push.js')));
   examples(push, 'llmobs models push --dry-run', 'llmobs models push --file models.yaml --prune');
 
@@ -130,7 +130,7 @@ definition is checked as models create checks one before anything is sent (exit 
     match,
     'llmobs models match gpt-4o-2024-08-06',
     '# In CI: fail unless the name is priced by your own definition',
-    'llmobs models match ft:gpt-4o:acme --expect my-model',
+    'llmobs models match ft:gpt-4o:acme:run-7 --expect ft:gpt-4o:acme',
     'llmobs models match claude-sonnet-4-5 --offline --models-file models.yaml --json',
   );
 

@@ -1,9 +1,10 @@
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { stringify } from 'yaml';
 import type { Context } from '../../context.js';
-import { ExitCode, FileError } from '../../errors.js';
+import { ExitCode } from '../../errors.js';
 import { planModelSync } from '../../core/models/sync-plan.js';
+import { writeFileWhole } from '../../io/files.js';
 import { z } from 'zod';
 import type { ActionInput } from '../action.js';
 import { parseOptions } from '../options.js';
@@ -37,14 +38,7 @@ export async function run(ctx: Context, opts: { file: string; force: boolean }):
     ctx.exitCode = ExitCode.precondition;
     return;
   }
-  const temporary = join(dirname(path), `.${process.pid}.${Date.now()}.llmobs-tmp`);
-  try {
-    await writeFile(temporary, text, 'utf8');
-    await rename(temporary, path);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw new FileError(`cannot write ${opts.file}: ${(error as Error).message}`);
-  }
+  await writeFileWhole(path, text, opts.file);
   if (ctx.globals.json) ctx.out.printJson({ file: opts.file, definitions: entries.length });
   ctx.out.success(`Wrote ${entries.length} custom definition${entries.length === 1 ? '' : 's'} to ${opts.file}${existing === text ? ' (unchanged)' : ''}.`);
 }

@@ -32,6 +32,13 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
   const client = await ctx.api();
   const { models } = await readServerModels(client);
   const { actions, notPruned } = plan(file, models, opts.prune);
+  const deletes = actions.filter((a) => a.kind === 'delete').length;
+  if (opts.prune && file.length === 0 && deletes > 0) {
+    // An empty file is far more often a mistake (a wrong path, a failed step that wrote []) than a wish.
+    throw new UsageError(`${opts.file} has no definitions: --prune would delete all ${deletes} of the project's own definitions; nothing was sent`, {
+      hint: 'Check --file. To delete definitions, use llmobs models delete <name> --yes.',
+    });
+  }
   for (const model of notPruned) ctx.out.warn(`"${model.modelName}" (${model.id}) is not pruned: llmobs cannot write its pricing to a file, so the file cannot list it`);
   const writes = actions.filter((a) => a.kind !== 'unchanged');
   const unchanged = actions.length - writes.length;
@@ -62,6 +69,10 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
         ctx.out.info(`[${done.length}/${writes.length}] ${result.done.modelName}: ${result.done.status} (${result.done.id})`);
       } catch (error) {
         const rest = writes.slice(done.length + 1).map(nameOf);
+        if (ctx.globals.json) {
+          const reason = error instanceof Error ? error.message : String(error);
+          ctx.out.printJson({ dryRun: false, done, unchanged, failed: { status: statusOf(write, true), modelName: nameOf(write), error: reason }, notDone: rest });
+        }
         ctx.out.warn(`push stopped at "${nameOf(write)}" (${statusOf(write, true)}). Done ${done.length} of ${writes.length}${done.length ? `: ${done.map((d) => d.modelName).join(', ')}` : ''}.${rest.length ? ` Not done: ${rest.join(', ')}.` : ''}`);
         if (error instanceof CliError) error.hint = [error.hint, 'Run the same push again to send the rest: what is done now matches the file and is not sent again.'].filter(Boolean).join('\n');
         throw error;
@@ -70,7 +81,7 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
   } finally {
     if (done.length > 0) await forgetRemoteDefinitions(ctx, client);
   }
-  if (ctx.globals.json) ctx.out.printJson({ dryRun: false, done, unchanged });
+  if (ctx.globals.json) ctx.out.printJson({ dryRun: false, done, unchanged, failed: null, notDone: [] });
   else if (done.length > 0) ctx.out.table([{ header: 'DONE' }, { header: 'NAME' }, { header: 'ID' }], done.map((d) => [d.status, d.modelName, d.id]));
   ctx.out.success(writes.length === 0 ? `Nothing to push: ${unchanged} definition${unchanged === 1 ? '' : 's'} unchanged.` : `Pushed ${done.length} change${done.length === 1 ? '' : 's'}; ${unchanged} unchanged.`);
 }

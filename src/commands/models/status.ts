@@ -1,8 +1,9 @@
-import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { z } from 'zod';
 import type { Context } from '../../context.js';
 import { ExitCode } from '../../errors.js';
 import type { ModelAction } from '../../core/models/sync-plan.js';
+import { unifiedDiff } from '../../core/unified-diff.js';
+import { colourDiff } from '../../output/diff.js';
 import type { ActionInput } from '../action.js';
 import { parseOptions } from '../options.js';
 import { bodyText, ModelSyncOptions, nameOf, plan, readModelFile, readServerModels, statusOf } from './sync-shared.js';
@@ -26,7 +27,7 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
     ctx.out.printJson({ inSync: changes.length === 0, definitions: result.actions.map((a) => actionJson(a, opts.prune)) });
   } else {
     ctx.out.table([{ header: 'STATUS' }, { header: 'NAME' }, { header: 'ID' }], result.actions.map((a) => [statusOf(a, opts.prune), nameOf(a), 'id' in a ? (a.id ?? '') : '']));
-    for (const a of result.actions) if (a.kind === 'replace') ctx.out.write(diff(a));
+    for (const a of result.actions) if (a.kind === 'replace') ctx.out.write(colourDiff(ctx.out, diff(a)));
     const only = result.actions.filter((a) => a.kind === 'delete').length;
     ctx.out.info(changes.length === 0 ? `In sync with ${opts.file}${only ? ` (${only} only on the server; push --prune would delete ${only === 1 ? 'it' : 'them'})` : ''}.` : `Not in sync: ${changes.length} to push. Push with: llmobs models push --file ${opts.file}${opts.prune ? ' --prune' : ''}`);
   }
@@ -38,5 +39,5 @@ function actionJson(action: ModelAction, prune: boolean): Record<string, unknown
 }
 
 function diff(action: Extract<ModelAction, { kind: 'replace' }>): string {
-  return createTwoFilesPatch(`server ${action.id}`, `file definition ${action.index + 1}`, bodyText(action.before), bodyText(action.body), undefined, undefined, { headerOptions: FILE_HEADERS_ONLY });
+  return unifiedDiff(`server ${action.id}`, `file definition ${action.index + 1}`, bodyText(action.before), bodyText(action.body), { context: 4 });
 }

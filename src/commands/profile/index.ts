@@ -62,7 +62,7 @@ export function registerProfile(program: Command, ctx: Context): void {
     .argument('<profile>', 'profile name')
     .option('-y, --yes', 'do not ask for confirmation (required without a terminal)')
     .action(lazy(ctx, () => import('./remove.js')));
-  examples(remove, 'llmobs profile remove old-staging', 'llmobs profile rm old-staging --yes');
+  examples(remove, 'llmobs profile remove old-staging', 'llmobs profile rm old-ci --yes');
 
   const test = profile
     .command('test')

@@ -5,7 +5,7 @@ import { addLabels, createPrompt, promptIndex, readLabelledVersions, SYNC_READ_C
 import type { PromptMeta } from '../../api/schemas/prompts.js';
 import type { ResolvedConfig } from '../../config/resolve.js';
 import type { Context } from '../../context.js';
-import { CliError, PreconditionError, UsageError } from '../../errors.js';
+import { CliError, NotFoundError, PreconditionError, UsageError } from '../../errors.js';
 import { type CopyDestination, type CopyPlan, type CopySource, type CopyStep, planCopy } from '../../core/prompts/copy-plan.js';
 import { validateLabel } from '../../core/prompts/label.js';
 import type { ActionInput } from '../action.js';
@@ -34,8 +34,8 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
   for (const label of opts.label) if (label !== 'latest') validateLabel(label);
   const names = opts.names.map(promptName);
 
-  const sourceConfig = opts.fromProfile ? await ctx.resolveConfig({ auth: true, profile: opts.fromProfile }) : await ctx.resolveConfig({ auth: true });
-  const destinationConfig = await ctx.resolveConfig({ auth: true, profile: opts.toProfile, wholeProfile: true });
+  const sourceConfig = opts.fromProfile ? await ctx.resolveConfig({ auth: true, profile: opts.fromProfile, profileFlag: '--from-profile' }) : await ctx.resolveConfig({ auth: true });
+  const destinationConfig = await ctx.resolveConfig({ auth: true, profile: opts.toProfile, profileFlag: '--to-profile', wholeProfile: true });
   if (sameProject(sourceConfig, destinationConfig)) {
     throw new UsageError(`the source and the destination are the same project (${destinationConfig.baseUrl} with the same key)`, {
       hint: 'Copy to another project: --to-profile names the destination; the source is --from-profile, or the usual settings.',
@@ -47,7 +47,11 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
   const progress = ctx.out.progress();
   const [sourceIndex, destinationIndex] = await Promise.all([promptIndex(source), promptIndex(destination)]);
   const missing = names.filter((name) => !sourceIndex.has(name));
-  if (missing.length > 0) throw new UsageError(`not in the source project: ${missing.map((n) => `'${n}'`).join(', ')}`, { hint: 'List them with: llmobs prompts list --all' });
+  if (missing.length > 0) {
+    throw new NotFoundError(`not in the source project (${describe(sourceConfig)}): ${missing.map((n) => `'${n}'`).join(', ')}; nothing was sent`, {
+      hint: 'Names are case-sensitive and include their folders. List them with: llmobs prompts list --all',
+    });
+  }
   const selected = names.length > 0 ? names.map((name) => sourceIndex.get(name)!) : [...sourceIndex.values()];
   const onlyLabels = opts.label.length > 0 ? opts.label : undefined;
 
@@ -57,9 +61,16 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
     progress.update(() => `Reading the source: ${++read}/${selected.length}`);
     return { name: meta.name, type: meta.type, tags: meta.tags, allVersions: meta.versions, versions, latestVersion: maxOf(meta.versions), onlyLabels };
   });
-  // With --label, a prompt that has none of the labels has nothing to copy.
+  // With --label, a prompt that has none of the labels has nothing to copy: skipped with --all,
+  // not found when it was named.
   const empty = sources.filter((s) => s.versions.length === 0);
-  if (empty.length > 0) ctx.out.info(`Skipped (no version labelled ${opts.label.join(' or ')}): ${empty.map((s) => s.name).join(', ')}`);
+  const labelled = `labelled ${opts.label.join(' or ')}`;
+  if (empty.length > 0 && names.length > 0) {
+    throw new NotFoundError(`no version ${labelled} in the source project (${describe(sourceConfig)}): ${empty.map((s) => `'${s.name}'`).join(', ')}; nothing was sent`, {
+      hint: `See their labels with: llmobs labels list ${empty[0]!.name}`,
+    });
+  }
+  if (empty.length > 0) ctx.out.info(`Skipped (no version ${labelled}): ${empty.map((s) => s.name).join(', ')}`);
   const copies = sources.filter((s) => s.versions.length > 0);
   const present = copies.filter((s) => destinationIndex.get(s.name));
   const destinations = new Map<string, CopyDestination>();
@@ -107,7 +118,8 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
     }
   }
   report(ctx, plan, opts, false);
-  ctx.out.success(steps.length === 0 ? `Nothing to copy (${where}): the destination already has every version.` : `Copied (${where}): ${steps.length} write${steps.length === 1 ? '' : 's'}.`);
+  const nothing = copies.length > 0 ? 'the destination already has every version' : opts.label.length > 0 ? `no prompt has a version ${labelled}` : 'the source project has no prompts';
+  ctx.out.success(steps.length === 0 ? `Nothing to copy (${where}): ${nothing}.` : `Copied (${where}): ${steps.length} write${steps.length === 1 ? '' : 's'}.`);
 }
 
 async function execute(client: ApiClient, step: CopyStep): Promise<void> {
@@ -141,6 +153,7 @@ function report(ctx: Context, plan: CopyPlan, opts: Options, dryRun: boolean): v
   ctx.out.table(opts.allVersions ? [{ header: 'NAME' }, { header: dryRun ? 'WOULD WRITE' : 'WRITTEN' }, { header: 'VERSIONS (SOURCE→DESTINATION)' }] : [{ header: 'NAME' }, { header: dryRun ? 'WOULD WRITE' : 'WRITTEN' }], rows);
 }
 
+/** A named profile's settings; an unknown name is reported with the option that gave it. */
 function destinationOf(meta: PromptMeta, known: CopyDestination['known']): CopyDestination {
   return { name: meta.name, type: meta.type, versions: meta.versions, labels: meta.labels, tags: meta.tags, known };
 }

@@ -3,6 +3,7 @@ import { contentOf, getPrompt } from '../../api/prompts.js';
 import type { Prompt } from '../../api/schemas/prompts.js';
 import type { Context } from '../../context.js';
 import { type PromptSide, diffPrompts } from '../../core/prompts/diff.js';
+import { colourDiff } from '../../output/diff.js';
 import type { ActionInput } from '../action.js';
 import { parseOptions, wholeNumber } from '../options.js';
 import { promptName, versionOrLabel } from './shared.js';
@@ -48,30 +49,10 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
     if (a.version !== b.version) ctx.out.info(`No differences in content or config between version ${a.version} and version ${b.version}.`);
     return;
   }
-  for (const patch of [diff.content, diff.config]) if (patch) ctx.out.write(colour(ctx, patch));
+  for (const patch of [diff.content, diff.config]) if (patch) ctx.out.write(colourDiff(ctx.out, patch));
 }
 
 function side(prompt: Prompt): PromptSide {
   const content = contentOf(prompt);
   return { name: prompt.name, version: prompt.version, labels: prompt.labels, prompt: content.prompt, config: prompt.config };
-}
-
-/** git's colours on a terminal; the header lines are told apart from content by their position. */
-function colour(ctx: Context, patch: string): string {
-  if (!ctx.out.isTTY) return patch;
-  const { c } = ctx.out;
-  let inHunk = false;
-  return patch
-    .split('\n')
-    .map((line) => {
-      if (line.startsWith('@@')) {
-        inHunk = true;
-        return c.cyan(line);
-      }
-      if (!inHunk) return c.bold(line);
-      if (line.startsWith('+')) return c.green(line);
-      if (line.startsWith('-')) return c.red(line);
-      return line;
-    })
-    .join('\n');
 }

@@ -3,7 +3,7 @@ import type { Context } from '../../context.js';
 import { lazy } from '../action.js';
 import { collect } from '../options.js';
 import { addPagingFlags } from '../paging-flags.js';
-import { examples } from '../examples.js';
+import { examples, helpText } from '../examples.js';
 
 const VERSION_HELP = 'a version number';
 const LABEL_HELP = 'the version that carries this label';
@@ -30,13 +30,13 @@ export function registerPrompts(program: Command, ctx: Context): void {
     .option('--tag <tag>', 'tag (repeatable). Tags apply to every version of the prompt: giving any replaces them on all versions; giving none keeps the current ones', collect)
     .option('--clear-tags', 'remove every tag from every version of the prompt')
     .option('--dry-run', 'check everything and print the request body; send nothing')
-    .addHelpText('after', `
+    .addHelpText('after', helpText(`
 Content comes from exactly one of --text, --file, --chat-file, or stdin when none is given.
 Everything is checked before anything is sent (exit 2): the name, labels (lowercase letters,
 digits, _ - . and at most 36 characters; 'latest' is set by the server), the commit message, chat
 messages, and that a chat prompt does not use one name for a variable and a placeholder.
 A create is never repeated after a failure, except when the server answers that it collided with
-concurrent creates of the same prompt (nothing was created): then it is tried again, up to --retries.`)
+concurrent creates of the same prompt (nothing was created): then it is tried again, up to --retries.`))
     .action(lazy(ctx, () => import('./create.js')));
   examples(
     create,
@@ -53,12 +53,12 @@ concurrent creates of the same prompt (nothing was created): then it is tried ag
     .option('--label <label>', LABEL_HELP)
     .option('--raw', 'print only the content: the text, or the chat messages as JSON')
     .option('--no-resolve', 'the stored content, with references to other prompts left unresolved')
-    .addHelpText('after', `
+    .addHelpText('after', helpText(`
 References to other prompts (@@@langfusePrompt:name=NAME|label=LABEL@@@ or |version=N) are replaced
 by those prompts' text, as they are labelled now; References lists the versions used.
 --json prints the API object (content, type, version, labels, tags, config, commit message, dates,
 and resolutionGraph: the versions each reference used, or null).
---raw prints the content exactly as stored when piped, and ends it with a line break on a terminal.`)
+--raw prints the content exactly as stored when piped, and ends it with a line break on a terminal.`))
     .action(lazy(ctx, () => import('./get.js')));
   examples(
     get,
@@ -77,11 +77,11 @@ and resolutionGraph: the versions each reference used, or null).
     .option('--from-updated-at <datetime>', 'only versions updated at or after this time (ISO 8601 with Z or an offset, e.g. 2026-05-01T00:00:00Z)')
     .option('--to-updated-at <datetime>', 'only versions updated before this time (same format)');
   addPagingFlags(list, { noun: 'prompts', serverDefault: 10 })
-    .addHelpText('after', `
+    .addHelpText('after', helpText(`
 Filters apply to each version: with --label production, VERSIONS shows only the version that has it,
 and with --from-updated-at only the versions updated since then.
 --json prints {"data": [...], "meta": {page, limit, totalItems, totalPages}}, the same shape with
---limit and --all (meta is the server's, of the first page read).`)
+--limit and --all (meta is the server's, of the first page read).`))
     .action(lazy(ctx, () => import('./list.js')));
   examples(
     list,
@@ -96,9 +96,9 @@ and with --from-updated-at only the versions updated since then.
     .description('every version, newest first, with its labels, date and commit message')
     .argument('<name>', 'prompt name')
     .option('--limit <n>', 'print at most n versions, the newest (default: all)')
-    .addHelpText('after', `
+    .addHelpText('after', helpText(`
 Cost: the API lists a prompt's version numbers but not their details, so this sends one request
-for the list and one per version shown (4 at a time). --limit keeps that down for long histories.`)
+for the list and one per version shown (4 at a time). --limit keeps that down for long histories.`))
     .action(lazy(ctx, () => import('./versions.js')));
   examples(versions, 'llmobs prompts versions support/agent', 'llmobs prompts versions support/agent --limit 5 --json');
 
@@ -112,11 +112,11 @@ for the list and one per version shown (4 at a time). --limit keeps that down fo
     .option('--vars-file <file>', 'variables from a JSON or YAML object (values may be lists or objects for sections)')
     .option('--placeholder <name=@file>', 'messages for a placeholder: @file (JSON or YAML list of {role, content}, @- for stdin) or inline JSON (repeatable)', collect)
     .option('--strict', 'fail (exit 2) if a variable or placeholder is missing, or a given one is unused')
-    .addHelpText('after', `
+    .addHelpText('after', helpText(`
 Mustache without HTML escaping: a missing variable renders as nothing. A placeholder given a list
 of messages is replaced by them, an empty list drops it, and one not given stays in the output as
 {"type": "placeholder", "name": ...}. A text prompt prints as text, a chat prompt as a JSON array.
---json prints {name, version, labels, type, compiled, analysis}.`)
+--json prints {name, version, labels, type, compiled, analysis}.`))
     .action(lazy(ctx, () => import('./compile.js')));
   examples(
     compile,
@@ -149,10 +149,10 @@ of messages is replaced by them, an empty list drops it, and one not given stays
     .option('--label <label>', 'the version that carries this label (default: the latest version); without names, only prompts that have it')
     .option('--version <n>', VERSION_HELP)
     .option('--force', 'overwrite local files that differ from the server')
-    .addHelpText('after', `
+    .addHelpText('after', helpText(`
 References to other prompts are written as they are stored (@@@langfusePrompt:...@@@), never resolved.
 A file that already says what the server has is left as it is; one that differs is kept (exit 9)
-unless --force. Pull then push sends nothing. The format is described in the README ("Prompts in git").`)
+unless --force. Pull then push sends nothing. The format is described in the README ("Prompts in git").`))
     .action(lazy(ctx, () => import('./pull.js')));
   examples(pull, 'llmobs prompts pull', 'llmobs prompts pull support/agent --label production --dir prompts');
 
@@ -163,10 +163,10 @@ unless --force. Pull then push sends nothing. The format is described in the REA
     .option('--dir <dir>', 'directory of prompt files', 'prompts')
     .option('-l, --label <label>', 'also check that this label points at a version equal to each file (repeatable)', collect)
     .option('--exit-code', 'exit 9 when something would be pushed (0 when in sync), for CI checks')
-    .addHelpText('after', `
+    .addHelpText('after', helpText(`
 Reads the list of prompts (one request per 100) and each file's latest version (one request per
 prompt); a label that is not on the latest version costs one more request for that prompt.
-Every file is checked first: problems are reported together and exit 2.`)
+Every file is checked first: problems are reported together and exit 2.`))
     .action(lazy(ctx, () => import('./status.js')));
   examples(status, 'llmobs prompts status', 'llmobs prompts status --label production --exit-code', 'llmobs prompts status support/agent --dir prompts --json');
 
@@ -178,12 +178,12 @@ Every file is checked first: problems are reported together and exit 2.`)
     .option('-l, --label <label>', 'point this label at a version equal to each pushed file: the new version, or the latest by a label move (repeatable; never latest)', collect)
     .option('-m, --message <message>', 'commit message of the versions created')
     .option('--dry-run', 'print the plan and send nothing')
-    .addHelpText('after', `
+    .addHelpText('after', helpText(`
 A version is created only when type, prompt or config differ from the latest version (or a tag
 list in the file differs: the API sets tags only with a new version). A second push sends nothing.
 Nothing is sent while any file has a problem (exit 2). If a request fails midway, what was pushed
 and what was not is listed; running the push again sends the rest. Rate limits (429) are waited
-out as the server's Retry-After asks.`)
+out as the server's Retry-After asks.`))
     .action(lazy(ctx, () => import('./push.js')));
   examples(push, 'llmobs prompts push --dry-run', 'llmobs prompts push --label staging -m "$GIT_COMMIT_MESSAGE"');
 
@@ -197,10 +197,10 @@ out as the server's Retry-After asks.`)
     .option('-l, --label <label>', 'copy only the versions with this label (repeatable; latest means the latest version)', collect)
     .option('--all-versions', 'every version in order; prints which destination version each source version became')
     .option('--dry-run', 'print the plan and send nothing')
-    .addHelpText('after', `
+    .addHelpText('after', helpText(`
 Versions are matched by content (type, prompt, config), not by number: a second copy sends nothing.
 Prompts referenced by others are copied first; a reference to a version number of a copied prompt
-is rewritten to that version's number in the destination. References are never resolved.`)
+is rewritten to that version's number in the destination. References are never resolved.`))
     .action(lazy(ctx, () => import('./copy.js')));
   examples(copy, 'llmobs prompts copy --all --to-profile us-prod --dry-run', 'llmobs prompts copy support/agent --from-profile eu-staging --to-profile eu-prod --label production');
 
@@ -212,9 +212,9 @@ is rewritten to that version's number in the destination. References are never r
     .option('--version <n>', 'delete only this version')
     .option('--label <label>', 'delete the version that carries this label')
     .option('-y, --yes', 'do not ask for confirmation (required without a terminal)')
-    .addHelpText('after', `
+    .addHelpText('after', helpText(`
 If the version holding 'latest' is deleted, the server moves 'latest' to the highest remaining
-version. Other labels on deleted versions are gone; fetching by them answers 404 afterwards.`)
+version. Other labels on deleted versions are gone; fetching by them answers 404 afterwards.`))
     .action(lazy(ctx, () => import('./delete.js')));
   examples(remove, 'llmobs prompts delete support/agent --version 2', 'llmobs prompts rm support/old --yes');
 }

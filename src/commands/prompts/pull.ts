@@ -86,6 +86,14 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
 
   const rows: Row[] = [];
   const root = local?.root ?? resolve(ctx.cwd, opts.dir);
+  // Names that differ only in case or Unicode form (Foo and foo) are one file on macOS and
+  // Windows: writing both would silently overwrite one with the other there, and a later push
+  // would give one prompt the other's content. Such prompts are not written.
+  const namesByFile = new Map<string, Set<string>>();
+  for (const name of [...fetched.flatMap((prompt) => (prompt ? [prompt.name] : [])), ...(local?.pathsByName.keys() ?? [])]) {
+    namesByFile.set(fileKey(name), (namesByFile.get(fileKey(name)) ?? new Set()).add(name));
+  }
+  const collisions: string[] = [];
   for (const prompt of fetched) {
     if (!prompt) continue;
     const stem = promptFileStem(prompt.name);
@@ -93,8 +101,16 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
       rows.push({ name: prompt.name, version: prompt.version, file: '', outcome: 'skipped', reason: stem.problem });
       continue;
     }
+    const sameFile = [...(namesByFile.get(fileKey(prompt.name)) ?? [])].filter((name) => name !== prompt.name);
+    if (sameFile.length > 0) {
+      collisions.push(prompt.name);
+      rows.push({ name: prompt.name, version: prompt.version, file: '', outcome: 'skipped', reason: `differs from ${sameFile.map((n) => `'${n}'`).join(', ')} only in case or Unicode form: one file on macOS and Windows` });
+      continue;
+    }
     const version = serverVersionOf(prompt);
-    const data: PromptFileData = { content: version.content, config: version.config, labels: [], ...(prompt.tags.length > 0 ? { tags: prompt.tags } : {}) };
+    const mine = localFiles.get(prompt.name);
+    // The labels a file wants are the repository's choice, not the server's: an overwrite keeps them.
+    const data: PromptFileData = { content: version.content, config: version.config, labels: mine?.data.labels ?? [], ...(prompt.tags.length > 0 ? { tags: prompt.tags } : {}) };
     const file = serialisePromptFile(data);
     const target = `${stem.stem}.${file.extension}`;
     const existing = local?.pathsByName.get(prompt.name) ?? [];
@@ -103,7 +119,6 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
       rows.push({ name: prompt.name, version: prompt.version, file: existing.join(', '), outcome: 'kept: differs', reason: 'several files give this prompt' });
       continue;
     }
-    const mine = localFiles.get(prompt.name);
     if (existing.length === 1 && mine && sameVersionContent(mine.data, version) && (mine.data.tags === undefined || sameTags(mine.data.tags, prompt.tags))) {
       rows.push({ name: prompt.name, version: prompt.version, file: `${opts.dir.replace(/\/+$/, '')}/${existing[0]}`, outcome: 'unchanged' });
       continue;
@@ -128,8 +143,18 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
   if (missing.length > 0) {
     throw new NotFoundError(`${missing.length === 1 ? 'a prompt was' : `${missing.length} prompts were`} not found:\n  ${missing.join('\n  ')}`, { status: 404 });
   }
+  if (collisions.length > 0) {
+    ctx.out.warn(
+      `not written: ${collisions.map((n) => `'${n}'`).join(', ')}, whose names differ from others only in case or Unicode form; on macOS and Windows they would share one file. Rename one of each pair on the server (a new prompt, then delete the old) to keep both in git.`,
+    );
+  }
   if (kept > 0) {
     ctx.out.warn(`${kept} local file${kept === 1 ? ' differs' : 's differ'} from the server and ${kept === 1 ? 'was' : 'were'} not overwritten. See the differences with: llmobs prompts status --dir ${opts.dir}; overwrite with --force.`);
     ctx.exitCode = ExitCode.precondition;
   }
+}
+
+/** What a case-insensitive, normalising file system (macOS, Windows) sees of a name. */
+function fileKey(name: string): string {
+  return name.normalize('NFC').toLowerCase();
 }

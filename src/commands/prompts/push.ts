@@ -55,7 +55,7 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
       done.push(result);
       ctx.out.info(`[${index + 1}/${writes.length}] ${write.name}: ${result.status} v${result.version}${result.labels.length ? ` (${result.labels.join(', ')})` : ''}`);
     } catch (error) {
-      reportPartial(ctx, writes, done, write, error);
+      reportPartial(ctx, writes, done, unchanged, write, error);
       throw error;
     }
   }
@@ -121,11 +121,11 @@ function checkLabels(prompt: Prompt, labels: readonly string[], method: string):
 }
 
 /** Says what was pushed and what was not; the error itself is reported by the CLI with its exit code. */
-function reportPartial(ctx: Context, writes: SyncAction[], done: PushResult[], failed: SyncAction, error: unknown): void {
+function reportPartial(ctx: Context, writes: SyncAction[], done: PushResult[], unchanged: number, failed: SyncAction, error: unknown): void {
   const notPushed = writes.slice(done.length + 1).map((write) => write.name);
   const reason = error instanceof Error ? error.message : String(error);
   if (ctx.globals.json) {
-    ctx.out.printJson({ dryRun: false, pushed: done, failed: { name: failed.name, status: statusOf(failed), error: reason }, notPushed });
+    ctx.out.printJson({ dryRun: false, pushed: done, unchanged, failed: { name: failed.name, status: statusOf(failed), error: reason }, notPushed });
   }
   const list = (names: string[]) => (names.length > 10 ? `${names.slice(0, 10).join(', ')} and ${names.length - 10} more` : names.join(', '));
   ctx.out.warn(

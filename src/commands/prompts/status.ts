@@ -2,9 +2,10 @@ import { z } from 'zod';
 import type { Context } from '../../context.js';
 import { ExitCode } from '../../errors.js';
 import { isWrite } from '../../core/prompts/sync-plan.js';
+import { colourDiff } from '../../output/diff.js';
 import type { ActionInput } from '../action.js';
 import { parseOptions } from '../options.js';
-import { actionJson, colourDiff, describeAction, diffOf, fileProblemsError, preparePlan, problemsOf, statusOf, SyncOptions } from './sync-shared.js';
+import { actionJson, describeAction, diffOf, fileProblemsError, preparePlan, problemsOf, statusOf, SyncOptions } from './sync-shared.js';
 
 const Options = SyncOptions.extend({ exitCode: z.boolean().default(false) });
 type Options = z.infer<typeof Options>;
@@ -42,12 +43,18 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
     );
     for (const write of writes) {
       const diff = diffOf(write);
-      for (const patch of [diff.content, diff.config]) if (patch) ctx.out.write(colourDiff(ctx, patch));
+      for (const patch of [diff.content, diff.config]) if (patch) ctx.out.write(colourDiff(ctx.out, patch));
     }
     const unchanged = plan.actions.length - writes.length;
     const summary = `${unchanged} unchanged, ${writes.length} to push${plan.serverOnly.length ? `, ${plan.serverOnly.length} only on the server` : ''}`;
-    ctx.out.info(inSync ? `In sync: ${summary}.` : `Not in sync: ${summary}. Push with: llmobs prompts push${opts.dir === 'prompts' ? '' : ` --dir ${opts.dir}`}${opts.label.map((l) => ` --label ${l}`).join('')}`);
+    const push = ['llmobs prompts push', ...opts.names.map(shellWord), ...(opts.dir === 'prompts' ? [] : ['--dir', shellWord(opts.dir)]), ...opts.label.flatMap((l) => ['--label', l])];
+    ctx.out.info(inSync ? `In sync: ${summary}.` : `Not in sync: ${summary}. Push with: ${push.join(' ')}`);
   }
   if (problems.length > 0) throw fileProblemsError(problems);
   if (opts.exitCode && !inSync) ctx.exitCode = ExitCode.precondition;
+}
+
+/** A word a POSIX shell reads back as it is. */
+function shellWord(value: string): string {
+  return /^[\w./@%+=:,-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`;
 }

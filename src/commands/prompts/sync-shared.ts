@@ -174,23 +174,3 @@ export function actionJson(action: SyncAction): Record<string, unknown> {
   if (action.kind === 'update') out.diff = diffOf(action);
   return out;
 }
-
-/** git's colours for a unified diff on a terminal. */
-export function colourDiff(ctx: Context, patch: string): string {
-  if (!ctx.out.isTTY) return patch;
-  const { c } = ctx.out;
-  let inHunk = false;
-  return patch
-    .split('\n')
-    .map((line) => {
-      if (line.startsWith('@@')) {
-        inHunk = true;
-        return c.cyan(line);
-      }
-      if (!inHunk) return c.bold(line);
-      if (line.startsWith('+')) return c.green(line);
-      if (line.startsWith('-')) return c.red(line);
-      return line;
-    })
-    .join('\n');
-}

@@ -9,6 +9,7 @@
 // with one PATCH per version. A reference to a version of another copied prompt is rewritten to the
 // number that version has in the destination; references are never resolved.
 import { buildCreatePromptBody, type CreatePromptBody } from './create-body.js';
+import { dependencyOrder } from './dependency-order.js';
 import { sameTags, sameVersionContent } from './file-format.js';
 import { LATEST_LABEL } from './label.js';
 import { parsePromptReferences } from './references.js';
@@ -74,7 +75,7 @@ export function planCopy(sources: readonly CopySource[], destinations: ReadonlyM
   const bySource = new Map(sources.map((source) => [source.name, source]));
   const refused: CopyRefusal[] = [];
   const plans = new Map<string, CopyPromptPlan>();
-  const order = dependencyOrder(sources, refused);
+  const order = copyOrder(sources, refused);
 
   for (const name of order) {
     const source = bySource.get(name)!;
@@ -205,7 +206,10 @@ function rewriteReferences(
 ): PromptContent {
   const references = parsePromptReferences(content.prompt);
   if (references.length === 0) return content;
-  const replacements = new Map<string, string>();
+  // Destination version numbers by [name, source version]: a tag is matched by what it refers to,
+  // not by its spelling (`version=02` is version 2 to the server).
+  const replacements = new Map<string, number>();
+  const key = (reference: { name: string; version: number }) => JSON.stringify([reference.name, reference.version]);
   for (const reference of references) {
     const tag = describeReference(reference);
     const child = sources.get(reference.name);
@@ -227,9 +231,7 @@ function rewriteReferences(
         problems.push(`${tag}: version ${reference.version} of '${reference.name}' is not among the versions copied (copy it with --all-versions)`);
         continue;
       }
-      if (mapped.destination !== reference.version) {
-        replacements.set(tag, describeReference({ ...reference, version: mapped.destination }));
-      }
+      if (mapped.destination !== reference.version) replacements.set(key(reference), mapped.destination);
       continue;
     }
     if (!destination) {
@@ -239,7 +241,12 @@ function rewriteReferences(
     }
   }
   if (replacements.size === 0) return content;
-  const rewrite = (text: string) => text.replace(/@@@langfusePrompt:(.*?)@@@/g, (tag) => replacements.get(tag) ?? tag);
+  const rewrite = (text: string) =>
+    text.replace(/@@@langfusePrompt:(.*?)@@@/g, (tag) => {
+      const [reference] = parsePromptReferences(tag);
+      const destination = reference?.type === 'version' ? replacements.get(key(reference)) : undefined;
+      return reference?.type === 'version' && destination !== undefined ? describeReference({ ...reference, version: destination }) : tag;
+    });
   if (content.type === 'text') return { type: 'text', prompt: rewrite(content.prompt) };
   return { type: 'chat', prompt: content.prompt.map((item): ChatItem => ('role' in item ? { role: item.role, content: rewrite(item.content) } : item)) };
 }
@@ -250,24 +257,9 @@ function referencedNames(source: CopySource): string[] {
 }
 
 /** Source prompts with referenced ones first; prompts in a reference cycle are refused. */
-function dependencyOrder(sources: readonly CopySource[], refused: CopyRefusal[]): string[] {
-  const names = new Set(sources.map((s) => s.name));
-  const children = new Map(sources.map((s) => [s.name, referencedNames(s).filter((n) => names.has(n)).sort()]));
-  const order: string[] = [];
-  const state = new Map<string, 'visiting' | 'done'>();
-  const cycle = new Set<string>();
-  const visit = (name: string, trail: string[]) => {
-    if (state.get(name) === 'done') return;
-    if (state.get(name) === 'visiting') {
-      for (const member of trail.slice(trail.indexOf(name))) cycle.add(member);
-      return;
-    }
-    state.set(name, 'visiting');
-    for (const child of children.get(name) ?? []) visit(child, [...trail, name]);
-    state.set(name, 'done');
-    order.push(name);
-  };
-  for (const name of [...names].sort()) visit(name, []);
-  for (const name of [...cycle].sort()) refused.push({ name, problems: [`its references form a cycle (${[...cycle].sort().join(', ')})`] });
+function copyOrder(sources: readonly CopySource[], refused: CopyRefusal[]): string[] {
+  const bySource = new Map(sources.map((s) => [s.name, s]));
+  const { order, inCycle } = dependencyOrder(bySource.keys(), (name) => referencedNames(bySource.get(name)!));
+  for (const name of [...inCycle].sort()) refused.push({ name, problems: [`its references form a cycle (${[...inCycle].sort().join(', ')})`] });
   return order;
 }

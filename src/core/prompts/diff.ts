@@ -1,4 +1,4 @@
-import { FILE_HEADERS_ONLY, createTwoFilesPatch } from 'diff';
+import { unifiedDiff } from '../unified-diff.js';
 import { stableJson } from './stable-json.js';
 import { isPlaceholder, type ChatItem } from './types.js';
 
@@ -46,23 +46,9 @@ export function diffPrompts(a: PromptSide, b: PromptSide, options: { context?: n
   const newName = describeSide(b);
   const context = options.context ?? 3;
   return {
-    content: unified(oldName, newName, renderContentForDiff(a.prompt), renderContentForDiff(b.prompt), context),
-    config: unified(
-      `${oldName} config`,
-      `${newName} config`,
-      `${stableJson(a.config ?? {})}\n`,
-      `${stableJson(b.config ?? {})}\n`,
-      context,
-    ),
+    content: unifiedDiff(oldName, newName, renderContentForDiff(a.prompt), renderContentForDiff(b.prompt), { context }),
+    config: unifiedDiff(`${oldName} config`, `${newName} config`, `${stableJson(a.config ?? {})}\n`, `${stableJson(b.config ?? {})}\n`, { context }),
   };
-}
-
-function unified(oldName: string, newName: string, before: string, after: string, context: number): string {
-  if (before === after) return '';
-  return createTwoFilesPatch(oldName, newName, before, after, undefined, undefined, {
-    context,
-    headerOptions: FILE_HEADERS_ONLY,
-  });
 }
 
 /**

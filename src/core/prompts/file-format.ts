@@ -4,11 +4,13 @@
 //   NAME.md    a text prompt: optional YAML front matter (config, tags, labels) between `---`
 //              lines, then the text exactly as it is, followed by one line break that is not part
 //              of the prompt. Reading drops one final `\n` (or `\r\n`) and nothing else, so a file
-//              saved with or without that line break gives the same prompt.
+//              saved with or without that line break gives the same prompt. A file whose line
+//              breaks are all `\r\n` (Windows) reads as if they were `\n`.
 //   NAME.yaml  a chat prompt: `type: chat`, config, tags, labels, then `messages:`, each
 //              `{role, content}` (multi-line content as a literal `|` block) or `{placeholder: NAME}`.
 //              Also used for a text prompt (`text:`) that a .md file cannot carry exactly (one
-//              ending in a lone `\r`, or starting with a byte-order mark).
+//              whose line breaks are `\r\n`, ending in a lone `\r`, or starting with a byte-order
+//              mark).
 //   NAME.json  the same document as JSON: the last resort, for content that YAML cannot spell
 //              exactly (unpaired UTF-16 surrogates).
 //
@@ -97,7 +99,7 @@ function readsBackAs(file: SerialisedPromptFile, data: PromptFileData): boolean 
   return (
     back.content.type === data.content.type &&
     JSON.stringify(normaliseContent(back.content)) === JSON.stringify(normaliseContent(data.content)) &&
-    stableJson(back.config) === stableJson(data.config === undefined ? {} : data.config) &&
+    stableJson(back.config) === stableJson(data.config ?? {}) &&
     JSON.stringify(back.tags ?? []) === JSON.stringify(data.tags ?? []) &&
     JSON.stringify(back.labels) === JSON.stringify(data.labels)
   );
@@ -118,7 +120,7 @@ function metadata(data: PromptFileData): Record<string, unknown> {
 }
 
 function isEmptyConfig(config: unknown): boolean {
-  return typeof config === 'object' && config !== null && !Array.isArray(config) && Object.keys(config).length === 0;
+  return config === null || (typeof config === 'object' && !Array.isArray(config) && Object.keys(config).length === 0);
 }
 
 function yamlText(value: unknown): string {
@@ -163,7 +165,7 @@ export function parsePromptFile(text: string, extension: string): ParsedPromptFi
 }
 
 function parseMarkdown(raw: string): ParsedPromptFile {
-  const text = raw.startsWith(BOM) ? raw.slice(1) : raw;
+  const text = windowsLineBreaks(raw.startsWith(BOM) ? raw.slice(1) : raw);
   let front: Record<string, unknown> = {};
   let body = text;
   const problems: string[] = [];
@@ -189,6 +191,17 @@ function parseMarkdown(raw: string): ParsedPromptFile {
   return finish({ type: 'text', prompt: body }, front, problems);
 }
 
+/**
+ * A file whose every line break is `\r\n` (saved on Windows, or checked out by git with
+ * core.autocrlf) reads as if its line breaks were `\n`, so an editor's or git's choice of line
+ * break never changes a prompt. YAML reads `\r\n` as `\n` anyway; this gives Markdown the same.
+ * A file that mixes both keeps every character: its `\r`s are deliberate. A text whose own line
+ * breaks are `\r\n` is therefore written as YAML (with escapes), which carries it exactly.
+ */
+function windowsLineBreaks(text: string): string {
+  return text.includes('\r\n') && !/(^|[^\r])\n/.test(text) ? text.replaceAll('\r\n', '\n') : text;
+}
+
 function parseDocumentFile(text: string, ext: string): ParsedPromptFile {
   const parsed = parseYaml(text.startsWith(BOM) ? text.slice(1) : text, ext === 'json' ? 'JSON' : 'YAML');
   if (!parsed.ok) return parsed;
@@ -207,7 +220,7 @@ function parseDocumentFile(text: string, ext: string): ParsedPromptFile {
   }
   let content: PromptContent | undefined;
   if (hasText && !hasMessages) {
-    if (typeof doc.text !== 'string') problems.push(`text must be a string, got ${describe(doc.text)}`);
+    if (typeof doc.text !== 'string') problems.push(`text must be a string, got ${describe(doc.text)}${quoteHint(doc.text)}`);
     else content = { type: 'text', prompt: doc.text };
   } else if (hasMessages && !hasText) {
     const messages = parseMessages(doc.messages, problems);
@@ -244,7 +257,8 @@ function parseMessages(value: unknown, problems: string[]): ChatItem[] | undefin
     try {
       items.push(...validateChatContent([candidate]));
     } catch (error) {
-      problems.push(`${at}: ${(error as Error).message.replace(/^Chat message \[0\]:?\s*/, '').replace(/\.$/, '')}`);
+      const hint = isRecord(item) && Object.hasOwn(item, 'content') && typeof item.content !== 'string' ? quoteHint(item.content) : '';
+      problems.push(`${at}: ${(error as Error).message.replace(/^Chat message \[0\]:?\s*/, '').replace(/\.$/, '')}${hint}`);
     }
   });
   if (items.length === value.length) {
@@ -260,7 +274,9 @@ function finish(content: PromptContent, fields: Record<string, unknown>, problem
   if (problems.length > 0) return { ok: false, problems };
   const data: PromptFileData = {
     content,
-    config: Object.hasOwn(fields, 'config') ? fields.config : {},
+    // `config:` with nothing after it (null) means no config, as leaving it out does: the server
+    // refuses a null config, and gives `{}` for none.
+    config: Object.hasOwn(fields, 'config') && fields.config !== null ? fields.config : {},
     labels: (fields.labels as string[] | undefined) ?? [],
   };
   if (Object.hasOwn(fields, 'tags')) data.tags = fields.tags as string[];
@@ -299,7 +315,14 @@ function parseYaml(text: string, what: string): { ok: true; value: unknown } | {
   // a hostile file cannot expand into gigabytes.
   const doc = parseDocument(text, { logLevel: 'error', uniqueKeys: true, version: '1.2', prettyErrors: true });
   if (doc.errors.length > 0) {
-    return { ok: false, problems: doc.errors.slice(0, 5).map((error) => `${what} is not valid: ${error.message.split('\n')[0]}`) };
+    return {
+      ok: false,
+      problems: doc.errors.slice(0, 5).map((error) =>
+        error.code === 'MULTIPLE_DOCS'
+          ? `${what} holds more than one document (a line --- between them); a prompt file holds one prompt`
+          : `${what} is not valid: ${error.message.split('\n')[0]!.replace(/:$/, '')}`,
+      ),
+    };
   }
   try {
     return { ok: true, value: doc.toJS({ maxAliasCount: 100 }) };
@@ -335,6 +358,14 @@ function notJson(value: unknown, path: string): string | undefined {
     return undefined;
   }
   return `${path} is ${describe(value)}, which JSON cannot hold`;
+}
+
+/** What to do about a value YAML read as something other than text. */
+function quoteHint(value: unknown): string {
+  if (value === null) return '; for an empty text write ""';
+  if (typeof value === 'number' || typeof value === 'boolean') return `; YAML reads it as a ${typeof value}: put it in quotes to keep it text`;
+  if (typeof value === 'object' && !Array.isArray(value)) return '; YAML reads text that starts with { as a mapping: put it in quotes, e.g. "{{question}}"';
+  return '';
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -16,6 +16,7 @@
 //     neither on the server nor in the directory, references in a cycle) refuses the file.
 // Writes are ordered so that a prompt referenced by another comes first.
 import { buildCreatePromptBody, type CreatePromptBody } from './create-body.js';
+import { dependencyOrder } from './dependency-order.js';
 import { LATEST_LABEL } from './label.js';
 import { type PromptFileData, sameTags, sameVersionContent } from './file-format.js';
 import { parsePromptReferences, type PromptReference } from './references.js';
@@ -106,6 +107,9 @@ export function isWrite(action: SyncAction): boolean {
 export function planPush(input: PushPlanInput): PushPlan {
   const directory = new Map((input.directory ?? input.files).map((file) => [file.name, file]));
   for (const file of input.files) directory.set(file.name, file);
+  // References hold only against what the server will have when the prompt is created: the
+  // server's prompts and the files pushed now, not files left out of this push.
+  const pushed = new Map(input.files.map((file) => [file.name, file]));
   const extraLabels = input.labels ?? [];
   const refused: Refusal[] = [];
   const actions: SyncAction[] = [];
@@ -118,7 +122,7 @@ export function planPush(input: PushPlanInput): PushPlan {
     if (server && server.type !== file.data.content.type) {
       problems.push(`the file is a ${file.data.content.type} prompt but '${file.name}' is a ${server.type} prompt on the server; every version of a prompt has one type (create the other type under a new name)`);
     }
-    problems.push(...referenceProblems(file, directory, input.server, extraLabels));
+    problems.push(...referenceProblems(file, pushed, directory, input.server, extraLabels));
     if (problems.length > 0) {
       refused.push({ name: file.name, path: file.path, problems });
       continue;
@@ -168,13 +172,15 @@ function planFile(file: LocalPromptFile, server: ServerPromptState | undefined, 
 }
 
 /**
- * What the server would refuse about the file's references, checked against the directory and
- * the server: the referenced prompt must exist in one of them and be a text prompt, a label must
- * exist there or be set by this push, a version must exist (version 1 of a prompt this push
- * creates counts), and a prompt cannot reference itself.
+ * What the server would refuse about the file's references, checked against the files pushed now
+ * and the server: the referenced prompt must exist in one of them and be a text prompt, a label
+ * must exist there or be set by this push, a version must exist (version 1 of a prompt this push
+ * creates counts), and a prompt cannot reference itself. A file in the directory that is not
+ * pushed now counts for nothing: the server checks references when the version is created.
  */
 function referenceProblems(
   file: LocalPromptFile,
+  pushed: ReadonlyMap<string, LocalPromptFile>,
   directory: ReadonlyMap<string, LocalPromptFile>,
   server: ReadonlyMap<string, ServerPromptState>,
   extraLabels: readonly string[],
@@ -186,10 +192,15 @@ function referenceProblems(
       problems.push(`${tag}: a prompt cannot reference itself`);
       continue;
     }
-    const local = directory.get(reference.name);
+    const local = pushed.get(reference.name);
     const remote = server.get(reference.name);
     if (!local && !remote) {
-      problems.push(`${tag}: no prompt '${reference.name}' exists on the server or in the directory`);
+      const waiting = directory.get(reference.name);
+      problems.push(
+        waiting
+          ? `${tag}: '${reference.name}' is not on the server yet and is not pushed now (${waiting.path}); push it too`
+          : `${tag}: no prompt '${reference.name}' exists on the server or in the directory`,
+      );
       continue;
     }
     const type = local?.data.content.type ?? remote?.type;
@@ -223,39 +234,14 @@ export function describeReference(reference: PromptReference): string {
 function orderByReferences(actions: SyncAction[], refused: Refusal[]): SyncAction[] {
   const byName = new Map(actions.map((action) => [action.name, action]));
   const dependsOn = new Map<string, string[]>();
-  for (const action of actions) {
-    const content = 'body' in action ? action.body.prompt : undefined;
-    const names = content === undefined ? [] : parsePromptReferences(content).map((reference) => reference.name);
-    dependsOn.set(action.name, [...new Set(names)].filter((name) => byName.has(name) && name !== action.name));
-  }
-  const ordered: SyncAction[] = [];
-  const state = new Map<string, 'visiting' | 'done'>();
-  const inCycle = new Set<string>();
-  const visit = (name: string, trail: string[]): void => {
-    const seen = state.get(name);
-    if (seen === 'done') return;
-    if (seen === 'visiting') {
-      for (const member of trail.slice(trail.indexOf(name))) inCycle.add(member);
-      return;
-    }
-    state.set(name, 'visiting');
-    for (const child of [...(dependsOn.get(name) ?? [])].sort()) visit(child, [...trail, name]);
-    state.set(name, 'done');
-    ordered.push(byName.get(name)!);
-  };
-  for (const name of [...byName.keys()].sort()) visit(name, []);
+  for (const action of actions) dependsOn.set(action.name, 'body' in action ? parsePromptReferences(action.body.prompt).map((reference) => reference.name) : []);
+  const { order, inCycle } = dependencyOrder(byName.keys(), (name) => dependsOn.get(name) ?? []);
+  const ordered = order.map((name) => byName.get(name)!);
   if (inCycle.size === 0) return ordered;
-  // Anything that waits on a prompt in a cycle cannot be created either.
+  // Anything that waits on a prompt in a cycle cannot be created either (the order has every
+  // prompt outside a cycle after what it references, so one pass finds them all).
   const blocked = new Set(inCycle);
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const [name, children] of dependsOn) {
-      if (!blocked.has(name) && children.some((child) => blocked.has(child))) {
-        blocked.add(name);
-        grew = true;
-      }
-    }
-  }
+  for (const name of order) if ((dependsOn.get(name) ?? []).some((child) => blocked.has(child))) blocked.add(name);
   for (const name of [...blocked].sort()) {
     const action = byName.get(name)!;
     refused.push({

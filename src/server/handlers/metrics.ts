@@ -8,6 +8,8 @@ import { z } from 'zod';
 import { invalidRequest, invalidRequestData, zodIssues } from '../http/errors.js';
 import type { Handler, Route } from '../http/router.js';
 import type { ObservationForMetrics } from '../store/index.js';
+import { metadataValueText } from '../../core/metadata.js';
+import { FILTERS, type SingleFilter } from './filter-param.js';
 import { parseQuery } from './read-query.js';
 
 type Row = ObservationForMetrics;
@@ -24,7 +26,6 @@ const DIMENSIONS: Record<string, (row: Row) => unknown> = {
   version: (r) => r.observation.version,
   userId: (r) => r.userId,
   sessionId: (r) => r.sessionId,
-  release: (r) => r.release,
   traceRelease: (r) => r.release,
   traceVersion: (r) => r.traceVersion,
   tags: (r) => r.tags,
@@ -74,20 +75,17 @@ type Aggregation = (typeof AGGREGATIONS)[number];
 const GRANULARITIES = ['auto', 'minute', 'hour', 'day', 'week', 'month'] as const;
 type Granularity = Exclude<(typeof GRANULARITIES)[number], 'auto'>;
 
-const FILTER = z.object({
-  column: z.string(),
-  operator: z.string(),
-  value: z.unknown(),
-  type: z.string(),
-  key: z.string().optional(),
-});
+/** The view's dimension types (string unless listed), for the filter types each takes. */
+const DIMENSION_TYPES: Record<string, 'string' | 'string[]'> = { tags: 'string[]' };
+/** The observations view's time dimension: the column a datetime filter names. */
+const TIME_DIMENSION = 'start_time';
 
 const QUERY_OBJECT = z
   .object({
     view: z.enum(['observations', 'scores-numeric', 'scores-categorical', 'scores-boolean']),
     dimensions: z.array(z.object({ field: z.string() })).optional().default([]),
     metrics: z.array(z.object({ measure: z.string(), aggregation: z.enum(AGGREGATIONS) })),
-    filters: z.array(FILTER).optional().default([]),
+    filters: FILTERS.optional().default([]),
     timeDimension: z.object({ granularity: z.enum(GRANULARITIES) }).nullable().optional().default(null),
     fromTimestamp: z.iso.datetime({ offset: true }),
     toTimestamp: z.iso.datetime({ offset: true }),
@@ -102,53 +100,90 @@ const QUERY_OBJECT = z
 
 const METRICS_QUERY = z.object({ query: z.string() });
 
-type Filter = z.output<typeof FILTER>;
+type Filter = SingleFilter;
 
-/** Whether a row passes one filter of the service's filter language (the kinds a report uses). */
-function passes(row: Row, filter: Filter): boolean {
+const expected = (types: readonly string[]) => (types.length === 1 ? `'${types[0]}'` : types.map((t) => `'${t}'`).join(types.length === 2 ? ' or ' : ', '));
+
+/** The service's checks of a query's filters (QueryBuilder.validateFilters), with its messages. */
+function validateFilters(filters: readonly Filter[]): void {
+  for (const filter of filters) {
+    if (filter.type === 'positionInTrace') continue;
+    if (DIMENSIONS[filter.column]) {
+      if (filter.type === 'null') continue;
+      const type = DIMENSION_TYPES[filter.column] ?? 'string';
+      const compatible = type === 'string[]' ? ['arrayOptions'] : ['string', 'stringOptions'];
+      if (!compatible.includes(filter.type)) {
+        throw invalidRequest(`Invalid filter for field '${filter.column}': Filter type '${filter.type}' is not supported for dimension type '${type}'. Expected ${expected(compatible)}.`);
+      }
+    } else if (filter.column === TIME_DIMENSION) {
+      if (filter.type !== 'null' && filter.type !== 'datetime') {
+        throw invalidRequest(`Invalid filter for field '${filter.column}': Filter type '${filter.type}' is not supported for time dimension '${TIME_DIMENSION}'. Expected 'datetime'.`);
+      }
+    } else if (filter.column === 'metadata') {
+      if (filter.type !== 'stringObject') {
+        throw invalidRequest(
+          `Invalid filter for field 'metadata': Metadata filters require type 'stringObject' with a 'key' property, not '${filter.type}'. Example: {"column": "metadata", "type": "stringObject", "key": "environment", "operator": "=", "value": "production"}`,
+        );
+      }
+    } else if (!filter.column.endsWith('Name')) {
+      throw invalidRequest(`Invalid filter column ${filter.column}. Must be one of ${Object.keys(DIMENSIONS).join(',')} or ${TIME_DIMENSION}`);
+    }
+  }
+}
+
+/** The value a filter compares: a dimension, the start time, or (a column ending in "Name" the service does not know) the name. */
+function filterValue(row: Row, filter: Filter): unknown {
   const read = DIMENSIONS[filter.column];
-  if (!read) throw invalidRequest(`Invalid filter column: ${filter.column}`);
-  const actual = read(row);
+  if (read) return read(row);
+  if (filter.column === TIME_DIMENSION) return row.observation.startTime;
+  return row.observation.name;
+}
+
+function stringPasses(text: string, operator: string, wanted: string): boolean {
+  if (operator === '=') return text === wanted;
+  if (operator === 'contains') return text.includes(wanted);
+  if (operator === 'does not contain') return !text.includes(wanted);
+  if (operator === 'starts with') return text.startsWith(wanted);
+  if (operator === 'ends with') return text.endsWith(wanted);
+  return false;
+}
+
+/** Whether a row passes one filter of the service's filter language. */
+function passes(row: Row, filter: Filter): boolean {
   const op = filter.operator;
   switch (filter.type) {
-    case 'string': {
-      const text = actual === null || actual === undefined ? '' : String(actual);
-      const wanted = String(filter.value);
-      if (op === '=') return text === wanted;
-      if (op === '!=' || op === '<>') return text !== wanted;
-      if (op === 'contains') return text.includes(wanted);
-      if (op === 'does not contain') return !text.includes(wanted);
-      if (op === 'starts with') return text.startsWith(wanted);
-      if (op === 'ends with') return text.endsWith(wanted);
-      break;
+    case 'positionInTrace':
+      return true;
+    case 'stringObject': {
+      const metadata = row.observation.metadata ?? {};
+      if (!Object.hasOwn(metadata, filter.key)) return false;
+      return stringPasses(metadataValueText(metadata[filter.key]), op, filter.value);
     }
+    case 'datetime': {
+      const a = String(filterValue(row, filter) ?? '');
+      const b = filter.value.toISOString();
+      return op === '>' ? a > b : op === '<' ? a < b : op === '>=' ? a >= b : a <= b;
+    }
+    case 'null': {
+      const actual = filterValue(row, filter);
+      const empty = actual === null || actual === undefined || actual === '' || (Array.isArray(actual) && actual.length === 0);
+      return op === 'is null' ? empty : !empty;
+    }
+  }
+  const actual = filterValue(row, filter);
+  switch (filter.type) {
+    case 'string':
+      return stringPasses(actual === null || actual === undefined ? '' : String(actual), op, filter.value);
     case 'stringOptions':
     case 'arrayOptions': {
-      const wanted = Array.isArray(filter.value) ? filter.value.map(String) : [];
+      const wanted = filter.value;
       const have = Array.isArray(actual) ? actual.map(String) : actual === null || actual === undefined ? [] : [String(actual)];
       if (op === 'any of') return have.some((v) => wanted.includes(v));
       if (op === 'none of') return !have.some((v) => wanted.includes(v));
-      if (op === 'all of') return wanted.every((v) => have.includes(v));
-      break;
-    }
-    case 'number': {
-      const a = Number(actual);
-      const b = Number(filter.value);
-      if (op === '=') return a === b;
-      if (op === '>') return a > b;
-      if (op === '<') return a < b;
-      if (op === '>=') return a >= b;
-      if (op === '<=') return a <= b;
-      break;
-    }
-    case 'null': {
-      const empty = actual === null || actual === undefined || actual === '';
-      if (op === 'is null') return empty;
-      if (op === 'is not null') return !empty;
-      break;
+      return wanted.every((v) => have.includes(v));
     }
   }
-  throw invalidRequest(`Filter type ${filter.type} with operator ${op} is not supported by llmobs server`);
+  throw invalidRequest(`Filter type ${filter.type} is not supported by llmobs server on the observations view`);
 }
 
 function granularityFor(from: string, to: string): Granularity {
@@ -225,7 +260,9 @@ export function aggregate(values: Array<number | string | null>, aggregation: Ag
     case 'avg':
       return numbers.length ? numbers.reduce((a, b) => a + b, 0) / numbers.length : null;
     case 'histogram':
-      throw invalidRequest('The histogram aggregation is not supported by llmobs server');
+      // ClickHouse's histogram() is an adaptive streaming approximation whose bins depend on the
+      // order rows reach it: no equal-width substitute would give the service's numbers.
+      throw invalidRequest('The histogram aggregation is not supported by llmobs server: the service computes it with ClickHouse\'s adaptive histogram(), whose bins llmobs cannot reproduce');
     default:
       return numbers.length ? quantile(numbers, Number(aggregation.slice(1)) / 100) : null;
   }
@@ -242,6 +279,7 @@ const getMetrics: Handler = (request, tx) => {
   const parsed = QUERY_OBJECT.safeParse(json);
   if (!parsed.success) throw invalidRequestData(zodIssues(parsed.error.issues as never));
   const query = parsed.data;
+  validateFilters(query.filters);
   if (query.view !== 'observations') throw invalidRequest(`The ${query.view} view is not supported by llmobs server; use the observations view`);
   for (const { field } of query.dimensions) if (!DIMENSIONS[field]) throw invalidRequest(`Invalid dimension ${field} for view observations`);
   for (const { measure } of query.metrics) if (!MEASURES[measure]) throw invalidRequest(`Invalid measure ${measure} for view observations`);

@@ -4,18 +4,14 @@ import { z } from 'zod';
 import { invalidRequest, notFound } from '../http/errors.js';
 import type { Handler, Route } from '../http/router.js';
 import type { TraceRecord } from '../records.js';
-import type { ObservationFilter } from '../store/index.js';
+import type { FilterColumnKey, ObservationFilter } from '../store/index.js';
+import { EVENTS_FILTER_PARAM, FILTER_PARAM, resolveFilters, targets } from './filter-param.js';
 import { OBSERVATION_FIELD_GROUPS, type ObservationFieldGroup, observationV1, observationV2, type Prices, pricesOf } from './observation-view.js';
 import { pageMeta } from './query.js';
 import { DATE_TIME, fieldGroups, LIMIT, ONE_OR_MANY, PAGE, parseQuery } from './read-query.js';
 
 const OBSERVATION_TYPES = ['GENERATION', 'SPAN', 'EVENT', 'AGENT', 'TOOL', 'CHAIN', 'RETRIEVER', 'EVALUATOR', 'EMBEDDING', 'GUARDRAIL'] as const;
 const LEVELS = ['DEBUG', 'DEFAULT', 'WARNING', 'ERROR'] as const;
-
-const NO_ADVANCED_FILTER = z
-  .string()
-  .nullish()
-  .refine((value) => !value, { message: 'The filter parameter (advanced filters) is not supported by llmobs server; use the simple filter parameters.' });
 
 const COMMON_FILTERS = {
   type: z.enum(OBSERVATION_TYPES).nullish(),
@@ -28,10 +24,9 @@ const COMMON_FILTERS = {
   environment: ONE_OR_MANY,
   fromStartTime: DATE_TIME,
   toStartTime: DATE_TIME,
-  filter: NO_ADVANCED_FILTER,
 };
 
-const V1_LIST_QUERY = z.object({ page: PAGE, limit: LIMIT, ...COMMON_FILTERS });
+const V1_LIST_QUERY = z.object({ page: PAGE, limit: LIMIT, ...COMMON_FILTERS, filter: FILTER_PARAM });
 
 interface Cursor {
   lastStartTimeTo: string;
@@ -69,21 +64,29 @@ const V2_LIST_QUERY = z.object({
     .transform((value) => value === 'true')
     .optional(),
   ...COMMON_FILTERS,
+  filter: EVENTS_FILTER_PARAM,
 });
 
+/**
+ * The list's filter: the simple parameters, each giving way to an advanced filter on its column
+ * (as the service's deriveFilters has it), and the advanced filters.
+ */
 function filterOf(query: z.output<typeof V1_LIST_QUERY>, v2?: z.output<typeof V2_LIST_QUERY>): ObservationFilter {
+  const advanced = resolveFilters(v2 ? v2.filter : query.filter, v2 ? 'events' : 'observations');
+  const unless = <T>(column: FilterColumnKey, value: T): T | undefined => (targets(advanced, column) ? undefined : value);
   return {
-    type: query.type ?? undefined,
-    name: query.name ?? undefined,
-    userId: query.userId ?? undefined,
-    level: query.level ?? undefined,
-    traceId: query.traceId ?? undefined,
-    version: query.version ?? undefined,
-    parentObservationId: query.parentObservationId ?? undefined,
-    environments: query.environment,
-    fromStartTime: query.fromStartTime,
-    toStartTime: query.toStartTime,
-    ...(v2 ? { sessionId: v2.sessionId ?? undefined, isRoot: v2.isRootObservation } : {}),
+    type: unless('observation.type', query.type ?? undefined),
+    name: unless('observation.name', query.name ?? undefined),
+    userId: unless('observation.userId', query.userId ?? undefined),
+    level: unless('observation.level', query.level ?? undefined),
+    traceId: unless('observation.traceId', query.traceId ?? undefined),
+    version: unless('observation.version', query.version ?? undefined),
+    parentObservationId: unless('observation.parentObservationId', query.parentObservationId ?? undefined),
+    environments: unless('observation.environment', query.environment),
+    fromStartTime: unless('observation.startTime', query.fromStartTime),
+    toStartTime: unless('observation.startTime', query.toStartTime),
+    ...(v2 ? { sessionId: unless('observation.sessionId', v2.sessionId ?? undefined), isRoot: unless('observation.isRoot', v2.isRootObservation) } : {}),
+    advanced,
   };
 }
 
@@ -118,7 +121,7 @@ const listV2: Handler = (request, tx) => {
   const groups: readonly ObservationFieldGroup[] = query.fields ?? ['core', 'basic'];
   const cursor = query.cursor ? { startTime: query.cursor.lastStartTimeTo.toISOString(), traceId: query.cursor.lastTraceId, id: query.cursor.lastId } : undefined;
   // One more than asked tells whether another page follows.
-  const rows = tx.observations.page(filterOf({ ...query, page: 1 }, query), cursor, query.limit + 1);
+  const rows = tx.observations.page(filterOf({ ...query, page: 1, filter: undefined }, query), cursor, query.limit + 1);
   const page = rows.slice(0, query.limit);
   const traces = new Map<string, TraceRecord | undefined>();
   const needsTrace = groups.includes('basic') || groups.includes('trace_context');

@@ -6,7 +6,8 @@ import { z } from 'zod';
 import { notFound } from '../http/errors.js';
 import type { Handler, Route } from '../http/router.js';
 import type { TraceRecord } from '../records.js';
-import { TRACE_ORDER_COLUMNS, type TraceOrder, type Tx } from '../store/index.js';
+import { type FilterColumnKey, TRACE_ORDER_COLUMNS, type TraceOrder, type Tx } from '../store/index.js';
+import { FILTER_PARAM, resolveFilters, targets } from './filter-param.js';
 import { observationV1, type Prices, pricesOf } from './observation-view.js';
 import { pageMeta } from './query.js';
 import { DATE_TIME, fieldGroups, LIMIT, ONE_OR_MANY, PAGE, parseBody, parseQuery } from './read-query.js';
@@ -45,10 +46,7 @@ const LIST_QUERY = z.object({
   toTimestamp: DATE_TIME,
   orderBy: ORDER_BY,
   fields: fieldGroups(TRACE_FIELD_GROUPS),
-  filter: z
-    .string()
-    .nullish()
-    .refine((value) => !value, { message: 'The filter parameter (advanced filters) is not supported by llmobs server; use the simple filter parameters.' }),
+  filter: FILTER_PARAM,
 });
 
 const ONE_QUERY = z.object({ fields: fieldGroups(TRACE_FIELD_GROUPS) });
@@ -115,16 +113,20 @@ const list: Handler = (request, tx) => {
   const query = parseQuery(LIST_QUERY, request.query);
   const groups = query.fields ?? TRACE_FIELD_GROUPS;
   const has = (group: (typeof TRACE_FIELD_GROUPS)[number]) => groups.includes(group);
+  // A simple parameter gives way to an advanced filter on the same column, as on the service.
+  const advanced = resolveFilters(query.filter, 'traces');
+  const unless = <T>(column: FilterColumnKey, value: T): T | undefined => (targets(advanced, column) ? undefined : value);
   const filter = {
-    userId: query.userId ?? undefined,
-    name: query.name ?? undefined,
-    sessionId: query.sessionId ?? undefined,
-    version: query.version ?? undefined,
-    release: query.release ?? undefined,
-    tags: query.tags,
-    environments: query.environment,
-    fromTimestamp: query.fromTimestamp,
-    toTimestamp: query.toTimestamp,
+    userId: unless('trace.userId', query.userId ?? undefined),
+    name: unless('trace.name', query.name ?? undefined),
+    sessionId: unless('trace.sessionId', query.sessionId ?? undefined),
+    version: unless('trace.version', query.version ?? undefined),
+    release: unless('trace.release', query.release ?? undefined),
+    tags: unless('trace.tags', query.tags),
+    environments: unless('trace.environment', query.environment),
+    fromTimestamp: unless('trace.timestamp', query.fromTimestamp),
+    toTimestamp: unless('trace.timestamp', query.toTimestamp),
+    advanced,
   };
   const order: TraceOrder | null = query.orderBy ? { column: query.orderBy.column, direction: query.orderBy.order } : null;
   const traces = tx.traces.list(filter, order, { limit: query.limit, offset: (query.page - 1) * query.limit });

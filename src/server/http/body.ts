@@ -142,14 +142,18 @@ function collect(req: IncomingMessage, limit: number, label: string, budget: Bod
 export function jsonDepth(text: string): number {
   let depth = 0;
   let deepest = 0;
-  let inString = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92) i++; // backslash: skip the escaped character
-      else if (c === 34) inString = false;
-    } else if (c === 34) inString = true;
-    else if (c === 123 || c === 91) {
+    if (c === 34) {
+      // Jump to the closing quote: the next one not escaped (preceded by an even run of backslashes).
+      for (;;) {
+        i = text.indexOf('"', i + 1);
+        if (i === -1) return deepest;
+        let backslashes = 0;
+        while (text.charCodeAt(i - 1 - backslashes) === 92) backslashes++;
+        if (backslashes % 2 === 0) break;
+      }
+    } else if (c === 123 || c === 91) {
       if (++depth > deepest) deepest = depth;
     } else if (c === 125 || c === 93) depth--;
   }

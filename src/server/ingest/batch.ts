@@ -89,7 +89,6 @@ export function groupByEntity(events: readonly IngestionEvent[]): Group[] {
   return [...groups.values()];
 }
 
-
 export interface ApplyOptions {
   source: EventSource;
   /** Skip events an earlier request applied, and report the ids applied now (batch events). */
@@ -98,22 +97,28 @@ export interface ApplyOptions {
 
 /**
  * Folds grouped events into records. Within one request every event of a group applies; with
- * `dedup`, an event an earlier request applied (same event id) is skipped.
+ * `dedup`, an event an earlier request applied (same event id) is skipped. What is stored is
+ * looked up once per kind of record for the whole request.
  */
 export function applyEvents(groups: readonly Group[], auth: IngestAuth, lookups: IngestLookups, options: IngestOptions, apply: ApplyOptions): IngestWrites {
   const writes: IngestWrites = { traces: [], observations: [], scores: [], eventIds: [] };
+  const seen = apply.dedup ? lookups.seenEvents(groups.flatMap((group) => group.events.map((event) => event.id))) : new Set<string>();
+  const idsOf = (kind: EntityKind) => groups.filter((group) => group.kind === kind).map((group) => group.id);
+  const traces = lookups.storedTraces(idsOf('trace'));
+  const observations = lookups.storedObservations(idsOf('observation'));
+  const scores = lookups.storedScores(idsOf('score'));
   const applied = new Set<string>();
   const ctx: ObservationContext = { projectId: auth.projectId, lookups, options, newId: options.newId ?? randomUUID, source: apply.source };
   for (const group of groups) {
-    const fresh = apply.dedup ? group.events.filter((event) => !lookups.eventSeen(event.id)) : group.events;
+    const fresh = seen.size > 0 ? group.events.filter((event) => !seen.has(event.id)) : group.events;
     if (fresh.length === 0) continue;
     if (apply.dedup) for (const event of fresh) applied.add(event.id);
     if (group.kind === 'trace') {
-      writes.traces.push(buildTrace(group.id, fresh as TraceEvent[], lookups.trace(group.id), auth.projectId, options.now));
+      writes.traces.push(buildTrace(group.id, fresh as TraceEvent[], traces.get(group.id), auth.projectId, options.now));
     } else if (group.kind === 'observation') {
-      writes.observations.push(buildObservation(group.id, fresh as ObservationEvent[], lookups.observation(group.id), ctx));
+      writes.observations.push(buildObservation(group.id, fresh as ObservationEvent[], observations.get(group.id), ctx));
     } else {
-      const score = buildScore(group.id, fresh as ScoreEvent[], lookups.score(group.id), auth.projectId, options.now);
+      const score = buildScore(group.id, fresh as ScoreEvent[], scores.get(group.id), auth.projectId, options.now);
       if (score) writes.scores.push(score);
     }
   }

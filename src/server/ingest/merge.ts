@@ -110,14 +110,6 @@ export function parseJsonPrioritised(text: string): unknown {
   }
 }
 
-/** A body's metadata as the worker turns it into a record: literals and arrays under "metadata". */
-export function metadataRecord(metadata: unknown): Record<string, unknown> {
-  if (metadata === null || metadata === undefined) return {};
-  if (typeof metadata === 'string' || typeof metadata === 'number' || typeof metadata === 'boolean') return { metadata: String(metadata) };
-  if (Array.isArray(metadata)) return { metadata: JSON.stringify(metadata) };
-  return metadata as Record<string, unknown>;
-}
-
 /**
  * Stored metadata as the server's row holds it (every value a string), for merging a stored
  * record the way the server merges its row: an object sent later replaces a stored nested

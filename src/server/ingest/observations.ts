@@ -1,14 +1,16 @@
 // One observation from its events, as the Langfuse worker builds it
 // (IngestionService.processObservationEventList): the stored record, then one partial record
 // per event in time order, merged; the prompt linked by name and version; usage and cost
-// inferred on the merged result.
+// inferred on the merged result. Batch events are merged with every earlier event of the id
+// (kept in its event log); an OpenTelemetry span with the stored record alone.
 import type { ObservationLevel, ObservationRecord, ObservationType } from '../records.js';
 import { inferUsageAndCost } from './infer.js';
-import { eventMetadata, mergeRecords, metadataRecord, type Partial, rowMetadata, storedMetadata } from './merge.js';
+import { byTime, freshItems, lastTruthy, loggedItems, type MergeItem, toLogged } from './event-log.js';
+import { metadataRecord, metadataStrings } from '../../core/metadata.js';
+import { moveToolDefinitions } from '../../core/tools.js';
+import { eventMetadata, mergeRecords, type Partial, rowMetadata, storedMetadata } from './merge.js';
 import { DEFAULT_ENVIRONMENT, type LegacyUsageBody, type ObservationEvent } from './schemas.js';
-import { byTime } from './order.js';
-import { moveToolDefinitions } from './tools.js';
-import type { IngestLookups, IngestOptions, PromptRef } from './types.js';
+import type { EventLog, IngestLookups, IngestOptions, PromptRef, Stored } from './types.js';
 
 const IMMUTABLE = new Set(['id', 'projectId', 'traceId', 'startTime', 'createdAt', 'environment']);
 
@@ -34,8 +36,9 @@ export function observationType(event: ObservationEvent): ObservationType {
 
 /**
  * Where the events come from. The server treats them differently: batch events of an id are
- * re-merged with all earlier ones and tier conditions read the last event that carried usage;
- * an OpenTelemetry span is merged with the stored row alone and tier conditions read the span.
+ * re-merged with all earlier ones (the worker lists every event file of the id) and tier
+ * conditions read the last event that carried usage; an OpenTelemetry span is merged with the
+ * stored row alone (its job names its one file) and tier conditions read the span.
  */
 export type EventSource = 'batch' | 'otel';
 
@@ -49,7 +52,9 @@ export interface ObservationContext {
 
 type Body = Record<string, unknown>;
 
-const iso = (value: string): string => new Date(value).toISOString();
+// Most clients send times already in the stored form (UTC, milliseconds, "Z"): kept as they are.
+const STORED_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+const iso = (value: string): string => (STORED_TIME.test(value) ? value : new Date(value).toISOString());
 
 /** provided_usage_details and provided_cost_details of one event (mapObservationEventsToRecords). */
 function providedOf(body: Body): { usage: Record<string, number>; cost: Record<string, number> } {
@@ -103,22 +108,14 @@ function partialOf(event: ObservationEvent, id: string, prompt: PromptRef | unde
   };
 }
 
-/** The server's string map of merged metadata: non-string values JSON-encoded. */
-function valuesAsStrings(metadata: unknown): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  if (typeof metadata !== 'object' || metadata === null) return out;
-  for (const [key, value] of Object.entries(metadata)) if (value !== undefined) out[key] = typeof value === 'string' ? value : JSON.stringify(value);
-  return out;
-}
-
 function storedPartial(record: ObservationRecord, source: EventSource): Partial {
   return { ...record, metadata: source === 'otel' ? rowMetadata(record.metadata) : eventMetadata(record.metadata) };
 }
 
-/** The prompt of the last event that names one with a numeric version, if the project has it. */
-function linkedPrompt(events: readonly ObservationEvent[], lookups: IngestLookups): PromptRef | undefined {
-  for (let i = events.length - 1; i >= 0; i--) {
-    const body = events[i]!.body as Body;
+/** The prompt of the last event (in arrival order) that names one with a numeric version, if the project has it. */
+function linkedPrompt(items: readonly MergeItem<ObservationEvent>[], lookups: IngestLookups): PromptRef | undefined {
+  for (let i = items.length - 1; i >= 0; i--) {
+    const body = items[i]!.event.body as Body;
     if (typeof body['promptName'] === 'string' && typeof body['promptVersion'] === 'number') {
       return lookups.prompt(body['promptName'], body['promptVersion']);
     }
@@ -126,45 +123,42 @@ function linkedPrompt(events: readonly ObservationEvent[], lookups: IngestLookup
   return undefined;
 }
 
-/** The last truthy value of a field over the events (newest first), else the stored one. */
-function lastTruthy(events: readonly ObservationEvent[], field: 'input' | 'output', stored: unknown): unknown {
-  for (let i = events.length - 1; i >= 0; i--) {
-    const value = (events[i]!.body as Body)[field];
-    if (value) return value;
-  }
-  return stored ?? null;
-}
-
 /**
  * Builds the record for one observation id from this request's events for it (in batch order)
- * and the stored record. The stored record is the base only when its type matches the first
- * event's (the server looks it up by id and type). See `EventSource` for how the two paths differ.
+ * and what is stored. Batch events are merged with the stored record and every earlier event of
+ * the id, all in time order; an OpenTelemetry span with the stored record alone. The stored
+ * record is the base only when its type matches the first event's (the server looks it up by id
+ * and type).
  */
-export function buildObservation(id: string, events: readonly ObservationEvent[], stored: ObservationRecord | undefined, ctx: ObservationContext): ObservationRecord {
-  const base = stored && stored.type === observationType(events[0]!) ? stored : undefined;
-  const sorted = byTime(events);
-  const prompt = linkedPrompt(events, ctx.lookups);
-  const partials = sorted.map((event) => partialOf(event, id, prompt, ctx));
+export function buildObservation(id: string, events: readonly ObservationEvent[], stored: Stored<ObservationRecord> | undefined, ctx: ObservationContext): Stored<ObservationRecord> {
+  const batch = ctx.source === 'batch';
+  const arrived = [...(batch ? loggedItems<ObservationEvent>(stored?.log, id) : []), ...freshItems(events)];
+  const record = stored?.record;
+  const base = record && record.type === observationType(arrived[0]!.event) ? record : undefined;
+  const sorted = byTime(arrived);
+  const prompt = linkedPrompt(arrived, ctx.lookups);
+  const partials = sorted.map((item) => partialOf(item.event, id, prompt, ctx));
   const merged = mergeRecords(base ? [storedPartial(base, ctx.source), ...partials] : partials, IMMUTABLE);
 
   const startTime = merged['startTime'] as string;
   let endTime = (merged['endTime'] as string | null | undefined) ?? null;
   if (endTime !== null && endTime < startTime) endTime = startTime;
   const level = ((merged['level'] as ObservationLevel | null | undefined) ?? 'DEFAULT') as ObservationLevel;
-  const output = lastTruthy(sorted, 'output', base?.output);
+  const output = lastTruthy(sorted, 'output', record?.output, base?.output);
   // The server stores metadata as strings and moves tool definitions from it into the input
-  // before it tokenizes.
-  const moved = moveToolDefinitions(lastTruthy(sorted, 'input', base?.input), valuesAsStrings(merged['metadata']));
+  // before it tokenizes. A kept event's input is the one the stored record was made from.
+  const rawInput = lastTruthy(sorted, 'input', stored?.log && 'rawInput' in stored.log ? stored.log.rawInput : record?.input, base?.input);
+  const moved = moveToolDefinitions(rawInput, metadataStrings(merged['metadata']));
   const input = moved.input;
 
   let tierAttributes: { modelParameters?: unknown; metadata?: unknown } | undefined;
   const pricingIndex = partials.findLastIndex((p) => Object.keys(p['providedUsageDetails'] as object).length > 0);
-  const pricingEvent = ctx.source === 'otel' ? sorted[sorted.length - 1] : pricingIndex >= 0 ? sorted[pricingIndex] : undefined;
+  const pricingEvent = batch ? (pricingIndex >= 0 ? sorted[pricingIndex]!.event : undefined) : sorted[sorted.length - 1]!.event;
   if (pricingEvent) {
     const body = pricingEvent.body as Body;
     tierAttributes = { modelParameters: body['modelParameters'], metadata: body['metadata'] };
-  } else if (base && ctx.source === 'batch' && Object.keys(base.providedUsageDetails).length > 0) {
-    // The server re-reads every earlier event of the observation; the stored record stands in.
+  } else if (base && batch && !stored?.log && Object.keys(base.providedUsageDetails).length > 0) {
+    // A record stored before events were kept: its own fields stand in for its earlier events.
     tierAttributes = { modelParameters: base.modelParameters, metadata: base.metadata };
   }
 
@@ -184,7 +178,7 @@ export function buildObservation(id: string, events: readonly ObservationEvent[]
 
   const now = ctx.options.now.toISOString();
   const str = (key: string): string | null => (merged[key] as string | null | undefined) ?? null;
-  return {
+  const observation: ObservationRecord = {
     id,
     projectId: ctx.projectId,
     traceId: str('traceId'),
@@ -214,7 +208,26 @@ export function buildObservation(id: string, events: readonly ObservationEvent[]
     promptId: str('promptId'),
     promptName: str('promptName'),
     promptVersion: (merged['promptVersion'] as number | null | undefined) ?? null,
-    createdAt: base?.createdAt ?? now,
+    createdAt: record?.createdAt ?? now,
     updatedAt: now,
   };
+  return { record: observation, log: batch ? batchLog(stored?.log, events, rawInput, input) : otelLog(stored?.log, events) };
+}
+
+/** The log after a batch request: the kept events, this request's, and the raw input when it differs from the stored one. */
+function batchLog(previous: EventLog | null | undefined, events: readonly ObservationEvent[], rawInput: unknown, input: unknown): EventLog {
+  const log: EventLog = { events: [...(previous?.events ?? []), ...events.map(toLogged)] };
+  if (rawInput !== input) log.rawInput = rawInput;
+  return log;
+}
+
+/**
+ * An OpenTelemetry span is not kept (the service merges spans with the stored record only); when
+ * it brings an input, that input is what the kept events' inputs now stand for.
+ */
+function otelLog(previous: EventLog | null | undefined, events: readonly ObservationEvent[]): EventLog | null {
+  if (!previous) return null;
+  if (!events.some((event) => (event.body as Body)['input'])) return previous;
+  const { rawInput: _replaced, ...rest } = previous;
+  return rest;
 }

@@ -6,11 +6,12 @@ import type { ModelDefinition } from '../../core/models/types.js';
 import { engineCounter } from '../../tokenizer/counter.js';
 import { projectDefinitions } from '../handlers/models.js';
 import type { HandlerContext, Route, ServerReply, ServerRequest } from '../http/router.js';
-import type { Tx } from '../store/index.js';
+import type { Tx, WithEvents } from '../store/index.js';
 import { processBatch } from './batch.js';
+import { asEventLog } from './event-log.js';
 import { checkSpans, decodeOtlpBody, processOtel, rejectionMessage } from './otel/index.js';
 import { batchRequest } from './schemas.js';
-import type { IngestAuth, IngestLookups, IngestWrites } from './types.js';
+import type { BatchResponse, IngestAuth, IngestLookups, IngestWrites, Stored } from './types.js';
 
 /** The most an OTLP body may inflate to when sent with gzip. */
 export const OTLP_MAX_INFLATED_BYTES = 64 * 1024 * 1024;
@@ -38,11 +39,16 @@ function definitionsOf(tx: Tx): ModelDefinition[] {
 
 function lookupsFor(tx: Tx): IngestLookups {
   let definitions: ModelDefinition[] | undefined;
+  const stored = <R>(found: Map<string, WithEvents<R>>): Map<string, Stored<R>> => {
+    const out = new Map<string, Stored<R>>();
+    for (const [id, { record, events }] of found) out.set(id, { record, log: asEventLog(events) });
+    return out;
+  };
   return {
-    trace: (id) => tx.traces.get(id),
-    observation: (id) => tx.observations.get(id),
-    score: (id) => tx.scores.get(id),
-    eventSeen: (id) => tx.events.has(id),
+    storedTraces: (ids) => stored(tx.traces.withEvents(ids)),
+    storedObservations: (ids) => stored(tx.observations.withEvents(ids)),
+    storedScores: (ids) => stored(tx.scores.withEvents(ids)),
+    seenEvents: (ids) => tx.events.seen(ids),
     prompt: (name, version) => {
       const prompt = tx.prompts.get(name, version);
       return prompt && { id: prompt.id, name: prompt.name, version: prompt.version };
@@ -52,24 +58,31 @@ function lookupsFor(tx: Tx): IngestLookups {
 }
 
 function write(tx: Tx, writes: IngestWrites, now: Date): void {
-  for (const trace of writes.traces) tx.traces.put(trace);
-  for (const observation of writes.observations) tx.observations.put(observation);
-  for (const score of writes.scores) tx.scores.put(score);
-  const at = now.toISOString();
-  for (const id of writes.eventIds) tx.events.record(id, at);
+  for (const { record, log } of writes.traces) tx.traces.put(record, log);
+  for (const { record, log } of writes.observations) tx.observations.put(record, log);
+  for (const { record, log } of writes.scores) tx.scores.put(record, log);
+  tx.events.record(writes.eventIds, now.toISOString());
 }
 
-function authOf(request: ServerRequest, context: HandlerContext): IngestAuth {
+export function authOf(request: ServerRequest, context: HandlerContext): IngestAuth {
   return { projectId: context.store.project.id, accessLevel: request.accessLevel ?? 'project' };
+}
+
+/**
+ * Runs events through the batch pipeline and writes the result in the request's transaction: the
+ * ingestion route, and the routes the service implements as one ingestion event
+ * (POST /api/public/scores).
+ */
+export function ingestEvents(events: readonly unknown[], tx: Tx, auth: IngestAuth, now: Date): BatchResponse {
+  const result = processBatch(events, auth, lookupsFor(tx), { now, count: engineCounter });
+  write(tx, result.writes, now);
+  return result.response;
 }
 
 function ingestBatch(request: ServerRequest, tx: Tx, context: HandlerContext): ServerReply {
   const parsed = batchRequest.safeParse(request.body);
   if (!parsed.success) return { status: 400, body: { message: 'Invalid request data', errors: parsed.error.issues.map((issue) => issue.message) } };
-  const now = context.now();
-  const result = processBatch(parsed.data.batch, authOf(request, context), lookupsFor(tx), { now, count: engineCounter });
-  write(tx, result.writes, now);
-  return { status: 207, body: result.response };
+  return { status: 207, body: ingestEvents(parsed.data.batch, tx, authOf(request, context), context.now()) };
 }
 
 function header(request: ServerRequest, name: string): string | undefined {

@@ -21,10 +21,59 @@ const stringDateTime = z.iso.datetime({ offset: true }).nullish();
 
 type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
+/** Off: every value runs the full schemas (tests compare both ways). */
+export const shortcuts = { enabled: true };
+
+/**
+ * `schema`, with a shortcut for the values `accept` recognises as ones it passes: they give
+ * `output(value)` without running it. A union of zod schemas builds the issues of every option
+ * that fails, which made the metadata, model parameters and usage of an event most of its
+ * validation time. Anything else runs `schema` itself, so what is refused is refused with its
+ * messages, and `accept` must only take values `schema` takes with that output.
+ */
+function shortcut<T extends z.ZodType>(schema: T, accept: (value: unknown) => boolean, output: (value: any) => z.output<T> = (value) => value) {
+  return z.any().transform((value, ctx): z.output<T> => {
+    if (shortcuts.enabled && accept(value)) return output(value);
+    const result = schema.safeParse(value);
+    if (result.success) return result.data;
+    for (const issue of result.error.issues) ctx.addIssue(issue as never);
+    return z.NEVER;
+  });
+}
+
+/** An object zod's record takes: its prototype is Object's or none. */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/** A JSON value as the schemas below take it: finite numbers, plain objects, null only nested. */
+function isJson(value: unknown, nested = false): boolean {
+  if (value === null) return nested;
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return Number.isFinite(value);
+    case 'object':
+      if (Array.isArray(value)) return value.every((item) => isJson(item, true));
+      if (!isPlainObject(value)) return false;
+      for (const key of Object.keys(value)) if (!isJson(value[key], true)) return false;
+      return true;
+    default:
+      return false;
+  }
+}
+
 const nestedLiteral = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 const jsonNullable: z.ZodType<JsonValue> = z.lazy(() => z.union([z.array(jsonNullable), z.record(z.string(), jsonNullable), nestedLiteral]));
 /** Any JSON value except a top-level null. */
-const jsonSchema: z.ZodType<JsonValue> = z.lazy(() => z.union([z.array(jsonNullable), z.record(z.string(), jsonNullable), z.union([z.string(), z.number(), z.boolean()])]));
+const jsonSchema = shortcut(
+  z.lazy(() => z.union([z.array(jsonNullable), z.record(z.string(), jsonNullable), z.union([z.string(), z.number(), z.boolean()])])) as z.ZodType<JsonValue>,
+  (value) => isJson(value),
+);
 
 const usageObject = z.object({
   input: z.number().int().nullish(),
@@ -70,7 +119,7 @@ const costDetails = z
   })
   .nullish();
 
-const rawUsageDetails = z.record(z.string(), z.unknown()).transform((value) => {
+function rawUsage(value: Record<string, unknown>): Record<string, number> | undefined {
   const result: Record<string, number> = {};
   for (const [key, v] of Object.entries(value)) {
     if (typeof v === 'number' && Number.isInteger(v) && v >= 0) result[key] = v;
@@ -80,7 +129,9 @@ const rawUsageDetails = z.record(z.string(), z.unknown()).transform((value) => {
     }
   }
   return Object.keys(result).length > 0 ? result : undefined;
-});
+}
+
+const rawUsageDetails = z.record(z.string(), z.unknown()).transform(rawUsage);
 
 const detailCounts = z.record(z.string(), z.number().int().nonnegative().nullish()).nullish();
 
@@ -124,7 +175,12 @@ const openAiResponseUsage = z
     return result;
   });
 
-export const usageDetails = z.union([openAiCompletionUsage, openAiResponseUsage, rawUsageDetails]).nullish();
+// An object without total_tokens can be neither OpenAI shape (both require it): it is the raw form.
+export const usageDetails = shortcut(
+  z.union([openAiCompletionUsage, openAiResponseUsage, rawUsageDetails]),
+  (value) => isPlainObject(value) && value['total_tokens'] === undefined,
+  rawUsage,
+).nullish();
 
 /**
  * Environment names as the public ingestion schema normalises them: lower-cased, every leading
@@ -180,9 +236,19 @@ const optionalObservationBody = z.object({
 const eventBody = optionalObservationBody.extend({ id: idSchema });
 const spanBody = eventBody.extend({ endTime: stringDateTime });
 
-const modelParameters = z
-  .record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string()), z.record(z.string(), z.string())]).nullish())
-  .nullish();
+const isModelParameterValue = (value: unknown): boolean =>
+  value === null ||
+  value === undefined ||
+  typeof value === 'string' ||
+  typeof value === 'boolean' ||
+  (typeof value === 'number' && Number.isFinite(value)) ||
+  (Array.isArray(value) && value.every((item) => typeof item === 'string')) ||
+  (isPlainObject(value) && Object.values(value).every((item) => typeof item === 'string'));
+
+const modelParameters = shortcut(
+  z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string()), z.record(z.string(), z.string())]).nullish()),
+  (value) => isPlainObject(value) && Object.values(value).every(isModelParameterValue),
+).nullish();
 
 const generationBody = spanBody
   .extend({

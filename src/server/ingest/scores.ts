@@ -1,11 +1,15 @@
 // One score from its score-create events (IngestionService.processScoreEventList and
-// validateAndInflateScore). Events the worker would drop after the 207 (an ANNOTATION score
-// without a config, a config the project does not have) are dropped here too: the request
-// still reports them as accepted.
+// validateAndInflateScore): the stored record, then every event of the id in time order (this
+// request's and the earlier ones kept in its event log), merged. Events the worker would drop
+// after the 207 (an ANNOTATION score without a config, a config the project does not have) are
+// dropped here too: the request still reports them as accepted. POST /api/public/scores sends its
+// score through here as one score-create event, as the service does.
 import type { ScoreDataType, ScoreRecord, ScoreSource } from '../records.js';
-import { mergeRecords, metadataRecord, type Partial, eventMetadata, storedMetadata } from './merge.js';
-import { byTime } from './order.js';
+import { byTime, freshItems, loggedItems, toLogged } from './event-log.js';
+import { metadataRecord } from '../../core/metadata.js';
+import { mergeRecords, type Partial, eventMetadata, storedMetadata } from './merge.js';
 import { DEFAULT_ENVIRONMENT, type ScoreEvent } from './schemas.js';
+import type { Stored } from './types.js';
 
 const IMMUTABLE = new Set(['id', 'projectId', 'timestamp', 'traceId', 'createdAt', 'environment']);
 
@@ -57,14 +61,18 @@ function inflate(event: ScoreEvent, id: string, projectId: string, now: string):
   };
 }
 
-export function buildScore(id: string, events: readonly ScoreEvent[], stored: ScoreRecord | undefined, projectId: string, now: Date): ScoreRecord | undefined {
+/** The score after this request's events, or undefined when there is nothing to store. */
+export function buildScore(id: string, events: readonly ScoreEvent[], stored: Stored<ScoreRecord> | undefined, projectId: string, now: Date): Stored<ScoreRecord> | undefined {
   const nowIso = now.toISOString();
-  const partials = byTime(events).flatMap((event): Partial[] => { const p = inflate(event, id, projectId, nowIso); return p ? [p] : []; });
-  if (partials.length === 0 && !stored) return undefined;
-  if (partials.length === 0) return stored;
-  const merged = mergeRecords(stored ? [{ ...stored, metadata: eventMetadata(stored.metadata) }, ...partials] : partials, IMMUTABLE);
+  // Only events that pass are kept: one that fails fails again each time the id is merged.
+  const kept = events.filter((event) => inflate(event, id, projectId, nowIso) !== undefined);
+  if (kept.length === 0) return undefined;
+  const record = stored?.record;
+  const sorted = byTime([...loggedItems<ScoreEvent>(stored?.log, id), ...freshItems(kept)]);
+  const partials = sorted.map((item) => inflate(item.event, id, projectId, nowIso)!);
+  const merged = mergeRecords(record ? [{ ...record, metadata: eventMetadata(record.metadata) }, ...partials] : partials, IMMUTABLE);
   const str = (key: string): string | null => (merged[key] as string | null | undefined) ?? null;
-  return {
+  const score: ScoreRecord = {
     id,
     projectId,
     timestamp: merged['timestamp'] as string,
@@ -82,8 +90,9 @@ export function buildScore(id: string, events: readonly ScoreEvent[], stored: Sc
     environment: (merged['environment'] as string | undefined) ?? DEFAULT_ENVIRONMENT,
     configId: str('configId'),
     queueId: str('queueId'),
-    authorUserId: stored?.authorUserId ?? null,
-    createdAt: stored?.createdAt ?? nowIso,
+    authorUserId: record?.authorUserId ?? null,
+    createdAt: record?.createdAt ?? nowIso,
     updatedAt: nowIso,
   };
+  return { record: score, log: { events: [...(stored?.log?.events ?? []), ...kept.map(toLogged)] } };
 }

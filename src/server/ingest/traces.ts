@@ -1,11 +1,14 @@
 // One trace from its trace-create events (IngestionService.processTraceEventList): the stored
-// record, then one partial record per event in time order, merged. Each event is an upsert: a
-// later one replaces what it sets, `public` falls back to false when an event leaves it out, and
-// tags only ever grow (the sorted union of all of them).
+// record, then one partial record per event in time order (this request's and every earlier one
+// of the id, kept in its event log), merged. Each event is an upsert: a later one replaces what
+// it sets, `public` falls back to false when an event leaves it out, and tags only ever grow (the
+// sorted union of all of them).
 import type { TraceRecord } from '../records.js';
-import { mergeRecords, metadataRecord, type Partial, eventMetadata, storedMetadata } from './merge.js';
-import { byTime } from './order.js';
+import { byTime, freshItems, lastTruthy, loggedItems, toLogged } from './event-log.js';
+import { metadataRecord } from '../../core/metadata.js';
+import { eventMetadata, mergeRecords, type Partial, storedMetadata } from './merge.js';
 import { DEFAULT_ENVIRONMENT, type TraceEvent } from './schemas.js';
+import type { Stored } from './types.js';
 
 const IMMUTABLE = new Set(['id', 'projectId', 'timestamp', 'createdAt', 'environment']);
 
@@ -29,21 +32,14 @@ function partialOf(event: TraceEvent, id: string, projectId: string, now: string
   };
 }
 
-function lastTruthy(events: readonly TraceEvent[], field: 'input' | 'output', stored: unknown): unknown {
-  for (let i = events.length - 1; i >= 0; i--) {
-    const value: unknown = events[i]!.body[field];
-    if (value) return value;
-  }
-  return stored ?? null;
-}
-
-export function buildTrace(id: string, events: readonly TraceEvent[], stored: TraceRecord | undefined, projectId: string, now: Date): TraceRecord {
-  const sorted = byTime(events);
+export function buildTrace(id: string, events: readonly TraceEvent[], stored: Stored<TraceRecord> | undefined, projectId: string, now: Date): Stored<TraceRecord> {
+  const record = stored?.record;
+  const sorted = byTime([...loggedItems<TraceEvent>(stored?.log, id), ...freshItems(events)]);
   const nowIso = now.toISOString();
-  const partials = sorted.map((event) => partialOf(event, id, projectId, nowIso));
-  const merged = mergeRecords(stored ? [{ ...stored, metadata: eventMetadata(stored.metadata) }, ...partials] : partials, IMMUTABLE, { tags: true });
+  const partials = sorted.map((item) => partialOf(item.event, id, projectId, nowIso));
+  const merged = mergeRecords(record ? [{ ...record, metadata: eventMetadata(record.metadata) }, ...partials] : partials, IMMUTABLE, { tags: true });
   const str = (key: string): string | null => (merged[key] as string | null | undefined) ?? null;
-  return {
+  const trace: TraceRecord = {
     id,
     projectId,
     timestamp: merged['timestamp'] as string,
@@ -57,9 +53,10 @@ export function buildTrace(id: string, events: readonly TraceEvent[], stored: Tr
     bookmarked: merged['bookmarked'] === true,
     tags: (merged['tags'] as string[] | undefined) ?? [],
     metadata: storedMetadata(merged['metadata']),
-    input: lastTruthy(sorted, 'input', stored?.input),
-    output: lastTruthy(sorted, 'output', stored?.output),
-    createdAt: stored?.createdAt ?? nowIso,
+    input: lastTruthy(sorted, 'input', record?.input, record?.input),
+    output: lastTruthy(sorted, 'output', record?.output, record?.output),
+    createdAt: record?.createdAt ?? nowIso,
     updatedAt: nowIso,
   };
+  return { record: trace, log: { events: [...(stored?.log?.events ?? []), ...events.map(toLogged)] } };
 }

@@ -18,12 +18,45 @@ export interface PromptRef {
   version: number;
 }
 
+/**
+ * One ingestion event as it is kept with the record it went into: the validated event without
+ * the body's id, input and output (the record keeps the input and output that won).
+ */
+export interface LoggedEvent {
+  type: string;
+  timestamp: string;
+  body: Record<string, unknown>;
+  /** Bit 1: the event carried a truthy input; bit 2: a truthy output. */
+  io?: number;
+}
+
+/** The events a record was built from, in the order they arrived. */
+export interface EventLog {
+  events: LoggedEvent[];
+  /**
+   * The input the winning event sent, when it differs from the stored one (tool definitions from
+   * the metadata were moved into the stored input); otherwise the stored input is that input.
+   */
+  rawInput?: unknown;
+}
+
+/**
+ * A stored record and the events it was built from. `log` is null for records stored before
+ * events were kept; OpenTelemetry spans, which the service merges with the stored record alone,
+ * leave the log as it was.
+ */
+export interface Stored<R> {
+  record: R;
+  log: EventLog | null;
+}
+
+/** Lookups take every id of a request at once: one query per kind of record. */
 export interface IngestLookups {
-  trace(id: string): TraceRecord | undefined;
-  observation(id: string): ObservationRecord | undefined;
-  score(id: string): ScoreRecord | undefined;
-  /** Whether an event with this id was ingested by an earlier request (events are applied once). */
-  eventSeen(id: string): boolean;
+  storedTraces(ids: readonly string[]): ReadonlyMap<string, Stored<TraceRecord>>;
+  storedObservations(ids: readonly string[]): ReadonlyMap<string, Stored<ObservationRecord>>;
+  storedScores(ids: readonly string[]): ReadonlyMap<string, Stored<ScoreRecord>>;
+  /** Which of these event ids were ingested by an earlier request (events are applied once). */
+  seenEvents(ids: readonly string[]): ReadonlySet<string>;
   prompt(name: string, version: number): PromptRef | undefined;
   /** The project's model definitions and the built-in catalogue, as they are now. */
   definitions(): readonly ModelDefinition[];
@@ -56,11 +89,11 @@ export interface BatchResponse {
   errors: EventError[];
 }
 
-/** Records to upsert (each replaces the stored one with its id) and the event ids now applied. */
+/** Records to upsert (each replaces the stored one with its id, log included) and the event ids now applied. */
 export interface IngestWrites {
-  traces: TraceRecord[];
-  observations: ObservationRecord[];
-  scores: ScoreRecord[];
+  traces: Stored<TraceRecord>[];
+  observations: Stored<ObservationRecord>[];
+  scores: Stored<ScoreRecord>[];
   eventIds: string[];
 }
 

@@ -3,9 +3,10 @@
 //   const reply = store.write((tx) => {          // or store.read for a request that only reads
 //     const trace = tx.traces.get(id);            // TraceRecord | undefined
 //     tx.traces.put({ ...trace, ...changes });    // stores the whole record (upsert on id)
-//     tx.observations.get(id) / .put(record)      // ObservationRecord, upsert on id
+//     tx.observations.get(id) / .put(record, events)  // ObservationRecord, upsert on id
 //     tx.scores.get(id) / .put(record)            // ScoreRecord, upsert on id
-//     tx.events.has(eventId) / .record(eventId, at)  // ingested event ids, for de-duplication
+//     tx.observations.withEvents(ids)             // Map id -> { record, events }: what ingestion merges into
+//     tx.events.seen(eventIds) / .record(eventIds, at)  // ingested event ids, for de-duplication
 //     tx.traces.delete(ids)                       // with their observations and scores
 //     tx.models.all(), tx.prompts.get(name, version) ...
 //   });
@@ -32,5 +33,8 @@ export {
   type ObservationCursor,
   type ObservationForMetrics,
   type ScoreFilter,
+  type WithEvents,
+  UnsupportedFilterError,
 } from './traces.js';
+export { type ColumnFilter, type FilterColumnKey, filterConditions } from './filters.js';
 export { STATE_BACKUP_FILE } from './import-state.js';

@@ -126,6 +126,15 @@ export const MIGRATIONS: readonly string[] = [
     created_at TEXT NOT NULL
   ) WITHOUT ROWID;
   `,
+  // 3: the ingestion events each trace, observation and score was built from (JSON, without the
+  // input and output they carried), so that an event arriving late is merged in its time order
+  // with all the others, as the service re-merges every event of an id. Last in the row, so reading
+  // the record never reads them. NULL for records stored before.
+  `
+  ALTER TABLE traces ADD COLUMN events TEXT;
+  ALTER TABLE observations ADD COLUMN events TEXT;
+  ALTER TABLE scores ADD COLUMN events TEXT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -50,15 +50,18 @@ export class Statements {
     return statement;
   }
 
+  // Parameters go to the binding as one array: it then skips a copy per call, and a single null
+  // parameter is not mistaken for an object of named parameters (which the binding refuses).
+
   run(sql: string, ...params: unknown[]): number {
-    return this.get(sql).run(...params).changes;
+    return this.get(sql).run(params).changes;
   }
 
   row<T>(sql: string, ...params: unknown[]): T | undefined {
-    return this.get(sql).get(...params) as T | undefined;
+    return this.get(sql).get(params) as T | undefined;
   }
 
   rows<T>(sql: string, ...params: unknown[]): T[] {
-    return this.get(sql).all(...params) as T[];
+    return this.get(sql).all(params) as T[];
   }
 }

@@ -1,6 +1,9 @@
-// Recorded traces, observations and scores. Ingestion writes whole records (it merges an update
-// into what `get` returned, then `put`s the result); the read API queries them.
+// Recorded traces, observations and scores. Ingestion writes whole records (it merges new events
+// with what `withEvents` returned, then `put`s the result with the events it was built from); the
+// read API queries them. The events are kept as ingestion gives them (JSON): the store never
+// looks inside.
 import type { ObservationRecord, ScoreRecord, TraceRecord } from '../records.js';
+import { type ColumnFilter, filterConditions } from './filters.js';
 import type { Statements } from './sqlite.js';
 
 /** Filters of the traces list; every one given must hold. Times are ISO strings. */
@@ -18,6 +21,24 @@ export interface TraceFilter {
   fromTimestamp?: string | undefined;
   /** timestamp < this. */
   toTimestamp?: string | undefined;
+  /** The `filter` parameter's filters, all of which must hold too. */
+  advanced?: readonly ColumnFilter[] | undefined;
+}
+
+/** A filter of the `filter` parameter that the column it names cannot take. */
+export class UnsupportedFilterError extends Error {
+  constructor(readonly filter: ColumnFilter) {
+    super(`a ${filter.type} filter with operator "${filter.operator}" cannot be applied to this column`);
+    this.name = 'UnsupportedFilterError';
+  }
+}
+
+function advancedWhere(filters: readonly ColumnFilter[] | undefined, where: string[], params: unknown[]): void {
+  if (!filters?.length) return;
+  const conditions = filterConditions(filters);
+  if ('unsupported' in conditions) throw new UnsupportedFilterError(conditions.unsupported);
+  where.push(...conditions.where);
+  params.push(...conditions.params);
 }
 
 export const TRACE_ORDER_COLUMNS = {
@@ -76,7 +97,26 @@ function traceWhere(filter: TraceFilter): { sql: string; params: unknown[] } {
     where.push('timestamp < ?');
     params.push(filter.toTimestamp);
   }
+  advancedWhere(filter.advanced, where, params);
   return { sql: where.length ? `WHERE ${where.join(' AND ')}` : '', params };
+}
+
+/** A stored record with the ingestion events it was built from (null: stored without them). */
+export interface WithEvents<R> {
+  record: R;
+  events: unknown;
+}
+
+const parseEvents = (text: string | null): unknown => (text === null ? null : (JSON.parse(text) as unknown));
+const eventsText = (events: unknown): string | null => (events === null || events === undefined ? null : JSON.stringify(events));
+
+/** Records (with their events) of the ids stored, in one statement however many ids there are. */
+function withEvents<R>(sql: Statements, table: 'traces' | 'observations' | 'scores', ids: readonly string[]): Map<string, WithEvents<R>> {
+  const found = new Map<string, WithEvents<R>>();
+  if (ids.length === 0) return found;
+  const rows = sql.rows<{ id: string; record: string; events: string | null }>(`SELECT id, record, events FROM ${table} WHERE id IN (SELECT value FROM json_each(?))`, JSON.stringify(ids));
+  for (const row of rows) found.set(row.id, { record: JSON.parse(row.record) as R, events: parseEvents(row.events) });
+  return found;
 }
 
 const parseTrace = (row: { record: string }): TraceRecord => JSON.parse(row.record) as TraceRecord;
@@ -91,14 +131,20 @@ export class TraceStore {
     return row && parseTrace(row);
   }
 
-  /** Stores a trace, replacing the stored one with the same id. */
-  put(trace: TraceRecord): void {
+  /** The traces of these ids that are stored, with their events. */
+  withEvents(ids: readonly string[]): Map<string, WithEvents<TraceRecord>> {
+    return withEvents(this.sql, 'traces', ids);
+  }
+
+  /** Stores a trace and the events it was built from, replacing the stored one with the same id. */
+  put(trace: TraceRecord, events: unknown = null): void {
     this.sql.run(
-      `INSERT INTO traces (id, timestamp, name, user_id, session_id, release, version, environment, created_at, updated_at, record)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO traces (id, timestamp, name, user_id, session_id, release, version, environment, created_at, updated_at, record, events)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET timestamp = excluded.timestamp, name = excluded.name, user_id = excluded.user_id,
          session_id = excluded.session_id, release = excluded.release, version = excluded.version,
-         environment = excluded.environment, created_at = excluded.created_at, updated_at = excluded.updated_at, record = excluded.record`,
+         environment = excluded.environment, created_at = excluded.created_at, updated_at = excluded.updated_at, record = excluded.record,
+         events = excluded.events`,
       trace.id,
       trace.timestamp,
       trace.name,
@@ -110,6 +156,7 @@ export class TraceStore {
       trace.createdAt,
       trace.updatedAt,
       JSON.stringify(trace),
+      eventsText(events),
     );
   }
 
@@ -132,14 +179,14 @@ export class TraceStore {
     const where = traceWhere(filter);
     const orderBy = order ? `${TRACE_ORDER_COLUMNS[order.column]} ${order.direction}, id ${order.direction}` : 'timestamp DESC, id DESC';
     return this.sql
-      .rows<{ record: string }>(`SELECT record FROM traces ${where.sql} ORDER BY ${orderBy} LIMIT ? OFFSET ?`, ...where.params, page.limit, page.offset)
+      .rows<{ record: string }>(`SELECT record FROM traces t ${where.sql} ORDER BY ${orderBy} LIMIT ? OFFSET ?`, ...where.params, page.limit, page.offset)
       .map(parseTrace);
   }
 
   /** How many traces match (all of them without a filter). */
   count(filter: TraceFilter = {}): number {
     const where = traceWhere(filter);
-    return this.sql.row<{ n: number }>(`SELECT COUNT(*) AS n FROM traces ${where.sql}`, ...where.params)?.n ?? 0;
+    return this.sql.row<{ n: number }>(`SELECT COUNT(*) AS n FROM traces t ${where.sql}`, ...where.params)?.n ?? 0;
   }
 
   /** Observation and score ids, latency and cost of each trace. */
@@ -195,6 +242,8 @@ export interface ObservationFilter {
   fromStartTime?: string | undefined;
   /** startTime < this. */
   toStartTime?: string | undefined;
+  /** The `filter` parameter's filters, all of which must hold too. */
+  advanced?: readonly ColumnFilter[] | undefined;
 }
 
 /** Where a page of the v2 list ends: the last row's sort key (startTime, traceId, id), all descending. */
@@ -250,6 +299,7 @@ function observationWhere(filter: ObservationFilter): { sql: string; params: unk
     where.push('o.start_time < ?');
     params.push(filter.toStartTime);
   }
+  advancedWhere(filter.advanced, where, params);
   return { sql: where.length ? `WHERE ${where.join(' AND ')}` : '', params };
 }
 
@@ -266,15 +316,20 @@ export class ObservationStore {
     return this.sql.rows<{ record: string }>('SELECT record FROM observations WHERE trace_id = ? ORDER BY start_time, id', traceId).map(parseObservation);
   }
 
-  /** Stores an observation, replacing the stored one with the same id. */
-  put(observation: ObservationRecord): void {
+  /** The observations of these ids that are stored, with their events. */
+  withEvents(ids: readonly string[]): Map<string, WithEvents<ObservationRecord>> {
+    return withEvents(this.sql, 'observations', ids);
+  }
+
+  /** Stores an observation and the events it was built from, replacing the stored one with the same id. */
+  put(observation: ObservationRecord, events: unknown = null): void {
     const usage = observation.usageDetails;
     const cost = observation.costDetails;
     this.sql.run(
       `INSERT INTO observations (id, trace_id, parent_observation_id, type, name, environment, level, version, start_time, end_time,
          completion_start_time, provided_model_name, internal_model_id, prompt_name, prompt_version, input_tokens, output_tokens,
-         total_tokens, input_cost, output_cost, total_cost, latency_ms, time_to_first_token_ms, created_at, updated_at, record)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         total_tokens, input_cost, output_cost, total_cost, latency_ms, time_to_first_token_ms, created_at, updated_at, record, events)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET trace_id = excluded.trace_id, parent_observation_id = excluded.parent_observation_id,
          type = excluded.type, name = excluded.name, environment = excluded.environment, level = excluded.level,
          version = excluded.version, start_time = excluded.start_time, end_time = excluded.end_time,
@@ -283,7 +338,7 @@ export class ObservationStore {
          input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens, total_tokens = excluded.total_tokens,
          input_cost = excluded.input_cost, output_cost = excluded.output_cost, total_cost = excluded.total_cost,
          latency_ms = excluded.latency_ms, time_to_first_token_ms = excluded.time_to_first_token_ms,
-         created_at = excluded.created_at, updated_at = excluded.updated_at, record = excluded.record`,
+         created_at = excluded.created_at, updated_at = excluded.updated_at, record = excluded.record, events = excluded.events`,
       observation.id,
       observation.traceId,
       observation.parentObservationId,
@@ -310,6 +365,7 @@ export class ObservationStore {
       observation.createdAt,
       observation.updatedAt,
       JSON.stringify(observation),
+      eventsText(events),
     );
   }
 
@@ -447,14 +503,19 @@ export class ScoreStore {
     return this.sql.rows<{ record: string }>(sql, ...params, limit).map(parseScore);
   }
 
-  /** Stores a score, replacing the stored one with the same id (scores upsert on id). */
-  put(score: ScoreRecord): void {
+  /** The scores of these ids that are stored, with their events. */
+  withEvents(ids: readonly string[]): Map<string, WithEvents<ScoreRecord>> {
+    return withEvents(this.sql, 'scores', ids);
+  }
+
+  /** Stores a score and the events it was built from, replacing the stored one with the same id (scores upsert on id). */
+  put(score: ScoreRecord, events: unknown = null): void {
     this.sql.run(
-      `INSERT INTO scores (id, timestamp, name, trace_id, observation_id, session_id, environment, record)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO scores (id, timestamp, name, trace_id, observation_id, session_id, environment, record, events)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET timestamp = excluded.timestamp, name = excluded.name, trace_id = excluded.trace_id,
          observation_id = excluded.observation_id, session_id = excluded.session_id, environment = excluded.environment,
-         record = excluded.record`,
+         record = excluded.record, events = excluded.events`,
       score.id,
       score.timestamp,
       score.name,
@@ -463,20 +524,30 @@ export class ScoreStore {
       score.sessionId,
       score.environment,
       JSON.stringify(score),
+      eventsText(events),
     );
   }
 }
 
-/** Ids of ingested events, for de-duplication of retried batches. */
+/** Ids of ingested events, for de-duplication of retried batches. Each call is one statement. */
 export class EventStore {
   constructor(private readonly sql: Statements) {}
 
   has(id: string): boolean {
-    return this.sql.row('SELECT 1 AS x FROM ingested_events WHERE id = ?', id) !== undefined;
+    return this.seen([id]).size > 0;
   }
 
-  /** Records an event id as ingested; true when it was new. */
-  record(id: string, at: string): boolean {
-    return this.sql.run('INSERT INTO ingested_events (id, created_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING', id, at) > 0;
+  /** Which of these event ids were ingested before. */
+  seen(ids: readonly string[]): Set<string> {
+    if (ids.length === 0) return new Set();
+    const rows = this.sql.rows<{ id: string }>('SELECT id FROM ingested_events WHERE id IN (SELECT value FROM json_each(?))', JSON.stringify(ids));
+    return new Set(rows.map((row) => row.id));
+  }
+
+  /** Records event ids as ingested; returns how many were new. */
+  record(ids: readonly string[], at: string): number {
+    if (ids.length === 0) return 0;
+    // "WHERE true" tells SQLite's parser that ON CONFLICT belongs to the INSERT, not to a join.
+    return this.sql.run('INSERT INTO ingested_events (id, created_at) SELECT value, ? FROM json_each(?) WHERE true ON CONFLICT (id) DO NOTHING', at, JSON.stringify(ids));
   }
 }

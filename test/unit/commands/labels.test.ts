@@ -48,7 +48,7 @@ describe('labels promote', () => {
       dryRun: false,
       changed: true,
       rollback: { label: 'production', version: 1 },
-      rollbackCommand: 'llmobs labels set n/promote production --version 1',
+      rollbackCommand: 'llmobs labels set n/promote production --version 1 --expect-current 2',
     });
     expect(JSON.parse((await cli.run(['labels', 'list', 'n/promote', '--json'])).stdout).labels).toEqual({ latest: 3, production: 2, staging: 2 });
   });
@@ -97,7 +97,7 @@ describe('labels set', () => {
     expect(result.exitCode).toBe(0);
     expect(patches(result.sent)).toEqual([['/api/public/v2/prompts/n%2Fset/versions/3', { newLabels: ['production'] }]]);
     expect(result.stdout).toBe('Prompt\tn/set\nLabel\tproduction\nWas on\tversion 1\nNow on\tversion 3\n');
-    expect(result.stderr).toContain('Roll back with: llmobs labels set n/set production --version 1');
+    expect(result.stderr).toContain('Roll back with: llmobs labels set n/set production --version 1 --expect-current 3');
   });
 
   it('refuses latest, an unknown version (8) and a wrong expectation (9)', async () => {
@@ -122,7 +122,10 @@ describe('labels set', () => {
     await cli.seedLabels('n/set', 1, ['Legacy Label']);
     const moved = await cli.run(['labels', 'set', 'n/set', 'Legacy Label', '--version', '2', '--json']);
     expect(moved.exitCode).toBe(0);
-    expect(JSON.parse(moved.stdout)).toMatchObject({ previousVersion: 1, version: 2, rollbackCommand: "llmobs labels set n/set 'Legacy Label' --version 1" });
+    expect(JSON.parse(moved.stdout)).toMatchObject({ previousVersion: 1, version: 2, rollbackCommand: "llmobs labels set n/set 'Legacy Label' --version 1 --expect-current 2" });
+    // The command names the profile or server that was chosen on the command line, as a rollback must reach the same project.
+    const chosen = await cli.run(['labels', 'set', 'n/set', 'Legacy Label', '--version', '1', '--base-url', cli.server.url, '--json']);
+    expect(JSON.parse(chosen.stdout).rollbackCommand).toBe(`llmobs labels set n/set 'Legacy Label' --version 2 --expect-current 1 --base-url ${cli.server.url}`);
   });
 });
 

@@ -50,6 +50,29 @@ describe('estimate', () => {
     expect(result.pricingTier).toBe('Fast mode');
   });
 
+  it('ignores tier attributes when usage is tokenized, as the server does, and says which tier they would have chosen', async () => {
+    const result = await estimateJson(['--model', 'gpt-4o-mini', '--input', 'hello there', '--model-parameters', '{"service_tier":"priority"}']);
+    expect(result.pricingTier).toBe('Standard');
+    expect(result.warnings).toContainEqual({ code: 'tier-attributes-ignored', message: expect.stringContaining('"Standard" rather than "Fast mode"') });
+  });
+
+  it('counts tool definitions from the metadata as part of the input, single and --batch alike', async () => {
+    const tools = [{ type: 'function', function: { name: 'lookup', description: 'Find a document by its title', parameters: { type: 'object', properties: { title: { type: 'string' } } } } }];
+    const messages = [{ role: 'user', content: 'Find the Q3 report.' }];
+    const plain = await estimateJson(['--model', 'gpt-4o', '--input', JSON.stringify(messages)]);
+    const withTools = await estimateJson(['--model', 'gpt-4o', '--input', JSON.stringify(messages), '--metadata', JSON.stringify({ tools, team: 'search' })]);
+    // The server counts {messages, tools} as JSON text, no longer as chat messages.
+    expect(withTools.usageDetails.input).toBe(o200k.encode(JSON.stringify({ messages, tools })).length);
+    expect(withTools.usageDetails.input).toBeGreaterThan(plain.usageDetails.input);
+
+    const dir = tempDir();
+    writeFileSync(join(dir, 'in.jsonl'), `${JSON.stringify({ model: 'gpt-4o', input: messages, metadata: { tools, team: 'search' } })}\n${JSON.stringify({ model: 'gpt-4o-mini', input: 'hello there', model_parameters: { service_tier: 'priority' } })}\n`);
+    const batch = await runInProcess(['estimate', '--batch', 'in.jsonl'], { env: isolatedEnv(), cwd: dir });
+    const [first, second] = batch.stdout.trim().split('\n').map((line) => JSON.parse(line));
+    expect(first.usageDetails).toEqual(withTools.usageDetails);
+    expect(second).toMatchObject({ pricingTier: 'Standard', warnings: [{ code: 'tier-attributes-ignored' }] });
+  });
+
   it('warns with stable codes: no match, reasoning models, claude approximations', async () => {
     const unknown = await runInProcess(['estimate', '--json', '--model', 'my-own-model', '--input', 'hi'], { env: isolatedEnv() });
     expect(JSON.parse(unknown.stdout)).toMatchObject({ matchedModel: null, usageDetails: {}, costDetails: {}, totalCost: null, warnings: [{ code: 'no-matching-model' }] });

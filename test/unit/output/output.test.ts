@@ -54,6 +54,14 @@ describe('Output', () => {
     expect(plain.stdout.text).not.toContain('\u001b[');
   });
 
+  it('keeps the styling of label/value pairs on a terminal, and still escapes other controls', () => {
+    const { out, stdout } = output(true, { FORCE_COLOR: '1' });
+    out.keyValues([['Server', `http://x  ${out.c.dim('(profile "p")')}`], ['Name', `evil\u001b]0;t\u0007\u001b[2J\ttab`]]);
+    expect(stdout.text).toContain('\u001b[2m(profile "p")\u001b[22m');
+    expect(stdout.text).not.toContain('\\e[2m');
+    expect(stdout.text).toContain('evil\\e]0;t\\x07\\e[2J\\ttab');
+  });
+
   it('writes errors to stderr only, as JSON with --json', () => {
     const { out, stdout, stderr } = output(false, {}, true);
     out.error({ code: 'not_found', message: 'no such model', exitCode: 8, status: 404, hint: 'list them' });

@@ -80,6 +80,24 @@ describe('planCopy', () => {
     expect(plan.prompts[1]!.steps).toMatchObject([{ body: { prompt: 'x @@@langfusePrompt:name=child|version=1@@@ y @@@langfusePrompt:name=child|label=production@@@' } }]);
   });
 
+  it('rewrites a version reference however its number is spelled (version=02 is version 2 to the server), in text and chat prompts', () => {
+    const child = source('child', [sv(2, 'kept', ['production']), sv(3, 'newest', ['latest'])]);
+    const parent = source('a-parent', [sv(1, 'x @@@langfusePrompt:name=child|version=02@@@ y @@@langfusePrompt:name=child|version=2@@@', ['latest'])]);
+    const chat: CopySource = {
+      ...source('b-chat', []),
+      type: 'chat',
+      latestVersion: 1,
+      allVersions: [1],
+      versions: [{ version: 1, labels: ['latest'], content: { type: 'chat', prompt: [{ role: 'system', content: 'z @@@langfusePrompt:name=child|version=2.0@@@' }] }, config: {}, commitMessage: null }],
+    };
+    const plan = planCopy([parent, chat, child], new Map());
+    expect(plan.refused).toEqual([]);
+    expect(plan.prompts.find((p) => p.name === 'a-parent')!.steps).toMatchObject([
+      { body: { prompt: 'x @@@langfusePrompt:name=child|version=1@@@ y @@@langfusePrompt:name=child|version=1@@@' } },
+    ]);
+    expect(plan.prompts.find((p) => p.name === 'b-chat')!.steps).toMatchObject([{ body: { prompt: [{ role: 'system', content: 'z @@@langfusePrompt:name=child|version=1@@@' }] } }]);
+  });
+
   it('a label reference holds only for labels that are copied', () => {
     const child = source('child', [sv(2, 'c', ['latest', 'production', 'staging'])], { onlyLabels: ['production'] });
     const parent = source('parent', [sv(1, '@@@langfusePrompt:name=child|label=staging@@@', ['latest'])]);

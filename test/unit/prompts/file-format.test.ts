@@ -85,6 +85,17 @@ describe('the final line break rule', () => {
     expect(roundTrip(text('Hello\n\n')).content.prompt).toBe('Hello\n\n');
   });
 
+  it('reads a file whose line breaks are all \\r\\n (Windows, git autocrlf) as if they were \\n', () => {
+    expect(parsePromptFile('line one\r\n\r\nline two\r\n', 'md')).toMatchObject({ ok: true, data: { content: { prompt: 'line one\n\nline two' } } });
+    expect(parsePromptFile('---\r\nconfig:\r\n  a: 1\r\n---\r\nx\r\ny\r\n', 'md')).toEqual({ ok: true, data: { content: { type: 'text', prompt: 'x\ny' }, config: { a: 1 }, labels: [] } });
+    // A file that mixes both keeps every \r: they are part of the text.
+    expect(parsePromptFile('a\r\nb\nc\n', 'md')).toMatchObject({ ok: true, data: { content: { prompt: 'a\r\nb\nc' } } });
+  });
+
+  it('writes a text whose own line breaks are \\r\\n in a form that carries them exactly', () => {
+    for (const prompt of ['a\r\nb\r\n', 'a\r\nb', '\r\n', 'x\r\n\r\ny']) expect(roundTrip(text(prompt)).content.prompt).toBe(prompt);
+  });
+
   it('reads an empty file as an empty text prompt', () => {
     expect(parsePromptFile('', 'md')).toMatchObject({ ok: true, data: { content: { type: 'text', prompt: '' }, config: {}, labels: [] } });
     expect(roundTrip(text(''))).toEqual(text(''));
@@ -135,10 +146,33 @@ describe('reading prompt files', () => {
     expect(parsePromptFile('---\nconfig: {}\nhi', 'md')).toMatchObject({ ok: false, problems: [expect.stringContaining('no closing ---')] });
   });
 
+  it('says what to do about YAML that is not what it looks like: unquoted {{, numbers, true, empty values, two documents (yes and no stay text in YAML 1.2)', () => {
+    const parsed = parsePromptFile('type: chat\nmessages:\n  - role: user\n    content: {{question}}\n  - role: user\n    content: 1.0\n  - role: user\n    content: true\n  - role: user\n    content:\n', 'yaml');
+    expect(parsed).toEqual({
+      ok: false,
+      problems: [
+        'messages[0]: "content" must be a string, got object; YAML reads text that starts with { as a mapping: put it in quotes, e.g. "{{question}}"',
+        'messages[1]: "content" must be a string, got number; YAML reads it as a number: put it in quotes to keep it text',
+        'messages[2]: "content" must be a string, got boolean; YAML reads it as a boolean: put it in quotes to keep it text',
+        'messages[3]: "content" must be a string, got null; for an empty text write ""',
+      ],
+    });
+    expect(parsePromptFile('type: chat\nmessages:\n  - role: user\n    content: no\n  - role: assistant\n    content: yes\n', 'yaml')).toMatchObject({ ok: true, data: { content: { prompt: [{ content: 'no' }, { content: 'yes' }] } } });
+    expect(parsePromptFile('text: 1e3\n', 'yaml')).toEqual({ ok: false, problems: ['text must be a string, got number 1000; YAML reads it as a number: put it in quotes to keep it text'] });
+    expect(parsePromptFile('text: a\n---\ntext: b\n', 'yaml')).toEqual({ ok: false, problems: ['YAML holds more than one document (a line --- between them); a prompt file holds one prompt'] });
+    expect(parsePromptFile('text: "open\n', 'yaml')).toMatchObject({ ok: false, problems: [expect.stringMatching(/^YAML is not valid: Missing closing "quote at line \d+, column \d+$/)] });
+  });
+
   it('refuses both text and messages, neither, and a type that contradicts them', () => {
     expect(parsePromptFile('text: a\nmessages: []\n', 'yaml')).toMatchObject({ ok: false, problems: [expect.stringContaining('not both')] });
     expect(parsePromptFile('type: text\n', 'yaml')).toMatchObject({ ok: false, problems: [expect.stringContaining('the prompt is missing')] });
     expect(parsePromptFile('type: text\nmessages: []\n', 'yaml')).toMatchObject({ ok: false, problems: [expect.stringContaining('does not match')] });
+  });
+
+  it('reads `config:` with nothing after it, or null, as no config (the server refuses a null config)', () => {
+    expect(parsePromptFile('---\nconfig:\n---\nx', 'md')).toEqual({ ok: true, data: { content: { type: 'text', prompt: 'x' }, config: {}, labels: [] } });
+    expect(parsePromptFile('type: text\ntext: x\nconfig: null\n', 'yaml')).toMatchObject({ ok: true, data: { config: {} } });
+    expect(parsePromptFile('{"text": "x", "config": null}', 'json')).toMatchObject({ ok: true, data: { config: {} } });
   });
 
   it('refuses config values JSON cannot hold, and a variable that is also a placeholder', () => {
@@ -204,7 +238,8 @@ describe('round trip: reading a written file gives back exactly what was written
         const data = text(prompt, { config, ...(tagList ? { tags: tagList } : {}) });
         const back = roundTrip(data);
         expect(back.content).toEqual(data.content);
-        expect(JSON.stringify(back.config)).toBe(JSON.stringify(config));
+        // A null config is no config ({}), as the server has it.
+        expect(JSON.stringify(back.config)).toBe(JSON.stringify(config ?? {}));
         // An empty tag list is not written: a file without tags leaves the prompt's tags alone.
         expect(back.tags ?? []).toEqual(tagList ?? []);
       }),
@@ -217,6 +252,19 @@ describe('round trip: reading a written file gives back exactly what was written
       fc.property(fc.array(items, { maxLength: 6 }), configs, (prompt, config) => {
         const data = chat(prompt, { config });
         expect(roundTrip(data).content).toEqual(data.content);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a Markdown file whose line breaks an editor or git turned into \\r\\n reads the same', () => {
+    fc.assert(
+      fc.property(texts, configs, (prompt, config) => {
+        const file = serialisePromptFile(text(prompt, { config }));
+        if (file.extension !== 'md' || file.text.includes('\r')) return;
+        const parsed = parsePromptFile(file.text.replaceAll('\n', '\r\n'), 'md');
+        expect(parsed.ok && parsed.data.content.prompt).toBe(prompt);
+        expect(parsed.ok && JSON.stringify(parsed.data.config)).toBe(JSON.stringify(config ?? {}));
       }),
       { numRuns: 300 },
     );

@@ -134,9 +134,20 @@ describe('planPush: references', () => {
     expect(planPush({ files, server: new Map() }).refused).toHaveLength(1);
   });
 
-  it('checks references against files that are not pushed this time', () => {
-    const plan = planPush({ files: [file('a', ref('child', 'latest'.replace('latest', 'label=latest')))], directory: [file('child', 'c')], server: new Map() });
-    expect(plan.refused).toEqual([]);
+  it('refuses a reference to a prompt that is only in the directory and not pushed now (the server would refuse the create)', () => {
+    const plan = planPush({ files: [file('a', ref('child', 'label=latest'))], directory: [file('a', 'x'), file('child', 'c')], server: new Map() });
+    expect(plan.refused).toMatchObject([{ name: 'a', problems: [expect.stringContaining("'child' is not on the server yet and is not pushed now (prompts/child.md); push it too")] }]);
+    expect(plan.actions).toEqual([]);
+  });
+
+  it('checks a reference to a prompt that is not pushed now against the server only', () => {
+    const child = server('child', version(1, 'c', ['latest']));
+    const directory = [file('a', 'x'), file('child', 'c', { labels: ['production'] })];
+    expect(planPush({ files: [file('a', ref('child', 'label=latest'))], directory, server: new Map([child]) }).refused).toEqual([]);
+    // The child's file would give it production, but the child is not pushed now.
+    expect(planPush({ files: [file('a', ref('child', 'label=production'))], directory, server: new Map([child]) }).refused).toMatchObject([
+      { name: 'a', problems: [expect.stringContaining("no version labelled 'production'")] },
+    ]);
   });
 
   it('refuses a reference to a chat prompt and to itself', () => {

@@ -64,7 +64,7 @@ beforeAll(async () => {
     tx.observations.put(
       observation('o3', {
         traceId: 't2', type: 'GENERATION', name: 'llm', startTime: at(3600), endTime: at(3603), providedModelName: 'claude-x',
-        usageDetails: { input: 100, output: 50, total: 150 }, costDetails: { total: 0.001 }, totalCost: 0.001,
+        usageDetails: { input: 100, output: 50, total: 150 }, costDetails: { total: 0.001 }, totalCost: 0.001, metadata: { step: 2 },
       }),
     );
     tx.scores.put(score('sc1', { traceId: 't1', value: 0.9 }));
@@ -229,6 +229,31 @@ describe('GET /api/public/v2/metrics', () => {
     expect(byUser.body.data).toEqual([{ userId: 'u1', count_count: '2' }]);
   });
 
+  it('filters on the start time (datetime), on metadata (stringObject), and on tags (arrayOptions)', async () => {
+    const count = [{ measure: 'count', aggregation: 'count' }];
+    const late = await metrics({ metrics: count, filters: [{ column: 'start_time', type: 'datetime', operator: '>=', value: at(1) }] });
+    expect(late.body.data).toEqual([{ count_count: '1' }]);
+    const tagged = await metrics({ metrics: count, filters: [{ column: 'tags', type: 'arrayOptions', operator: 'all of', value: ['a', 'b'] }] });
+    expect(tagged.body.data).toEqual([{ count_count: '2' }]);
+    const described = await metrics({ metrics: count, filters: [{ column: 'metadata', type: 'stringObject', key: 'step', operator: '=', value: '2' }] });
+    expect(described.body.data).toEqual([{ count_count: '1' }]);
+  });
+
+  it('refuses filters the service refuses: a type the dimension does not take, an unknown column, metadata without stringObject', async () => {
+    const count = [{ measure: 'count', aggregation: 'count' }];
+    expect((await metrics({ metrics: count, filters: [{ column: 'promptVersion', type: 'number', operator: '=', value: 2 }] })).body).toEqual({
+      message: "Invalid filter for field 'promptVersion': Filter type 'number' is not supported for dimension type 'string'. Expected 'string' or 'stringOptions'.",
+      error: 'InvalidRequestError',
+    });
+    expect((await metrics({ metrics: count, filters: [{ column: 'tags', type: 'stringOptions', operator: 'any of', value: ['a'] }] })).body.message).toBe(
+      "Invalid filter for field 'tags': Filter type 'stringOptions' is not supported for dimension type 'string[]'. Expected 'arrayOptions'.",
+    );
+    expect((await metrics({ metrics: count, filters: [{ column: 'startTime', type: 'datetime', operator: '>', value: at(0) }] })).body.message).toMatch(/^Invalid filter column startTime\. Must be one of id,traceId,.* or start_time$/);
+    expect((await metrics({ metrics: count, filters: [{ column: 'metadata', type: 'string', operator: '=', value: 'x' }] })).body.message).toMatch(/^Invalid filter for field 'metadata': Metadata filters require type 'stringObject'/);
+    expect((await metrics({ metrics: count, dimensions: [{ field: 'release' }] })).status).toBe(400);
+    expect((await metrics({ metrics: [{ measure: 'latency', aggregation: 'histogram' }] })).body.message).toMatch(/histogram aggregation is not supported by llmobs server/);
+  });
+
   it('fills time buckets only as far as the rows returned: a range of millennia by the day answers at once', async () => {
     const answer = await metrics({ metrics: [{ measure: 'count', aggregation: 'count' }], timeDimension: { granularity: 'day' }, fromTimestamp: '0001-01-01T00:00:00Z', toTimestamp: '9999-12-31T00:00:00Z', config: { row_limit: 3 } });
     expect(answer.status).toBe(200);
@@ -263,15 +288,29 @@ describe('GET /api/public/v2/metrics', () => {
 
 describe('scores', () => {
   it('creates a score with Basic auth or the public key alone, and refuses a body without a subject', async () => {
-    const created = await call('POST', '/api/public/scores', { name: 'helpful', value: 1, dataType: 'BOOLEAN', traceId: 't1', observationId: 'o2' }, { unchecked: true });
+    const created = await call('POST', '/api/public/scores', { name: 'helpful', value: 1, dataType: 'BOOLEAN', traceId: 't1', observationId: 'o2' });
     expect(created.status).toBe(200);
     expect(created.body.id).toMatch(/^[0-9a-f-]{36}$/);
-    const bearer = await call('POST', '/api/public/scores', { id: 'sc-sdk', name: 'sdk', value: 'great', traceId: 't2' }, { unchecked: true, auth: `Bearer ${server.keys.publicKey}` });
+    const bearer = await call('POST', '/api/public/scores', { id: 'sc-sdk', name: 'sdk', value: 'great', traceId: 't2' }, { auth: `Bearer ${server.keys.publicKey}` });
     expect(bearer).toEqual({ status: 200, body: { id: 'sc-sdk' } });
     const refused = await call('POST', '/api/public/scores', { name: 'x', value: 1 }, { unchecked: true });
     expect(refused.status).toBe(400);
     expect(refused.body.error[0].message).toBe('Provide exactly one of the following: traceId (with optional observationId), sessionId or datasetRunId. ObservationId requires traceId.');
     expect((await call('POST', '/api/public/scores', { name: 'x', value: 2, dataType: 'BOOLEAN', traceId: 't1' }, { unchecked: true })).status).toBe(400);
+  });
+
+  it('sends a score through ingestion as a score-create event: a second POST of an id merges into it, an unknown config drops it', async () => {
+    const first = { id: 'sc-merged', name: 'review', value: 0.4, traceId: 'trace-not-listed', comment: 'first pass', metadata: { reviewer: 'ann', scores: { a: 1 } } };
+    expect(await call('POST', '/api/public/scores', first)).toEqual({ status: 200, body: { id: 'sc-merged' } });
+    const second = { id: 'sc-merged', name: 'review', value: 0.8, traceId: 'trace-not-listed', metadata: { scores: { b: 2 } }, environment: 'Langfuse-Staging' };
+    expect(await call('POST', '/api/public/scores', second)).toEqual({ status: 200, body: { id: 'sc-merged' } });
+    const stored = (await get('/api/public/v3/scores?id=sc-merged&fields=core,details')).body.data;
+    // A replacement would have lost the comment and the first metadata; the environment is the first one's, as the worker keeps it.
+    expect(stored).toEqual([expect.objectContaining({ value: 0.8, comment: 'first pass', metadata: { reviewer: 'ann', scores: { a: 1, b: 2 } }, environment: 'default' })]);
+
+    const unknownConfig = await call('POST', '/api/public/scores', { id: 'sc-config', name: 'q', value: 1, traceId: 'trace-not-listed', configId: 'no-such-config' });
+    expect(unknownConfig).toEqual({ status: 200, body: { id: 'sc-config' } });
+    expect((await get('/api/public/v3/scores?id=sc-config')).body.data).toEqual([]);
   });
 
   it('lists scores newest first by cursor, the value typed by dataType, with field groups', async () => {
@@ -299,13 +338,13 @@ describe('scores', () => {
 
 describe('DELETE traces', () => {
   it('deletes a trace with its observations and scores, one or many', async () => {
-    expect(await call('DELETE', '/api/public/traces/t2', undefined, { unchecked: true })).toEqual({ status: 200, body: { message: 'Trace deleted successfully' } });
+    expect(await call('DELETE', '/api/public/traces/t2')).toEqual({ status: 200, body: { message: 'Trace deleted successfully' } });
     expect((await get('/api/public/traces/t2')).status).toBe(404);
     expect((await get('/api/public/observations/o3')).status).toBe(404);
     expect((await get('/api/public/v3/scores?traceId=t2')).body.data).toEqual([]);
     const empty = await call('DELETE', '/api/public/traces', { traceIds: [] }, { unchecked: true });
     expect(empty.body.error[0].message).toBe('At least 1 traceId is required.');
-    expect(await call('DELETE', '/api/public/traces', { traceIds: ['t1', 't3', 'unknown'] }, { unchecked: true })).toEqual({ status: 200, body: { message: 'Traces deleted successfully' } });
+    expect(await call('DELETE', '/api/public/traces', { traceIds: ['t1', 't3', 'unknown'] })).toEqual({ status: 200, body: { message: 'Traces deleted successfully' } });
     expect((await get('/api/public/traces')).body.data).toEqual([]);
   });
 });

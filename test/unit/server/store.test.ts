@@ -66,6 +66,12 @@ describe('the data directory', () => {
     second.store.close();
   });
 
+  it('runs the database in WAL mode with synchronous=NORMAL: a commit waits for no fsync', () => {
+    const { store } = Store.open({ dataDir: tempDir(), now });
+    expect(store.durability()).toEqual({ journalMode: 'wal', synchronous: 'normal' });
+    store.close();
+  });
+
   it('refuses a second store on the same directory while the first holds it, and says who holds it', () => {
     const dir = tempDir();
     const first = Store.open({ dataDir: dir, now });
@@ -143,6 +149,20 @@ describe('transactions', () => {
     store.close();
   });
 
+  it('de-duplicates ingested event ids and looks records up in one statement each, for any number of ids', () => {
+    const { store } = Store.open({ now });
+    const ids = Array.from({ length: 1500 }, (_, i) => `event-${i}`);
+    expect(store.write((tx) => tx.events.record(ids.slice(0, 1000), '2026-01-01T00:00:00.000Z'))).toBe(1000);
+    expect(store.write((tx) => tx.events.record(ids, '2026-01-01T00:00:00.000Z'))).toBe(500);
+    expect(store.read((tx) => tx.events.seen([...ids, 'other', "it's \"quoted\""]).size)).toBe(1500);
+    expect(store.read((tx) => [tx.events.has('event-7'), tx.events.has('nope'), tx.events.seen([]).size])).toEqual([true, false, 0]);
+    store.write((tx) => {
+      for (const id of ['a', 'b']) tx.traces.put(trace(id), { events: [] });
+    });
+    expect([...store.read((tx) => tx.traces.withEvents(['b', 'x', 'a'])).keys()].sort()).toEqual(['a', 'b']);
+    store.close();
+  });
+
   it('refuses an asynchronous transaction function and a nested transaction', () => {
     const { store } = Store.open({ now });
     expect(() => store.write(async () => 1)).toThrow(/synchronous/);
@@ -190,6 +210,26 @@ describe('migrations', () => {
     expect(store.project.id).toBe('proj-v1');
     store.write((tx) => tx.traces.put(trace('after-migration')));
     expect(store.read((tx) => tx.traces.get('after-migration')?.name)).toBe('demo');
+    store.close();
+  });
+
+  it('adds the event columns to a database of schema 2 and keeps its traffic, read as stored without events', () => {
+    const dir = tempDir();
+    const Database = createRequire(import.meta.url)('libsql');
+    const db = new Database(join(dir, DATABASE_FILE));
+    db.exec(MIGRATIONS[0]);
+    db.exec(MIGRATIONS[1]);
+    db.exec("INSERT INTO project (id, record) VALUES ('proj-v2', '{\"id\":\"proj-v2\",\"name\":\"v2\",\"organization\":{\"id\":\"o\",\"name\":\"o\"},\"metadata\":{},\"createdAt\":\"2026-01-01T00:00:00.000Z\"}')");
+    db.exec("INSERT INTO api_keys VALUES ('k', 'pk-lf-v2', 'sk-lf-v2', '2026-01-01T00:00:00.000Z')");
+    const old = trace('from-v2');
+    db.prepare('INSERT INTO traces (id, timestamp, environment, created_at, updated_at, record) VALUES (?, ?, ?, ?, ?, ?)').run(old.id, old.timestamp, old.environment, old.createdAt, old.updatedAt, JSON.stringify(old));
+    db.exec('PRAGMA user_version = 2');
+    db.close();
+
+    const { store } = Store.open({ dataDir: dir, now });
+    expect(store.read((tx) => tx.traces.withEvents(['from-v2', 'missing']))).toEqual(new Map([['from-v2', { record: old, events: null }]]));
+    store.write((tx) => tx.traces.put(trace('from-v3'), { events: [{ type: 'trace-create' }] }));
+    expect(store.read((tx) => tx.traces.withEvents(['from-v3']).get('from-v3')?.events)).toEqual({ events: [{ type: 'trace-create' }] });
     store.close();
   });
 

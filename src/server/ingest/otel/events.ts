@@ -19,7 +19,7 @@ import {
   tagsOf,
   userIdOf,
 } from './fields.js';
-import { moveToolDefinitions } from '../tools.js';
+import { moveToolDefinitions } from '../../../core/tools.js';
 import { costDetailsOf, usageDetailsOf } from './usage.js';
 import { type Attributes, attributesOf, hasMeaningfulValue, idField, spanTimes } from './values.js';
 

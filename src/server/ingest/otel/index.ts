@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { applyEvents, groupByEntity, validateEvents } from '../batch.js';
 import { buildObservation, type ObservationContext } from '../observations.js';
 import { ingestionEvent, type ObservationEvent } from '../schemas.js';
-import type { IngestAuth, IngestLookups, IngestOptions, IngestWrites } from '../types.js';
+import type { IngestAuth, IngestLookups, IngestOptions, IngestWrites, Stored } from '../types.js';
 import type { ObservationRecord } from '../../records.js';
 import { spansToEvents } from './events.js';
 
@@ -21,7 +21,16 @@ export interface OtelResult {
 
 export function processOtel(resourceSpans: unknown, auth: IngestAuth, lookups: IngestLookups, options: IngestOptions): OtelResult {
   const newId = options.newId ?? randomUUID;
-  const raw = spansToEvents(resourceSpans, { traceSeen: (id) => lookups.trace(id) !== undefined, now: options.now, newId });
+  const traceSeen = new Map<string, boolean>();
+  const raw = spansToEvents(resourceSpans, {
+    traceSeen: (id) => {
+      let seen = traceSeen.get(id);
+      if (seen === undefined) traceSeen.set(id, (seen = lookups.storedTraces([id]).has(id)));
+      return seen;
+    },
+    now: options.now,
+    newId,
+  });
 
   const traceEvents = validateEvents(
     raw.filter((e) => e.type === 'trace-create'),
@@ -30,18 +39,20 @@ export function processOtel(resourceSpans: unknown, auth: IngestAuth, lookups: I
   const writes = applyEvents(groupByEntity(traceEvents), auth, lookups, options, { source: 'batch', dedup: false });
 
   const ctx: ObservationContext = { projectId: auth.projectId, lookups, options, newId, source: 'otel' };
-  const written = new Map<string, ObservationRecord>();
+  const spans: ObservationEvent[] = [];
   let droppedSpans = 0;
   for (const event of raw) {
     if (event.type === 'trace-create') continue;
     const parsed = ingestionEvent.safeParse(event);
-    if (!parsed.success) {
-      droppedSpans++;
-      continue;
-    }
-    const observation = parsed.data as ObservationEvent;
-    const id = (observation.body as { id: string }).id;
-    written.set(id, buildObservation(id, [observation], written.get(id) ?? lookups.observation(id), ctx));
+    if (parsed.success) spans.push(parsed.data as ObservationEvent);
+    else droppedSpans++;
+  }
+  const idOf = (span: ObservationEvent) => (span.body as { id: string }).id;
+  const stored = lookups.storedObservations([...new Set(spans.map(idOf))]);
+  const written = new Map<string, Stored<ObservationRecord>>();
+  for (const span of spans) {
+    const id = idOf(span);
+    written.set(id, buildObservation(id, [span], written.get(id) ?? stored.get(id), ctx));
   }
   writes.observations = [...written.values()];
   return { writes, droppedSpans };

@@ -40,6 +40,13 @@ const cases: Array<[string, Record<string, unknown>]> = [
   ['model without tokenizer and no usage', { model: 'o1', input: 'think hard', output: 'done' }],
   ['unknown model', { model: 'my-finetune', usageDetails: { input: 5, output: 5 } }],
   ['no model at all', { input: 'x', usageDetails: { input: 5 } }],
+  // The worker reads tier attributes only from an event that carried usage.
+  ['attribute tier with tokenized usage', { model: 'gpt-4o', input: 'hello there', output: 'hi', modelParameters: { service_tier: 'priority' } }],
+  ['usage of negative values only: attributes still read, usage tokenized', { model: 'gpt-4o', input: 'hello there', usage: { input: -5 }, modelParameters: { service_tier: 'priority' } }],
+  // Tool definitions in the metadata are moved into the input before it is counted.
+  ['tool definitions in metadata, chat input', { model: 'gpt-4o', input: chat, output: 'x', metadata: { tools: [{ type: 'function', function: { name: 'lookup', description: 'Find a document', parameters: { type: 'object', properties: { q: { type: 'string' } } } } }], team: 'search' } }],
+  ['tool definitions in metadata, text input', { model: 'gpt-4o', input: 'find the report', metadata: { tools: [{ name: 'lookup', parameters: { type: 'object' } }] } }],
+  ['tool definitions in OpenTelemetry attributes', { model: 'gpt-4o', input: chat, metadata: { attributes: { 'gen_ai.tool.definitions': JSON.stringify([{ type: 'function', name: 'lookup', parameters: {} }]) } } }],
 ];
 
 describe('ingestion prices generations as llmobs estimate does', () => {
@@ -92,7 +99,7 @@ describe('pricing tier attributes', () => {
       store,
       { now: NOW, count: engineCounter },
     );
-    expect(result.writes.observations[0]).toMatchObject({ usagePricingTierName: 'Fast mode', modelParameters: { service_tier: 'default' } });
+    expect(result.writes.observations[0]!.record).toMatchObject({ usagePricingTierName: 'Fast mode', modelParameters: { service_tier: 'default' } });
   });
 
   it('passes no attributes when usage was tokenized (the server then falls back to the default tier)', () => {

@@ -93,9 +93,17 @@ describe('observation merge', () => {
     expect(store.observations.get('e')).toMatchObject({ type: 'EVENT', traceId: 'generated-trace-id', startTime: ts(0) });
   });
 
-  it('does not merge into a stored observation of another type', () => {
+  it('merges an event of another type with every earlier event of the id, whichever type the server looks the record up by', () => {
+    const store = new MemoryStore();
+    run(store, [ev('span-create', 0, { id: 'x', name: 'span', input: 'kept' })]);
+    run(store, [ev('generation-update', 1, { id: 'x', model: 'gpt-4o' })]);
+    expect(store.observations.get('x')).toMatchObject({ type: 'GENERATION', name: 'span', input: 'kept', providedModelName: 'gpt-4o' });
+  });
+
+  it('does not merge into a stored observation of another type that has no kept events (stored before, or by OpenTelemetry)', () => {
     const store = new MemoryStore();
     run(store, [ev('span-create', 0, { id: 'x', name: 'span', input: 'kept?' })]);
+    store.logs.observations.set('x', null);
     run(store, [ev('generation-update', 1, { id: 'x', model: 'gpt-4o' })]);
     expect(store.observations.get('x')).toMatchObject({ type: 'GENERATION', name: null, input: null, providedModelName: 'gpt-4o' });
   });

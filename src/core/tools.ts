@@ -5,6 +5,8 @@
 // `llm.tools.<n>.tool.json_schema`. The input then carries them as `{messages, tools}`,
 // `{...input, tools}` or `{prompt, tools}`.
 
+import { metadataRecord, metadataStrings } from './metadata.js';
+
 function parseIfString(value: unknown): unknown {
   if (typeof value !== 'string') return value;
   try {
@@ -155,6 +157,8 @@ function withTools(input: unknown, tools: unknown[]): unknown | undefined {
 
 /** Input and metadata as stored: tool definitions moved from the metadata into the input. */
 export function moveToolDefinitions(input: unknown, metadata: unknown): { input: unknown; metadata: unknown } {
+  // Only `tools` and `attributes` can hold tool definitions; most metadata has neither.
+  if (isPlainRecord(metadata) && metadata['tools'] === undefined && metadata['attributes'] === undefined) return { input, metadata };
   const parsed = parseIfString(metadata);
   if (!isPlainRecord(parsed)) return { input, metadata };
   const { tools, metadata: cleaned } = collect(parsed);
@@ -162,4 +166,13 @@ export function moveToolDefinitions(input: unknown, metadata: unknown): { input:
   const mapped = withTools(input, tools);
   if (mapped === undefined) return { input, metadata };
   return { input: mapped, metadata: cleaned };
+}
+
+/**
+ * One generation's input as the server stores and counts it: tool definitions from its metadata
+ * (as the worker keeps metadata, a map of strings) moved in. `estimate` counts this input.
+ */
+export function inputWithToolDefinitions(input: unknown, metadata: unknown): unknown {
+  if (!metadata) return input;
+  return moveToolDefinitions(input, metadataStrings(metadataRecord(metadata))).input;
 }

@@ -69,3 +69,34 @@ export function proxyFor(url: string, env: Record<string, string | undefined>): 
   }
   return { proxy: redactProxy(chosen.value), variable: chosen.name, bypassedBy: null, problem };
 }
+
+/**
+ * What a failed connection means when it went through a proxy: a refused or unresolvable address
+ * is the proxy's (the server is reached by the proxy, not by us), and an answer other than 200 to
+ * the tunnel request is the proxy's refusal. Undefined for failures a proxy does not explain.
+ */
+export function proxyFailure(choice: ProxyChoice, code: string | undefined, message: string, target: string): { summary: string; fix: string } | undefined {
+  if (!choice.proxy || !choice.variable) return undefined;
+  const proxy = `the proxy ${choice.proxy} ($${choice.variable})`;
+  const host = new URL(target).host;
+  const direct = `or connect to ${host} directly: add it to NO_PROXY, or unset $${choice.variable}`;
+  const answered = /Proxy response \((\d{3})\)/.exec(message)?.[1];
+  if (answered) {
+    const fix =
+      answered === '407'
+        ? `The proxy wants a user name and password: put them in $${choice.variable} (http://user:password@host:port), ${direct}.`
+        : answered === '403'
+          ? `The proxy does not let this machine reach ${host}: ask for it to be allowed, ${direct}.`
+          : `The proxy could not reach ${host}: check the server's address and that the proxy can reach it, ${direct}.`;
+    return { summary: `${proxy} answered ${answered} to the request to connect to ${host}`, fix };
+  }
+  switch (code) {
+    case 'ECONNREFUSED':
+      return { summary: `nothing listens at ${proxy}`, fix: `Check the proxy's address and port in $${choice.variable}, ${direct}.` };
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return { summary: `the host name of ${proxy} cannot be resolved (${code})`, fix: `Check the proxy's address in $${choice.variable}, ${direct}.` };
+    default:
+      return undefined;
+  }
+}

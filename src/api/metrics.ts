@@ -1,0 +1,28 @@
+// The Metrics API: one query object, sent as JSON in the `query` parameter. v2
+// (GET /api/public/v2/metrics) where the server has it; a Langfuse v3 server without the v4
+// preview answers it with 404, and is asked through v1 (GET /api/public/metrics, the same query
+// shape). Langfuse Cloud allows the Hobby plan 100 of these a day, so callers cache answers.
+import type { MetricsQuery } from '../core/spend/report.js';
+import { ApiNotFoundError } from '../errors.js';
+import type { ApiClient } from './client.js';
+import { MetricsResponseSchema } from './schemas/metrics.js';
+
+export const METRICS_V2_PATH = '/api/public/v2/metrics';
+export const METRICS_V1_PATH = '/api/public/metrics';
+
+export async function queryMetrics(client: ApiClient, query: MetricsQuery, trace?: (line: string) => void): Promise<Record<string, unknown>[]> {
+  const ask = async (path: string) => (await client.request('GET', path, { query: { query: JSON.stringify(query) }, schema: MetricsResponseSchema })).data.data;
+  try {
+    return await ask(METRICS_V2_PATH);
+  } catch (error) {
+    if (!(error instanceof ApiNotFoundError)) throw error;
+    trace?.(`  ${error.message}: asking the v1 metrics API instead`);
+    try {
+      return await ask(METRICS_V1_PATH);
+    } catch (older) {
+      // Neither is there: the first answer says more about the server.
+      if (older instanceof ApiNotFoundError) throw error;
+      throw older;
+    }
+  }
+}

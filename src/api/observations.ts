@@ -1,0 +1,131 @@
+// HTTP calls for observations: GET /api/public/v2/observations, cursor-paged (API.md section 6).
+// Pages are read here, not by the shared client: answers are kept exactly as the server sent
+// them (for exports), a malformed page is asked for again (a GET is safe to repeat), and a
+// server that hands out the same cursor twice is stopped instead of looping forever.
+import { ApiError } from '../errors.js';
+import type { ApiClient, Query } from './client.js';
+import { errorForBadResponse } from './http-error.js';
+import { observationIssues, ObservationsV2PageSchema } from './schemas/observations.js';
+
+export const OBSERVATIONS_V2_PATH = '/api/public/v2/observations';
+
+/** The largest page the v2 observations API serves. */
+export const OBSERVATION_PAGE_LIMIT = 1000;
+
+export interface ObservationPage {
+  /** The observations as sent, in the server's order. */
+  items: Record<string, unknown>[];
+  /** The cursor of the next page; null on the last page. */
+  next: string | null;
+}
+
+export interface PageOptions {
+  /** How often a malformed page is asked for again. */
+  retries: number;
+  sleep: (ms: number) => Promise<void>;
+  trace?: (line: string) => void;
+}
+
+/** One page; `query` holds the filters, fields and limit. */
+export async function fetchObservationPage(client: ApiClient, query: Query, cursor: string | null, options: PageOptions): Promise<ObservationPage> {
+  const full = cursor ? { ...query, cursor } : query;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const { data, status } = await client.request<unknown>('GET', OBSERVATIONS_V2_PATH, { query: full });
+      const parsed = ObservationsV2PageSchema.safeParse(data);
+      const issues = parsed.success ? observationIssues(parsed.data.data) : parsed.error.issues.slice(0, 3).map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`);
+      if (issues.length) throw errorForBadResponse('GET', OBSERVATIONS_V2_PATH, status, issues.join('; '));
+      const page = data as { data: Record<string, unknown>[]; meta: { cursor?: string | null } };
+      return { items: page.data, next: page.meta.cursor || null };
+    } catch (error) {
+      if (!(error instanceof ApiError && error.code === 'bad_response') || attempt >= options.retries) throw error;
+      const delay = Math.min(500 * 2 ** attempt, 8_000);
+      options.trace?.(`  malformed page (${error.message}); asking again in ${delay} ms`);
+      await options.sleep(delay);
+    }
+  }
+}
+
+export interface WalkState {
+  /** The cursor of the page to fetch next; null for the first page. */
+  cursor: string | null;
+  /** Items given so far (counts toward `max`). */
+  items: number;
+  pages: number;
+}
+
+/**
+ * Pages from `start` on until the last page or `max` items. Each yielded page carries the state
+ * after it, so a caller that has stored the page can record where to continue.
+ */
+export async function* observationPages(
+  client: ApiClient,
+  query: Query,
+  start: WalkState,
+  options: PageOptions & { max?: number | undefined; pageSize: number; maxPages?: number | undefined },
+): AsyncGenerator<{ items: Record<string, unknown>[]; state: WalkState; last: boolean }> {
+  let { cursor, items, pages } = start;
+  const firstPage = pages;
+  const seen = new Set<string>();
+  let emptyRun = 0;
+  let previous = '';
+  let size = options.pageSize;
+  let good = 0;
+  while (options.max === undefined || items < options.max) {
+    if (options.maxPages !== undefined && pages - firstPage >= options.maxPages) {
+      throw new ApiError(`the listing has more than ${options.maxPages} pages; stopped without a partial result`, {
+        status: 200,
+        method: 'GET',
+        path: OBSERVATIONS_V2_PATH,
+        hint: 'Raise the limit with --max-pages <n>, narrow the list with filters, or read everything with: llmobs observations export --output FILE',
+      }, 5, 'too_many_pages');
+    }
+    const limit = options.max === undefined ? size : Math.min(size, options.max - items);
+    let page: ObservationPage;
+    try {
+      page = await fetchObservationPage(client, { ...query, limit }, cursor, options);
+    } catch (error) {
+      // Observations with large inputs make a page too large to read: ask for the same position
+      // in smaller pages (the cursor is a position, so any size continues it correctly).
+      if (!(error instanceof ApiError && error.code === 'response_too_large') || limit <= 1) throw error;
+      size = Math.max(1, Math.floor(limit / 2));
+      good = 0;
+      options.trace?.(`  page of ${limit} too large; asking for ${size} at a time`);
+      continue;
+    }
+    if (size < options.pageSize && ++good >= 10) {
+      size = Math.min(options.pageSize, size * 2);
+      good = 0;
+    }
+    let list = page.items;
+    if (options.max !== undefined && items + list.length > options.max) list = list.slice(0, options.max - items);
+    items += list.length;
+    pages++;
+    const last = page.next === null || (options.max !== undefined && items >= options.max);
+    if (page.next !== null) {
+      if (page.next === cursor || seen.has(page.next)) {
+        throw new ApiError(`GET ${OBSERVATIONS_V2_PATH}: the server returned a cursor it had returned before; stopping instead of reading the same pages again`, {
+          status: 200,
+          method: 'GET',
+          path: OBSERVATIONS_V2_PATH,
+          hint: 'The server pages incorrectly. Narrow the query (--from/--to) or report it to the server\'s maintainers.',
+        }, 5, 'bad_response');
+      }
+      seen.add(page.next);
+      if (seen.size > 10_000) seen.clear();
+    }
+    // A new cursor with the same observations again is a server that does not move on.
+    const signature = page.items.length ? `${String(page.items[0]!.id)}\u0000${String(page.items[page.items.length - 1]!.id)}\u0000${page.items.length}` : '';
+    if (signature && signature === previous) {
+      throw new ApiError(`GET ${OBSERVATIONS_V2_PATH}: the server returned the same page twice under different cursors; stopping instead of writing it again`, { status: 200, method: 'GET', path: OBSERVATIONS_V2_PATH }, 5, 'bad_response');
+    }
+    previous = signature;
+    emptyRun = list.length === 0 ? emptyRun + 1 : 0;
+    if (emptyRun >= 100 && !last) {
+      throw new ApiError(`GET ${OBSERVATIONS_V2_PATH}: 100 empty pages in a row, each with a next cursor; stopping`, { status: 200, method: 'GET', path: OBSERVATIONS_V2_PATH }, 5, 'bad_response');
+    }
+    cursor = page.next;
+    yield { items: list, state: { cursor, items, pages }, last };
+    if (last) return;
+  }
+}

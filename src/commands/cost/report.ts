@@ -1,0 +1,200 @@
+// `llmobs cost report`: what the project spent in a time range, per model, day, user, prompt,
+// environment or name, from the Metrics API v2 (view observations; one request per report).
+// A table, on a terminal a bar chart; --json and --csv for scripts; --budget USD exits 9 when
+// the total is over it (a CI spend gate). Answers are cached for 5 minutes (--no-cache).
+import { z } from 'zod';
+import { queryMetrics } from '../../api/metrics.js';
+import type { Context } from '../../context.js';
+import { csvRow } from '../../core/observations/csv.js';
+import { buildQuery, buildReport, checkBudget, checkRequest, type CostReport, type Grouping, GROUPINGS, type ReportRequest, TIME_GROUPINGS, type TimeGrouping } from '../../core/spend/report.js';
+import { parseMonth, parseTime } from '../../core/time-range.js';
+import { PreconditionError, UsageError } from '../../errors.js';
+import type { ActionInput } from '../action.js';
+import { parseOptions } from '../options.js';
+import { OBSERVATION_TYPES } from '../observations/filters.js';
+import { cacheKey, readAnswer, writeAnswer } from './cache.js';
+import { barChart } from './chart.js';
+import { formatCost, formatShare, formatTokens } from './format.js';
+
+const BY = [...Object.keys(GROUPINGS), ...TIME_GROUPINGS];
+
+const Options = z.object({
+  from: z.string().optional(),
+  to: z.string().optional(),
+  month: z.string().optional(),
+  by: z.array(z.string()).optional(),
+  type: z.array(z.enum(OBSERVATION_TYPES, { error: `must be one of ${OBSERVATION_TYPES.join(', ')}` })).optional(),
+  environment: z.array(z.string().min(1, 'must not be empty')).optional(),
+  budget: z
+    .string()
+    .transform((text) => text.trim().replace(/^\$/, '').replace(/_/g, ''))
+    .pipe(z.string().regex(/^\d+(\.\d+)?$/, 'must be an amount in USD, such as 100 or 12.50').transform(Number))
+    .optional(),
+  cache: z.boolean().default(true),
+});
+
+type Options = z.infer<typeof Options>;
+
+interface Bound {
+  time: Date;
+  /** How the bound is named in the cache key: relative ones by what was typed. */
+  key: string;
+}
+
+function bound(text: string, now: Date, flag: string): Bound {
+  const parsed = parseTime(text, now);
+  if (!parsed.ok) throw new UsageError(`${flag}: ${parsed.message}`);
+  const relative = /^(now|\d+[mhdw])$/.test(text.trim());
+  return { time: parsed.time, key: relative ? `rel:${text.trim()}` : parsed.time.toISOString() };
+}
+
+export function resolveRange(opts: Pick<Options, 'from' | 'to' | 'month'>, now: Date): { from: Bound; to: Bound } {
+  if (opts.month !== undefined) {
+    if (opts.from !== undefined || opts.to !== undefined) throw new UsageError('--month sets the whole range: drop --from and --to');
+    const word = opts.month.trim();
+    const y = now.getUTCFullYear();
+    const m = now.getUTCMonth();
+    const text = word === 'this' ? `${y}-${String(m + 1).padStart(2, '0')}` : word === 'last' ? new Date(Date.UTC(y, m - 1, 1)).toISOString().slice(0, 7) : word;
+    const month = parseMonth(text);
+    if (!month.ok) throw new UsageError(`--month: ${month.message.replace('(2026-05)', '(2026-05), this or last')}`);
+    // The current month ends now: its remaining days hold nothing yet.
+    const to = month.to.getTime() > now.getTime() ? { time: now, key: 'rel:now' } : { time: month.to, key: month.to.toISOString() };
+    return { from: { time: month.from, key: month.from.toISOString() }, to };
+  }
+  const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+  const from = opts.from !== undefined ? bound(opts.from, now, '--from') : { time: monthStart, key: monthStart.toISOString() };
+  const to = opts.to !== undefined ? bound(opts.to, now, '--to') : { time: now, key: 'rel:now' };
+  return { from, to };
+}
+
+export function resolveBy(items: readonly string[] | undefined): { by: Grouping[]; time: TimeGrouping | null } {
+  const names = (items ?? ['model']).flatMap((item) => item.split(',')).map((s) => s.trim()).filter(Boolean);
+  const by: Grouping[] = [];
+  let time: TimeGrouping | null = null;
+  for (const name of names) {
+    if ((TIME_GROUPINGS as readonly string[]).includes(name)) {
+      if (time && time !== name) throw new UsageError(`--by: one time grouping at a time (${time} and ${name} given)`);
+      time = name as TimeGrouping;
+    } else if (name in GROUPINGS) {
+      if (!by.includes(name as Grouping)) by.push(name as Grouping);
+    } else {
+      throw new UsageError(`--by: unknown grouping "${name}"; use ${BY.join(', ')}`);
+    }
+  }
+  return { by, time };
+}
+
+export default async function action(ctx: Context, { opts }: ActionInput): Promise<void> {
+  await run(ctx, parseOptions(Options, opts));
+}
+
+export async function run(ctx: Context, opts: Options): Promise<void> {
+  const now = ctx.now();
+  const range = resolveRange(opts, now);
+  const { by, time } = resolveBy(opts.by);
+  const request: ReportRequest = { from: range.from.time, to: range.to.time, by, time, types: opts.type ?? null, environments: opts.environment ?? [] };
+  const problem = checkRequest(request);
+  if (problem) throw new UsageError(problem);
+  const query = buildQuery(request);
+
+  const client = await ctx.api();
+  const identity = client.config.auth.type === 'basic' ? client.config.auth.publicKey : client.config.auth.type === 'bearer' ? cacheKey(client.config.auth.apiKey) : 'none';
+  const key = cacheKey({ v: 1, baseUrl: client.baseUrl, identity, query: { ...query, fromTimestamp: range.from.key, toTimestamp: range.to.key } });
+  let data: Record<string, unknown>[];
+  let cachedAt: string | null = null;
+  const cached = opts.cache ? await readAnswer(ctx, key) : undefined;
+  if (cached) {
+    data = cached.data;
+    cachedAt = cached.fetchedAt;
+    request.from = new Date(cached.from);
+    request.to = new Date(cached.to);
+    const age = Math.round((now.getTime() - Date.parse(cached.fetchedAt)) / 1000);
+    ctx.out.hint(`From the cache: the same report was asked for ${age < 60 ? `${age} s` : `${Math.round(age / 60)} min`} ago (--no-cache asks the server; Langfuse Cloud's Hobby plan allows 100 metrics requests a day).`);
+  } else {
+    data = await queryMetrics(client, query, (line) => ctx.trace(line));
+    await writeAnswer(ctx, { version: 1, key, fetchedAt: now.toISOString(), from: query.fromTimestamp, to: query.toTimestamp, data });
+  }
+  const report = buildReport(request, data);
+  const budget = opts.budget === undefined ? null : checkBudget(report.total.cost, opts.budget);
+  if (report.truncated) ctx.out.warn(`the server returned ${data.length} rows, as many as it returns at most: some groups may be missing. Narrow the range or use fewer groupings.`);
+  if (report.unreadable) ctx.out.warn(`${report.unreadable} rows had no readable cost or count and were left out`);
+
+  if (ctx.globals.json) {
+    ctx.out.printJson({ ...report, budget, cachedAt });
+  } else if (ctx.globals.csv) {
+    printCsv(ctx, report);
+  } else {
+    printReport(ctx, report);
+    if (budget && !budget.exceeded) ctx.out.info(`Within the budget of ${formatCost(budget.limit)}: ${formatShare(budget.used)} used, ${formatCost(budget.limit - budget.total)} left.`);
+  }
+  if (budget?.exceeded) {
+    throw new PreconditionError(`the total cost ${formatCost(budget.total)} exceeds the budget of ${formatCost(budget.limit)} by ${formatCost(budget.over)} (${formatShare(budget.used)} of the budget)`, {
+      hint: `Range ${report.from} to ${report.to}.`,
+      details: budget,
+    });
+  }
+}
+
+function groupLabel(report: CostReport, group: Record<string, string | null>): string {
+  return report.by.map((g) => group[g] ?? `(no ${g})`).join(' · ');
+}
+
+function bucketLabel(bucket: string, time: TimeGrouping): string {
+  if (time === 'hour') return bucket.slice(0, 16).replace('T', ' ');
+  if (time === 'month') return bucket.slice(0, 7);
+  return bucket.slice(0, 10);
+}
+
+function printCsv(ctx: Context, report: CostReport): void {
+  const header = [...report.by, ...(report.time ? [report.time] : []), 'cost', 'inputTokens', 'outputTokens', 'count'];
+  if (ctx.globals.headers !== false) ctx.out.write(csvRow(header));
+  if (report.by.length === 0 && !report.time) {
+    ctx.out.write(csvRow([report.total.cost, report.total.inputTokens, report.total.outputTokens, report.total.count]));
+    return;
+  }
+  const rows = report.time && report.by.length === 0 ? report.buckets.map((b) => ({ ...b, group: {} })) : report.rows;
+  for (const row of rows) {
+    ctx.out.write(csvRow([...report.by.map((g) => row.group[g as keyof typeof row.group] ?? ''), ...(report.time ? [row.bucket] : []), row.cost, row.inputTokens, row.outputTokens, row.count]));
+  }
+}
+
+function printReport(ctx: Context, report: CostReport): void {
+  const { out } = ctx;
+  const dims = report.by.length ? `by ${report.by.join(', ')}${report.time ? ` and ${report.time}` : ''}` : report.time ? `by ${report.time}` : 'in total';
+  if (out.isTTY) out.heading(`Cost ${dims}, ${report.from.replace('.000Z', 'Z')} to ${report.to.replace('.000Z', 'Z')}`);
+  const amountColumns = [
+    { header: 'COST', align: 'right' as const },
+    { header: 'SHARE', align: 'right' as const },
+    { header: 'INPUT TOKENS', align: 'right' as const },
+    { header: 'OUTPUT TOKENS', align: 'right' as const },
+    { header: 'COUNT', align: 'right' as const },
+  ];
+  const amounts = (a: { cost: number; inputTokens: number; outputTokens: number; count: number }) => [
+    formatCost(a.cost),
+    formatShare(report.total.cost > 0 ? a.cost / report.total.cost : 0),
+    formatTokens(a.inputTokens),
+    formatTokens(a.outputTokens),
+    formatTokens(a.count),
+  ];
+  const totalRow = ['total', ...amounts(report.total)];
+  if (report.by.length > 0) {
+    out.table(
+      [{ header: report.by.map((g) => g.toUpperCase()).join(' · '), style: (t, c) => (t === 'total' ? c.bold(t) : t) }, ...amountColumns],
+      [...report.groups.map((g) => [groupLabel(report, g.group), ...amounts(g)]), ...(out.isTTY ? [totalRow] : [])],
+    );
+  } else if (report.time) {
+    out.table([{ header: report.time.toUpperCase() }, ...amountColumns], [...report.buckets.map((b) => [bucketLabel(b.bucket, report.time!), ...amounts(b)]), ...(out.isTTY ? [totalRow] : [])]);
+  } else {
+    out.table([{ header: '' }, ...amountColumns], [totalRow]);
+  }
+  if (!out.isTTY) return;
+  const width = Math.min(100, (ctx.io.stdout as { columns?: number }).columns ?? 80);
+  const items = report.time
+    ? report.buckets.map((b) => ({ label: bucketLabel(b.bucket, report.time!), value: b.cost, text: formatCost(b.cost) }))
+    : report.groups.slice(0, 30).map((g) => ({ label: groupLabel(report, g.group), value: g.cost, text: formatCost(g.cost) }));
+  if (items.length > 1 && items.some((i) => i.value > 0)) {
+    out.line('');
+    for (const line of barChart(items, width, out.c)) out.line(line);
+    if (!report.time && report.groups.length > 30) out.line(out.c.dim(`… and ${report.groups.length - 30} more (see the table)`));
+  }
+}

@@ -1,0 +1,94 @@
+// The checkpoint of an export, kept beside its output (`FILE.llmobs-checkpoint`): what was asked
+// (server, key, query, format, columns, limit) and how far it got (the cursor of the next page,
+// items, pages, and the output's length after the last whole page). It is replaced atomically
+// (written to a temporary file, synced, renamed) only after the page it describes is on disk,
+// so at any moment, even after a crash, it describes a prefix of the output.
+import { createHash } from 'node:crypto';
+import { open, readFile, rename, rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { z } from 'zod';
+import { FileError } from '../../errors.js';
+
+export const CHECKPOINT_SUFFIX = '.llmobs-checkpoint';
+
+const CheckpointSchema = z.object({
+  version: z.literal(1),
+  kind: z.literal('observations-export'),
+  identity: z.string(),
+  baseUrl: z.string(),
+  format: z.enum(['jsonl', 'csv', 'json']),
+  query: z.record(z.string(), z.union([z.string(), z.array(z.string())])),
+  columns: z.array(z.string()).nullable(),
+  max: z.number().int().nullable(),
+  pageSize: z.number().int().positive(),
+  cursor: z.string().nullable(),
+  items: z.number().int().nonnegative(),
+  pages: z.number().int().nonnegative(),
+  bytes: z.number().int().nonnegative(),
+  /** Every page is written; only the footer may be missing. */
+  complete: z.boolean(),
+  startedAt: z.string(),
+  updatedAt: z.string(),
+});
+
+export type Checkpoint = z.infer<typeof CheckpointSchema>;
+
+export function checkpointPath(output: string): string {
+  return `${output}${CHECKPOINT_SUFFIX}`;
+}
+
+/** Who the export reads from, without the secret: a hash of the server and public key. */
+export function identityOf(baseUrl: string, key: string): string {
+  return createHash('sha256').update(`${baseUrl}\n${key}`).digest('hex').slice(0, 32);
+}
+
+export async function readCheckpoint(path: string): Promise<Checkpoint | undefined> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new FileError(`cannot read the checkpoint ${path}: ${(error as Error).message}`);
+  }
+  let parsed;
+  try {
+    parsed = CheckpointSchema.safeParse(JSON.parse(text));
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed?.success) {
+    throw new FileError(`the checkpoint ${path} is not one llmobs can read`, { hint: 'Start the export over with --force (the partial output is replaced).' });
+  }
+  return parsed.data;
+}
+
+export async function writeCheckpoint(path: string, checkpoint: Checkpoint): Promise<void> {
+  const temp = `${path}.${process.pid}.tmp`;
+  const handle = await open(temp, 'w', 0o600);
+  try {
+    await handle.writeFile(`${JSON.stringify(checkpoint)}\n`);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await rename(temp, path);
+  await syncDirectory(dirname(path));
+}
+
+export async function removeCheckpoint(path: string): Promise<void> {
+  await rm(path, { force: true });
+}
+
+/** Makes a rename durable (best effort: some systems cannot open a directory). */
+async function syncDirectory(dir: string): Promise<void> {
+  try {
+    const handle = await open(dir, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    /* not supported here */
+  }
+}

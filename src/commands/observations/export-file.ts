@@ -1,0 +1,141 @@
+// Writing an export to a file, page by page, with the checkpoint beside it that makes it
+// resumable (see checkpoint.ts): a new export creates the file once the first page has arrived;
+// a resumed one cuts the file back to the checkpoint's length and continues from its cursor.
+import { open } from 'node:fs/promises';
+import { performance } from 'node:perf_hooks';
+import type { ApiClient, Query } from '../../api/client.js';
+import { observationPages, type WalkState } from '../../api/observations.js';
+import type { Context } from '../../context.js';
+import type { FieldGroup } from '../../core/observations/fields.js';
+import { CliError, FileError } from '../../errors.js';
+import { type Checkpoint, checkpointPath, removeCheckpoint, writeCheckpoint } from './checkpoint.js';
+import { INTERRUPTED, watchInterruption } from './interrupt.js';
+import { Meter } from './meter.js';
+import { createWriter, type ItemWriter } from './writer.js';
+
+const CHECKPOINT_EVERY_MS = 1_000;
+
+function writerFor(cp: Checkpoint): ItemWriter {
+  const groups = String(cp.query.fields ?? 'core').split(',') as FieldGroup[];
+  return createWriter(cp.format, { groups, columns: cp.columns });
+}
+
+function pageOptions(ctx: Context) {
+  return { retries: ctx.globals.retries, sleep: ctx.sleep, trace: (line: string) => ctx.trace(line) };
+}
+
+export async function exportToFile(ctx: Context, client: ApiClient, output: string, shown: string, start: Checkpoint, resuming: boolean): Promise<void> {
+  const cpPath = checkpointPath(output);
+  const writer = writerFor(start);
+  const meter = new Meter(ctx, resuming ? start.items : 0, resuming ? start.pages : 0);
+  const cp: Checkpoint = { ...start };
+  const resumeHint = `Continue with: llmobs observations export --output ${shown} --resume`;
+  let handle: Awaited<ReturnType<typeof open>> | undefined;
+
+  const openOutput = async () => {
+    try {
+      if (resuming) {
+        handle = await open(output, 'r+');
+        const { size } = await handle.stat();
+        if (size < cp.bytes) {
+          throw new FileError(`${shown} is shorter (${size} bytes) than its checkpoint says (${cp.bytes} bytes): it was changed since the export stopped`, { hint: 'Start over with --force.' });
+        }
+        // Whatever follows the last checkpoint is a page that was not finished: it is written again.
+        await handle.truncate(cp.bytes);
+      } else {
+        handle = await open(output, 'w', 0o644);
+        const header = Buffer.from(writer.header());
+        await handle.write(header, 0, header.length, 0);
+        await handle.datasync();
+        cp.bytes = header.length;
+      }
+    } catch (error) {
+      if (error instanceof CliError) throw error;
+      throw new FileError(`cannot write ${shown}: ${(error as Error).message}`);
+    }
+    await writeCheckpoint(cpPath, cp);
+  };
+
+  const append = async (text: string) => {
+    const bytes = Buffer.from(text);
+    let at = 0;
+    while (at < bytes.length) {
+      const { bytesWritten } = await handle!.write(bytes, at, bytes.length - at, cp.bytes + at);
+      at += bytesWritten;
+    }
+    cp.bytes += bytes.length;
+  };
+
+  // The checkpoint moves past pages only once they are on disk. Syncing costs milliseconds, so it
+  // is done about once a second (and when the export stops): a crash in between costs at most
+  // that second's pages, which --resume cuts off and asks for again.
+  let lastDurable = performance.now();
+  let dirty = false;
+  const persist = async () => {
+    await handle!.datasync();
+    cp.updatedAt = ctx.now().toISOString();
+    await writeCheckpoint(cpPath, cp);
+    lastDurable = performance.now();
+    dirty = false;
+  };
+
+  const interruption = watchInterruption((name) => {
+    meter.clear();
+    ctx.out.info(`${name}: stopping once the page in flight is answered; what is written stays (Ctrl-C again quits at once, --resume continues)`);
+  });
+  try {
+    if (resuming) await openOutput();
+    if (!cp.complete) {
+      const state: WalkState = { cursor: cp.cursor, items: cp.items, pages: cp.pages };
+      const query = { ...cp.query } as Query;
+      const pages = observationPages(client, query, state, { ...pageOptions(ctx), max: cp.max ?? undefined, pageSize: cp.pageSize })[Symbol.asyncIterator]();
+      for (;;) {
+        const next = await interruption.race(pages.next());
+        if (next === INTERRUPTED) break;
+        if (next.done) break;
+        const page = next.value;
+        // The first answer arrives before the output is touched: a failing query replaces nothing.
+        if (!handle) await openOutput();
+        try {
+          await append(writer.items(page.items, cp.items));
+        } catch (error) {
+          throw new FileError(`cannot write ${shown}: ${(error as Error).message}`, { hint: resumeHint });
+        }
+        cp.cursor = page.state.cursor;
+        cp.items = page.state.items;
+        cp.pages = page.state.pages;
+        cp.complete = page.last;
+        dirty = true;
+        if (page.last || performance.now() - lastDurable >= CHECKPOINT_EVERY_MS) await persist();
+        meter.page(page.items.length);
+        if (interruption.interrupted || page.last) break;
+      }
+    }
+    if (dirty) await persist();
+    if (interruption.interrupted) {
+      throw new CliError(`interrupted (${interruption.name}): ${cp.items.toLocaleString('en-US')} observations in ${shown} so far`, 130, 'interrupted', { hint: resumeHint });
+    }
+    if (!handle) await openOutput(); // nothing matched: the file still gets its header and footer
+    await append(writer.footer(cp.items));
+    await handle!.datasync();
+    await handle!.close();
+    handle = undefined;
+    await removeCheckpoint(cpPath);
+  } catch (error) {
+    meter.clear();
+    // Keep what was written before the failure (the checkpoint describes only whole pages).
+    if (dirty && handle) await persist().catch(() => {});
+    if (error instanceof CliError && error.code !== 'interrupted' && handle) {
+      error.hint = `${error.hint ? `${error.hint}\n` : ''}${cp.items.toLocaleString('en-US')} observations are in ${shown}. ${resumeHint}`;
+    }
+    throw error;
+  } finally {
+    interruption.dispose();
+    await handle?.close().catch(() => {});
+  }
+  meter.done(`${resuming ? 'Resumed and finished' : 'Exported'} ${cp.items.toLocaleString('en-US')} observations (${cp.pages} pages) to ${shown}`);
+  if (ctx.globals.json) {
+    ctx.out.printJson({ output: output, format: cp.format, items: cp.items, pages: cp.pages, resumed: resuming, seconds: meter.seconds() });
+  }
+}
+

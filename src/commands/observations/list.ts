@@ -1,0 +1,145 @@
+// `llmobs observations list`: observations through the v2 cursor API, newest first. `--limit N`
+// is the most observations shown (default 50); `--all` reads every page. A table on a terminal,
+// tab-separated when piped, or --format jsonl|csv|json (to stdout or --output FILE).
+import { open, rename, rm } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { OBSERVATION_PAGE_LIMIT, observationPages } from '../../api/observations.js';
+import type { Context } from '../../context.js';
+import { lenientNumber, lenientNumberMap, tokenSums } from '../../core/numbers.js';
+import { parseFields, project } from '../../core/observations/fields.js';
+import { FileError, UsageError } from '../../errors.js';
+import type { ActionInput } from '../action.js';
+import { parseOptions } from '../options.js';
+import { formatCost, formatTokens } from '../cost/format.js';
+import { checkWindow, filterShape, observationQuery } from './filters.js';
+import { checkPaging, pagingFields } from '../paging.js';
+import { createWriter, FORMATS, formatOfFile } from './writer.js';
+
+const DEFAULT_LIMIT = 50;
+
+function options(now: Date) {
+  return z
+    .object({
+      ...filterShape(now),
+      fields: z.array(z.string()).optional(),
+      format: z.enum(FORMATS, { error: `must be one of ${FORMATS.join(', ')}` }).optional(),
+      output: z.string().min(1, 'must not be empty').optional(),
+      limit: pagingFields.limit,
+      all: pagingFields.all,
+    })
+    .superRefine(checkWindow);
+}
+
+type Options = z.infer<ReturnType<typeof options>>;
+
+export default async function action(ctx: Context, { opts }: ActionInput): Promise<void> {
+  await run(ctx, parseOptions(options(ctx.now()), opts));
+}
+
+export async function run(ctx: Context, opts: Options): Promise<void> {
+  checkPaging(opts);
+  const toFile = opts.output !== undefined && opts.output !== '-';
+  const format = opts.format ?? (toFile ? (formatOfFile(opts.output!) ?? 'jsonl') : undefined);
+  const fields = parseFields(opts.fields, format ? ['basic', 'model', 'usage'] : ['basic', 'model', 'usage']);
+  if (!fields.ok) throw new UsageError(`--fields: ${fields.message}`);
+  if (!format && !ctx.globals.json && fields.selection.columns) throw new UsageError('--fields with names picks columns of --format jsonl, csv or json (or --json); the table has its own columns');
+  const max = opts.all ? undefined : (opts.limit ?? DEFAULT_LIMIT);
+  const query = { ...observationQuery(opts), fields: fields.selection.groups.join(',') };
+  const pageSize = max === undefined ? OBSERVATION_PAGE_LIMIT : Math.min(max, OBSERVATION_PAGE_LIMIT);
+  const client = await ctx.api();
+  // A listing: at most --max-pages pages (observations export reads any number, with flat memory).
+  const pages = observationPages(client, query, { cursor: null, items: 0, pages: 0 }, { retries: ctx.globals.retries, sleep: ctx.sleep, trace: (line) => ctx.trace(line), max, pageSize, maxPages: ctx.globals.maxPages });
+
+  if (format) {
+    const writer = createWriter(format, fields.selection);
+    let handle: Awaited<ReturnType<typeof open>> | undefined;
+    const target = toFile ? resolve(ctx.cwd, opts.output!) : undefined;
+    // A file is written beside its name and renamed when complete: never half-written.
+    const temp = target ? `${target}.${process.pid}.tmp` : undefined;
+    const write = async (text: string) => {
+      if (!temp) return ctx.out.writeChunk(text);
+      try {
+        handle ??= await open(temp, 'w', 0o644);
+        await handle.write(text);
+      } catch (error) {
+        throw new FileError(`cannot write ${opts.output}: ${(error as Error).message}`);
+      }
+    };
+    let count = 0;
+    let started = false;
+    // Nothing is written before the first answer: a failing query prints no half document.
+    const begin = async () => {
+      if (!started) await write(writer.header());
+      started = true;
+    };
+    try {
+      for await (const page of pages) {
+        await begin();
+        await write(writer.items(page.items, count));
+        count += page.items.length;
+      }
+      await begin();
+      await write(writer.footer(count));
+      await handle?.close();
+      handle = undefined;
+      if (temp && target) await rename(temp, target);
+    } catch (error) {
+      await handle?.close().catch(() => {});
+      if (temp) await rm(temp, { force: true });
+      throw error;
+    }
+    if (target) ctx.out.info(`${count.toLocaleString('en-US')} observations written to ${opts.output}`);
+    else if (count === 0 && ctx.out.stderrIsTTY) ctx.out.info('No observations match.');
+    return;
+  }
+
+  const rows: Record<string, unknown>[] = [];
+  let next: string | null = null;
+  for await (const page of pages) {
+    rows.push(...page.items);
+    next = page.state.cursor;
+  }
+  const more = next !== null;
+  if (ctx.globals.json) {
+    // The v2 API's own shape: the observations, and the cursor of the next page (null: no more).
+    const columns = fields.selection.columns;
+    ctx.out.printJson({ data: columns ? rows.map((o) => project(o, columns)) : rows, meta: { cursor: next } });
+    if (more && max !== undefined) ctx.out.hint(`Showing the newest ${rows.length}. More with --limit N or --all; everything to a file with: llmobs observations export --output FILE`);
+    return;
+  }
+  if (rows.length === 0) {
+    ctx.out.info('No observations match.');
+    return;
+  }
+  ctx.out.table(
+    [
+      { header: 'START' },
+      { header: 'TYPE' },
+      { header: 'NAME', style: (text, c) => c.bold(text) },
+      { header: 'MODEL' },
+      { header: 'LEVEL', style: (text, c) => (text === 'ERROR' ? c.red(text) : text === 'WARNING' ? c.yellow(text) : text) },
+      { header: 'TOKENS IN/OUT', align: 'right' },
+      { header: 'COST', align: 'right' },
+      { header: 'TRACE' },
+      { header: 'ID' },
+    ],
+    rows.map((o) => {
+      const usage = lenientNumberMap(o.usageDetails);
+      const tokens = tokenSums(usage);
+      const cost = lenientNumber(o.totalCost) ?? lenientNumberMap(o.costDetails).total ?? null;
+      return [
+        typeof o.startTime === 'string' ? o.startTime.replace('T', ' ').replace(/\.\d+Z$/, 'Z') : '',
+        o.type as string,
+        (o.name as string | null) ?? '',
+        (o.providedModelName as string | null) ?? '',
+        (o.level as string | null) ?? '',
+        Object.keys(usage).length ? `${formatTokens(tokens.input)}/${formatTokens(tokens.output)}` : '',
+        cost === null ? '' : formatCost(cost),
+        (o.traceId as string | null) ?? '',
+        o.id as string,
+      ];
+    }),
+  );
+  if (more && max !== undefined) ctx.out.hint(`Showing the newest ${rows.length}. More with --limit N or --all; everything to a file with: llmobs observations export --output FILE`);
+}

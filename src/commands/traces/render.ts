@@ -1,0 +1,152 @@
+// A trace on the terminal: a header with the trace's fields and totals, then its observations as
+// a tree (type and name, model, level, start after the trace's start, duration, tokens, cost,
+// status), with --io each one's input and output cut to the terminal's width. Piped, the same
+// observations are tab-separated rows (depth first), inputs and outputs whole.
+import type { Context } from '../../context.js';
+import { tokenSums } from '../../core/numbers.js';
+import { buildTree, flattenTree, readObservation, type TraceObservation, type TraceTotals, traceTotals } from '../../core/traces/tree.js';
+import { formatCost, formatSeconds, formatTokens } from '../cost/format.js';
+import type { LoadedTrace } from './load.js';
+
+export function totalsOf(loaded: LoadedTrace): { observations: TraceObservation[]; totals: TraceTotals } {
+  const observations = loaded.observations.map(readObservation);
+  return { observations, totals: traceTotals(observations, loaded.source === 'traces' ? { totalCost: loaded.trace.totalCost, latency: loaded.trace.latency } : {}) };
+}
+
+function str(value: unknown): string {
+  return typeof value === 'string' ? value : value === null || value === undefined ? '' : String(value);
+}
+
+/** Input or output as one line of text: strings as they are, anything else as compact JSON. */
+export function ioText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value;
+  return JSON.stringify(value) ?? '';
+}
+
+/** Input or output for a tab-separated cell: whole, on one line (JSON string escapes when it has tabs or line breaks). */
+function tsvText(value: unknown): string {
+  const text = ioText(value);
+  return /[\t\n\r]/.test(text) ? JSON.stringify(text) : text;
+}
+
+function offset(start: string | null, traceStart: string | null): string {
+  if (!start || !traceStart) return '';
+  const ms = Date.parse(start) - Date.parse(traceStart);
+  return Number.isNaN(ms) ? '' : `+${formatSeconds(ms / 1000)}`;
+}
+
+function tokensText(o: TraceObservation): string {
+  if (Object.keys(o.usage).length === 0) return '';
+  const t = tokenSums(o.usage);
+  return `${formatTokens(t.input)} → ${formatTokens(t.output)}`;
+}
+
+function cut(text: string, width: number): string {
+  const flat = text.replace(/\s+/g, ' ');
+  if (width <= 1) return '';
+  return flat.length > width ? `${flat.slice(0, width - 1)}…` : flat;
+}
+
+function totalsText(totals: TraceTotals): string {
+  const parts: string[] = [];
+  parts.push(totals.cost === null ? 'no cost' : formatCost(totals.cost));
+  const t = totals.tokens;
+  if (t.input || t.output || t.total) parts.push(`${formatTokens(t.input)} in / ${formatTokens(t.output)} out / ${formatTokens(t.total)} tokens`);
+  if (totals.latencySeconds !== null) parts.push(formatSeconds(totals.latencySeconds));
+  const types = Object.entries(totals.byType).sort((a, b) => b[1] - a[1]).map(([type, n]) => `${n} ${type}`).join(', ');
+  parts.push(`${totals.observations} observations${types ? ` (${types})` : ''}`);
+  if (totals.errors) parts.push(`${totals.errors} ERROR`);
+  if (totals.warnings) parts.push(`${totals.warnings} WARNING`);
+  return parts.join(' · ');
+}
+
+export function printTrace(ctx: Context, loaded: LoadedTrace, io: boolean): void {
+  const { out } = ctx;
+  const { observations, totals } = totalsOf(loaded);
+  const trace = loaded.trace;
+  const pairs: Array<[string, string]> = [
+    ['trace', str(trace.id)],
+    ['name', str(trace.name)],
+    ['time', str(trace.timestamp) || str(totals.start)],
+    ['user', str(trace.userId)],
+    ['session', str(trace.sessionId)],
+    ['environment', str(trace.environment)],
+    ['release', str(trace.release)],
+    ['version', str(trace.version)],
+    ['tags', Array.isArray(trace.tags) ? trace.tags.join(', ') : ''],
+    ['totals', totalsText(totals)],
+  ];
+  if (totals.serverCost !== null && totals.cost !== null && Math.abs(totals.serverCost - totals.cost) > 1e-9) {
+    pairs.push(['server total', `${formatCost(totals.serverCost)} (the server's own sum)`]);
+  }
+  out.keyValues(pairs.filter(([, value]) => value !== ''));
+  if (io && ((trace.input !== undefined && trace.input !== null) || (trace.output !== undefined && trace.output !== null))) {
+    out.keyValues([['input', out.isTTY ? cut(ioText(trace.input), width(ctx) - 13) : ioText(trace.input)], ['output', out.isTTY ? cut(ioText(trace.output), width(ctx) - 13) : ioText(trace.output)]]);
+  }
+  const scores = loaded.scores.map((s) => `${str(s.name)}=${s.value ?? s.stringValue ?? ''}${s.source ? ` (${str(s.source)})` : ''}`);
+  if (scores.length) out.keyValues([['scores', scores.join(', ')]]);
+  if (loaded.source === 'observations-v2') out.hint('Read from the v2 observations API (this server has no legacy trace route): trace input and output are not shown.');
+
+  if (observations.length === 0) {
+    out.info('The trace has no observations.');
+    return;
+  }
+  const lines = flattenTree(buildTree(observations));
+  const traceStart = str(trace.timestamp) || totals.start;
+  if (!out.isTTY) {
+    out.line('');
+    for (const { node, depth } of lines) {
+      const o = node.observation;
+      const t = tokenSums(o.usage);
+      const cells = [depth, o.id, o.type, o.name ?? '', o.model ?? '', o.level ?? '', o.startTime ?? '', o.durationSeconds ?? '', Object.keys(o.usage).length ? t.input : '', Object.keys(o.usage).length ? t.output : '', o.cost ?? '', o.statusMessage ?? ''];
+      if (io) cells.push(tsvText(o.input), tsvText(o.output));
+      out.line(cells.map((c) => String(c).replace(/[\t\n\r]/g, ' ')).join('\t'));
+    }
+    return;
+  }
+
+  const c = out.c;
+  const rows = lines.map(({ node, prefix }) => {
+    const o = node.observation;
+    const name = o.name ? ` ${cut(o.name, 48)}` : '';
+    return {
+      line: { node, prefix },
+      cells: [`${prefix}${o.type}${name}${node.missingParent ? ' (parent not in trace)' : ''}`, o.model ?? '', o.level ?? '', offset(o.startTime, traceStart), formatSeconds(o.durationSeconds), tokensText(o), o.cost === null ? '' : formatCost(o.cost)],
+      status: o.statusMessage ?? '',
+    };
+  });
+  const headers = ['OBSERVATION', 'MODEL', 'LEVEL', 'START', 'DURATION', 'TOKENS', 'COST'];
+  const right = new Set([3, 4, 5, 6]);
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => r.cells[i]!.length)));
+  const pad = (text: string, i: number) => (right.has(i) ? text.padStart(widths[i]!) : text.padEnd(widths[i]!));
+  const total = width(ctx);
+  out.line('');
+  out.line(c.bold(`${headers.map(pad).join('  ')}  STATUS`.trimEnd()));
+  for (const row of rows) {
+    const o = row.line.node.observation;
+    const styled = row.cells.map((cell, i) => {
+      const text = pad(cell, i);
+      if (i === 0) return text.replace(o.type, c.cyan(o.type));
+      if (i === 2 && cell === 'ERROR') return c.red(text);
+      if (i === 2 && cell === 'WARNING') return c.yellow(text);
+      return text;
+    });
+    const used = widths.reduce((a, b) => a + b + 2, 0);
+    const status = row.status ? cut(row.status, Math.max(10, total - used)) : '';
+    out.line(`${styled.join('  ')}  ${o.level === 'ERROR' ? c.red(status) : status}`.trimEnd());
+    if (io) {
+      const indent = lines.find((l) => l.node === row.line.node)!.continuation;
+      for (const [label, value] of [['input ', o.input], ['output', o.output]] as const) {
+        if (value === undefined || value === null) continue;
+        const head = `${indent}  ${label} `;
+        out.line(`${head.replace(label, c.dim(label))}${cut(ioText(value), total - head.length)}`);
+      }
+    }
+  }
+}
+
+function width(ctx: Context): number {
+  const columns = (ctx.io.stdout as { columns?: number }).columns;
+  return columns && columns > 40 ? columns : 100;
+}

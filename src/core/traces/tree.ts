@@ -1,0 +1,199 @@
+// A trace's observations as a tree, and the trace's totals. Observations come from the legacy
+// trace route (ObservationsView: `model`, `calculatedTotalCost`) or from v2 observations
+// (`providedModelName`, `totalCost`); both are read into one shape, numbers leniently.
+import { CostSum, lenientNumber, lenientNumberMap, tokenSums } from '../numbers.js';
+
+export interface TraceObservation {
+  id: string;
+  parentObservationId: string | null;
+  type: string;
+  name: string | null;
+  model: string | null;
+  level: string | null;
+  startTime: string | null;
+  endTime: string | null;
+  /** Seconds, from the times (or the server's latency when a time is missing). */
+  durationSeconds: number | null;
+  usage: Record<string, number>;
+  cost: number | null;
+  statusMessage: string | null;
+  input: unknown;
+  output: unknown;
+}
+
+function text(value: unknown): string | null {
+  return typeof value === 'string' ? value : null;
+}
+
+function time(value: unknown): number | null {
+  if (typeof value !== 'string') return null;
+  const ms = Date.parse(value);
+  return Number.isNaN(ms) ? null : ms;
+}
+
+/** One observation of either API, in the shape the tree and its totals use. */
+export function readObservation(raw: Record<string, unknown>): TraceObservation {
+  const usage = lenientNumberMap(raw.usageDetails);
+  const costs = lenientNumberMap(raw.costDetails);
+  const cost = lenientNumber(raw.totalCost) ?? lenientNumber(raw.calculatedTotalCost) ?? costs.total ?? null;
+  const start = time(raw.startTime);
+  const end = time(raw.endTime);
+  const duration = start !== null && end !== null ? Math.max(0, end - start) / 1000 : lenientNumber(raw.latency);
+  return {
+    id: String(raw.id),
+    parentObservationId: text(raw.parentObservationId) || null,
+    type: text(raw.type) ?? 'OBSERVATION',
+    name: text(raw.name),
+    model: text(raw.providedModelName) ?? text(raw.model),
+    level: text(raw.level),
+    startTime: text(raw.startTime),
+    endTime: text(raw.endTime),
+    durationSeconds: duration,
+    usage,
+    cost,
+    statusMessage: text(raw.statusMessage),
+    input: raw.input,
+    output: raw.output,
+  };
+}
+
+export interface TreeNode {
+  observation: TraceObservation;
+  children: TreeNode[];
+  /** The parent id when that parent is not among the trace's observations. */
+  missingParent: string | null;
+}
+
+function byStart(a: TreeNode, b: TreeNode): number {
+  const ta = time(a.observation.startTime) ?? Number.POSITIVE_INFINITY;
+  const tb = time(b.observation.startTime) ?? Number.POSITIVE_INFINITY;
+  if (ta !== tb) return ta - tb;
+  return a.observation.id < b.observation.id ? -1 : a.observation.id > b.observation.id ? 1 : 0;
+}
+
+/**
+ * The observations as a forest: children under their parent, ordered by start time. An
+ * observation whose parent is missing is a root that says so; observations caught in a parent
+ * cycle (which a server should never send) become roots too, so none is lost.
+ */
+export function buildTree(observations: readonly TraceObservation[]): TreeNode[] {
+  const nodes = new Map<string, TreeNode>();
+  for (const observation of observations) {
+    if (!nodes.has(observation.id)) nodes.set(observation.id, { observation, children: [], missingParent: null });
+  }
+  const roots: TreeNode[] = [];
+  for (const node of nodes.values()) {
+    const parentId = node.observation.parentObservationId;
+    const parent = parentId && parentId !== node.observation.id ? nodes.get(parentId) : undefined;
+    if (parent) parent.children.push(node);
+    else {
+      if (parentId && parentId !== node.observation.id) node.missingParent = parentId;
+      roots.push(node);
+    }
+  }
+  const reached = new Set<TreeNode>();
+  const visit = (list: TreeNode[]) => {
+    const stack = [...list];
+    while (stack.length) {
+      const node = stack.pop()!;
+      if (reached.has(node)) continue;
+      reached.add(node);
+      stack.push(...node.children);
+    }
+  };
+  visit(roots);
+  for (const node of nodes.values()) {
+    if (reached.has(node)) continue;
+    // Part of a cycle: cut it here.
+    for (const other of nodes.values()) other.children = other.children.filter((child) => child !== node);
+    node.missingParent = node.observation.parentObservationId;
+    roots.push(node);
+    visit([node]);
+  }
+  const sort = (list: TreeNode[]) => {
+    list.sort(byStart);
+    for (const node of list) sort(node.children);
+  };
+  sort(roots);
+  return roots;
+}
+
+export interface TreeLine {
+  node: TreeNode;
+  depth: number;
+  /** Box-drawing prefix for this line (`├─ `, `│  └─ `). */
+  prefix: string;
+  /** Prefix for lines that continue under this one (its input and output). */
+  continuation: string;
+}
+
+/** The tree in reading order, with the prefixes that draw it. */
+export function flattenTree(roots: readonly TreeNode[]): TreeLine[] {
+  const lines: TreeLine[] = [];
+  const walk = (list: readonly TreeNode[], depth: number, indent: string) => {
+    list.forEach((node, i) => {
+      const last = i === list.length - 1;
+      const prefix = depth === 0 ? '' : `${indent}${last ? '└─ ' : '├─ '}`;
+      const below = depth === 0 ? '' : `${indent}${last ? '   ' : '│  '}`;
+      lines.push({ node, depth, prefix, continuation: `${below}${node.children.length ? '│  ' : '   '}` });
+      walk(node.children, depth + 1, below);
+    });
+  };
+  walk(roots, 0, '');
+  return lines;
+}
+
+export interface TraceTotals {
+  observations: number;
+  byType: Record<string, number>;
+  errors: number;
+  warnings: number;
+  /** Sum of the observations' costs (USD); null when none has a cost. */
+  cost: number | null;
+  /** The server's own total, when it sent one (legacy route). */
+  serverCost: number | null;
+  tokens: { input: number; output: number; total: number };
+  /** Seconds: the server's latency, else from the earliest start to the latest end. */
+  latencySeconds: number | null;
+  start: string | null;
+  end: string | null;
+}
+
+export function traceTotals(observations: readonly TraceObservation[], server: { totalCost?: unknown; latency?: unknown } = {}): TraceTotals {
+  const cost = new CostSum();
+  const tokens = { input: 0, output: 0, total: 0 };
+  const byType: Record<string, number> = {};
+  let errors = 0;
+  let warnings = 0;
+  let first: number | null = null;
+  let last: number | null = null;
+  for (const o of observations) {
+    byType[o.type] = (byType[o.type] ?? 0) + 1;
+    if (o.level === 'ERROR') errors++;
+    if (o.level === 'WARNING') warnings++;
+    if (o.cost !== null) cost.add(o.cost);
+    const sums = tokenSums(o.usage);
+    tokens.input += sums.input;
+    tokens.output += sums.output;
+    tokens.total += sums.total;
+    const start = time(o.startTime);
+    const end = time(o.endTime) ?? start;
+    if (start !== null && (first === null || start < first)) first = start;
+    if (end !== null && (last === null || end > last)) last = end;
+  }
+  // Legacy answers use -1 for "metrics not requested".
+  const serverLatency = lenientNumber(server.latency);
+  const serverCost = lenientNumber(server.totalCost);
+  return {
+    observations: observations.length,
+    byType,
+    errors,
+    warnings,
+    cost: cost.count ? cost.value : null,
+    serverCost: serverCost !== null && serverCost >= 0 ? serverCost : null,
+    tokens,
+    latencySeconds: serverLatency !== null && serverLatency >= 0 ? serverLatency : first !== null && last !== null ? (last - first) / 1000 : null,
+    start: first === null ? null : new Date(first).toISOString(),
+    end: last === null ? null : new Date(last).toISOString(),
+  };
+}

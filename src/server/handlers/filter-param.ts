@@ -1,0 +1,289 @@
+// The read API's `filter` query parameter: a JSON array of filter objects that the traces list,
+// the v1 and v2 observation lists take besides (and ahead of) their simple parameters. Parsed and
+// checked as the service does (packages/shared/src/interfaces/filters.ts `singleFilter`,
+// `optionalJsonParam`, and the public API filter builder `deriveFilters`): the same filter types
+// and operators, columns named by the id or the name of the service's table columns, the same
+// messages. What a filter means is the store's (src/server/store/filters.ts).
+import { z } from 'zod';
+import { invalidRequest } from '../http/errors.js';
+import { type ColumnFilter, type FilterColumnKey, filterConditions } from '../store/index.js';
+
+const OPERATORS = {
+  datetime: ['>', '<', '>=', '<='],
+  string: ['=', 'contains', 'does not contain', 'starts with', 'ends with'],
+  stringOptions: ['any of', 'none of'],
+  categoryOptions: ['any of', 'none of'],
+  arrayOptions: ['any of', 'none of', 'all of'],
+  number: ['=', '>', '<', '>=', '<='],
+  booleanObject: ['=', '<>'],
+  boolean: ['=', '<>'],
+  null: ['is null', 'is not null'],
+} as const;
+
+const stringOperator = (matches: boolean) => (matches ? z.enum([...OPERATORS.string, 'matches']) : z.enum(OPERATORS.string));
+
+function singleFilter(matches: boolean) {
+  return z.discriminatedUnion('type', [
+    z.object({ column: z.string(), operator: z.enum(OPERATORS.datetime), value: z.coerce.date(), type: z.literal('datetime') }),
+    z.object({ column: z.string(), operator: stringOperator(matches), value: z.string(), type: z.literal('string') }),
+    z.object({ column: z.string(), operator: z.enum(OPERATORS.number), value: z.number(), type: z.literal('number') }),
+    z.object({ column: z.string(), operator: z.enum(OPERATORS.stringOptions), value: z.array(z.string()).refine((v) => v.length > 0), type: z.literal('stringOptions') }),
+    z.object({ type: z.literal('categoryOptions'), column: z.string(), key: z.string(), operator: z.enum(OPERATORS.categoryOptions), value: z.array(z.string()) }),
+    z
+      .object({ column: z.string(), operator: z.enum(OPERATORS.arrayOptions), value: z.array(z.string()), type: z.literal('arrayOptions') })
+      .refine((data) => data.operator === 'all of' || data.operator === 'none of' || data.value.length > 0, {
+        message: "Value array must not be empty unless operator is 'all of' or 'none of' (which represent waiting for selection)",
+      }),
+    z.object({ type: z.literal('stringObject'), column: z.string(), key: z.string(), operator: stringOperator(matches), value: z.string() }),
+    z.object({ type: z.literal('numberObject'), column: z.string(), key: z.string(), operator: z.enum(OPERATORS.number), value: z.number() }),
+    z.object({ type: z.literal('booleanObject'), column: z.string(), key: z.string(), operator: z.enum(OPERATORS.booleanObject), value: z.boolean() }),
+    z.object({ type: z.literal('boolean'), column: z.string(), operator: z.enum(OPERATORS.boolean), value: z.boolean() }),
+    z.object({ type: z.literal('null'), column: z.string(), operator: z.enum(OPERATORS.null), value: z.literal('') }),
+    z
+      .object({
+        type: z.literal('positionInTrace'),
+        column: z.string(),
+        operator: z.literal('='),
+        key: z.enum(['root', 'first', 'last', 'nthFromEnd', 'nthFromStart']),
+        value: z.number().optional(),
+      })
+      .superRefine((data, ctx) => {
+        if ((data.key === 'nthFromEnd' || data.key === 'nthFromStart') && (!data.value || data.value < 1)) {
+          ctx.addIssue({ code: 'custom', message: 'Position must be >= 1 for nth selection', path: ['value'] });
+        }
+      }),
+  ]);
+}
+
+export type SingleFilter = z.output<ReturnType<typeof singleFilter>>;
+
+/** `filter=`: JSON text of an array of filters; bad JSON is a 400 of its own, as on the service. */
+function filterParam(matches: boolean) {
+  return z
+    .string()
+    .optional()
+    .transform((text) => {
+      if (!text) return undefined;
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        throw invalidRequest('Invalid JSON in filter parameter');
+      }
+    })
+    .pipe(z.array(singleFilter(matches)).optional());
+}
+
+/** An array of filters, as the metrics query's `filters` takes it. */
+export const FILTERS = z.array(singleFilter(false));
+
+/** The filter parameter of the traces list and the v1 observations list. */
+export const FILTER_PARAM = filterParam(false);
+/** The v2 observations list's: `string` and `stringObject` filters also take `matches`. */
+export const EVENTS_FILTER_PARAM = filterParam(true);
+
+type ColumnType = 'string' | 'stringOptions' | 'arrayOptions' | 'datetime' | 'number' | 'boolean' | 'stringObject' | 'numberObject' | 'booleanObject' | 'categoryOptions';
+
+// The filter types each column type takes (filterTypeCompatibility.ts).
+const COMPATIBLE: Record<ColumnType, readonly string[]> = {
+  string: ['string', 'stringOptions'],
+  stringOptions: ['string', 'stringOptions'],
+  arrayOptions: ['arrayOptions', 'stringOptions'],
+  datetime: ['datetime'],
+  number: ['number'],
+  boolean: ['boolean'],
+  stringObject: ['stringObject'],
+  numberObject: ['numberObject'],
+  booleanObject: ['booleanObject'],
+  categoryOptions: ['categoryOptions', 'stringOptions'],
+};
+
+/**
+ * One column a filter may name: the service's id and display name (and aliases), what it is in
+ * the store, and its type where the service's table definitions give one (the type check then
+ * applies, as there).
+ */
+interface Column {
+  names: readonly string[];
+  key: FilterColumnKey;
+  type?: ColumnType;
+}
+
+const col = (key: FilterColumnKey, names: readonly string[], type?: ColumnType): Column => ({ key, names, type });
+
+// tracesTableUiColumnDefinitions, with the types of tracesTableCols (matched by id).
+const TRACE_COLUMNS: readonly Column[] = [
+  col('trace.bookmarked', ['bookmarked', '⭐️'], 'boolean'),
+  col('trace.level', ['level', 'Level'], 'stringOptions'),
+  col('trace.id', ['id', 'ID'], 'string'),
+  col('trace.id', ['traceId', 'Trace ID']),
+  col('trace.name', ['name', 'Name']),
+  col('trace.name', ['traceName', 'Trace Name'], 'stringOptions'),
+  col('trace.timestamp', ['timestamp', 'Timestamp'], 'datetime'),
+  col('trace.userId', ['userId', 'User ID'], 'string'),
+  col('trace.sessionId', ['sessionId', 'Session ID'], 'string'),
+  col('trace.metadata', ['metadata', 'Metadata'], 'stringObject'),
+  col('trace.version', ['version', 'Version'], 'string'),
+  col('trace.release', ['release', 'Release'], 'string'),
+  col('trace.environment', ['environment', 'Environment'], 'stringOptions'),
+  col('trace.tags', ['tags', 'Tags']),
+  col('trace.tags', ['traceTags', 'Trace Tags'], 'arrayOptions'),
+  col('trace.warningCount', ['warningCount', 'Warning Level Count'], 'number'),
+  col('trace.errorCount', ['errorCount', 'Error Level Count'], 'number'),
+  col('trace.defaultCount', ['defaultCount', 'Default Level Count'], 'number'),
+  col('trace.debugCount', ['debugCount', 'Debug Level Count'], 'number'),
+  col('trace.inputTokens', ['inputTokens', 'Input Tokens'], 'number'),
+  col('trace.outputTokens', ['outputTokens', 'Output Tokens'], 'number'),
+  col('trace.totalTokens', ['totalTokens', 'Total Tokens'], 'number'),
+  col('trace.totalTokens', ['tokens', 'Tokens'], 'number'),
+  col('trace.scores', ['scores', 'Scores']),
+  col('trace.scores', ['scores_avg', 'Scores (numeric)'], 'numberObject'),
+  col('trace.scoreCategories', ['score_categories', 'Scores (categorical)'], 'categoryOptions'),
+  col('trace.scoreBooleans', ['score_booleans', 'Scores (boolean)'], 'booleanObject'),
+  col('trace.latency', ['latency', 'Latency (s)'], 'number'),
+  col('trace.inputCost', ['inputCost', 'Input Cost ($)'], 'number'),
+  col('trace.outputCost', ['outputCost', 'Output Cost ($)'], 'number'),
+  col('trace.totalCost', ['totalCost', 'Total Cost ($)'], 'number'),
+];
+
+// observationsTableUiColumnDefinitions without the score columns (the v1 list drops them), with
+// the types of observationsTableCols.
+const OBSERVATION_COLUMNS: readonly Column[] = [
+  col('observation.traceTags', ['traceTags', 'Trace Tags']),
+  col('observation.userId', ['userId', 'User ID'], 'string'),
+  col('observation.sessionId', ['sessionId', 'Session ID']),
+  col('observation.traceName', ['traceName', 'Trace Name'], 'stringOptions'),
+  col('observation.traceEnvironment', ['traceEnvironment', 'Trace Environment']),
+  col('observation.environment', ['environment', 'Environment'], 'stringOptions'),
+  col('observation.type', ['type', 'Type'], 'stringOptions'),
+  col('observation.id', ['id', 'ID'], 'stringOptions'),
+  col('observation.name', ['name', 'Name'], 'stringOptions'),
+  col('observation.traceId', ['traceId', 'Trace ID'], 'string'),
+  col('observation.parentObservationId', ['parentObservationId', 'Parent Observation ID'], 'string'),
+  col('observation.startTime', ['startTime', 'Start Time'], 'datetime'),
+  col('observation.endTime', ['endTime', 'End Time'], 'datetime'),
+  col('observation.timeToFirstToken', ['timeToFirstToken', 'Time To First Token (s)'], 'number'),
+  col('observation.latency', ['latency', 'Latency (s)'], 'number'),
+  col('observation.tokensPerSecond', ['tokensPerSecond', 'Tokens per second'], 'number'),
+  col('observation.inputCost', ['inputCost', 'Input Cost ($)'], 'number'),
+  col('observation.outputCost', ['outputCost', 'Output Cost ($)'], 'number'),
+  col('observation.totalCost', ['totalCost', 'Total Cost ($)'], 'number'),
+  col('observation.level', ['level', 'Level'], 'stringOptions'),
+  col('observation.statusMessage', ['statusMessage', 'Status Message'], 'string'),
+  col('observation.model', ['model', 'Model'], 'stringOptions'),
+  col('observation.modelId', ['modelId', 'Model ID'], 'stringOptions'),
+  col('observation.inputTokens', ['inputTokens', 'Input Tokens'], 'number'),
+  col('observation.outputTokens', ['outputTokens', 'Output Tokens'], 'number'),
+  col('observation.totalTokens', ['totalTokens', 'Total Tokens'], 'number'),
+  col('observation.totalTokens', ['tokens', 'Tokens'], 'number'),
+  col('observation.metadata', ['metadata', 'Metadata'], 'stringObject'),
+  col('observation.version', ['version', 'Version'], 'string'),
+  col('observation.promptName', ['promptName', 'Prompt Name'], 'stringOptions'),
+  col('observation.promptVersion', ['promptVersion', 'Prompt Version'], 'number'),
+];
+
+// eventsTableNativeUiColumnDefinitions (the v2 list), with the types of eventsTableCols.
+const EVENT_COLUMNS: readonly Column[] = [
+  col('observation.environment', ['environment', 'Environment'], 'stringOptions'),
+  col('observation.type', ['type', 'Type'], 'stringOptions'),
+  col('observation.id', ['id', 'ID'], 'stringOptions'),
+  col('observation.name', ['name', 'Name'], 'stringOptions'),
+  col('observation.traceId', ['traceId', 'Trace ID'], 'string'),
+  col('observation.startTime', ['startTime', 'Start Time'], 'datetime'),
+  col('observation.endTime', ['endTime', 'End Time'], 'datetime'),
+  col('observation.timeToFirstToken', ['timeToFirstToken', 'Time To First Token (s)'], 'number'),
+  col('observation.latency', ['latency', 'Latency (s)'], 'number'),
+  col('observation.tokensPerSecond', ['tokensPerSecond', 'Tokens per second'], 'number'),
+  col('observation.inputCost', ['inputCost', 'Input Cost ($)'], 'number'),
+  col('observation.outputCost', ['outputCost', 'Output Cost ($)'], 'number'),
+  col('observation.totalCost', ['totalCost', 'Total Cost ($)'], 'number'),
+  col('observation.level', ['level', 'Level'], 'stringOptions'),
+  col('observation.statusMessage', ['statusMessage', 'Status Message'], 'string'),
+  col('observation.model', ['model', 'Model']),
+  col('observation.model', ['providedModelName', 'Provided Model Name'], 'stringOptions'),
+  col('observation.modelId', ['modelId', 'Model ID'], 'stringOptions'),
+  col('observation.inputTokens', ['inputTokens', 'Input Tokens'], 'number'),
+  col('observation.outputTokens', ['outputTokens', 'Output Tokens'], 'number'),
+  col('observation.totalTokens', ['totalTokens', 'Total Tokens'], 'number'),
+  col('observation.totalTokens', ['tokens', 'Tokens']),
+  col('observation.metadata', ['metadata', 'Metadata'], 'stringObject'),
+  col('observation.version', ['version', 'Version'], 'string'),
+  col('observation.release', ['release', 'Release'], 'string'),
+  col('observation.promptName', ['promptName', 'Prompt Name'], 'stringOptions'),
+  col('observation.promptVersion', ['promptVersion', 'Prompt Version'], 'number'),
+  col('observation.input', ['input', 'Input'], 'string'),
+  col('observation.output', ['output', 'Output'], 'string'),
+  col('observation.sessionId', ['sessionId', 'Session ID'], 'string'),
+  col('observation.traceName', ['traceName', 'Trace Name'], 'stringOptions'),
+  col('observation.userId', ['userId', 'User ID'], 'string'),
+  col('observation.traceTags', ['traceTags', 'Trace Tags'], 'arrayOptions'),
+  col('observation.traceTags', ['tags', 'Tags']),
+  col('observation.environment', ['traceEnvironment', 'Trace Environment']),
+  col('observation.hasParentObservation', ['hasParentObservation', 'Has Parent Observation'], 'boolean'),
+  col('observation.isRoot', ['isRootObservation', 'Is Root Observation'], 'boolean'),
+  col('observation.hasInput', ['hasInput', 'Has Input'], 'boolean'),
+  col('observation.hasOutput', ['hasOutput', 'Has Output'], 'boolean'),
+  col('observation.parentObservationId', ['parentObservationId', 'Parent Observation ID']),
+];
+
+// Columns of the service that this server does not keep (ingestion keys and SDKs, experiments,
+// tools, comments, evaluator ids): a filter on them is refused rather than answered wrongly.
+const NOT_KEPT = new Set([
+  'ingestionApiKey', 'API Key', 'ingestionSdkName', 'SDK Name', 'ingestionSdkVersion', 'SDK Version', 'ingestionSource', 'Ingestion Source',
+  'evaluatorId', 'Evaluator ID', 'ruleId', 'Rule ID', 'experimentDatasetId', 'experimentId', 'experimentName', 'isExperimentItemRootSpan',
+  'toolDefinitions', 'toolCalls', 'toolNames', 'calledToolNames', 'Available Tools', 'Tool Calls', 'Tool Names', 'Called Tool Names',
+  'commentCount', 'commentContent', 'Comment Count', 'Comment Content',
+]);
+
+export type FilterTable = 'traces' | 'observations' | 'events';
+
+const COLUMNS: Record<FilterTable, readonly Column[]> = { traces: TRACE_COLUMNS, observations: OBSERVATION_COLUMNS, events: EVENT_COLUMNS };
+
+// A legacy `scores` column resolves by the filter's type (resolveLegacyScoreFilterColumn).
+const LEGACY_SCORE_COLUMNS: Record<string, string> = { categoryOptions: 'score_categories', numberObject: 'scores_avg', booleanObject: 'score_booleans' };
+
+/** The filters as the store applies them; positionInTrace filters are dropped, as the service drops them here. */
+export function resolveFilters(filters: readonly SingleFilter[] | undefined, table: FilterTable): ColumnFilter[] {
+  const resolved: ColumnFilter[] = [];
+  for (const filter of filters ?? []) {
+    if (filter.type === 'positionInTrace') continue;
+    let name = filter.column;
+    if (table === 'traces' && name.toLowerCase() === 'scores') {
+      const typed = LEGACY_SCORE_COLUMNS[filter.type];
+      if (!typed) {
+        throw invalidRequest(`Invalid filter type '${filter.type}' for legacy score column '${filter.column}'. Expected one of 'categoryOptions', 'numberObject', or 'booleanObject'.`);
+      }
+      name = typed;
+    }
+    const column = COLUMNS[table].find((c) => c.names.includes(name));
+    if (!column) {
+      if (NOT_KEPT.has(name)) throw invalidRequest(`Column ${name} is not kept by llmobs server, so it cannot be filtered on here.`);
+      throw invalidRequest(`Column ${name} does not match a UI / CH table mapping.`);
+    }
+    if (column.type && filter.type !== 'null' && !COMPATIBLE[column.type].includes(filter.type)) {
+      throw invalidRequest(`Invalid filter type '${filter.type}' for column '${filter.column}'. Expected filter type '${column.type}'.`);
+    }
+    const value = filter.type === 'datetime' ? filter.value.toISOString() : filter.value;
+    resolved.push({ column: column.key, type: filter.type, operator: filter.operator, value, ...('key' in filter ? { key: filter.key } : {}) });
+  }
+  if (table === 'events') checkInputOutputFilters(resolved);
+  const sql = filterConditions(resolved);
+  if ('unsupported' in sql) {
+    const { type, operator, column } = sql.unsupported;
+    const named = filters!.find((f) => f.type === type && f.operator === operator)?.column ?? column;
+    throw invalidRequest(`A ${type} filter with operator "${operator}" cannot be applied to column '${named}'.`);
+  }
+  return resolved;
+}
+
+/** The v2 list's rules for input and output: string filters only, and at least one `=` or `matches`. */
+function checkInputOutputFilters(filters: readonly ColumnFilter[]): void {
+  const io = filters.filter((f) => f.column === 'observation.input' || f.column === 'observation.output');
+  if (io.length === 0) return;
+  if (io.some((f) => f.type !== 'string')) throw invalidRequest('Input/output filters only support filter type `string`.');
+  if (!io.some((f) => f.operator === '=' || f.operator === 'matches')) throw invalidRequest('Input/output filters require at least one `matches` or `=` operator.');
+}
+
+/** Whether an advanced filter targets this column: the simple parameter on it then gives way. */
+export function targets(filters: readonly ColumnFilter[], ...columns: FilterColumnKey[]): boolean {
+  return filters.some((f) => columns.includes(f.column));
+}

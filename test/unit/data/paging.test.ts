@@ -1,0 +1,96 @@
+// Cursor paging of v2 observations at the transport (undici MockAgent, network disabled, every
+// interceptor used): --limit across pages, a malformed page asked for again, and servers that do
+// not move on (the same cursor, or the same page under a new cursor) stopped, not followed forever.
+import { MockAgent } from 'undici';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isolatedEnv, runInProcess } from '../../helpers/cli.js';
+
+const HOST = 'https://cloud.langfuse.test';
+let agent: MockAgent;
+beforeEach(() => {
+  agent = new MockAgent();
+  agent.disableNetConnect();
+});
+afterEach(async () => {
+  agent.assertNoPendingInterceptors();
+  await agent.close();
+});
+
+const env = () => isolatedEnv({ LANGFUSE_HOST: HOST, LANGFUSE_PUBLIC_KEY: 'pk-lf-1', LANGFUSE_SECRET_KEY: 'sk-lf-secret-1234' });
+const item = (i: number) => ({ id: `o${i}`, traceId: 't', startTime: '2026-05-01T00:00:00Z', endTime: null, projectId: 'p', parentObservationId: null, type: 'SPAN', modelId: null, inputPrice: null, outputPrice: null, totalPrice: null });
+const page = (from: number, n: number, cursor?: string) => ({ data: Array.from({ length: n }, (_, i) => item(from + i)), meta: cursor ? { cursor } : {} });
+const path = (query: Record<string, string>) => `/api/public/v2/observations?${new URLSearchParams(query).toString()}`;
+
+describe('v2 observation pages', () => {
+  it('asks for at most what --limit still needs, following the cursor', async () => {
+    const pool = agent.get(HOST);
+    pool.intercept({ path: path({ fields: 'core,basic,model,usage', limit: '1000' }), method: 'GET' }).reply(200, page(0, 1000, 'c1'));
+    pool.intercept({ path: path({ fields: 'core,basic,model,usage', limit: '500', cursor: 'c1' }), method: 'GET' }).reply(200, page(1000, 500, 'c2'));
+    const result = await runInProcess(['observations', 'list', '--limit', '1500', '--format', 'jsonl'], { env: env(), dispatcher: agent });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout.trimEnd().split('\n')).toHaveLength(1500);
+  });
+
+  it('asks again for a malformed page, then goes on', async () => {
+    const pool = agent.get(HOST);
+    pool.intercept({ path: path({ fields: 'core,basic,model,usage', limit: '2' }), method: 'GET' }).reply(200, '{"data":[{"no":"id"}],"meta":{}}');
+    pool.intercept({ path: path({ fields: 'core,basic,model,usage', limit: '2' }), method: 'GET' }).reply(200, page(0, 2));
+    const sleeps: number[] = [];
+    const result = await runInProcess(['observations', 'list', '--limit', '2', '--format', 'jsonl'], { env: env(), dispatcher: agent, sleeps });
+    expect(result.exitCode).toBe(0);
+    expect(sleeps).toEqual([500]);
+  });
+
+  it('stops a server that hands out the same cursor again, or the same page under a new one', async () => {
+    const pool = agent.get(HOST);
+    pool.intercept({ path: path({ fields: 'core', limit: '2' }), method: 'GET' }).reply(200, page(0, 2, 'c1'));
+    pool.intercept({ path: path({ fields: 'core', limit: '2', cursor: 'c1' }), method: 'GET' }).reply(200, page(2, 2, 'c1'));
+    const same = await runInProcess(['observations', 'export', '--page-size', '2', '--fields', 'core'], { env: env(), dispatcher: agent });
+    expect(same.exitCode).toBe(5);
+    expect(same.stderr).toContain('a cursor it had returned before');
+
+    pool.intercept({ path: path({ fields: 'core', limit: '2' }), method: 'GET' }).reply(200, page(0, 2, 'c1'));
+    pool.intercept({ path: path({ fields: 'core', limit: '2', cursor: 'c1' }), method: 'GET' }).reply(200, page(0, 2, 'c2'));
+    const again = await runInProcess(['observations', 'export', '--page-size', '2', '--fields', 'core'], { env: env(), dispatcher: agent });
+    expect(again.exitCode).toBe(5);
+    expect(again.stderr).toContain('the same page twice');
+  });
+});
+
+describe('the hand check of observations', () => {
+  it('agrees with the zod schema it stands for, item by item', async () => {
+    const { ObservationV2Schema, observationIssues } = await import('../../../src/api/schemas/observations.js');
+    const values = [undefined, null, 'x', '', 1, true, {}, []];
+    const samples: unknown[] = [null, 'text', 3, [], { id: 1 }, {}];
+    for (const id of values) for (const traceId of values) for (const type of values) samples.push({ id, traceId, type, startTime: '2026-05-01T00:00:00Z', extra: { any: 'thing' } });
+    for (const startTime of values) for (const parentObservationId of values) samples.push({ id: 'a', startTime, parentObservationId });
+    for (const sample of samples) {
+      expect(observationIssues([sample]).length === 0, JSON.stringify(sample)).toBe(ObservationV2Schema.safeParse(sample).success);
+    }
+    expect(observationIssues([{ id: 'a' }, { id: 2 }, 'x', { id: 'b', type: 5 }])).toEqual(['data.1.id: expected a string', 'data.2: expected an object', 'data.3.type: expected a string or null']);
+  });
+});
+
+describe('pages too large to read', () => {
+  it('asks for the same position in smaller pages, then grows back', async () => {
+    const pool = agent.get(HOST);
+    const big = { ...page(0, 2, 'c1'), data: page(0, 2).data.map((o) => ({ ...o, input: 'x'.repeat(700_000) })) };
+    pool.intercept({ path: path({ fields: 'core', limit: '2' }), method: 'GET' }).reply(200, JSON.stringify(big));
+    pool.intercept({ path: path({ fields: 'core', limit: '1' }), method: 'GET' }).reply(200, page(0, 1, 'c1'));
+    pool.intercept({ path: path({ fields: 'core', limit: '1', cursor: 'c1' }), method: 'GET' }).reply(200, page(1, 1));
+    const result = await runInProcess(['observations', 'export', '--page-size', '2', '--fields', 'core', '--verbose'], { env: { ...env(), LLMOBS_MAX_RESPONSE_MB: '1' }, dispatcher: agent });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout.trimEnd().split('\n').map((l) => JSON.parse(l).id)).toEqual(['o0', 'o1']);
+    expect(result.stderr).toContain('page of 2 too large; asking for 1 at a time');
+  });
+
+  it('stops a listing at --max-pages with an error, not a partial list', async () => {
+    const pool = agent.get(HOST);
+    pool.intercept({ path: path({ fields: 'core,basic,model,usage', limit: '1000' }), method: 'GET' }).reply(200, page(0, 1000, 'c1'));
+    pool.intercept({ path: path({ fields: 'core,basic,model,usage', limit: '1000', cursor: 'c1' }), method: 'GET' }).reply(200, page(1000, 1000, 'c2'));
+    const result = await runInProcess(['observations', 'list', '--all', '--max-pages', '2'], { env: env(), dispatcher: agent });
+    expect(result.exitCode).toBe(5);
+    expect(result.stderr).toContain('more than 2 pages');
+    expect(result.stdout).toBe('');
+  });
+});

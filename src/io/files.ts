@@ -11,25 +11,33 @@ import { InputTooLargeError, MAX_INPUT_BYTES, readAll } from './stdin.js';
 /** Reads a file, or stdin when the name is `-`, up to MAX_INPUT_BYTES. */
 export async function readTextInput(ctx: Context, file: string): Promise<string> {
   try {
-    if (file === '-') return await readAll(ctx.io.stdin);
-    const handle = await open(resolve(ctx.cwd, file), 'r');
-    try {
-      // A regular file's size is known: a large one is refused unread. Devices and pipes
-      // (/dev/zero, a FIFO) are read up to the limit.
-      const { size } = await handle.stat();
-      if (size > MAX_INPUT_BYTES) throw new InputTooLargeError(MAX_INPUT_BYTES, size);
-      return await readAll(handle.createReadStream({ autoClose: false }) as unknown as InStream);
-    } finally {
-      await handle.close();
-    }
+    return file === '-' ? await readAll(ctx.io.stdin) : await readFileBounded(resolve(ctx.cwd, file));
   } catch (error) {
-    throw cannotRead(file === '-' ? 'stdin' : file, error);
+    throw cannotRead(file, error);
   }
 }
 
-/** The file error for an input that cannot be opened or read. */
-export function cannotRead(file: string, error: unknown): FileError {
-  if (error instanceof InputTooLargeError) return new FileError(`cannot read ${file}: ${error.message.replace(/^the input/, 'it')}`, { hint: error.hint });
+/**
+ * Reads a file as UTF-8 up to `limit` bytes (more is an InputTooLargeError); other errors are
+ * Node's, with their code. A regular file's size is known: a large one is refused unread.
+ * Devices and pipes (/dev/zero, a FIFO) are read up to the limit.
+ */
+export async function readFileBounded(path: string, limit = MAX_INPUT_BYTES): Promise<string> {
+  const handle = await open(path, 'r');
+  try {
+    const { size } = await handle.stat();
+    if (size > limit) throw new InputTooLargeError(limit, size);
+    return await readAll(handle.createReadStream({ autoClose: false }) as unknown as InStream, limit);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The file error for an input (`-`: stdin) that cannot be opened or read. */
+export function cannotRead(input: string, error: unknown): FileError {
+  const file = input === '-' ? 'stdin' : input;
+  // Too large, a line too long: said of the input by name, with their hint.
+  if (error instanceof FileError) return new FileError(`cannot read ${file}: ${error.message.replace(/^the input/, 'it')}`, { hint: error.hint });
   const code = (error as NodeJS.ErrnoException).code;
   const reason = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'is a directory' : (error as Error).message;
   return new FileError(`cannot read ${file}: ${reason}`);

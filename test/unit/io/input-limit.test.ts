@@ -7,6 +7,7 @@ import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Context } from '../../../src/context.js';
 import { FileError } from '../../../src/errors.js';
+import { readCheckpoint } from '../../../src/commands/observations/checkpoint.js';
 import { readTextInput } from '../../../src/io/files.js';
 import { InputTooLargeError, MAX_INPUT_BYTES, readAll } from '../../../src/io/stdin.js';
 import { tempDir } from '../../helpers/cli.js';
@@ -92,5 +93,15 @@ describe('readTextInput', () => {
     writeFileSync(join(dir, 'a.txt'), 'content');
     expect(await readTextInput(contextIn(dir), 'a.txt')).toBe('content');
     await expect(readTextInput(contextIn(dir), 'missing.txt')).rejects.toThrow('cannot read missing.txt: no such file');
+  });
+});
+
+describe('an observations export checkpoint', () => {
+  it('a file at its path too large to be one is refused unread', async () => {
+    const dir = tempDir();
+    const path = join(dir, 'out.jsonl.llmobs-checkpoint');
+    writeFileSync(path, '');
+    truncateSync(path, 2 ** 40);
+    await expect(readCheckpoint(path)).rejects.toThrow(`the checkpoint ${path} is not one llmobs can read (it is ${2 ** 40} bytes, more than 1 MB`);
   });
 });

@@ -68,6 +68,7 @@ export async function* observationPages(
   const firstPage = pages;
   const seen = new Set<string>();
   let emptyRun = 0;
+  let sparseRun = 0;
   let previous = '';
   let size = options.pageSize;
   let good = 0;
@@ -123,6 +124,17 @@ export async function* observationPages(
     emptyRun = list.length === 0 ? emptyRun + 1 : 0;
     if (emptyRun >= 100 && !last) {
       throw new ApiError(`GET ${OBSERVATIONS_V2_PATH}: 100 empty pages in a row, each with a next cursor; stopping`, { status: 200, method: 'GET', path: OBSERVATIONS_V2_PATH }, 5, 'bad_response');
+    }
+    // Langfuse gives a next cursor only after a full page. A chain of pages that hold a few
+    // observations each would take a request per observation, without end: stopped.
+    sparseRun = page.next !== null && page.items.length * 10 < limit ? sparseRun + 1 : 0;
+    if (sparseRun >= 100 && !last) {
+      throw new ApiError(`GET ${OBSERVATIONS_V2_PATH}: 100 pages in a row with fewer than a tenth of the ${limit} observations asked for, each with a next cursor; stopping`, {
+        status: 200,
+        method: 'GET',
+        path: OBSERVATIONS_V2_PATH,
+        hint: 'The server pages incorrectly. Narrow the query (--from/--to) or report it to the server\'s maintainers.',
+      }, 5, 'bad_response');
     }
     cursor = page.next;
     yield { items: list, state: { cursor, items, pages }, last };

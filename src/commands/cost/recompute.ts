@@ -176,6 +176,7 @@ async function fromApi(ctx: Context, query: Query, limit: number | undefined, re
       trace: (line) => ctx.trace(line),
       max: limit,
       pageSize: OBSERVATION_PAGE_LIMIT,
+      maxPages: ctx.globals.maxPages,
     });
     for await (const page of pages) {
       const out = sink ? new JsonBytes(page.items.length * 200 + 1024) : null;

@@ -27,6 +27,7 @@ async function fromObservations(ctx: Context, client: ApiClient, id: string, io:
     trace: (line) => ctx.trace(line),
     pageSize: OBSERVATION_PAGE_LIMIT,
     max: 100_000,
+    maxPages: ctx.globals.maxPages,
   });
   for await (const page of pages) observations.push(...page.items);
   if (observations.length === 0) return null;

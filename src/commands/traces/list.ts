@@ -178,6 +178,7 @@ async function fromRootObservations(ctx: Context, client: ApiClient, opts: Optio
     // Several root observations can share a trace: read on until enough distinct traces.
     pageSize: local || max === undefined ? OBSERVATION_PAGE_LIMIT : Math.min(Math.max(max, 50), OBSERVATION_PAGE_LIMIT),
     maxPages: ctx.globals.maxPages,
+    maxBytes: client.limits.maxListingBytes,
   });
   for await (const page of pages) {
     for (const o of page.items) {

@@ -28,6 +28,7 @@ async function fromObservations(ctx: Context, client: ApiClient, id: string, io:
     pageSize: OBSERVATION_PAGE_LIMIT,
     max: 100_000,
     maxPages: ctx.globals.maxPages,
+    maxBytes: client.limits.maxListingBytes,
   });
   for await (const page of pages) observations.push(...page.items);
   if (observations.length === 0) return null;

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv, runInProcess, tempDir } from '../../helpers/cli.js';
 import { V4_MESSAGE } from '../../helpers/fake-data-api.js';
 
-type Mode = 'same' | 'sparse' | 'full';
+type Mode = 'same' | 'sparse' | 'full' | 'big';
 let mode: Mode = 'same';
 let requests = 0;
 let server: Server;
@@ -38,8 +38,10 @@ beforeAll(async () => {
     }
     const at = Number(url.searchParams.get('cursor') ?? 0) || 0;
     const limit = Number(url.searchParams.get('limit') ?? 50);
-    const count = mode === 'full' ? limit : 1;
-    const data = Array.from({ length: count }, (_, k) => observation(at + k));
+    const count = mode === 'full' || mode === 'big' ? limit : 1;
+    // 'big': about 600 KB a page, under the 1 MB answer limit the test sets.
+    const padding = mode === 'big' ? 'x'.repeat(Math.floor(600_000 / limit)) : undefined;
+    const data = Array.from({ length: count }, (_, k) => ({ ...observation(at + k), ...(padding ? { statusMessage: padding } : {}) }));
     res.end(JSON.stringify({ data, meta: { cursor: mode === 'same' ? 'again' : String(at + count) } }));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -83,5 +85,28 @@ describe.each(commands.filter(([name]) => name !== 'observations export'))('%s w
     expect(result.exitCode, result.stderr).toBe(5);
     expect(result.stderr).toContain('more than 3 pages');
     expect(requests).toBeLessThan(10);
+  });
+});
+
+describe('pages kept in memory', () => {
+  it.each([
+    ['observations list --all', ['observations', 'list', '--all']],
+    ['observations list --all --json', ['observations', 'list', '--all', '--json']],
+    ['traces get', ['traces', 'get', 't1']],
+    ['traces list (from observations)', ['traces', 'list', '--name', 'none-such', '--all']],
+  ])('%s stops when they add up to more than the listing limit', async (_, args) => {
+    mode = 'big';
+    requests = 0;
+    const result = await runInProcess(args, { env: { ...env, LLMOBS_MAX_RESPONSE_MB: '1' }, cwd: tempDir() });
+    expect(result.exitCode, result.stderr).toBe(5);
+    expect(result.stderr).toContain('add up to more than 8 MB (the limit for one listing)');
+    expect(requests).toBeLessThan(20);
+  });
+
+  it('observations list --format writes them as they come, with no such limit', async () => {
+    mode = 'big';
+    const result = await runInProcess(['observations', 'list', '--limit', '20000', '--format', 'jsonl', '--output', 'out.jsonl'], { env: { ...env, LLMOBS_MAX_RESPONSE_MB: '1' }, cwd: tempDir() });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stderr).toContain('20,000 observations written');
   });
 });

@@ -104,17 +104,20 @@ export function buildTree(observations: readonly TraceObservation[]): TreeNode[]
   visit(roots);
   for (const node of nodes.values()) {
     if (reached.has(node)) continue;
-    // Part of a cycle: cut it here.
-    for (const other of nodes.values()) other.children = other.children.filter((child) => child !== node);
+    // Part of a cycle: cut it here. Only its parent lists it among its children.
+    const parent = nodes.get(node.observation.parentObservationId ?? '');
+    if (parent) parent.children = parent.children.filter((child) => child !== node);
     node.missingParent = node.observation.parentObservationId;
     roots.push(node);
     visit([node]);
   }
-  const sort = (list: TreeNode[]) => {
+  // Without recursion: a server can send a parent chain deeper than the call stack.
+  const lists: TreeNode[][] = [roots];
+  while (lists.length) {
+    const list = lists.pop()!;
     list.sort(byStart);
-    for (const node of list) sort(node.children);
-  };
-  sort(roots);
+    for (const node of list) if (node.children.length) lists.push(node.children);
+  }
   return roots;
 }
 
@@ -127,19 +130,31 @@ export interface TreeLine {
   continuation: string;
 }
 
-/** The tree in reading order, with the prefixes that draw it. */
+/**
+ * Levels of nesting the drawing shows; deeper observations are drawn at this indentation (their
+ * `depth` stays exact). A drawn prefix grows with the depth, so a chain thousands deep would
+ * print lines kilobytes long each.
+ */
+export const MAX_DRAWN_DEPTH = 64;
+
+/** The tree in reading order, with the prefixes that draw it (without recursion: see buildTree). */
 export function flattenTree(roots: readonly TreeNode[]): TreeLine[] {
   const lines: TreeLine[] = [];
-  const walk = (list: readonly TreeNode[], depth: number, indent: string) => {
-    list.forEach((node, i) => {
-      const last = i === list.length - 1;
-      const prefix = depth === 0 ? '' : `${indent}${last ? '└─ ' : '├─ '}`;
-      const below = depth === 0 ? '' : `${indent}${last ? '   ' : '│  '}`;
-      lines.push({ node, depth, prefix, continuation: `${below}${node.children.length ? '│  ' : '   '}` });
-      walk(node.children, depth + 1, below);
-    });
-  };
-  walk(roots, 0, '');
+  const frames: Array<{ list: readonly TreeNode[]; next: number; depth: number; indent: string }> = [{ list: roots, next: 0, depth: 0, indent: '' }];
+  while (frames.length) {
+    const frame = frames[frames.length - 1]!;
+    if (frame.next >= frame.list.length) {
+      frames.pop();
+      continue;
+    }
+    const node = frame.list[frame.next++]!;
+    const { depth, indent } = frame;
+    const last = frame.next === frame.list.length;
+    const prefix = depth === 0 ? '' : `${indent}${last ? '└─ ' : '├─ '}`;
+    const below = depth === 0 ? '' : depth >= MAX_DRAWN_DEPTH ? indent : `${indent}${last ? '   ' : '│  '}`;
+    lines.push({ node, depth, prefix, continuation: `${below}${node.children.length ? '│  ' : '   '}` });
+    if (node.children.length) frames.push({ list: node.children, next: 0, depth: depth + 1, indent: below });
+  }
   return lines;
 }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Ingestion throughput of `llmobs server`: POST /api/public/ingestion with batches of 100
 // generations (plus their trace), at concurrency 1 and 20, over loopback HTTP with keep-alive.
-//   node bench/ingest.mjs [--requests 200] [--ephemeral] [--only provided,tokenize] [--compare DIST]
+//   node bench/ingest.mjs [--requests 200] [--ephemeral] [--only provided,tokenize] [--compare DIST[=LABEL]]
 // --compare DIST also runs the server of another build (its dist/ directory, e.g. a copy of an
 // earlier commit's) in the same run, its rows interleaved with this build's: before/after figures
 // from one run rather than from runs at different loads.
@@ -12,6 +12,7 @@
 // anything (the floor of what any local mock costs), and the ingestion pipeline called in-process
 // without HTTP or SQLite.
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -28,7 +29,9 @@ const arg = (name, fallback) => {
 const requests = Number(arg('requests', '200'));
 const ephemeral = process.argv.includes('--ephemeral');
 const only = arg('only', 'provided,tokenize').split(',');
-const compare = arg('compare', undefined) && resolve(arg('compare', undefined));
+// --compare DIST[=LABEL]
+const [compareDir, compareLabel = 'compare'] = (arg('compare', '') ?? '').split('=');
+const compare = compareDir ? resolve(compareDir) : undefined;
 
 const { processBatch } = await import(join(root, 'dist', 'server', 'ingest', 'batch.js'));
 const { engineCounter } = await import(join(root, 'dist', 'tokenizer', 'counter.js'));
@@ -47,11 +50,14 @@ let sequence = 0;
 function batchBody(kind) {
   const run = sequence++;
   const now = new Date().toISOString();
-  const batch = [{ id: `bench-t-${run}`, type: 'trace-create', timestamp: now, body: { id: `bench-trace-${run}`, name: 'bench', userId: `user-${run % 17}` } }];
+  // Random UUIDs for every id, as the SDKs send (sequential ids would insert into the id indexes
+  // at one end only, which flatters a B-tree store).
+  const traceId = randomUUID();
+  const batch = [{ id: randomUUID(), type: 'trace-create', timestamp: now, body: { id: traceId, name: 'bench', userId: `user-${run % 17}` } }];
   for (let i = 0; i < 100; i++) {
     const body = {
-      id: `bench-g-${run}-${i}`,
-      traceId: `bench-trace-${run}`,
+      id: randomUUID(),
+      traceId,
       name: 'llm-call',
       model: MODELS[i % MODELS.length],
       startTime: now,
@@ -65,7 +71,7 @@ function batchBody(kind) {
       metadata: { request: `${run}-${i}` },
     };
     if (kind === 'provided') body.usageDetails = { input: 200 + i, output: 40 + (i % 7), input_cached_tokens: i % 3 };
-    batch.push({ id: `bench-e-${run}-${i}`, type: 'generation-create', timestamp: now, body });
+    batch.push({ id: randomUUID(), type: 'generation-create', timestamp: now, body });
   }
   return JSON.stringify({ batch });
 }
@@ -159,7 +165,7 @@ async function spawnServer(dist) {
 const servers = [{ label: 'this build', ...(await spawnServer(join(root, 'dist'))) }];
 if (compare) {
   try {
-    servers.push({ label: 'compare', ...(await spawnServer(compare)) });
+    servers.push({ label: compareLabel, ...(await spawnServer(compare)) });
   } catch (error) {
     servers[0].child.kill('SIGTERM');
     throw error;

@@ -37,6 +37,9 @@ export const CLI_ENTRY = { cli: 'src/cli.ts' };
 export const LIBRARY_ENTRIES = {
   'server/index': 'src/server/index.ts',
   'server/store/index': 'src/server/store/index.ts',
+  'server/ingest/batch': 'src/server/ingest/batch.ts',
+  'tokenizer/counter': 'src/tokenizer/counter.ts',
+  'data/catalogue': 'src/data/catalogue.ts',
   'tokenizer/load': 'src/tokenizer/load.ts',
   'core/models/pattern': 'src/core/models/pattern.ts',
   'completion/generate': 'src/completion/generate.ts',

@@ -98,7 +98,19 @@ export function ingestionText(value: unknown): string | undefined {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-function parseJsonPrioritised(text: string): unknown {
+// Most texts handed to the tokenizer (outputs, prompts) are plain text, and a thrown parse error
+// costs more than counting their tokens. Text that cannot be JSON is recognised first: JSON starts
+// with one of {["-0123456789tfn (after white space), and a number or a literal must be one whole.
+// Anything that passes still goes through JSON.parse, so the result is always JSON.parse's.
+const JSON_START = /^\s*[[{"\-0-9tfn]/;
+const JSON_SCALAR = /^\s*(?:-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)\s*$/;
+
+/** JSON.parse(text), or the text itself when it is not JSON (the service's parseJsonPrioritised). */
+export function parseJsonPrioritised(text: string): unknown {
+  const start = JSON_START.exec(text);
+  if (!start) return text;
+  const first = start[0][start[0].length - 1]!;
+  if (first !== '{' && first !== '[' && first !== '"' && !JSON_SCALAR.test(text)) return text;
   try {
     return JSON.parse(text);
   } catch {

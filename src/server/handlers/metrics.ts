@@ -10,6 +10,7 @@ import type { Handler, Route } from '../http/router.js';
 import type { ObservationForMetrics } from '../store/index.js';
 import { metadataValueText } from '../../core/metadata.js';
 import { FILTERS, type SingleFilter } from './filter-param.js';
+import { histogram } from './histogram.js';
 import { parseQuery } from './read-query.js';
 
 type Row = ObservationForMetrics;
@@ -234,8 +235,8 @@ function quantile(values: number[], level: number): number {
   return sorted[low]! + (sorted[high]! - sorted[low]!) * (position - low);
 }
 
-/** One metric over a group's values (exported for tests). */
-export function aggregate(values: Array<number | string | null>, aggregation: Aggregation, integer: boolean): unknown {
+/** One metric over a group's values (exported for tests); `bins` is the histogram's (the query's config.bins, 10 by default). */
+export function aggregate(values: Array<number | string | null>, aggregation: Aggregation, integer: boolean, bins = 10): unknown {
   const present = values.filter((v): v is number | string => v !== null);
   const numbers = present.map(Number);
   const int64 = (n: number) => String(Math.round(n));
@@ -259,10 +260,12 @@ export function aggregate(values: Array<number | string | null>, aggregation: Ag
     }
     case 'avg':
       return numbers.length ? numbers.reduce((a, b) => a + b, 0) / numbers.length : null;
-    case 'histogram':
-      // ClickHouse's histogram() is an adaptive streaming approximation whose bins depend on the
-      // order rows reach it: no equal-width substitute would give the service's numbers.
-      throw invalidRequest('The histogram aggregation is not supported by llmobs server: the service computes it with ClickHouse\'s adaptive histogram(), whose bins llmobs cannot reproduce');
+    case 'histogram': {
+      // histogram(bins)(toFloat64(x)): NULLs skipped; a value that is not a finite number fails
+      // the service's query.
+      for (const n of numbers) if (!Number.isFinite(n)) throw invalidRequest('The histogram aggregation takes numeric measures only');
+      return histogram(numbers, bins);
+    }
     default:
       return numbers.length ? quantile(numbers, Number(aggregation.slice(1)) / 100) : null;
   }
@@ -305,7 +308,7 @@ const getMetrics: Handler = (request, tx) => {
   const limit = query.config?.row_limit ?? 100;
   let rows = [...groups.values()].map(({ dims, values }) => {
     const out: Record<string, unknown> = { ...dims };
-    query.metrics.forEach(({ measure, aggregation }, i) => (out[`${aggregation}_${measure}`] = aggregate(values[i]!, aggregation, MEASURES[measure]!.integer)));
+    query.metrics.forEach(({ measure, aggregation }, i) => (out[`${aggregation}_${measure}`] = aggregate(values[i]!, aggregation, MEASURES[measure]!.integer, query.config?.bins ?? 10)));
     return out;
   });
 
@@ -316,7 +319,8 @@ const getMetrics: Handler = (request, tx) => {
       const out: Record<string, unknown> = Object.fromEntries(query.dimensions.map(({ field }) => [field, null]));
       out.time_dimension = bucketValue;
       for (const { measure, aggregation } of query.metrics) {
-        out[`${aggregation}_${measure}`] = aggregation === 'count' || aggregation === 'uniq' || (MEASURES[measure]!.integer && ['sum', 'max', 'min'].includes(aggregation)) ? '0' : 0;
+        out[`${aggregation}_${measure}`] =
+          aggregation === 'histogram' ? [] : aggregation === 'count' || aggregation === 'uniq' || (MEASURES[measure]!.integer && ['sum', 'max', 'min'].includes(aggregation)) ? '0' : 0;
       }
       return out;
     };

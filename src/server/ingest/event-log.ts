@@ -45,11 +45,21 @@ export function freshItems<E extends AnyEvent>(events: readonly E[]): MergeItem<
   });
 }
 
-/** An event as it is kept: without the body's id, input and output. */
-export function toLogged(event: AnyEvent): LoggedEvent {
+/** An event as it is kept: its id, and its body without the record's id, input and output. */
+export function toLogged(event: AnyEvent & { id?: string }): LoggedEvent {
   const { id: _id, input, output, ...body } = event.body as Record<string, unknown>;
   const io = (input ? IO_INPUT : 0) | (output ? IO_OUTPUT : 0);
-  return io ? { type: event.type, timestamp: event.timestamp, body, io } : { type: event.type, timestamp: event.timestamp, body };
+  const logged: LoggedEvent = { type: event.type, timestamp: event.timestamp, body };
+  if (event.id !== undefined) logged.id = event.id;
+  if (io) logged.io = io;
+  return logged;
+}
+
+/** The ids of the events a log holds (those kept with their id). */
+export function loggedIds(log: EventLog | null | undefined): string[] {
+  const ids: string[] = [];
+  for (const event of log?.events ?? []) if (event.id !== undefined) ids.push(event.id);
+  return ids;
 }
 
 /** A log read back from the store, or null when it is not one (records stored without events). */

@@ -23,6 +23,11 @@ export interface PromptRef {
  * the body's id, input and output (the record keeps the input and output that won).
  */
 export interface LoggedEvent {
+  /**
+   * The event's id: an event a record's log holds is not applied to it again. (Logs written before
+   * it was kept have none; those events' ids are in the store's table of ingested event ids.)
+   */
+  id?: string;
   type: string;
   timestamp: string;
   body: Record<string, unknown>;
@@ -55,7 +60,11 @@ export interface IngestLookups {
   storedTraces(ids: readonly string[]): ReadonlyMap<string, Stored<TraceRecord>>;
   storedObservations(ids: readonly string[]): ReadonlyMap<string, Stored<ObservationRecord>>;
   storedScores(ids: readonly string[]): ReadonlyMap<string, Stored<ScoreRecord>>;
-  /** Which of these event ids were ingested by an earlier request (events are applied once). */
+  /**
+   * Which of these event ids an earlier request recorded as ingested without keeping them in a
+   * record's log: events applied before logs kept event ids, events of deleted traces, events that
+   * left no record. (Events in the log of the record they describe are found there.)
+   */
   seenEvents(ids: readonly string[]): ReadonlySet<string>;
   prompt(name: string, version: number): PromptRef | undefined;
   /** The project's model definitions and the built-in catalogue, as they are now. */
@@ -89,7 +98,10 @@ export interface BatchResponse {
   errors: EventError[];
 }
 
-/** Records to upsert (each replaces the stored one with its id, log included) and the event ids now applied. */
+/**
+ * Records to upsert (each replaces the stored one with its id, log included), and the ids of the
+ * events now applied that none of their logs holds (to record as ingested).
+ */
 export interface IngestWrites {
   traces: Stored<TraceRecord>[];
   observations: Stored<ObservationRecord>[];

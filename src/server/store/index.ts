@@ -6,7 +6,7 @@
 //     tx.observations.get(id) / .put(record, events)  // ObservationRecord, upsert on id
 //     tx.scores.get(id) / .put(record)            // ScoreRecord, upsert on id
 //     tx.observations.withEvents(ids)             // Map id -> { record, events }: what ingestion merges into
-//     tx.events.seen(eventIds) / .record(eventIds, at)  // ingested event ids, for de-duplication
+//     tx.events.seen(eventIds) / .record(eventIds, at)  // event ids no record log holds, for de-duplication
 //     tx.traces.delete(ids)                       // with their observations and scores
 //     tx.models.all(), tx.prompts.get(name, version) ...
 //   });

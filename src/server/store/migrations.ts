@@ -6,8 +6,12 @@
 // aggregate on, so a field added to a record later is kept without a migration.
 import { FileError } from '../../errors.js';
 import type { Database } from './sqlite.js';
+import { xxHash32 } from './xxhash32.js';
 
-export const MIGRATIONS: readonly string[] = [
+/** SQL to run, or a step that needs code (it runs in the migration's transaction too). */
+type Migration = string | ((db: Database) => void);
+
+export const MIGRATIONS: readonly Migration[] = [
   // 1: the project, its keys, prompt versions and model definitions.
   `
   CREATE TABLE project (
@@ -135,6 +139,21 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE observations ADD COLUMN events TEXT;
   ALTER TABLE scores ADD COLUMN events TEXT;
   `,
+  // 4: observations whose start times tie are ordered by xxHash32 of their trace id, then id
+  // (descending), as the service orders its v2 list and cursor: the hash is kept in a column
+  // (of '' for observations without a trace), and the list's index sorts by it.
+  (db) => {
+    db.exec(`
+      ALTER TABLE observations ADD COLUMN trace_hash INTEGER NOT NULL DEFAULT ${xxHash32('')};
+      DROP INDEX observations_by_time;
+    `);
+    const update = db.prepare('UPDATE observations SET trace_hash = ? WHERE rowid = ?');
+    const traces = db.prepare('SELECT rowid, trace_id FROM observations WHERE trace_id IS NOT NULL').raw().iterate() as Iterable<[number, string]>;
+    const hashes: Array<[number, number]> = [];
+    for (const [rowid, traceId] of traces) hashes.push([xxHash32(traceId), rowid]);
+    for (const pair of hashes) update.run(pair);
+    db.exec('CREATE INDEX observations_by_time ON observations (start_time DESC, trace_hash DESC, id DESC)');
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -160,7 +179,9 @@ export function migrate(db: Database, where: string, upTo = SCHEMA_VERSION): num
   for (let version = found; version < upTo; version++) {
     db.exec('BEGIN IMMEDIATE');
     try {
-      db.exec(MIGRATIONS[version]!);
+      const migration = MIGRATIONS[version]!;
+      if (typeof migration === 'string') db.exec(migration);
+      else migration(db);
       db.pragma(`user_version = ${version + 1}`);
       db.exec('COMMIT');
     } catch (error) {

@@ -5,6 +5,7 @@
 import type { ObservationRecord, ScoreRecord, TraceRecord } from '../records.js';
 import { type ColumnFilter, filterConditions } from './filters.js';
 import type { Statements } from './sqlite.js';
+import { xxHash32 } from './xxhash32.js';
 
 /** Filters of the traces list; every one given must hold. Times are ISO strings. */
 export interface TraceFilter {
@@ -167,6 +168,17 @@ export class TraceStore {
   delete(ids: readonly string[]): number {
     let deleted = 0;
     for (const id of new Set(ids)) {
+      // The events these records were built from stay ingested: a client retrying one of them
+      // after the deletion does not bring the record back. Their logs hold their ids.
+      for (const [table, column] of [['traces', 'id'], ['observations', 'trace_id'], ['scores', 'trace_id']] as const) {
+        this.sql.run(
+          `INSERT INTO ingested_events (id, created_at)
+           SELECT e.value ->> 'id', strftime('%Y-%m-%dT%H:%M:%fZ', 'now') FROM ${table} r, json_each(r.events, '$.events') e
+           WHERE r.${column} = ? AND r.events IS NOT NULL AND e.value ->> 'id' IS NOT NULL
+           ON CONFLICT (id) DO NOTHING`,
+          id,
+        );
+      }
       deleted += this.sql.run('DELETE FROM traces WHERE id = ?', id);
       this.sql.run('DELETE FROM observations WHERE trace_id = ?', id);
       this.sql.run('DELETE FROM scores WHERE trace_id = ?', id);
@@ -246,7 +258,7 @@ export interface ObservationFilter {
   advanced?: readonly ColumnFilter[] | undefined;
 }
 
-/** Where a page of the v2 list ends: the last row's sort key (startTime, traceId, id), all descending. */
+/** Where a page of the v2 list ends: the last row's sort key (startTime, traceId: ordered by its xxHash32, id), all descending. */
 export interface ObservationCursor {
   startTime: string;
   traceId: string;
@@ -328,8 +340,8 @@ export class ObservationStore {
     this.sql.run(
       `INSERT INTO observations (id, trace_id, parent_observation_id, type, name, environment, level, version, start_time, end_time,
          completion_start_time, provided_model_name, internal_model_id, prompt_name, prompt_version, input_tokens, output_tokens,
-         total_tokens, input_cost, output_cost, total_cost, latency_ms, time_to_first_token_ms, created_at, updated_at, record, events)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         total_tokens, input_cost, output_cost, total_cost, latency_ms, time_to_first_token_ms, created_at, updated_at, record, events, trace_hash)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET trace_id = excluded.trace_id, parent_observation_id = excluded.parent_observation_id,
          type = excluded.type, name = excluded.name, environment = excluded.environment, level = excluded.level,
          version = excluded.version, start_time = excluded.start_time, end_time = excluded.end_time,
@@ -338,7 +350,8 @@ export class ObservationStore {
          input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens, total_tokens = excluded.total_tokens,
          input_cost = excluded.input_cost, output_cost = excluded.output_cost, total_cost = excluded.total_cost,
          latency_ms = excluded.latency_ms, time_to_first_token_ms = excluded.time_to_first_token_ms,
-         created_at = excluded.created_at, updated_at = excluded.updated_at, record = excluded.record, events = excluded.events`,
+         created_at = excluded.created_at, updated_at = excluded.updated_at, record = excluded.record, events = excluded.events,
+         trace_hash = excluded.trace_hash`,
       observation.id,
       observation.traceId,
       observation.parentObservationId,
@@ -366,6 +379,7 @@ export class ObservationStore {
       observation.updatedAt,
       JSON.stringify(observation),
       eventsText(events),
+      xxHash32(observation.traceId ?? ''),
     );
   }
 
@@ -383,19 +397,19 @@ export class ObservationStore {
   }
 
   /**
-   * Up to `limit` observations after `cursor`, ordered by startTime, traceId and id, all
-   * descending (the v2 list).
+   * Up to `limit` observations after `cursor`, ordered by startTime, xxHash32(traceId) and id, all
+   * descending (the v2 list, as the service orders it; '' stands for no trace).
    */
   page(filter: ObservationFilter, cursor: ObservationCursor | undefined, limit: number): ObservationRecord[] {
     const where = observationWhere(filter);
     let sql = where.sql;
     const params = [...where.params];
     if (cursor) {
-      sql += `${sql ? ' AND' : 'WHERE'} (o.start_time, ifnull(o.trace_id, ''), o.id) < (?, ?, ?)`;
-      params.push(cursor.startTime, cursor.traceId, cursor.id);
+      sql += `${sql ? ' AND' : 'WHERE'} (o.start_time, o.trace_hash, o.id) < (?, ?, ?)`;
+      params.push(cursor.startTime, xxHash32(cursor.traceId), cursor.id);
     }
     return this.sql
-      .rows<{ record: string }>(`SELECT o.record FROM observations o ${sql} ORDER BY o.start_time DESC, ifnull(o.trace_id, '') DESC, o.id DESC LIMIT ?`, ...params, limit)
+      .rows<{ record: string }>(`SELECT o.record FROM observations o ${sql} ORDER BY o.start_time DESC, o.trace_hash DESC, o.id DESC LIMIT ?`, ...params, limit)
       .map(parseObservation);
   }
 

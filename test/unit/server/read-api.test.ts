@@ -251,7 +251,21 @@ describe('GET /api/public/v2/metrics', () => {
     expect((await metrics({ metrics: count, filters: [{ column: 'startTime', type: 'datetime', operator: '>', value: at(0) }] })).body.message).toMatch(/^Invalid filter column startTime\. Must be one of id,traceId,.* or start_time$/);
     expect((await metrics({ metrics: count, filters: [{ column: 'metadata', type: 'string', operator: '=', value: 'x' }] })).body.message).toMatch(/^Invalid filter for field 'metadata': Metadata filters require type 'stringObject'/);
     expect((await metrics({ metrics: count, dimensions: [{ field: 'release' }] })).status).toBe(400);
-    expect((await metrics({ metrics: [{ measure: 'latency', aggregation: 'histogram' }] })).body.message).toMatch(/histogram aggregation is not supported by llmobs server/);
+    expect((await metrics({ metrics: [{ measure: 'traceId', aggregation: 'histogram' }] })).body.message).toBe('The histogram aggregation takes numeric measures only');
+  });
+
+  it('answers the histogram aggregation as the service’s ClickHouse histogram(bins): [lower, upper, height] bins', async () => {
+    // Latencies of the day: 2000 (o1), 1250 (o2), 3000 (o3) ms.
+    const tenBins = await metrics({ metrics: [{ measure: 'latency', aggregation: 'histogram' }, { measure: 'count', aggregation: 'count' }] });
+    expect(tenBins.status).toBe(200);
+    expect(tenBins.body.data).toEqual([{ histogram_latency: [[1250, 1625, 1], [1625, 2500, 1], [2500, 3000, 1]], count_count: '3' }]);
+    // config.bins: the two closest fuse into one point of weight 2 at 1625.
+    const twoBins = await metrics({ metrics: [{ measure: 'latency', aggregation: 'histogram' }], config: { bins: 2 } });
+    expect(twoBins.body.data).toEqual([{ histogram_latency: [[1250, 2312.5, 1.875], [2312.5, 3000, 1.125]] }]);
+    // An empty time bucket has no bins.
+    const hourly = await metrics({ metrics: [{ measure: 'latency', aggregation: 'histogram' }], timeDimension: { granularity: 'hour' } });
+    expect(hourly.body.data[0]).toEqual({ time_dimension: '2026-03-01T00:00:00Z', histogram_latency: [] });
+    expect(hourly.body.data[11]).toEqual({ time_dimension: '2026-03-01T11:00:00Z', histogram_latency: [[3000, 3000, 1]] });
   });
 
   it('fills time buckets only as far as the rows returned: a range of millennia by the day answers at once', async () => {

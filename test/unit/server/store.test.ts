@@ -233,6 +233,30 @@ describe('migrations', () => {
     store.close();
   });
 
+  it('orders the observations of a database of schema 3 by the hash of their trace id once migrated', () => {
+    const dir = tempDir();
+    const Database = createRequire(import.meta.url)('libsql');
+    const db = new Database(join(dir, DATABASE_FILE));
+    for (const migration of MIGRATIONS.slice(0, 3)) db.exec(migration);
+    db.exec("INSERT INTO project (id, record) VALUES ('proj-v3', '{\"id\":\"proj-v3\",\"name\":\"v3\",\"organization\":{\"id\":\"o\",\"name\":\"o\"},\"metadata\":{},\"createdAt\":\"2026-01-01T00:00:00.000Z\"}')");
+    db.exec("INSERT INTO api_keys VALUES ('k', 'pk-lf-v3', 'sk-lf-v3', '2026-01-01T00:00:00.000Z')");
+    const at = '2026-03-01T10:00:00.000Z';
+    // Text order of the trace ids: gamma, delta, beta, alpha; by xxHash32: gamma, beta, delta, alpha.
+    for (const [id, traceId] of [['o1', 'alpha'], ['o2', 'beta'], ['o3', 'gamma'], ['o4', 'delta'], ['o5', null]]) {
+      const record = { id, traceId, startTime: at, type: 'SPAN' };
+      db.prepare("INSERT INTO observations (id, trace_id, type, environment, level, start_time, created_at, updated_at, record) VALUES (?, ?, 'SPAN', 'default', 'DEFAULT', ?, ?, ?, ?)").run(id, traceId, at, at, at, JSON.stringify(record));
+    }
+    db.exec('PRAGMA user_version = 3');
+    db.close();
+
+    const { store } = Store.open({ dataDir: dir, now });
+    const ids = (cursor?: { startTime: string; traceId: string; id: string }) => store.read((tx) => tx.observations.page({}, cursor, 10).map((o) => o.id));
+    // xxHash32('') (no trace) is 0x02cc5d05, below the others.
+    expect(ids()).toEqual(['o3', 'o2', 'o4', 'o1', 'o5']);
+    expect(ids({ startTime: at, traceId: 'beta', id: 'o2' })).toEqual(['o4', 'o1', 'o5']);
+    store.close();
+  });
+
   it('refuses a database of a newer schema', () => {
     const dir = tempDir();
     const Database = createRequire(import.meta.url)('libsql');

@@ -127,6 +127,38 @@ describe('deduplication by event id', () => {
     expect([...store.traces.values(), ...store.observations.values()]).toEqual(before);
   });
 
+  it('finds the applied events in the log of their record: nothing else is recorded for them', () => {
+    const store = new MemoryStore();
+    const first = run(store, [
+      { id: 'e1', type: 'trace-create', timestamp: ts(0), body: { id: 't' } },
+      { id: 'e2', type: 'span-create', timestamp: ts(0), body: { id: 's', traceId: 't' } },
+      // A score naming a config this server does not have is dropped: no log to keep it in.
+      { id: 'e3', type: 'score-create', timestamp: ts(0), body: { id: 'sc', traceId: 't', name: 'q', value: 1, configId: 'unknown' } },
+    ]);
+    expect(first.writes.eventIds).toEqual(['e3']);
+    expect(store.logs.traces.get('t')!.events.map((e) => e.id)).toEqual(['e1']);
+    expect(store.logs.observations.get('s')!.events.map((e) => e.id)).toEqual(['e2']);
+  });
+
+  it('skips events recorded as ingested by the store (logs written before they kept event ids)', () => {
+    const store = new MemoryStore();
+    run(store, [{ id: 'old', type: 'span-create', timestamp: ts(0), body: { id: 's', name: 'old' } }]);
+    // As such a log was stored: no event id in it, the id in the table of ingested events.
+    for (const logged of store.logs.observations.get('s')!.events) delete logged.id;
+    store.events.add('old');
+    const again = run(store, [{ id: 'old', type: 'span-create', timestamp: ts(0), body: { id: 's', name: 'replayed' } }]);
+    expect(again.writes.observations).toEqual([]);
+    const update = run(store, [{ id: 'new', type: 'span-update', timestamp: ts(1), body: { id: 's', version: '2' } }]);
+    expect(update.writes.observations[0]!.record).toMatchObject({ name: 'old', version: '2' });
+  });
+
+  it('applies an event id seen before for another record (the service keeps events per record)', () => {
+    const store = new MemoryStore();
+    run(store, [{ id: 'same', type: 'span-create', timestamp: ts(0), body: { id: 'a', name: 'a' } }]);
+    run(store, [{ id: 'same', type: 'span-create', timestamp: ts(0), body: { id: 'b', name: 'b' } }]);
+    expect([...store.observations.keys()].sort()).toEqual(['a', 'b']);
+  });
+
   it('skips a replayed create that would undo a later update', () => {
     const store = new MemoryStore();
     const create = { id: 'e1', type: 'span-create', timestamp: ts(0), body: { id: 's', name: 'old' } };

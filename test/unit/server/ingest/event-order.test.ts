@@ -81,7 +81,7 @@ describe('an event that arrives after newer ones', () => {
     const store = new MemoryStore();
     run(store, [ev('generation-create', 0, { id: 'g', model: 'gpt-4o', input: [{ role: 'user', content: 'hi' }], output: 'hello', metadata: { team: 'search' } })]);
     const log = store.logs.observations.get('g')!;
-    expect(log.events).toEqual([{ type: 'generation-create', timestamp: ts(0), body: expect.not.objectContaining({ input: expect.anything() }), io: 3 }]);
+    expect(log.events).toEqual([{ id: expect.any(String), type: 'generation-create', timestamp: ts(0), body: expect.not.objectContaining({ input: expect.anything() }), io: 3 }]);
     expect(JSON.stringify(log)).not.toContain('hello');
     expect(log).not.toHaveProperty('rawInput');
 

@@ -62,7 +62,7 @@ for (let i = 0; i < count - 1; i++) {
 async function llmobs(argv, cwd = repo) {
   requests.length = 0;
   const t0 = process.hrtime.bigint();
-  const child = spawn(process.execPath, [join(root, 'bin', 'llmobs.js'), ...argv], { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [join(root, 'bin', 'llmobs.cjs'), ...argv], { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr += chunk));
   const status = await new Promise((resolve) => child.on('close', resolve));

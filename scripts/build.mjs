@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 // Builds the package: src/ bundled by esbuild into dist/, then the generated data the runtime loads.
 //
-// One bundle with code splitting. dist/cli.js holds commander and the command tree; every verb
-// (each `import('./list.js')` in a command's index file) becomes a chunk in dist/chunks/ that loads
-// when the verb runs, with only the libraries it uses. A command added anywhere under
-// src/commands/ is picked up by the same rule: no list to keep here. Type checking is not done
-// here (esbuild strips types): `npm test` and `npm run typecheck` run tsc.
+// One bundle with code splitting. dist/cli.cjs holds commander and the top of the command tree;
+// each command's definition (each `import()` in src/commands/register.ts) and each verb (each
+// `import('./list.js')` in a command's index file) becomes a chunk in dist/chunks/ that loads when
+// it runs, with only the libraries it uses. A command added anywhere under src/commands/ is picked
+// up by the same rule: no list to keep here. The CLI's files are CommonJS (see toCommonJs). Type
+// checking is not done here (esbuild strips types): `npm test` and `npm run typecheck` run tsc.
 //
 // Pure-JavaScript dependencies are bundled. A package with native or WebAssembly parts stays
 // external (imported from node_modules at run time) and must be in "dependencies": the ones named
@@ -17,9 +18,9 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, relative } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { analyzeMetafile, build } from 'esbuild';
+import { analyzeMetafile, build, transform } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
@@ -27,11 +28,13 @@ export const METAFILE = join(root, 'node_modules', '.cache', 'llmobs-build', 'me
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
 /**
- * Two builds. The CLI: dist/cli.js (what bin/llmobs.js runs) and the chunks of its commands in
+ * Two builds. The CLI: dist/cli.cjs (what bin/llmobs.cjs runs) and the chunks of its commands in
  * dist/chunks/. The library entries, built apart so that they never load the CLI's entry: the
  * `llmobs/server` export and modules that scripts/ and bench/ load, with their chunks in dist/lib/.
  */
 export const CLI_ENTRY = { cli: 'src/cli.ts' };
+/** The CLI's entry as built: CommonJS (see toCommonJs). */
+export const CLI_OUTPUT = 'dist/cli.cjs';
 // A script or benchmark that imports a module from dist/ adds it here (a test checks that every
 // dist/ path they name exists after the build).
 export const LIBRARY_ENTRIES = {
@@ -93,8 +96,8 @@ const jsonAsText = {
   },
 };
 
-/** The esbuild options of one of the two builds. */
-export function buildOptions(entryPoints, chunkDir, plugins = []) {
+/** The esbuild options of one of the two builds; `define` adds constants written in at build time. */
+export function buildOptions(entryPoints, chunkDir, plugins = [], define = {}) {
   return {
     absWorkingDir: root,
     entryPoints,
@@ -108,7 +111,7 @@ export function buildOptions(entryPoints, chunkDir, plugins = []) {
     chunkNames: `${chunkDir}/[name]-[hash]`,
     external: externalPackages(),
     plugins: [builtinRequires, dynamicCommonJs, jsonAsText, ...plugins],
-    define: { LLMOBS_BUILD_VERSION: JSON.stringify(pkg.version) },
+    define: { LLMOBS_BUILD_VERSION: JSON.stringify(pkg.version), ...define },
     minifyWhitespace: true,
     minifySyntax: true,
     keepNames: false,
@@ -240,10 +243,9 @@ const isBuiltin = (name) => BUILTINS.has(name);
  * esbuild puts every module that the entry shares with a command's chunk (commander, errors,
  * context...) in chunks of their own, so `llmobs --version` would open ten files. Each costs a
  * read and a trip through the module loader, which shows at start-up. This pass folds the entry's
- * static imports into dist/cli.js itself, and leaves in each folded chunk's place a one-line
- * module that re-exports the same names from dist/cli.js (live bindings, one instance), for the
- * command chunks that import it. A command's chunk always loads after dist/cli.js, so nothing
- * loads twice.
+ * static imports into the entry (dist/cli.cjs) itself, and the command chunks that imported a
+ * folded chunk import the same names from the entry instead (live bindings, one instance). A
+ * command's chunk always loads after the entry, so nothing loads twice.
  */
 async function foldEntryImports(metafile, entry) {
   const outputs = metafile.outputs;
@@ -288,7 +290,7 @@ async function foldEntryImports(metafile, entry) {
       {
         name: 'other-chunks-stay-external',
         setup(b) {
-          b.onResolve({ filter: /\.js$/ }, (args) => {
+          b.onResolve({ filter: /\.c?js$/ }, (args) => {
             const path = args.path.startsWith('/') ? args.path : join(args.resolveDir, args.path);
             if (foldedAbs.has(path) || path === absolute(entry)) return { path };
             return { path: `./${relative(dist, path)}`, external: true };
@@ -297,10 +299,10 @@ async function foldEntryImports(metafile, entry) {
       },
     ],
   });
-  // The command chunks import the folded names from dist/cli.js itself; the folded files go.
+  // The command chunks import the folded names from the entry itself; the folded files go.
   const foldedIndex = new Map(folded.map((file, n) => [absolute(file), n]));
   for (const file of Object.keys(outputs)) {
-    if (!file.endsWith('.js') || file === entry || foldedIndex.has(absolute(file))) continue;
+    if (!/\.c?js$/.test(file) || file === entry || foldedIndex.has(absolute(file))) continue;
     const path = absolute(file);
     const code = readFileSync(path, 'utf8');
     const rewritten = importsFromEntry(code, dirname(path), foldedIndex, `./${relative(dirname(path), absolute(entry))}`.replace('./../', '../'), prefix);
@@ -343,21 +345,90 @@ function importsFromEntry(code, dir, foldedIndex, entryPath, prefix) {
   return head + rest;
 }
 
+/**
+ * The CLI's files become CommonJS (dist/cli.cjs, dist/chunks/*.cjs, run by bin/llmobs.cjs). On
+ * Node 20 the first ES module a process loads starts the ES module loader, some 5 ms of CPU of a
+ * 25 ms bare start, paid again in part for every further module; require() of a CommonJS file
+ * costs a read and a compile. esbuild splits code only in ES module format, so the split output
+ * is converted file by file: `import` becomes `require`, `import()` of another chunk a require()
+ * in a promise, and exports getters on `module.exports` (still live bindings, still one instance
+ * of each module). A package loaded with import() stays an import(): it may be an ES module, or
+ * pick other files for import than for require (jq-wasm).
+ */
+async function toCommonJs(metafile, files) {
+  for (const file of files) {
+    const path = join(root, file);
+    const mapPath = `${path}.map`;
+    let code = readFileSync(path, 'utf8').replace(/\n?\/\/# sourceMappingURL=\S+\s*$/, '');
+    for (const imp of metafile.outputs[file]?.imports ?? []) {
+      if (!imp.external) continue;
+      if (imp.path.startsWith('node:') || isBuiltin(imp.path.split('/')[0])) continue;
+      if (imp.kind !== 'dynamic-import') throw new Error(`build: ${file} imports ${imp.path} statically; load a package that stays external with import() or createRequire`);
+      code = code.replaceAll(`import(${JSON.stringify(imp.path)})`, `__llmobsImport(${JSON.stringify(imp.path)})`);
+    }
+    const banner = ['"use strict";'];
+    if (code.includes('__llmobsImport(')) banner.push('var __llmobsImport=(specifier)=>import(specifier);');
+    if (code.includes('import.meta.url')) {
+      code = code.replaceAll('import.meta.url', '__llmobsImportMetaUrl');
+      banner.push('var __llmobsImportMetaUrl=require("node:url").pathToFileURL(__filename).href;');
+    }
+    // The bundle's source map goes in inline, so that the converted file maps to the sources.
+    if (existsSync(mapPath)) code += `\n//# sourceMappingURL=data:application/json;base64,${readFileSync(mapPath).toString('base64')}`;
+    const out = await transform(code, {
+      format: 'cjs',
+      platform: 'node',
+      target: 'node20',
+      supported: { 'dynamic-import': false },
+      minifyWhitespace: true,
+      minifySyntax: true,
+      legalComments: 'none',
+      sourcemap: 'external',
+      sourcefile: basename(file),
+      banner: banner.join(''),
+      logLevel: 'silent',
+    });
+    if (out.warnings.length) throw new Error(`build: ${file} does not convert to CommonJS cleanly: ${out.warnings.map((w) => w.text).join('; ')}`);
+    if (/\bimport\.meta\b/.test(out.code)) throw new Error(`build: ${file} still uses import.meta after the conversion to CommonJS`);
+    writeFileSync(path, `${out.code}//# sourceMappingURL=${basename(file)}.map\n`);
+    writeFileSync(mapPath, out.map);
+  }
+}
+
+/** Imports a module of src/ (TypeScript) through an in-memory esbuild bundle. */
+async function importSource(path) {
+  const { outputFiles } = await build({ absWorkingDir: root, entryPoints: [path], bundle: true, format: 'esm', platform: 'node', packages: 'external', write: false, logLevel: 'warning' });
+  return import(`data:text/javascript;base64,${Buffer.from(outputFiles[0].contents).toString('base64')}`);
+}
+
+/**
+ * The built-in catalogue's match patterns, parsed ahead: each one's literal prefilter and the
+ * features that make a verdict exact (src/core/models/pattern.ts). Matching a model name then
+ * compiles only the patterns whose literals the name contains, instead of all of them at every
+ * `estimate` and `models match` (some 45 ms). Written into the bundle as LLMOBS_KNOWN_PATTERNS.
+ */
+async function knownPatterns() {
+  const { precomputePatterns } = await importSource('src/core/models/pattern.ts');
+  const catalogue = JSON.parse(readFileSync(join(root, 'src', 'data', 'catalogue.json'), 'utf8'));
+  return precomputePatterns(catalogue.models.map((model) => model.matchPattern));
+}
+
 async function main() {
   // Stale chunks from an earlier build must not linger (their hashes differ).
   for (const entry of existsSync(dist) ? readdirSync(dist) : []) {
     if (entry !== 'ranks') rmSync(join(dist, entry), { recursive: true, force: true });
   }
-  const cli = await build(buildOptions(CLI_ENTRY, 'chunks'));
-  const library = await build(buildOptions(LIBRARY_ENTRIES, 'lib'));
+  const define = { LLMOBS_KNOWN_PATTERNS: JSON.stringify(JSON.stringify(await knownPatterns())) };
+  const cli = await build({ ...buildOptions(CLI_ENTRY, 'chunks', [], define), outExtension: { '.js': '.cjs' } });
+  const library = await build(buildOptions(LIBRARY_ENTRIES, 'lib', [], define));
   const metafile = { inputs: { ...library.metafile.inputs, ...cli.metafile.inputs }, outputs: { ...library.metafile.outputs, ...cli.metafile.outputs } };
   checkExternals(metafile);
   warnRelativePaths(metafile);
   writeLicenses(metafile);
-  const folded = await foldEntryImports(cli.metafile, 'dist/cli.js');
+  const folded = await foldEntryImports(cli.metafile, CLI_OUTPUT);
+  await toCommonJs(cli.metafile, Object.keys(cli.metafile.outputs).filter((file) => file.endsWith('.cjs') && existsSync(join(root, file))));
   // What each output file holds, for --analyze and for the test that guards the start-up path.
   mkdirSync(dirname(METAFILE), { recursive: true });
-  writeFileSync(METAFILE, JSON.stringify({ ...metafile, folded: { 'dist/cli.js': folded } }));
+  writeFileSync(METAFILE, JSON.stringify({ ...metafile, folded: { [CLI_OUTPUT]: folded } }));
   if (process.argv.includes('--analyze')) console.log(await analyzeMetafile(metafile));
 
   // Steps that generate runtime data register themselves as scripts/build-*.mjs.
@@ -374,8 +445,8 @@ async function main() {
     console.error(`build: the bundle looks for rank tables in ${relative(root, DEFAULT_RANKS_DIR)}, where there are none`);
     process.exit(1);
   }
-  execFileSync(process.execPath, [join(root, 'bin', 'llmobs.js'), 'tokens', 'count', 'hello'], { stdio: ['ignore', 'ignore', 'inherit'] });
-  const files = Object.keys(metafile.outputs).filter((f) => f.endsWith('.js') && existsSync(join(root, f)));
+  execFileSync(process.execPath, [join(root, 'bin', 'llmobs.cjs'), 'tokens', 'count', 'hello'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const files = Object.keys(metafile.outputs).filter((f) => /\.c?js$/.test(f) && existsSync(join(root, f)));
   // A require() of Node's own module that the plugin missed would throw at run time in an ES
   // module (or be silently skipped where the package tries it in a try block).
   for (const file of files) {
@@ -384,7 +455,7 @@ async function main() {
     }
   }
   const size = files.reduce((n, f) => n + statSync(join(root, f)).size, 0);
-  console.log(`build: ${files.length} files, ${(size / 1024).toFixed(0)} KB of JavaScript in dist/ (${folded.length} chunks folded into dist/cli.js)`);
+  console.log(`build: ${files.length} files, ${(size / 1024).toFixed(0)} KB of JavaScript in dist/ (${folded.length} chunks folded into ${CLI_OUTPUT})`);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) await main();

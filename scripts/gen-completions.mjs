@@ -1,18 +1,34 @@
 #!/usr/bin/env node
-// Writes completions/ from the built command tree. Run after changing commands or options:
-//   npm run build && npm run completions
+// Writes completions/ and src/commands/top-level.json from the built command tree. Run after
+// changing commands or options (a test fails when either is stale):
+//   npm run build && npm run completions && npm run build
+// top-level.json is what the top-level help shows of each command (src/commands/register.ts
+// defines only the commands a run names, and stands in for the others with these entries); it is
+// bundled, hence the second build.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const { buildProgram } = await import(join(root, 'dist/cli.js'));
+const { buildProgram } = await import(join(root, 'dist/cli.cjs'));
 const { Context, defaultDeps } = await import(join(root, 'dist/context.js'));
 const { generate, completionFileName, SHELLS } = await import(join(root, 'dist/completion/generate.js'));
 
 mkdirSync(join(root, 'completions'), { recursive: true });
 for (const shell of SHELLS) {
-  const program = buildProgram(new Context(defaultDeps()));
+  const program = await buildProgram(new Context(defaultDeps()));
   writeFileSync(join(root, 'completions', completionFileName(shell)), generate(shell, program));
 }
 console.log(`wrote ${SHELLS.map(completionFileName).map((name) => `completions/${name}`).join(', ')}`);
+
+const program = await buildProgram(new Context(defaultDeps()));
+const help = program.createHelp();
+const commands = program.commands.map((command) => ({
+  name: command.name(),
+  aliases: command.aliases(),
+  term: help.subcommandTerm(command),
+  description: command.description(),
+}));
+const topLevel = { generatedBy: 'npm run completions (scripts/gen-completions.mjs), from the command tree', commands };
+writeFileSync(join(root, 'src', 'commands', 'top-level.json'), `${JSON.stringify(topLevel, null, 2)}\n`);
+console.log('wrote src/commands/top-level.json');

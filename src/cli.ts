@@ -1,21 +1,22 @@
 // Builds the commander program and runs it. The only place where an error becomes a message and
 // an exit code. Kept light: command modules, output styling, zod, undici and the config store
 // load only when a command actually runs, so `--version` and `--help` start fast.
-import { type Argument, Command, CommanderError, Help, Option } from 'commander';
+import { type Argument, Command, CommanderError, Help, Option, type OutputConfiguration } from 'commander';
 import { summary } from './completion/shared.js';
 import { examples, wrapLine } from './commands/examples.js';
 import { wholeNumberArg } from './commands/options.js';
-import { registerCommands } from './commands/register.js';
+import { registerCommands, standInTerm } from './commands/register.js';
 import { Context, type ContextDeps, defaultDeps, type GlobalOptions } from './context.js';
 import { CliError, EXIT_CODE_HELP, ExitCode } from './errors.js';
+import { piped } from './io/stdio.js';
 import { VERSION } from './version.js';
 
 // An hour: past 2^31 ms Node's timers fire at once, and a request should not wait longer anyway.
 const MAX_TIMEOUT_MS = 3_600_000;
 const MAX_RETRIES = 20;
 
-/** The command tree; `argv` lets a run define only the command groups it names (see registerCommands). */
-export function buildProgram(ctx: Context, argv?: readonly string[]): Command {
+/** The command tree; `argv` lets a run define only the commands it names (see registerCommands). */
+export async function buildProgram(ctx: Context, argv?: readonly string[]): Promise<Command> {
   const program = new Command('llmobs');
   program
     .description('Operate a Langfuse project from the terminal and CI: model definitions, prompts and labels, offline token and cost estimates, and a local Langfuse-compatible server.')
@@ -41,8 +42,9 @@ export function buildProgram(ctx: Context, argv?: readonly string[]): Command {
     .configureHelp({
       sortSubcommands: false,
       // Lists of commands: the name and arguments, and the first clause of the description (the
-      // whole one is in the command's own help).
-      subcommandTerm: (command) => [[command.name(), ...command.aliases()].join('|'), ...command.registeredArguments.map(argumentText)].join(' '),
+      // whole one is in the command's own help). A top-level command not defined in this run
+      // stands in with the term of its definition (see registerCommands).
+      subcommandTerm: (command) => standInTerm(command) ?? subcommandTerm(command),
       subcommandDescription: (command) => summary(command.description(), 100),
       // Below a command's own options, the global ones by name: the program's help describes them.
       formatHelp(command, helper) {
@@ -61,19 +63,27 @@ export function buildProgram(ctx: Context, argv?: readonly string[]): Command {
 
   // Commander must never exit or print errors behind our back.
   program.exitOverride();
+  const commanderDefaults = program.configureOutput() as Required<OutputConfiguration>;
   program.configureOutput({
     writeOut: (text) => ctx.io.stdout.write(text),
     writeErr: (text) => ctx.io.stderr.write(text),
     outputError: () => {},
+    // Commander's defaults, without making Node's stdio streams when the output is piped (no
+    // terminal width, no colours; see io/stdio.ts).
+    // (Commander's types say number; its own defaults give undefined off a terminal too.)
+    getOutHelpWidth: () => (piped(1) || !process.stdout.isTTY ? undefined : process.stdout.columns) as number,
+    getErrHelpWidth: () => (piped(2) || !process.stderr.isTTY ? undefined : process.stderr.columns) as number,
+    getOutHasColors: () => !piped(1) && commanderDefaults.getOutHasColors(),
+    getErrHasColors: () => !piped(2) && commanderDefaults.getErrHasColors(),
   });
 
-  registerCommands(program, ctx, argv);
+  await registerCommands(program, ctx, argv);
   return program;
 }
 
 export async function run(argv: string[], deps: Partial<ContextDeps> = {}): Promise<number> {
   const ctx = new Context({ ...defaultDeps(), ...deps });
-  const program = buildProgram(ctx, argv);
+  const program = await buildProgram(ctx, argv);
   try {
     await program.parseAsync(programVersionFlag(argv, program), { from: 'user' });
     await ctx.prepare();
@@ -147,6 +157,11 @@ function globalsFromArgv(argv: string[], program: Command): Partial<GlobalOption
 /** 3600000 as "3,600,000". Not toLocaleString(): that loads ICU's number formats, some 5 ms at every start. */
 function thousands(n: number): string {
   return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+/** A command's term in lists of commands: its name, aliases and arguments. */
+export function subcommandTerm(command: Command): string {
+  return [[command.name(), ...command.aliases()].join('|'), ...command.registeredArguments.map(argumentText)].join(' ');
 }
 
 function argumentText(argument: Argument): string {

@@ -8,6 +8,7 @@ import type { Output, OutStream } from './output/output.js';
 import type { Prompter } from './prompter.js';
 import { redactKeyShapes, secretForms } from './config/mask.js';
 import { UsageError } from './errors.js';
+import { stdio } from './io/stdio.js';
 
 export interface InStream extends NodeJS.ReadableStream {
   isTTY?: boolean | undefined;
@@ -61,13 +62,14 @@ export interface ContextDeps {
 export function defaultDeps(): ContextDeps {
   return {
     // Getters: Node builds each stdio stream on first use (stdin as a pipe loads the net stack),
-    // and most runs never read stdin or write to stderr.
+    // and most runs never read stdin or write to stderr. Piped stdout and stderr are written
+    // without Node's streams (io/stdio.ts).
     io: {
       get stdout() {
-        return process.stdout;
+        return stdio(1);
       },
       get stderr() {
-        return process.stderr;
+        return stdio(2);
       },
       get stdin() {
         return process.stdin;
@@ -118,8 +120,10 @@ export class Context {
    */
   async prepare(): Promise<void> {
     if (this.outputInstance) return;
-    const { Output, loadTables } = await import('./output/output.js');
+    const [{ Output, loadTables, loadColors }, { colorLevel }] = await Promise.all([import('./output/output.js'), import('./output/color.js')]);
     if (this.io.stdout.isTTY === true) await loadTables();
+    const coloured = (isTTY: boolean | undefined) => colorLevel({ env: this.env, isTTY: isTTY === true, noColorFlag: !this.globals.color }) > 0;
+    if (coloured(this.io.stdout.isTTY) || coloured(this.io.stderr.isTTY)) await loadColors();
     const output = new Output({
       stdout: this.io.stdout,
       stderr: this.io.stderr,

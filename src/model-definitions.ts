@@ -12,16 +12,19 @@
 // `--models-file` adds custom definitions on top of either, as if they had been created in the
 // project; a file that holds Langfuse-managed definitions (a saved `models list --all --json`)
 // replaces the catalogue (offline only). Every output says which definitions it used.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { configDir } from './config/dir.js';
 import type { Context } from './context.js';
 import type { ModelDefinition } from './core/models/types.js';
 import { builtInDefinitions, catalogueInfo } from './data/catalogue.js';
 import { CliError, UsageError } from './errors.js';
-import { invalidLabel, loadModelsFile } from './model-definitions/models-file.js';
-import { loadRemoteDefinitions, type RemoteDefinitions } from './model-definitions/remote.js';
+import type { RemoteDefinitions } from './model-definitions/remote.js';
 
-// The pieces, for commands that need one of them alone (lint, create, update, delete).
-export { type FileDefinition, type InvalidDefinition, loadModelsFile, type ModelsFile, readModelsFile } from './model-definitions/models-file.js';
-export { cacheDirectory, forgetRemoteDefinitions, loadRemoteDefinitions, type RemoteDefinitions, remoteCachePath } from './model-definitions/remote.js';
+// The pieces, for commands that need one of them alone (lint, create, update, delete), are in
+// model-definitions/: the models file, and the project's definitions with their cache. They load
+// here only when used (the cache's hashing loads node:crypto, the file reading node:fs/promises),
+// so that an offline estimate loads neither.
 
 /**
  * The definitions an offline command sees: the file's, plus the built-in catalogue. A file that
@@ -89,9 +92,6 @@ async function chooseProject(ctx: Context, mode: DefinitionsMode): Promise<{ pro
   // Nothing that could select a server: no flag, no variable, no profile file. Decided without
   // loading the profile store, so a first `npx llmobs estimate` stays quick.
   const { ENVIRONMENT_VARIABLES } = await import('./config/resolve.js');
-  const { configDir } = await import('./config/store.js');
-  const { existsSync } = await import('node:fs');
-  const { join } = await import('node:path');
   if (!ctx.globals.profile && !ctx.globals.baseUrl && !ENVIRONMENT_VARIABLES.some((name) => ctx.env[name]) && !existsSync(join(configDir(ctx.env), 'config.json'))) {
     return { project: false, why: NOTHING_CONFIGURED };
   }
@@ -110,7 +110,8 @@ function withHint(error: CliError, extra: string): CliError {
 
 /** The definitions a command matches and prices with, by the rule above. */
 export async function loadDefinitions(ctx: Context, options: LoadOptions): Promise<LoadedDefinitions> {
-  const file = options.modelsFile === undefined ? undefined : await loadModelsFile(ctx, options.modelsFile);
+  const fileModule = options.modelsFile === undefined ? undefined : await import('./model-definitions/models-file.js');
+  const file = fileModule && (await fileModule.loadModelsFile(ctx, options.modelsFile!));
   const fromFile = file?.definitions ?? [];
   const { project, why } = await chooseProject(ctx, options.mode);
 
@@ -124,6 +125,7 @@ export async function loadDefinitions(ctx: Context, options: LoadOptions): Promi
     }
     let remote: RemoteDefinitions;
     try {
+      const { loadRemoteDefinitions } = await import('./model-definitions/remote.js');
       remote = await loadRemoteDefinitions(ctx, { maxAgeMs: options.maxAgeMs });
     } catch (error) {
       if (options.mode === 'auto' && error instanceof CliError) throw withHint(error, OFFLINE_HINT);
@@ -149,7 +151,7 @@ export async function loadDefinitions(ctx: Context, options: LoadOptions): Promi
   // Invalid definitions of the file stand in for themselves in matching, last among the custom ones.
   const unusable = new Map<string, string>();
   for (const item of file?.invalid ?? []) {
-    const label = invalidLabel(file!.path, item);
+    const label = fileModule!.invalidLabel(file!.path, item);
     ctx.out.warn(`${label} set aside: ${item.errors.join('; ')}${item.standIn ? '' : ' (its pattern cannot be read, so no name can match it)'}`);
     if (item.standIn) {
       definitions.push(item.standIn);

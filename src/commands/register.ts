@@ -1,201 +1,89 @@
-// The command tree. Only commander is loaded here; each verb's module loads when it runs.
-import { Argument, Command, InvalidArgumentError, Option } from 'commander';
+// The command tree. Only commander is loaded here; each command's definition, and each verb's
+// module, loads when it is named.
+import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import { collect } from './options.js';
-import { lazy } from './action.js';
-import { examples, helpText } from './examples.js';
-import { registerEstimate } from './estimate/index.js';
-import { registerLabels } from './labels/index.js';
-import { registerModels } from './models/index.js';
-import { registerProfile } from './profile/index.js';
-import { registerPrompts } from './prompts/index.js';
-import { registerTokens } from './tokens/index.js';
-import { registerTraces } from './traces/index.js';
-import { registerObservations } from './observations/index.js';
-import { registerCost } from './cost/index.js';
+import topLevel from './top-level.json' with { type: 'json' };
 
-const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'];
+type Register = (program: Command, ctx: Context) => void;
 
 /**
- * Registers every command on `program`. With `argv` (a run of the CLI), a command group defines
- * its verbs only when its name or an alias is among the arguments: the other groups keep their
- * name, aliases, description and options, which is all the top-level help, suggestions and
- * dispatch need, and start-up skips building a few hundred options nobody asked for. Without
- * `argv` (completions, tests) the whole tree is built. Commands that walk the whole tree from a
- * run are listed in WHOLE_TREE.
+ * Every top-level command, in the order of the help, and where it is defined: a command group
+ * in its folder's index.ts, a command without verbs in standalone.ts.
  */
-export function registerCommands(program: Command, ctx: Context, argv?: readonly string[]): void {
-  if (argv && !argv.some((arg) => WHOLE_TREE.has(arg))) {
-    const named = new Set(argv);
-    program.createCommand = (name?: string) => new GroupCommand(name, named);
-  }
-  registerProfile(program, ctx);
-  registerModels(program, ctx);
-  registerPrompts(program, ctx);
-  registerLabels(program, ctx);
-  registerTokens(program, ctx);
-  registerEstimate(program, ctx);
-  registerTraces(program, ctx);
-  registerObservations(program, ctx);
-  registerCost(program, ctx);
+export const REGISTRARS: Record<string, () => Promise<Register>> = {
+  profile: async () => (await import('./profile/index.js')).registerProfile,
+  models: async () => (await import('./models/index.js')).registerModels,
+  prompts: async () => (await import('./prompts/index.js')).registerPrompts,
+  labels: async () => (await import('./labels/index.js')).registerLabels,
+  tokens: async () => (await import('./tokens/index.js')).registerTokens,
+  estimate: async () => (await import('./estimate/index.js')).registerEstimate,
+  traces: async () => (await import('./traces/index.js')).registerTraces,
+  observations: async () => (await import('./observations/index.js')).registerObservations,
+  cost: async () => (await import('./cost/index.js')).registerCost,
+  health: async () => (await import('./standalone.js')).registerHealth,
+  projects: async () => (await import('./standalone.js')).registerProjects,
+  whoami: async () => (await import('./standalone.js')).registerWhoami,
+  doctor: async () => (await import('./standalone.js')).registerDoctor,
+  api: async () => (await import('./standalone.js')).registerApi,
+  completion: async () => (await import('./standalone.js')).registerCompletion,
+  server: async () => (await import('./standalone.js')).registerServer,
+  help: async () => (await import('./standalone.js')).registerHelp,
+  version: async () => (await import('./standalone.js')).registerVersion,
+};
 
-  examples(
-    program
-      .command('health')
-      .description('check that the server answers (GET /api/public/health, no credentials needed)')
-      .action(lazy(ctx, () => import('./health.js'))),
-    'llmobs health',
-    'llmobs health --base-url https://us.cloud.langfuse.com --json',
-  );
-
-  examples(
-    program
-      .command('projects')
-      .description('show the project the credentials belong to')
-      .action(lazy(ctx, () => import('./projects.js'))),
-    'llmobs projects',
-    "llmobs projects --profile prod-us --jq '.[0].id'",
-  );
-
-  examples(
-    program
-      .command('whoami')
-      .description('show which server, profile, project and key are in use')
-      .action(lazy(ctx, () => import('./whoami.js'))),
-    'llmobs whoami',
-    'llmobs whoami --profile prod-us --json',
-  );
-
-  examples(
-    program
-      .command('doctor')
-      .description('check the setup end to end: Node.js, profile file permissions, settings, proxy, connection, clock, server version, key, and the region a rejected key belongs to; says what to fix (exit 9 when something is wrong)')
-      .option('--check-regions', 'after a 401, try the key on every Langfuse Cloud region to find its own (done without asking only when the key already went to a Langfuse Cloud host)')
-      .option('--no-check-regions', 'never send the key to another host')
-      .action(lazy(ctx, () => import('./doctor/action.js'))),
-    'llmobs doctor',
-    'llmobs doctor --profile prod-us --json',
-    '# After a 401 from a self-hosted address: is it a Langfuse Cloud key, and of which region?',
-    'llmobs doctor --check-regions',
-  );
-
-  const api = program
-    .command('api')
-    .description('send a request to any API endpoint with the profile\'s credentials, retries and error handling')
-    .argument('<method-or-path>', 'endpoint path, e.g. /api/public/models or just models; or an HTTP method followed by the path')
-    .argument('[path]', 'endpoint path, when a method comes first')
-    .addOption(
-      new Option('-X, --method <method>', 'the HTTP method, instead of the first argument')
-        .choices(HTTP_METHODS)
-        // In any case, as the first argument: the choices stay for help and completion.
-        .argParser((value) => {
-          if (!HTTP_METHODS.includes(value.toUpperCase())) throw new InvalidArgumentError(`Allowed choices are ${HTTP_METHODS.join(', ')}.`);
-          return value.toUpperCase();
-        }),
-    )
-    .option('-f, --field <key=value>', 'string parameter: query parameter for GET/HEAD/DELETE, JSON body field otherwise (repeatable)', collect)
-    .option('-F, --typed-field <key=value>', 'like --field, but true/false/null/numbers/JSON are typed and @file reads a file (repeatable)', collect)
-    .option('-H, --header <name:value>', 'add a request header (repeatable); values of credential headers are never printed', collect)
-    .option('--input <file>', 'request body from a JSON file, or - for stdin (fields then go to the query string)')
-    .option('--paginate', 'follow meta.page/totalPages and print one array of every page\'s data')
-    .option('-i, --include', 'print the response status line and headers before the body')
-    .option('--silent', 'do not print the response body')
-    .option('--curl', 'print the request as a curl command (credentials as environment variables) and send nothing')
-    .addHelpText('after', helpText(`
-With one argument it is the path and the method is GET, or POST when -f, -F or --input are given.
-A prompt name with a "/" is one path segment: write it as %2F (team%2Fsummary).`))
-    .action(lazy(ctx, () => import('./api.js')));
-  examples(
-    api,
-    'llmobs api /api/public/models',
-    "llmobs api models -X GET -f limit=5 --jq '.data[].modelName'",
-    "llmobs api PATCH '/api/public/v2/prompts/team%2Fsummary/versions/3' -F 'newLabels=[\"production\"]'",
-    'llmobs api POST models --input model.json',
-    'llmobs api /api/public/v2/prompts --paginate --include',
-    '# The same request as a curl command (nothing is sent)',
-    'llmobs api v2/prompts -X GET -f name=team/summary --curl',
-  );
-
-  examples(
-    program
-      .command('completion')
-      .description('print a shell completion script')
-      .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(['bash', 'zsh', 'fish']))
-      .action(lazy(ctx, () => import('./completion.js'))),
-    'llmobs completion bash > ~/.local/share/bash-completion/completions/llmobs',
-    'llmobs completion zsh > ~/.zfunc/_llmobs',
-    'llmobs completion fish > ~/.config/fish/completions/llmobs.fish',
-  );
-
-  const server = program
-    .command('server')
-    .description('run a local Langfuse-compatible API server (for trying llmobs, tests and CI rehearsals); with --profile NAME it also saves a profile for it and makes it active')
-    .addOption(new Option('--port <port>', 'port to listen on (0 picks a free port)').default('3000'))
-    .addOption(new Option('--host <host>', 'address to listen on').default('127.0.0.1'))
-    .option('--data-dir <dir>', 'where data and keys are kept (default: $XDG_DATA_HOME/llmobs/server)')
-    .option('--ephemeral', 'keep everything in memory and forget it on exit')
-    .option('--bearer-secret-key', 'also accept "Authorization: Bearer <secret key>" (the service specification\'s scheme; Langfuse answers 401)')
-    .action(lazy(ctx, () => import('./server.js')));
-  examples(
-    server,
-    'llmobs server',
-    '# Save a profile "local" for it and make it the active one',
-    'llmobs server --profile local',
-    'llmobs server --port 0 --ephemeral --json',
-    'llmobs server --data-dir ./lf-data --host 0.0.0.0 --port 3100',
-  );
-
-  examples(
-    program
-      .command('help')
-      .description('show the help of a command, at any depth')
-      .argument('[command...]', 'the command, e.g. prompts create')
-      .action(lazy(ctx, () => import('./help.js'))),
-    'llmobs help prompts create',
-    'llmobs help labels promote',
-  );
-
-  examples(
-    program
-      .command('version')
-      .description('print the version of llmobs and of Node.js')
-      .action(lazy(ctx, () => import('./version.js'))),
-    'llmobs version',
-    'llmobs version --json',
-  );
-
-  // `help` above replaces commander's own, which stops at the first level.
-  program.helpCommand(false);
+/**
+ * What the top-level help shows of each command (name, aliases, the usage term and the
+ * description), taken from the whole tree by `npm run completions`; a test checks that it is
+ * current.
+ */
+export interface TopLevelEntry {
+  name: string;
+  aliases: string[];
+  term: string;
+  description: string;
 }
+export const TOP_LEVEL: readonly TopLevelEntry[] = topLevel.commands;
 
-/** Commands whose action needs every verb defined (the completion script is generated from the tree). */
+/** Commands whose action needs every command defined (the completion script is generated from the tree). */
 const WHOLE_TREE = new Set(['completion']);
 
-/** A top-level command whose verbs are defined only if it was named on the command line. */
-class GroupCommand extends Command {
-  constructor(
-    name: string | undefined,
-    private readonly named: ReadonlySet<string>,
-  ) {
-    super(name);
-  }
+/** Terms of the top-level help for commands that stand in for a definition not loaded. */
+const standIns = new WeakMap<Command, string>();
 
-  // `any`: commander types command() with overloads that depend on createCommand's return type.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  override command(nameAndArgs: string, ...rest: any[]): any {
-    if ([this.name(), ...this.aliases()].some((name) => this.named.has(name))) return super.command(nameAndArgs, ...rest);
-    return UNUSED;
-  }
-
-  override createCommand(name?: string): Command {
-    return new Command(name);
-  }
+/** The help's term for a command that stands in for one not loaded (see registerCommands). */
+export function standInTerm(command: Command): string | undefined {
+  return standIns.get(command);
 }
 
 /**
- * Stands in for a verb that is not defined in this run: every method call is accepted and
- * ignored, so the registration code of a group runs unchanged; it reads as '' in a string.
+ * Registers every command on `program`. With `argv` (a run of the CLI), only the commands named
+ * among the arguments (by name or alias) are defined, each by loading its module; every other
+ * one is a stand-in made from top-level.json with its name, aliases and description, which is
+ * all the top-level help, suggestions and dispatch need. Without `argv` (completions, tests),
+ * or for a command that walks the whole tree (WHOLE_TREE), every command is defined.
  */
-const UNUSED: Command = new Proxy(Object.create(null) as Command, {
-  get: (_target, key) => (key === 'then' ? undefined : key === Symbol.toPrimitive ? () => '' : () => UNUSED),
-});
+export async function registerCommands(program: Command, ctx: Context, argv?: readonly string[]): Promise<void> {
+  const whole = argv === undefined || argv.some((arg) => WHOLE_TREE.has(arg));
+  const named = new Set(argv);
+  const entries = new Map(TOP_LEVEL.map((entry) => [entry.name, entry]));
+  const names = Object.keys(REGISTRARS);
+  // A command missing from top-level.json (added since it was generated) is loaded, never hidden.
+  const defined = names.map((name) => {
+    const entry = entries.get(name);
+    return whole || entry === undefined || [name, ...entry.aliases].some((word) => named.has(word));
+  });
+  const registers = await Promise.all(names.map((name, i) => (defined[i] ? REGISTRARS[name]!() : undefined)));
+  names.forEach((name, i) => {
+    const register = registers[i];
+    if (register) {
+      register(program, ctx);
+      return;
+    }
+    const entry = entries.get(name)!;
+    const standIn = program.command(name).description(entry.description);
+    if (entry.aliases.length) standIn.aliases(entry.aliases);
+    standIns.set(standIn, entry.term);
+  });
+  // `help` replaces commander's own, which stops at the first level.
+  program.helpCommand(false);
+}

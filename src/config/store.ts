@@ -17,10 +17,10 @@ import {
   unlinkSync,
   writeSync,
 } from 'node:fs';
-import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ConfigError } from '../errors.js';
-import { type ConfigFile, ConfigFileSchema, type Profile } from './schema.js';
+import { configDir } from './dir.js';
+import { type ConfigFile, parseConfigFile, type Profile } from './schema.js';
 
 export interface ProfileStore {
   readonly path: string;
@@ -39,11 +39,7 @@ export interface ProfileStore {
   setActive(name: string | undefined): void;
 }
 
-export function configDir(env: Record<string, string | undefined>): string {
-  if (env.LLMOBS_CONFIG_DIR) return env.LLMOBS_CONFIG_DIR;
-  const base = env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config');
-  return join(base, 'llmobs');
-}
+export { configDir };
 
 export interface StoreOptions {
   env: Record<string, string | undefined>;
@@ -152,15 +148,13 @@ class FileProfileStore implements ProfileStore {
   }
 
   private validate(raw: Record<string, unknown>): ConfigFile {
-    const parsed = ConfigFileSchema.safeParse(raw);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new ConfigError(
-        `config file ${this.path} is invalid at ${issue?.path.map(String).join('.') || '(root)'}: ${issue?.message ?? 'unknown'}`,
-        { hint: 'Fix the file by hand, or remove the broken profile with `llmobs profile remove`.' },
-      );
+    const parsed = parseConfigFile(raw);
+    if (!parsed.ok) {
+      throw new ConfigError(`config file ${this.path} is invalid at ${parsed.path.join('.') || '(root)'}: ${parsed.message}`, {
+        hint: 'Fix the file by hand, or remove the broken profile with `llmobs profile remove`.',
+      });
     }
-    return parsed.data;
+    return parsed.value;
   }
 
   read(): ConfigFile {

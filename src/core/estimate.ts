@@ -4,8 +4,6 @@ import { isEmpty } from './objects.js';
 import { computeCost } from './cost.js';
 import type { MatchResult } from './models/match.js';
 import { findModel } from './models/match.js';
-import type { PatternDescription } from './models/pattern.js';
-import { describePattern } from './models/pattern.js';
 import type { DefinitionSource, ModelDefinition } from './models/types.js';
 import type { TierSelection } from './pricing-tier.js';
 import { selectPricingTier } from './pricing-tier.js';
@@ -50,8 +48,6 @@ export type UsageSource = 'provided' | 'tokenized' | 'none';
 /** Everything an `--explain` view needs to show how each number came about. */
 export interface EstimateExplanation {
   match: MatchResult | null;
-  /** How the winning definition's pattern is read. */
-  pattern: PatternDescription | null;
   tokenizer: TokenizerResolution | null;
   usage: {
     source: UsageSource;
@@ -331,7 +327,6 @@ export function estimateFromProvided(input: GenerationFields, provided: Provided
     warnings,
     explain: {
       match,
-      pattern: definition ? describePattern(definition.matchPattern) : null,
       tokenizer: resolution,
       usage: {
         source: usageSource,

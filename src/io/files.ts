@@ -1,7 +1,9 @@
 // Reading local input files: a missing or unreadable file is a file error (exit 6), bad content a
 // usage error (exit 2) that says where it is. Nothing is sent before both checks pass. And writing
 // a file whole.
-import { open, rename, rm, writeFile } from 'node:fs/promises';
+// fs.promises rather than node:fs/promises: it loads on first use, and with it readline and the
+// file watchers, which a command that reads no file does not need at start.
+import { promises as fsp } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Context, InStream } from '../context.js';
 import { CliError, ExitCode, FileError, UsageError } from '../errors.js';
@@ -23,7 +25,7 @@ export async function readTextInput(ctx: Context, file: string): Promise<string>
  * Devices and pipes (/dev/zero, a FIFO) are read up to the limit.
  */
 export async function readFileBounded(path: string, limit = MAX_INPUT_BYTES): Promise<string> {
-  const handle = await open(path, 'r');
+  const handle = await fsp.open(path, 'r');
   try {
     const { size } = await handle.stat();
     if (size > limit) throw new InputTooLargeError(limit, size);
@@ -47,7 +49,7 @@ export function cannotRead(input: string, error: unknown): FileError {
 export async function openInputStream(ctx: Context, file: string, highWaterMark: number): Promise<{ stream: NodeJS.ReadableStream; size: number | undefined }> {
   if (file === '-') return { stream: ctx.io.stdin, size: undefined };
   try {
-    const handle = await open(resolve(ctx.cwd, file), 'r');
+    const handle = await fsp.open(resolve(ctx.cwd, file), 'r');
     const { size } = await handle.stat();
     return { stream: handle.createReadStream({ highWaterMark }), size };
   } catch (error) {
@@ -94,10 +96,10 @@ export async function parseJsonOrYaml(text: string, source: string): Promise<unk
 export async function writeFileWhole(path: string, text: string, shown = path): Promise<void> {
   const temporary = join(dirname(path), `.${process.pid}.${Date.now()}.llmobs-tmp`);
   try {
-    await writeFile(temporary, text, 'utf8');
-    await rename(temporary, path);
+    await fsp.writeFile(temporary, text, 'utf8');
+    await fsp.rename(temporary, path);
   } catch (error) {
-    await rm(temporary, { force: true });
+    await fsp.rm(temporary, { force: true });
     throw new FileError(`cannot write ${shown}: ${(error as Error).message}`);
   }
 }

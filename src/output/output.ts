@@ -2,10 +2,10 @@
 // On a terminal: tables with headers and colour. Piped: tab-separated, no header, no colour.
 // --csv: RFC 4180 CSV with a header row. --headers / --no-headers: the header row in any of them.
 // --jq: every JSON value printed goes through the filter (src/output/jq.ts) instead.
-import { Chalk, type ChalkInstance } from 'chalk';
+import type { Chalk as ChalkType, ChalkInstance } from 'chalk';
 import type TableType from 'cli-table3';
 import { CliError, ExitCode } from '../errors.js';
-import { colorLevel } from './color.js';
+import { type ColorLevel, colorLevel } from './color.js';
 import { escapeJson, escapeStyledValue, escapeText, escapeValue } from './escape.js';
 import { fitTable } from './fit.js';
 import type { JqFilter } from './jq.js';
@@ -21,6 +21,40 @@ function loadTable(): typeof TableType {
   // An Output made without Context.prepare() (tests) loads it here, from node_modules.
   Table ??= process.getBuiltinModule('node:module').createRequire(import.meta.url)('cli-table3') as typeof TableType;
   return Table;
+}
+
+// chalk loads only when something is coloured (Context.prepare() calls loadColors()): with its
+// terminal detection it costs some 5 ms at start, and piped, NO_COLOR or --no-color output
+// styles nothing. Uncoloured, the styles are a stand-in that returns the text as chalk's level 0
+// does.
+let ChalkClass: typeof ChalkType | undefined;
+export async function loadColors(): Promise<void> {
+  ChalkClass ??= (await import('chalk')).Chalk;
+}
+
+/** chalk's methods that take arguments and return a style (rgb(1, 2, 3), hex('#fff')...). */
+const STYLE_FACTORIES = new Set(['rgb', 'hex', 'ansi256', 'bgRgb', 'bgHex', 'bgAnsi256']);
+
+/** What `new Chalk({ level: 0 })` does, without chalk: every style, chained or not, returns the text. */
+const PLAIN: ChalkInstance = new Proxy((() => {}) as unknown as ChalkInstance, {
+  get: (_target, key) => {
+    if (key === 'level') return 0;
+    if (typeof key === 'string' && STYLE_FACTORIES.has(key)) return () => PLAIN;
+    // chalk prints `visible` text only when it colours.
+    if (key === 'visible') return VISIBLE;
+    return PLAIN;
+  },
+  apply: (_target, _this, args: unknown[]) => args.join(' '),
+});
+const VISIBLE: ChalkInstance = new Proxy((() => {}) as unknown as ChalkInstance, {
+  get: (_target, key) => (key === 'level' ? 0 : typeof key === 'string' && STYLE_FACTORIES.has(key) ? () => VISIBLE : VISIBLE),
+  apply: () => '',
+});
+
+function styles(level: ColorLevel): ChalkInstance {
+  if (ChalkClass) return new ChalkClass({ level });
+  if (level === 0) return PLAIN;
+  throw new Error('colours are on but chalk is not loaded: call loadColors() before making an Output');
 }
 
 export interface OutStream {
@@ -102,8 +136,8 @@ export class Output {
     this.csv = options.csv === true;
     this.headers = options.headers;
     const level = (isTTY: boolean) => colorLevel({ env: options.env, isTTY, noColorFlag: options.noColor });
-    this.c = new Chalk({ level: level(this.isTTY) });
-    this.e = new Chalk({ level: level(this.stderrIsTTY) });
+    this.c = styles(level(this.isTTY));
+    this.e = styles(level(this.stderrIsTTY));
   }
 
   /** From now on, JSON output goes through this jq filter (--jq). */

@@ -28,7 +28,7 @@ interface Query {
   expected: string[];
 }
 
-const specs = describeTree(buildProgram(new Context(defaultDeps())));
+const specs = describeTree(await buildProgram(new Context(defaultDeps())));
 const byPath = new Map(specs.map((spec) => [spec.path, spec]));
 
 function valuesOf(kind: ValueKind | undefined, target = ''): string[] {

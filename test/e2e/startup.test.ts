@@ -1,7 +1,7 @@
 // Guards the start-up structure of the shipped binary, not its speed (that is bench/startup.mjs):
 // which files each everyday command loads, traced with a module loader hook, and what the build
 // put in dist/cli.js. A command that starts loading zod or the HTTP stack fails here.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { execa } from 'execa';
@@ -66,24 +66,24 @@ Module.prototype._compile = function (content, filename) {
 /** Runs the binary and returns the files it loaded, relative to the package root. */
 async function loadedFiles(args: string[]): Promise<string[]> {
   const { flag, file } = tracer();
-  const result = await execa(process.execPath, ['--import', flag, BIN, ...args], { env: isolatedEnv(), extendEnv: false, reject: false, stdin: 'ignore' });
+  // Without the compile cache, which replaces the same compile step for the files of dist/.
+  const result = await execa(process.execPath, ['--import', flag, BIN, ...args], { env: isolatedEnv({ LLMOBS_COMPILE_CACHE: '0' }), extendEnv: false, reject: false, stdin: 'ignore' });
   expect(result.exitCode, `${args.join(' ')}: ${result.stderr}`).toBe(0);
-  return readFileSync(file, 'utf8')
-    .trim()
-    .split('\n')
-    .map((url) => relative(ROOT, new URL(url).pathname));
+  // A CommonJS file can be seen by both hooks: each file once, in the order first seen.
+  const urls = readFileSync(file, 'utf8').trim().split('\n');
+  return [...new Set(urls)].map((url) => relative(ROOT, new URL(url).pathname));
 }
 
 describe('start-up structure of the built CLI', () => {
   it('--version and --help load the entry file and nothing else', async () => {
     for (const args of [['--version'], ['--help'], ['-V']]) {
-      expect(await loadedFiles(args), args.join(' ')).toEqual(['bin/llmobs.js', 'dist/cli.js']);
+      expect(await loadedFiles(args), args.join(' ')).toEqual(['bin/llmobs.cjs', 'dist/cli.cjs']);
     }
   });
 
   it('the entry holds commander and the command tree, not the commands', () => {
     const meta = metafile();
-    const inputs = inputsOf(meta, 'dist/cli.js');
+    const inputs = inputsOf(meta, 'dist/cli.cjs');
     expect(new Set(inputs.map(packageOf).filter(Boolean))).toEqual(new Set(['commander']));
     // Verbs are chunks of their own: no module that is loaded with import() is in the entry.
     expect(inputs.filter((input) => input.startsWith('src/commands/')).length).toBeGreaterThan(3);
@@ -101,23 +101,74 @@ describe('start-up structure of the built CLI', () => {
     }
   });
 
-  // What each everyday command must not load; `profile list` still loads zod, for the schema of
-  // the profile file.
-  // estimate and models match load zod again since the definitions' source was reworked (the
-  // match options schema, and paths through the model-definitions modules): to be taken out again.
-  const offline = ['undici', 'conf', 'ajv', 'cli-table3', '@inquirer/prompts', 'yaml'];
+  // What each everyday command must not load: none of them loads zod, the HTTP stack, the
+  // packages with native or WebAssembly parts, or the table and prompt libraries (piped output).
+  const offline = ['undici', 'conf', 'ajv', 'cli-table3', '@inquirer/prompts', 'yaml', 'zod', 'libsql', 'protobufjs', 'jq-wasm'];
   const cases: Array<[string[], string[]]> = [
-    [['tokens', 'count', '--encoding', 'o200k_base', 'hello'], [...offline, 'zod', 'decimal.js', 'src/data/catalogue.json']],
+    [['tokens', 'count', '--encoding', 'o200k_base', 'hello'], [...offline, 'decimal.js', 'src/data/catalogue.json']],
     [['estimate', '--model', 'gpt-4o', '--input', 'hi'], offline],
+    [['estimate', '--model', 'gpt-4o', '--input', 'hi', '--offline'], offline],
     [['models', 'match', 'gpt-4o', '--offline'], [...offline, 'decimal.js']],
-    [['profile', 'list'], ['undici', 'conf', 'ajv', 'cli-table3', '@inquirer/prompts', 'decimal.js', 'yaml', 'src/data/catalogue.json']],
+    [['profile', 'list'], [...offline, 'decimal.js', 'src/data/catalogue.json']],
   ];
   it.each(cases)('%j loads only bundled files, none of what it does not use', async (args, forbidden) => {
     const meta = metafile();
     const files = await loadedFiles(args);
-    expect(files.filter((file) => !/^(bin\/llmobs\.js|dist\/)/.test(file))).toEqual([]);
+    expect(files.filter((file) => !/^(bin\/llmobs\.cjs|dist\/)/.test(file))).toEqual([]);
     const inputs = files.flatMap((file) => inputsOf(meta, file));
     const loaded = new Set([...inputs, ...inputs.map(packageOf)]);
     expect(forbidden.filter((name) => loaded.has(name))).toEqual([]);
+  });
+
+  it('keeps V8\'s compiled code of dist/ in the cache directory, and runs the same from it, or from a damaged copy', async () => {
+    const cache = tempDir('llmobs-cache-');
+    const env = isolatedEnv({ LLMOBS_CACHE_DIR: cache });
+    const args = ['estimate', '--model', 'gpt-4o', '--input', 'hi', '--json'];
+    const run = async () => {
+      const result = await execa(process.execPath, [BIN, ...args], { env, extendEnv: false, reject: false, stdin: 'ignore' });
+      expect(result.exitCode, result.stderr).toBe(0);
+      return result.stdout;
+    };
+    const uncached = await execa(process.execPath, [BIN, ...args], { env: { ...env, LLMOBS_COMPILE_CACHE: '0' }, extendEnv: false, stdin: 'ignore' });
+    expect(existsSync(join(cache, 'compile-cache')), 'LLMOBS_COMPILE_CACHE=0 writes nothing').toBe(false);
+    expect(await run()).toBe(uncached.stdout);
+    const [build, ...others] = readdirSync(join(cache, 'compile-cache'));
+    expect(others).toEqual([]);
+    const entries = () => readdirSync(join(cache, 'compile-cache', build!));
+    expect(entries()).toContain(`cli.cjs-${readFileSync(join(ROOT, 'dist', 'cli.cjs'), 'utf8').length}.bin`);
+    expect(entries().some((name) => name.startsWith('chunks+'))).toBe(true);
+    expect(entries().filter((name) => name.endsWith('.tmp'))).toEqual([]);
+    // The second run starts from the entries: V8 took them, none was written again.
+    const written = () => entries().map((name) => [name, statSync(join(cache, 'compile-cache', build!, name)).mtimeMs]);
+    const first = written();
+    expect(await run()).toBe(uncached.stdout);
+    expect(written()).toEqual(first);
+    // Damaged entries are refused by V8 and written again.
+    for (const name of entries()) writeFileSync(join(cache, 'compile-cache', build!, name), 'not V8 code');
+    expect(await run()).toBe(uncached.stdout);
+    expect(readFileSync(join(cache, 'compile-cache', build!, entries()[0]!), 'utf8')).not.toBe('not V8 code');
+    // Another build's folder goes when this one starts a new folder.
+    const stale = join(cache, 'compile-cache', '0.0.0-1-1-v0-x');
+    writeFileSync(join(cache, 'stale-marker'), '');
+    mkdirSync(stale);
+    rmSync(join(cache, 'compile-cache', build!), { recursive: true });
+    expect(await run()).toBe(uncached.stdout);
+    expect(readdirSync(join(cache, 'compile-cache'))).toEqual([build]);
+    expect(existsSync(join(cache, 'stale-marker')), 'only compile-cache/ is cleaned').toBe(true);
+  });
+
+  it('neither reads nor writes compiled code in a folder that others can write', async () => {
+    const cache = tempDir('llmobs-cache-');
+    const env = isolatedEnv({ LLMOBS_CACHE_DIR: cache });
+    const args = ['tokens', 'count', '--encoding', 'o200k_base', 'hello'];
+    mkdirSync(join(cache, 'compile-cache'), { mode: 0o777 });
+    chmodSync(join(cache, 'compile-cache'), 0o777);
+    const result = await execa(process.execPath, [BIN, ...args], { env, extendEnv: false, stdin: 'ignore' });
+    expect([result.exitCode, result.stdout, result.stderr]).toEqual([0, '1', '']);
+    expect(readdirSync(join(cache, 'compile-cache'))).toEqual([]);
+    // Made private, it is used.
+    chmodSync(join(cache, 'compile-cache'), 0o700);
+    await execa(process.execPath, [BIN, ...args], { env, extendEnv: false, stdin: 'ignore' });
+    expect(readdirSync(join(cache, 'compile-cache'))).toHaveLength(1);
   });
 });

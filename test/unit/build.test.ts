@@ -36,9 +36,9 @@ describe('modules of dist/ that scripts and benchmarks load', () => {
     const named = ['scripts', 'bench'].flatMap((dir) =>
       readdirSync(join(root, dir))
         .filter((file) => file.endsWith('.mjs'))
-        .flatMap((file) => [...readFileSync(join(root, dir, file), 'utf8').matchAll(/dist\/([\w./-]+\.js)/g)].map((m) => `dist/${m[1]}`)),
+        .flatMap((file) => [...readFileSync(join(root, dir, file), 'utf8').matchAll(/dist\/([\w./-]+\.c?js)/g)].map((m) => `dist/${m[1]}`)),
     );
-    expect(named).toContain('dist/cli.js');
+    expect(named).toContain('dist/cli.cjs');
     expect(named.filter((path) => !existsSync(join(root, path)))).toEqual([]);
   });
 });

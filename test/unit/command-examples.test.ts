@@ -152,7 +152,7 @@ function stdinOf(line: string, cwd: string): string | undefined {
   return undefined;
 }
 
-const commands = walk(buildProgram(new Context(defaultDeps()))).filter(({ command }) => examplesOf(command).length > 0);
+const commands = walk(await buildProgram(new Context(defaultDeps()))).filter(({ command }) => examplesOf(command).length > 0);
 
 describe('every example in the help', () => {
   it.each(commands.map(({ command, path }) => [['llmobs', ...path].join(' '), path, examplesOf(command)] as const))('%s: runs as written', async (_label, path, lines) => {

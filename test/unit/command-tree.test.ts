@@ -8,7 +8,7 @@ import { Context, defaultDeps } from '../../src/context.js';
 import { llmobsWords } from '../helpers/shell-words.js';
 import { Capture, stdinFrom } from '../helpers/streams.js';
 
-function program(): Command {
+function program(): Promise<Command> {
   return buildProgram(new Context(defaultDeps()));
 }
 
@@ -16,7 +16,7 @@ function walk(command: Command, path: string[] = []): Array<{ command: Command; 
   return [{ command, path }, ...command.commands.flatMap((child) => walk(child, [...path, child.name()]))];
 }
 
-const commands = walk(program());
+const commands = walk(await program());
 const name = (path: string[]) => ['llmobs', ...path].join(' ');
 
 describe('every command', () => {
@@ -26,7 +26,7 @@ describe('every command', () => {
   });
 
   it.each(commands.map(({ path }) => [name(path), path] as const))('%s: every example parses, and one runs this command', async (_label, path) => {
-    const fresh = program();
+    const fresh = await program();
     let target = fresh;
     for (const word of path) target = target.commands.find((child) => child.name() === word)!;
     const lines = examplesOf(target).filter((line) => !line.startsWith('#'));
@@ -35,7 +35,7 @@ describe('every command', () => {
       const words = llmobsWords(line);
       expect(words, `an example of ${name(path)} must run llmobs: ${line}`).toBeDefined();
       // A fresh tree for each line (commander keeps option values), actions that only record.
-      const tree = program();
+      const tree = await program();
       let ran: Command | undefined;
       for (const { command } of walk(tree)) command.action((...params: unknown[]) => void (ran = params.at(-1) as Command));
       tree.exitOverride();
@@ -48,8 +48,8 @@ describe('every command', () => {
     expect(ranThis, `no example of ${name(path)} runs it`).toBe(true);
   });
 
-  it('uses no flag that a global option already has (the global one would take it)', () => {
-    const root = program();
+  it('uses no flag that a global option already has (the global one would take it)', async () => {
+    const root = await program();
     const globalFlags = new Set(root.options.flatMap((option) => [option.long, option.short]).filter(Boolean));
     const clashes = commands
       .filter(({ path }) => path.length > 0)
@@ -76,7 +76,7 @@ describe('help that reads well', () => {
   });
 
   it('a command\'s help names the global options in a few lines rather than describing each again', async () => {
-    const root = program();
+    const root = await program();
     const globalFlags = root.options.flatMap((option) => option.long ?? []);
     for (const { path } of commands.filter(({ path }) => path.length > 0)) {
       const help = (await capture([...path, '--help'])).stdout;

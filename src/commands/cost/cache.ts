@@ -8,7 +8,7 @@ import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/p
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { Context } from '../../context.js';
-import { cacheDirectory } from '../../model-definitions.js';
+import { cacheDirectory } from '../../model-definitions/remote.js';
 
 export const METRICS_CACHE_TTL_MS = 5 * 60_000;
 const PREFIX = 'metrics-';

@@ -2,6 +2,7 @@ import type { Context } from '../../context.js';
 // Straight from the modules, not the core/index.js barrel, which would bring zod schemas along.
 import { estimate, type EstimateInput } from '../../core/estimate.js';
 import { JsonTooDeepError } from '../../core/json-depth.js';
+import { compiledPatternCount } from '../../core/models/pattern.js';
 import { ObservationRejectedError } from '../../core/usage.js';
 import { UsageError } from '../../errors.js';
 import { parseJson, parseJsonOrYaml, readTextInput, tooDeep } from '../../io/files.js';
@@ -41,6 +42,7 @@ export default async function action(ctx: Context, { opts }: ActionInput): Promi
   let result;
   try {
     result = estimate(input, { definitions: loaded.definitions, count: engineCounter });
+    ctx.trace(`models: ${compiledPatternCount()} match patterns compiled for ${loaded.definitions.length} definitions (a pattern whose literals are not in the name is not compiled)`);
   } catch (error) {
     if (error instanceof ObservationRejectedError) throw new UsageError(error.message);
     if (error instanceof JsonTooDeepError) throw tooDeep(error.what);

@@ -1,6 +1,12 @@
 // Estimates a chunk of JSONL lines and serialises the results: the work of `estimate --batch`
 // between reading a chunk and writing it (see batch.ts). No I/O here.
-import { createMatcher, estimate, type EstimateInput, type EstimateOptions, type EstimateResult, JsonTooDeepError, jsonTextDepth, MAX_JSON_DEPTH, type ModelDefinition, ObservationRejectedError, StoredCostSum } from '../../core/index.js';
+// From the modules, not the core/index.js barrel, which brings the zod schemas along.
+import { estimate, type EstimateInput, type EstimateOptions, type EstimateResult } from '../../core/estimate.js';
+import { JsonTooDeepError, jsonTextDepth, MAX_JSON_DEPTH } from '../../core/json-depth.js';
+import { createMatcher } from '../../core/models/match.js';
+import type { ModelDefinition } from '../../core/models/types.js';
+import { StoredCostSum } from '../../core/precision.js';
+import { ObservationRejectedError } from '../../core/usage.js';
 import { generationInput } from '../../core/spend/recompute.js';
 import { engineCounter } from '../../tokenizer/counter.js';
 import { JsonBytes } from './json-bytes.js';

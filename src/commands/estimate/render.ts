@@ -2,7 +2,11 @@
 import type { Context } from '../../context.js';
 import { type DefinitionsOrigin, describeOrigin } from '../../model-definitions.js';
 import { priceText, unknownConditionText } from '../models/render.js';
-import { type ConditionEvaluation, type EstimateResult, type LossReason, type RankedDefinition, StoredCostSum } from '../../core/index.js';
+// From the modules, not the core/index.js barrel, which brings the zod schemas along.
+import type { EstimateResult } from '../../core/estimate.js';
+import type { LossReason, RankedDefinition } from '../../core/models/match.js';
+import { StoredCostSum } from '../../core/precision.js';
+import type { ConditionEvaluation } from '../../core/pricing-tier.js';
 
 /** The stable JSON result; `explain` only when asked for. */
 export function resultJson(result: EstimateResult, explain: boolean): Record<string, unknown> {

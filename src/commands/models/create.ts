@@ -2,7 +2,7 @@ import { createModel, MODELS_PATH } from '../../api/models.js';
 import type { Context } from '../../context.js';
 import type { DefinitionIssue } from '../../core/models/issues.js';
 import { ApiError, UsageError } from '../../errors.js';
-import { forgetRemoteDefinitions } from '../../model-definitions.js';
+import { forgetRemoteDefinitions } from '../../model-definitions/remote.js';
 import type { ActionInput } from '../action.js';
 import { parseOptions } from '../options.js';
 import { applyFlags, checkForSending, DefinitionFlags, emptyInput, exactPattern, hasDefinitionChanges, overlay, readDefinitionFile } from './draft-input.js';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { deleteModel } from '../../api/models.js';
 import type { Context } from '../../context.js';
 import { ApiNotFoundError, UsageError } from '../../errors.js';
-import { forgetRemoteDefinitions } from '../../model-definitions.js';
+import { forgetRemoteDefinitions } from '../../model-definitions/remote.js';
 import type { ActionInput } from '../action.js';
 import { parseOptions } from '../options.js';
 import { resolveModel } from './resolve.js';

@@ -5,7 +5,8 @@ import type { DefinitionIssue } from '../../core/models/issues.js';
 import { analyzeShadowing, type ShadowFinding } from '../../core/models/shadowing.js';
 import type { ModelDefinition } from '../../core/models/types.js';
 import { PreconditionError, UsageError } from '../../errors.js';
-import { type FileDefinition, loadRemoteDefinitions, readModelsFile } from '../../model-definitions.js';
+import { type FileDefinition, readModelsFile } from '../../model-definitions/models-file.js';
+import { loadRemoteDefinitions } from '../../model-definitions/remote.js';
 import type { ActionInput } from '../action.js';
 import { parseOptions } from '../options.js';
 

@@ -1,25 +1,34 @@
-import { z } from 'zod';
 import type { Context } from '../../context.js';
 import { findModel, type LosingMatch, type MatchResult, type RankedDefinition } from '../../core/models/match.js';
+import { compiledPatternCount } from '../../core/models/pattern.js';
 import type { ModelDefinition } from '../../core/models/types.js';
 import { resolveTokenizer } from '../../core/tokenize.js';
 import { PreconditionError, UsageError } from '../../errors.js';
 import { assertUsable, type DefinitionsOrigin, definitionsMode, describeOrigin, loadDefinitions } from '../../model-definitions.js';
 import type { ActionInput } from '../action.js';
-import { parseOptions } from '../options.js';
 import { defaultPrices, printTiers, tokenizerDescription } from './render.js';
 
-const Options = z.object({
-  offline: z.boolean().default(false),
-  remote: z.boolean().default(false),
-  modelsFile: z.string().optional(),
-  expect: z.string().min(1).optional(),
-});
+interface Options {
+  offline: boolean;
+  remote: boolean;
+  modelsFile?: string | undefined;
+  expect?: string | undefined;
+}
 
-type Options = z.infer<typeof Options>;
+// Checked by hand, not with a zod schema: commander has typed the flags already, and zod would
+// be the largest module this command loads.
+function parseMatchOptions(opts: Record<string, unknown>): Options {
+  if (opts.expect === '') throw new UsageError('--expect: give the id or model name of the definition that must win');
+  return {
+    offline: opts.offline === true,
+    remote: opts.remote === true,
+    modelsFile: opts.modelsFile as string | undefined,
+    expect: opts.expect as string | undefined,
+  };
+}
 
 export default async function action(ctx: Context, { args, opts }: ActionInput): Promise<void> {
-  await run(ctx, String(args[0]), parseOptions(Options, opts));
+  await run(ctx, String(args[0]), parseMatchOptions(opts));
 }
 
 export async function run(ctx: Context, model: string, opts: Options): Promise<void> {
@@ -28,6 +37,7 @@ export async function run(ctx: Context, model: string, opts: Options): Promise<v
   const { definitions } = loaded;
   // The server does no lookup for an empty model name.
   const result: MatchResult = model === '' ? { model, winner: null, tiedWith: [], losers: [], unevaluated: [] } : findModel(model, definitions);
+  ctx.trace(`models: ${compiledPatternCount()} match patterns compiled for ${definitions.length} definitions (a pattern whose literals are not in the name is not compiled)`);
   assertUsable(loaded, result.winner?.definition, model);
   const view = matchView(result, loaded.origin);
 

@@ -5,7 +5,7 @@ import { createModel, deleteModel, replaceModel, serverVersion } from '../../api
 import type { Context } from '../../context.js';
 import { ApiNotFoundError, CliError, UsageError } from '../../errors.js';
 import type { ModelAction } from '../../core/models/sync-plan.js';
-import { forgetRemoteDefinitions } from '../../model-definitions.js';
+import { forgetRemoteDefinitions } from '../../model-definitions/remote.js';
 import type { ActionInput } from '../action.js';
 import { parseOptions } from '../options.js';
 import { ModelSyncOptions, nameOf, plan, readModelFile, readServerModels, statusOf } from './sync-shared.js';

@@ -7,7 +7,7 @@ import type { Context } from '../../context.js';
 import { checkModelDraft } from '../../core/models/checks.js';
 import { buildCreateModelBody, type CreateModelBody } from '../../core/models/request.js';
 import { ApiNotFoundError, CliError, UsageError } from '../../errors.js';
-import { forgetRemoteDefinitions } from '../../model-definitions.js';
+import { forgetRemoteDefinitions } from '../../model-definitions/remote.js';
 import type { ActionInput } from '../action.js';
 import { parseOptions } from '../options.js';
 import { applyFlags, checkForSending, DefinitionFlags, hasDefinitionChanges, overlay, readDefinitionFile, sameBody, storedInput } from './draft-input.js';

@@ -58,7 +58,7 @@ function encodingFor(encoding: Encoding | undefined): Choice {
 
 async function encodingForModel(ctx: Context, model: string, opts: Record<string, unknown>): Promise<Choice> {
   const { assertUsable, definitionsMode, loadDefinitions, REMOTE_CACHE_TTL_MS } = await import('../../model-definitions.js');
-  const { findModel, resolveTokenizer } = await import('../../core/index.js');
+  const [{ findModel }, { resolveTokenizer }] = await Promise.all([import('../../core/models/match.js'), import('../../core/tokenize.js')]);
   const loaded = await loadDefinitions(ctx, { mode: definitionsMode(opts), modelsFile: opts.modelsFile as string | undefined, maxAgeMs: REMOTE_CACHE_TTL_MS });
   const winner = findModel(model, loaded.definitions).winner;
   if (!winner) {

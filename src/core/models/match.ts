@@ -1,4 +1,4 @@
-import { compilePattern, testPattern } from './pattern.js';
+import { testPattern } from './pattern.js';
 import type { DefinitionSource, ModelDefinition } from './types.js';
 import { definitionSource } from './types.js';
 
@@ -89,7 +89,8 @@ export function findModel(model: string, definitions: readonly ModelDefinition[]
   const matched: ModelDefinition[] = [];
   const skipped: { definition: ModelDefinition; reason: string }[] = [];
   for (const definition of definitions) {
-    const res = testPattern(compilePattern(definition.matchPattern), model);
+    // By text, not compiled: a pattern whose prefilter rules the name out is never compiled.
+    const res = testPattern(definition.matchPattern, model);
     if (res.status === 'error') skipped.push({ definition, reason: res.reason });
     else if (!res.exact) skipped.push({ definition, reason: `cannot be decided offline: ${res.reason}` });
     else if (res.status === 'match') matched.push(definition);

@@ -3,6 +3,7 @@ import { parseAre } from '../regex/are-parser.js';
 import type { AreFeatures } from '../regex/are-to-js.js';
 import { areFeatures, backrefProblem, subjectCaveat, translateAre } from '../regex/are-to-js.js';
 import { type AreMatcher, compileMatcher } from '../regex/matcher.js';
+import { type LiteralForm, literalFormOf, literalMatch, mayMatch, type Prefilter, prefilterOf } from '../regex/prefilter.js';
 
 /**
  * A `matchPattern` compiled to behave like Postgres' `model ~ match_pattern`:
@@ -32,6 +33,11 @@ export type PatternTest =
 const CACHE_LIMIT = 5000;
 const cache = new Map<string, CompiledPattern>();
 
+/** Patterns compiled in this process so far (--verbose says how many matching needed). */
+export function compiledPatternCount(): number {
+  return cache.size;
+}
+
 export function compilePattern(pattern: string): CompiledPattern {
   const hit = cache.get(pattern);
   if (hit) return hit;
@@ -55,8 +61,59 @@ function compileUncached(pattern: string): CompiledPattern {
   return { status: 'ok', pattern, matcher: compiled.matcher, parsed: parsed.parsed, features: areFeatures(parsed.parsed) };
 }
 
-/** Evaluates `subject ~ pattern`. The subject is used exactly as given: no trimming, no case change. */
+/**
+ * What matching needs to know of a valid pattern to answer without compiling it
+ * (regex/prefilter.ts): its literal form when it has one (the verdict is then a comparison of
+ * strings), else its literal prefilter (which can answer "no match"), and the features that
+ * decide whether a verdict is exact.
+ */
+export interface KnownPattern {
+  literal?: LiteralForm;
+  prefilter: Prefilter;
+  features: AreFeatures;
+}
+
+/** The known patterns of a list (the invalid and unsupported ones are left out), for the build. */
+export function precomputePatterns(patterns: Iterable<string>): Record<string, KnownPattern> {
+  const out: Record<string, KnownPattern> = {};
+  for (const pattern of patterns) {
+    const c = compilePattern(pattern);
+    if (c.status !== 'ok') continue;
+    const literal = literalFormOf(c.parsed);
+    out[pattern] = literal === null ? { prefilter: prefilterOf(c.parsed), features: c.features } : { literal, prefilter: { icase: literal.icase, all: [] }, features: c.features };
+  }
+  return out;
+}
+
+// The bundle has the built-in catalogue's patterns written in at build time (scripts/build.mjs),
+// as JSON; run from the sources, no pattern is known ahead and every one is compiled.
+declare const LLMOBS_KNOWN_PATTERNS: string | undefined;
+let known: Map<string, KnownPattern> | undefined;
+
+function knownPattern(pattern: string): KnownPattern | undefined {
+  known ??= new Map(typeof LLMOBS_KNOWN_PATTERNS === 'string' ? Object.entries(JSON.parse(LLMOBS_KNOWN_PATTERNS) as Record<string, KnownPattern>) : []);
+  return known.get(pattern);
+}
+
+/** Replaces the patterns known ahead (tests, to run with and without them). */
+export function setKnownPatterns(table: Record<string, KnownPattern>): void {
+  known = new Map(Object.entries(table));
+}
+
+/**
+ * Evaluates `subject ~ pattern`. The subject is used exactly as given: no trimming, no case change.
+ * A pattern given as text whose prefilter is known and rules the subject out is answered without
+ * being compiled (the answer is the same; only the work differs).
+ */
 export function testPattern(pattern: string | CompiledPattern, subject: string): PatternTest {
+  if (typeof pattern === 'string') {
+    const k = knownPattern(pattern);
+    if (k !== undefined && (k.literal !== undefined || !mayMatch(k.prefilter, subject))) {
+      const status = k.literal !== undefined && literalMatch(k.literal, subject) ? 'match' : 'no-match';
+      const caveat = subjectCaveat(k.features, k.prefilter.icase, subject);
+      return caveat === null ? { status, exact: true } : { status, exact: false, reason: caveat };
+    }
+  }
   const c = typeof pattern === 'string' ? compilePattern(pattern) : pattern;
   if (c.status === 'invalid') return { status: 'error', reason: `invalid pattern: ${c.reason}` };
   if (c.status === 'unsupported') return { status: 'error', reason: `cannot be evaluated offline: ${c.reason}` };

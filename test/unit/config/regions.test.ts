@@ -30,7 +30,7 @@ describe('regions', () => {
   it('offers the table\'s names as the choices of --region, which completion reads', async () => {
     const { buildProgram } = await import('../../../src/cli.js');
     const { Context, defaultDeps } = await import('../../../src/context.js');
-    const program = buildProgram(new Context(defaultDeps()));
+    const program = await buildProgram(new Context(defaultDeps()));
     const add = program.commands.find((c) => c.name() === 'profile')!.commands.find((c) => c.name() === 'add')!;
     expect(add.options.find((o) => o.long === '--region')!.argChoices).toEqual(['eu', 'us', 'jp', 'hipaa']);
   });

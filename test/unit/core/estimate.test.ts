@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { EstimateInput } from '../../../src/core/estimate.js';
 import { estimate } from '../../../src/core/estimate.js';
 import { specToDefinition } from '../../../src/core/models/draft.js';
+import { describePattern } from '../../../src/core/models/pattern.js';
 import type { ModelDefinition } from '../../../src/core/models/types.js';
 import { modelDefinitionSchema } from '../../../src/core/models/schemas.js';
 import { ObservationRejectedError } from '../../../src/core/usage.js';
@@ -32,7 +33,7 @@ describe('estimate with provided usage', () => {
     expect(r.pricingTier).toBe('Standard');
     expect(r.warnings).toEqual([]);
     expect(r.explain.usage).toMatchObject({ source: 'provided', totalAdded: true, tokenization: null });
-    expect(r.explain.pattern).toMatchObject({ status: 'ok', caseInsensitive: true, prefix: '(?i)' });
+    expect(describePattern(r.matchedModel!.matchPattern)).toMatchObject({ status: 'ok', caseInsensitive: true, prefix: '(?i)' });
   });
 
   it('returns the stored total, and keeps the worker value for explain', () => {

@@ -7,7 +7,9 @@ import { Context, defaultDeps } from '../../../src/context.js';
 import { specToDefinition } from '../../../src/core/models/draft.js';
 import { builtInDefinitions } from '../../../src/data/catalogue.js';
 import { UsageError } from '../../../src/errors.js';
-import { forgetRemoteDefinitions, loadModelsFile, loadRemoteDefinitions, offlineDefinitions, readModelsFile, REMOTE_CACHE_TTL_MS } from '../../../src/model-definitions.js';
+import { offlineDefinitions, REMOTE_CACHE_TTL_MS } from '../../../src/model-definitions.js';
+import { loadModelsFile, readModelsFile } from '../../../src/model-definitions/models-file.js';
+import { forgetRemoteDefinitions, loadRemoteDefinitions } from '../../../src/model-definitions/remote.js';
 import { isolatedEnv, tempDir } from '../../helpers/cli.js';
 import { fakeModelsApi } from '../../helpers/fake-models-api.js';
 

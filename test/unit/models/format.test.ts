@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { testPattern } from '../../../src/core/models/pattern.js';
 import { exactPattern, parsePrice, sameBody } from '../../../src/commands/models/draft-input.js';
 import { formatUsd, priceText } from '../../../src/commands/models/render.js';
-import { remoteCachePath } from '../../../src/model-definitions.js';
+import { remoteCachePath } from '../../../src/model-definitions/remote.js';
 
 describe('prices for people', () => {
   it('formats dollars with at least two decimals and without float noise', () => {

@@ -1,9 +1,9 @@
 // Control characters from names and server text never reach a terminal raw.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { escapeJson, escapeText, escapeValue } from '../../../src/output/escape.js';
-import { Output } from '../../../src/output/output.js';
+import { loadColors, Output } from '../../../src/output/output.js';
 import { isolatedEnv, runInProcess } from '../../helpers/cli.js';
 import { Capture } from '../../helpers/streams.js';
 
@@ -16,6 +16,8 @@ const BLACK = '\u001b[30;40m';
 // Raw control characters, and ESC other than the colour codes of our own styling.
 // eslint-disable-next-line no-control-regex
 const RAW = /[\u0000-\u0008\u000b-\u001a\u001c-\u001f\u007f-\u009f]|\u001b(?!\[(?:1|2|22|31|32|33|36|39)m)/;
+
+beforeAll(() => loadColors());
 
 describe('escaping', () => {
   it('makes every control character visible in a value, and all but colours in text', () => {

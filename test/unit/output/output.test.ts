@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { colorLevel } from '../../../src/output/color.js';
-import { loadTables, Output } from '../../../src/output/output.js';
+import { loadColors, loadTables, Output } from '../../../src/output/output.js';
 import { Capture } from '../../helpers/streams.js';
 
 describe('colorLevel', () => {
@@ -18,6 +18,8 @@ describe('colorLevel', () => {
     expect(colorLevel({ env: { COLORTERM: 'truecolor' }, isTTY: true, noColorFlag: false })).toBe(3);
   });
 });
+
+beforeAll(() => loadColors());
 
 function output(isTTY: boolean, env: Record<string, string> = {}, json = false) {
   const stdout = new Capture(isTTY);

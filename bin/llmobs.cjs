@@ -1,0 +1,138 @@
+#!/usr/bin/env node
+// CommonJS, as is dist/cli.cjs: on Node 20 an ES module entry would start the ES module loader,
+// a fifth of a bare node start (see scripts/build.mjs).
+'use strict';
+const Module = require('node:module');
+
+compileCache();
+const { run } = require('../dist/cli.cjs');
+
+// A reader that stops early (`llmobs prompts list | head`) closes the pipe: that is not an error,
+// so stop quietly instead of crashing with an unhandled EPIPE. Node makes process.stdout on first
+// use (piped output is mostly written without it, see src/io/stdio.ts): the handler is added then.
+const stdout = Object.getOwnPropertyDescriptor(process, 'stdout');
+if (stdout?.get && stdout.configurable) {
+  Object.defineProperty(process, 'stdout', {
+    configurable: true,
+    enumerable: stdout.enumerable,
+    get() {
+      const stream = stdout.get.call(process);
+      Object.defineProperty(process, 'stdout', { configurable: true, enumerable: stdout.enumerable, writable: false, value: stream });
+      stream.on('error', quietOnEpipe);
+      return stream;
+    },
+  });
+} else {
+  process.stdout.on('error', quietOnEpipe);
+}
+
+function quietOnEpipe(error) {
+  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw error;
+}
+
+run(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});
+
+/**
+ * V8's code cache for the files of dist/: compiling them is a third of the CPU time of an
+ * `estimate` and a good part of `--version`. The first run of a command compiles as usual and
+ * saves, at exit, what V8 compiled of each file (the functions that ran, too); later runs start
+ * from that. Node 22.1+ has this built in (module.enableCompileCache); on Node 20 the CommonJS
+ * loader's compile step is replaced for the files of dist/ only.
+ *
+ * Kept in $LLMOBS_CACHE_DIR (default $XDG_CACHE_HOME/llmobs, else ~/.cache/llmobs), in a folder
+ * per build: the package's version, the size and modification time of dist/cli.cjs, the Node
+ * version and architecture (a new build starts a new folder and removes the others). Within it an
+ * entry is keyed by the file's name and length; V8 itself refuses data made for another source
+ * length, V8 version or set of flags. Nothing is cached with NODE_DISABLE_COMPILE_CACHE=1 or
+ * LLMOBS_COMPILE_CACHE=0, or when the folder cannot be written; any failure falls back to
+ * compiling. The cache holds compiled code only, never data of a run; it is used only when its
+ * folders belong to this user and no one else can write them.
+ */
+function compileCache() {
+  const env = process.env;
+  if (env.NODE_DISABLE_COMPILE_CACHE === '1' || env.LLMOBS_COMPILE_CACHE === '0') return;
+  const path = require('node:path');
+  const base = env.LLMOBS_CACHE_DIR || path.join(env.XDG_CACHE_HOME || path.join(env.HOME || require('node:os').homedir(), '.cache'), 'llmobs');
+  if (typeof Module.enableCompileCache === 'function') {
+    try {
+      Module.enableCompileCache(path.join(base, 'compile-cache'));
+    } catch {
+      // Not cached: the same as before.
+    }
+    return;
+  }
+  const fs = require('node:fs');
+  const vm = require('node:vm');
+  const dist = path.join(__dirname, '..', 'dist') + path.sep;
+  let dir;
+  try {
+    const { version } = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8'));
+    const cli = fs.statSync(path.join(dist, 'cli.cjs'));
+    dir = path.join(base, 'compile-cache', `${version}-${cli.size}-${Math.trunc(cli.mtimeMs)}-${process.version}-${process.arch}`);
+  } catch {
+    return;
+  }
+  // Compiled code runs as it is read: it is read only from folders of this user that no one else
+  // can write (a folder not there yet is made so at exit), and written only there.
+  const uid = process.getuid?.();
+  const trusted = (folder) => {
+    const stat = fs.statSync(folder, { throwIfNoEntry: false });
+    if (stat === undefined) return undefined;
+    return stat.isDirectory() && (uid === undefined || stat.uid === uid) && (process.platform === 'win32' || (stat.mode & 0o022) === 0);
+  };
+  const folders = [path.dirname(dir), dir];
+  if (folders.some((folder) => trusted(folder) === false)) return;
+  const compile = Module.prototype._compile;
+  const fresh = [];
+  Module.prototype._compile = function (content, filename) {
+    // Files of dist/ only, and not the few that use import() (of a package that stays in
+    // node_modules): a vm.Script gets the main loader's import() only through an experimental
+    // option, which prints a warning.
+    if (!filename.startsWith(dist) || content.includes('import(')) return compile.call(this, content, filename);
+    let wrapper;
+    try {
+      const key = path.join(dir, `${filename.slice(dist.length).replace(/[/\\]/g, '+')}-${content.length}.bin`);
+      let cachedData;
+      try {
+        cachedData = fs.readFileSync(key);
+      } catch {
+        // Not cached yet.
+      }
+      const script = new vm.Script(Module.wrap(content), { filename, cachedData });
+      if (cachedData === undefined || script.cachedDataRejected) fresh.push({ script, key });
+      wrapper = script.runInThisContext({ displayErrors: true });
+    } catch {
+      return compile.call(this, content, filename);
+    }
+    const module = this;
+    const requireHere = (id) => module.require(id);
+    requireHere.resolve = (request, options) => Module._resolveFilename(request, module, false, options);
+    requireHere.main = require.main;
+    requireHere.cache = Module._cache;
+    return wrapper.call(module.exports, module.exports, requireHere, module, filename, path.dirname(filename));
+  };
+  process.once('exit', () => {
+    if (fresh.length === 0) return;
+    try {
+      // A new folder: the entries of other builds go.
+      const created = fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      if (!folders.every((folder) => trusted(folder) === true)) return;
+      if (created !== undefined) {
+        const parent = path.dirname(dir);
+        for (const name of fs.readdirSync(parent)) if (name !== path.basename(dir)) fs.rmSync(path.join(parent, name), { recursive: true, force: true });
+      }
+      for (const { script, key } of fresh) {
+        // Written whole under a temporary name, then renamed: a process starting meanwhile reads
+        // no entry or a whole one.
+        const temporary = `${key}.${process.pid}.tmp`;
+        fs.writeFileSync(temporary, script.createCachedData(), { mode: 0o600 });
+        fs.renameSync(temporary, key);
+      }
+    } catch {
+      // A cache that cannot be written is no cache.
+    }
+  });
+}

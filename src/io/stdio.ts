@@ -1,0 +1,70 @@
+// stdout and stderr of the CLI. Piped or redirected to a file (scripts, CI), they are written with
+// fs.writeSync on the file descriptor: Node's process.stdout is a stream that loads Node's whole
+// stream stack, and for a pipe the network stack too, some 2 to 6 ms of CPU at every start of a
+// process whose own start is 25 ms. On a terminal or a character device (/dev/null) they stay
+// Node's streams (a terminal needs its width and colours).
+//
+// A write the descriptor does not take whole at once (a non-blocking pipe that is full answers
+// EAGAIN) or that fails (EPIPE: the reader is gone) hands the rest, and every later write, to
+// Node's stream, which waits for the pipe or reports the error as it always did.
+import { fstatSync, writeSync } from 'node:fs';
+import type { OutStream } from '../output/output.js';
+
+const streams = new Map<1 | 2, OutStream>();
+
+/** The stream for stdout (1) or stderr (2), made on first use. */
+export function stdio(fd: 1 | 2): OutStream {
+  let stream = streams.get(fd);
+  if (stream === undefined) {
+    stream = piped(fd) ? new FdWriter(fd, () => nodeStream(fd)) : nodeStream(fd);
+    streams.set(fd, stream);
+  }
+  return stream;
+}
+
+const nodeStream = (fd: 1 | 2): NodeJS.WriteStream => (fd === 1 ? process.stdout : process.stderr);
+
+const pipedFds = new Map<1 | 2, boolean>();
+
+/** Whether stdout (1) or stderr (2) is a pipe, a socket or a regular file: never a terminal. */
+export function piped(fd: 1 | 2): boolean {
+  let answer = pipedFds.get(fd);
+  if (answer === undefined) {
+    try {
+      const stat = fstatSync(fd);
+      answer = stat.isFIFO() || stat.isSocket() || stat.isFile();
+    } catch {
+      answer = false;
+    }
+    pipedFds.set(fd, answer);
+  }
+  return answer;
+}
+
+/** Writes to a file descriptor; after a write it cannot finish, to `stream()` instead. */
+export class FdWriter implements OutStream {
+  readonly isTTY = false;
+  readonly columns = undefined;
+  private fallback: OutStream | undefined;
+
+  constructor(
+    private readonly fd: number,
+    private readonly stream: () => OutStream,
+  ) {}
+
+  write(chunk: string | Uint8Array): boolean {
+    if (this.fallback) return this.fallback.write(chunk) !== false;
+    let bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+    while (bytes.length > 0) {
+      let written: number;
+      try {
+        written = writeSync(this.fd, bytes);
+      } catch {
+        this.fallback = this.stream();
+        return this.fallback.write(bytes) !== false;
+      }
+      bytes = bytes.subarray(written);
+    }
+    return true;
+  }
+}

@@ -55,11 +55,14 @@ export interface ContextDeps {
   /** undici dispatcher for every request (tests pass a MockAgent). */
   dispatcher?: Dispatcher | undefined;
   sleep: (ms: number) => Promise<void>;
+  /** Lets the process end although sleeps are pending (a command stopped by Ctrl-C mid-wait). */
+  releaseSleeps?: () => void;
   random: () => number;
   prompter?: Prompter | undefined;
 }
 
 export function defaultDeps(): ContextDeps {
+  const sleeping = new Set<NodeJS.Timeout>();
   return {
     // Getters: Node builds each stdio stream on first use (stdin as a pipe loads the net stack),
     // and most runs never read stdin or write to stderr. Piped stdout and stderr are written
@@ -78,7 +81,17 @@ export function defaultDeps(): ContextDeps {
     env: process.env,
     cwd: process.cwd(),
     now: () => new Date(),
-    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    sleep: (ms) =>
+      new Promise((resolve) => {
+        const timer = setTimeout(() => {
+          sleeping.delete(timer);
+          resolve();
+        }, ms);
+        sleeping.add(timer);
+      }),
+    releaseSleeps: () => {
+      for (const timer of sleeping) timer.unref();
+    },
     random: Math.random,
   };
 }
@@ -257,6 +270,7 @@ export class Context {
   }
 
   async dispose(): Promise<void> {
+    this.deps.releaseSleeps?.();
     const clients = this.clients;
     this.clients = [];
     await Promise.all(clients.map((client) => client.close()));

@@ -2,7 +2,7 @@
 // Pages are read here, not by the shared client: answers are kept exactly as the server sent
 // them (for exports), a malformed page is asked for again (a GET is safe to repeat), and a
 // server that hands out the same cursor twice is stopped instead of looping forever.
-import { ApiError } from '../errors.js';
+import { ApiError, ApiNotFoundError } from '../errors.js';
 import type { ApiClient, Query } from './client.js';
 import { errorForBadResponse } from './http-error.js';
 import { observationIssues, ObservationsV2PageSchema } from './schemas/observations.js';
@@ -40,6 +40,10 @@ export async function fetchObservationPage(client: ApiClient, query: Query, curs
       const page = data as { data: Record<string, unknown>[]; meta: { cursor?: string | null } };
       return { items: page.data, next: page.meta.cursor || null, bytes };
     } catch (error) {
+      // A listing answers 404 only when the route itself is missing: say what that means.
+      if (error instanceof ApiNotFoundError && !error.hint) {
+        error.hint = `This server has no v2 observations API (${OBSERVATIONS_V2_PATH}): a self-hosted Langfuse older than the v2 APIs, or not a Langfuse server. Check the base URL (llmobs health), or upgrade the server.`;
+      }
       if (!(error instanceof ApiError && error.code === 'bad_response') || attempt >= options.retries) throw error;
       const delay = Math.min(500 * 2 ** attempt, 8_000);
       options.trace?.(`  malformed page (${error.message}); asking again in ${delay} ms`);

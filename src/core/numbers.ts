@@ -28,17 +28,22 @@ export function lenientNumberMap(value: unknown): Record<string, number> {
 
 /**
  * Token counts of a usage map as Langfuse's metrics count them: input is the sum of every key
- * that contains "input" (any case), output of every key with "output", total the `total` key.
+ * that contains "input" (any case), output of every key with "output", total the `total` key
+ * (without one, the sum of every key, as ingestion computes it).
  */
 export function tokenSums(usage: Record<string, number>): { input: number; output: number; total: number } {
   let input = 0;
   let output = 0;
+  let sum = 0;
   for (const key in usage) {
     const lower = key.toLowerCase();
     if (lower.includes('input')) input += usage[key]!;
     if (lower.includes('output')) output += usage[key]!;
+    sum += usage[key]!;
   }
-  return { input, output, total: usage.total ?? 0 };
+  // Ingestion adds `total` as the sum of every key when a client sends none; servers that skip
+  // that step (or answers without it) would otherwise read as 0 tokens beside non-zero counts.
+  return { input, output, total: usage.total ?? sum };
 }
 
 /** Neumaier summation: many small costs add up without visible float drift. */

@@ -250,6 +250,24 @@ describe('Ctrl-C', () => {
     expectComplete(file);
   });
 
+  it('during a long Retry-After wait ends at once (exit 130), not when the wait is over', async () => {
+    const { env, dir } = await start({ fault: onPage(1, { status: 429, headers: { 'retry-after': '110' }, body: JSON.stringify({ message: 'Rate limit exceeded' }) }) });
+    const file = join(dir, 'w.jsonl');
+    // The bound (25 s) is far below the server's 110 s and far above start-up and one page under load.
+    const child = execa(process.execPath, [BIN, 'observations', 'export', '--output', file], { env, extendEnv: false, reject: false, stdin: 'ignore', timeout: 25_000 });
+    let stderr = '';
+    await new Promise<void>((resolve) => child.stderr!.on('data', (chunk: Buffer) => ((stderr += chunk.toString()).includes('asking again in 110 s') ? resolve() : undefined)));
+    child.kill('SIGINT');
+    const result = await child;
+    expect(result.timedOut).toBe(false);
+    expect(result.exitCode).toBe(130);
+    expect(ids(file)).toHaveLength(1000);
+
+    const resumed = await llmobs(['observations', 'export', '--output', file, '--resume'], { env });
+    expect(resumed.exitCode).toBe(0);
+    expectComplete(file);
+  });
+
   it('after a kill -9 at any point, --resume gives every id once', async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));

@@ -1,10 +1,18 @@
 import { z } from 'zod';
+import { lenientNumber } from '../../core/numbers.js';
+
+/** A count that some servers (ClickHouse-backed views) send as a numeric string. */
+const count = z.union([z.number(), z.string()]).transform((value, ctx) => {
+  const n = lenientNumber(value);
+  if (n === null) ctx.addIssue({ code: 'custom', message: `expected a number, received "${String(value).slice(0, 40)}"` });
+  return n ?? 0;
+});
 
 export const PageMetaSchema = z.looseObject({
-  page: z.number(),
-  limit: z.number(),
-  totalItems: z.number(),
-  totalPages: z.number(),
+  page: count,
+  limit: count,
+  totalItems: count,
+  totalPages: count,
 });
 
 export type PageMeta = z.infer<typeof PageMetaSchema>;

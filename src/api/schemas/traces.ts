@@ -16,8 +16,9 @@ const traceFields = {
   environment: nullableString,
   tags: z.array(z.string()).nullish(),
   htmlPath: nullableString,
-  latency: z.unknown(),
-  totalCost: z.unknown(),
+  // Numbers or numeric strings; a server that leaves them out shows the trace without them.
+  latency: z.unknown().optional(),
+  totalCost: z.unknown().optional(),
 };
 
 /** One observation inside a trace (ObservationsView). */

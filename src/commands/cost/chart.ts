@@ -1,5 +1,6 @@
 // Horizontal bars drawn with block characters, eighths of a cell wide, for a terminal.
 import type { ChalkInstance } from 'chalk';
+import { displayWidth, truncate } from '../../output/fit.js';
 
 const EIGHTHS = ['', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];
 
@@ -18,12 +19,14 @@ export interface BarItem {
 /** One line per item: label, bar, value; the bars share the width that is left. */
 export function barChart(items: readonly BarItem[], width: number, c: ChalkInstance): string[] {
   if (items.length === 0) return [];
-  const labelWidth = Math.min(28, Math.max(...items.map((i) => i.label.length)));
+  // Terminal columns, not string length: names in wide scripts take two columns a character.
+  const labelWidth = Math.min(28, Math.max(...items.map((i) => displayWidth(i.label))));
   const textWidth = Math.max(...items.map((i) => i.text.length));
   const cells = Math.max(10, width - labelWidth - textWidth - 4);
   const max = Math.max(...items.map((i) => i.value));
   return items.map((item) => {
-    const label = item.label.length > labelWidth ? `${item.label.slice(0, labelWidth - 1)}…` : item.label.padEnd(labelWidth);
+    const cut = truncate(item.label, labelWidth);
+    const label = `${cut}${' '.repeat(Math.max(0, labelWidth - displayWidth(cut)))}`;
     const drawn = bar(item.value, max, cells);
     return `${label}  ${c.cyan(drawn)}${' '.repeat(cells - [...drawn].length)}  ${item.text.padStart(textWidth)}`.trimEnd();
   });

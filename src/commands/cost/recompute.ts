@@ -21,7 +21,7 @@ import { JsonBytes } from '../estimate/json-bytes.js';
 import { filterShape, observationQuery, wholeNumber } from '../observations/filters.js';
 import { Meter } from '../observations/meter.js';
 import { LineTooLongError, lineChunks } from '../../io/line-chunks.js';
-import { formatCost, formatTokens } from './format.js';
+import { countOf, formatCost, formatTokens } from '../../output/format.js';
 import { RecomputeLines, writeResult } from './recompute-lines.js';
 import { resolveRange } from './report.js';
 
@@ -82,7 +82,7 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
   const seconds = (performance.now() - started) / 1000;
   const models = recomputer.report();
   ctx.out.info(
-    `Re-priced ${stats.generations.toLocaleString('en-US')} generations${opts.input !== undefined ? ` from ${stats.lines.toLocaleString('en-US')} lines` : ''} in ${seconds.toFixed(2)} s (${Math.round(stats.generations / Math.max(seconds, 0.001)).toLocaleString('en-US')}/s)${recomputer.skipped ? `; ${recomputer.skipped.toLocaleString('en-US')} observations without a model or cost skipped` : ''}${sink ? `; one line per generation in ${opts.output}` : ''}`,
+    `Re-priced ${countOf(stats.generations, 'generation')}${opts.input !== undefined ? ` from ${countOf(stats.lines, 'line')}` : ''} in ${seconds.toFixed(2)} s (${Math.round(stats.generations / Math.max(seconds, 0.001)).toLocaleString('en-US')}/s)${recomputer.skipped ? `; ${countOf(recomputer.skipped, 'observation')} without a model or cost skipped` : ''}${sink ? `; one line per generation in ${opts.output}` : ''}`,
   );
   if (ctx.globals.json) ctx.out.printJson(models.map((m) => ({ ...m, model: m.model === '' ? null : m.model })));
   else printReport(ctx, models);
@@ -167,6 +167,7 @@ async function fromFile(ctx: Context, file: string, recomputer: Recomputer, sink
 async function fromApi(ctx: Context, query: Query, limit: number | undefined, recomputer: Recomputer, sink: Sink | undefined) {
   const client = await ctx.api();
   const meter = new Meter(ctx, 0, 0, 'generations');
+  meter.announceRetries(client);
   const stats = { lines: 0, generations: 0, failed: 0 };
   let reported = 0;
   try {
@@ -207,7 +208,7 @@ function printReport(ctx: Context, models: ModelRecompute[]): void {
   }
   const totals = recomputeTotals(models);
   const name = (m: { model: string }) => (m.model === '' ? '(no model)' : m.model);
-  const diff = (d: number) => (Math.abs(d) < 5e-13 ? '0' : `${d > 0 ? '+' : ''}${formatCost(d)}`);
+  const diff = (d: number) => (Math.abs(d) < 5e-13 ? formatCost(0) : `${d > 0 ? '+' : ''}${formatCost(d)}`);
   const rows = models.map((m) => [
     name(m),
     formatTokens(m.generations),

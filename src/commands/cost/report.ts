@@ -14,7 +14,7 @@ import { parseOptions } from '../options.js';
 import { OBSERVATION_TYPES } from '../observations/filters.js';
 import { cacheKey, readAnswer, writeAnswer } from './cache.js';
 import { barChart } from './chart.js';
-import { formatCost, formatShare, formatTokens } from './format.js';
+import { formatCost, formatShare, formatTokens } from '../../output/format.js';
 
 const BY = [...Object.keys(GROUPINGS), ...TIME_GROUPINGS];
 
@@ -28,6 +28,8 @@ const Options = z.object({
   budget: z
     .string()
     .transform((text) => text.trim().replace(/^\$/, '').replace(/_/g, ''))
+    // 1,000 or 12,500.50; a comma anywhere else (1,5) may be a decimal comma: refused, not guessed.
+    .transform((text) => (/^\d{1,3}(,\d{3})+(\.\d+)?$/.test(text) ? text.replace(/,/g, '') : text))
     .pipe(z.string().regex(/^\d+(\.\d+)?$/, 'must be an amount in USD, such as 100 or 12.50').transform(Number))
     .optional(),
   cache: z.boolean().default(true),
@@ -99,25 +101,35 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
 
   const client = await ctx.api();
   const identity = client.config.auth.type === 'basic' ? client.config.auth.publicKey : client.config.auth.type === 'bearer' ? cacheKey(client.config.auth.apiKey) : 'none';
-  const key = cacheKey({ v: 1, baseUrl: client.baseUrl, identity, query: { ...query, fromTimestamp: range.from.key, toTimestamp: range.to.key } });
-  let data: Record<string, unknown>[];
+  /** The server's answer to a query, or the cached one of the last 5 minutes. */
+  const answer = async (asked: typeof query) => {
+    const key = cacheKey({ v: 1, baseUrl: client.baseUrl, identity, query: { ...asked, fromTimestamp: range.from.key, toTimestamp: range.to.key } });
+    const cached = opts.cache ? await readAnswer(ctx, key) : undefined;
+    if (cached) return { data: cached.data, cached };
+    const data = await queryMetrics(client, asked, (line) => ctx.trace(line));
+    await writeAnswer(ctx, { version: 1, key, fetchedAt: now.toISOString(), from: asked.fromTimestamp, to: asked.toTimestamp, data });
+    return { data, cached: undefined };
+  };
+  const { data, cached } = await answer(query);
   let cachedAt: string | null = null;
-  const cached = opts.cache ? await readAnswer(ctx, key) : undefined;
   if (cached) {
-    data = cached.data;
     cachedAt = cached.fetchedAt;
     request.from = new Date(cached.from);
     request.to = new Date(cached.to);
     const age = Math.round((now.getTime() - Date.parse(cached.fetchedAt)) / 1000);
     ctx.out.hint(`From the cache: the same report was asked for ${age < 60 ? `${age} s` : `${Math.round(age / 60)} min`} ago (--no-cache asks the server; Langfuse Cloud's Hobby plan allows 100 metrics requests a day).`);
-  } else {
-    data = await queryMetrics(client, query, (line) => ctx.trace(line));
-    await writeAnswer(ctx, { version: 1, key, fetchedAt: now.toISOString(), from: query.fromTimestamp, to: query.toTimestamp, data });
   }
   const report = buildReport(request, data);
+  if (report.truncated && (request.by.length > 0 || request.time)) {
+    // The groups were cut at the row limit, so their sum is not the total (nor what a budget is
+    // checked against): one more request, without groups, gives it.
+    const whole = { ...request, by: [], time: null };
+    report.total = buildReport(whole, (await answer(buildQuery(whole))).data).total;
+    for (const group of report.groups) group.share = report.total.cost > 0 ? group.cost / report.total.cost : 0;
+  }
   const budget = opts.budget === undefined ? null : checkBudget(report.total.cost, opts.budget);
-  if (report.truncated) ctx.out.warn(`the server returned ${data.length} rows, as many as it returns at most: some groups may be missing. Narrow the range or use fewer groupings.`);
-  if (report.unreadable) ctx.out.warn(`${report.unreadable} rows had no readable cost or count and were left out`);
+  if (report.truncated) ctx.out.warn(`the server returned ${data.length} rows, as many as it returns at most: some groups may be missing (the total, asked for on its own, counts them all). Narrow the range or use fewer groupings.`);
+  if (report.unreadable) ctx.out.warn(report.unreadable === 1 ? '1 row had no readable cost or count and was left out' : `${report.unreadable} rows had no readable cost or count and were left out`);
 
   if (ctx.globals.json) {
     ctx.out.printJson({ ...report, budget, cachedAt });
@@ -128,7 +140,7 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
     if (budget && !budget.exceeded) ctx.out.info(`Within the budget of ${formatCost(budget.limit)}: ${formatShare(budget.used)} used, ${formatCost(budget.limit - budget.total)} left.`);
   }
   if (budget?.exceeded) {
-    throw new PreconditionError(`the total cost ${formatCost(budget.total)} exceeds the budget of ${formatCost(budget.limit)} by ${formatCost(budget.over)} (${formatShare(budget.used)} of the budget)`, {
+    throw new PreconditionError(`the total cost ${formatCost(budget.total)} exceeds the budget of ${formatCost(budget.limit)} by ${formatCost(budget.over)}${budget.limit > 0 ? ` (${formatShare(budget.used)} of the budget)` : ''}`, {
       hint: `Range ${report.from} to ${report.to}.`,
       details: budget,
     });

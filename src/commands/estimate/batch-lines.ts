@@ -93,12 +93,21 @@ export class BatchProcessor {
   }
 
   private processLine(raw: string, line: number, result: ChunkResult, totals: Map<string, ModelTotals>, out: JsonBytes): void {
-    const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-    if (text.trim() === '') {
+    let text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    const trimmed = text.trim();
+    if (trimmed === '') {
       result.skipped++;
       out.text(`{"line":${line},"skipped":"empty line"}\n`);
       return;
     }
+    // `observations export --format json` writes "[" and "]" on their own lines and one element
+    // per line ending with a comma: read as it is, like JSON Lines.
+    if (trimmed === '[' || trimmed === ']') {
+      result.skipped++;
+      out.text(`{"line":${line},"skipped":"JSON array bracket"}\n`);
+      return;
+    }
+    if (trimmed.startsWith('{') && trimmed.endsWith(',')) text = trimmed.slice(0, -1);
     if (jsonTextDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
       return this.fail(result, line, { code: 'json_too_deep', message: new JsonTooDeepError('the line').message }, undefined, out);
     }

@@ -8,7 +8,7 @@ import { cannotRead, openInputStream } from '../../io/files.js';
 import { lineChunks } from '../../io/line-chunks.js';
 import { type DefinitionsMode, type DefinitionsOrigin, describeOrigin, loadDefinitions, REMOTE_CACHE_TTL_MS } from '../../model-definitions.js';
 import { BatchProcessor, type ChunkResult, mergeTotals, type ModelTotals } from './batch-lines.js';
-import { formatUsd } from './render.js';
+import { formatUsd } from '../../output/format.js';
 
 const CHUNK = 1 << 18;
 const MAX_REPORTED_ERRORS = 20;
@@ -92,12 +92,12 @@ function progressText(lines: number, bytes: number, size: number | undefined, st
 function printSummary(ctx: Context, models: ModelTotals[], stats: { lines: number; estimated: number; failed: number; skipped: number }, totalCost: number, elapsedMs: number, origin: DefinitionsOrigin): void {
   const { out } = ctx;
   const rate = Math.round(stats.lines / Math.max(elapsedMs / 1000, 0.001));
-  out.info(`${stats.lines} lines: ${stats.estimated} estimated, ${stats.failed} failed, ${stats.skipped} empty (${(elapsedMs / 1000).toFixed(2)} s, ${rate} lines/s)`);
+  out.info(`${stats.lines} lines: ${stats.estimated} estimated, ${stats.failed} failed, ${stats.skipped} skipped (empty lines, JSON array brackets, observations without a model); ${(elapsedMs / 1000).toFixed(2)} s, ${rate} lines/s`);
   out.info(`Definitions: ${describeOrigin(origin)}`);
   if (models.length === 0) return;
   out.info(['MODEL', 'DEFINITION', 'GENERATIONS', 'INPUT', 'OUTPUT', 'TOTAL COST'].join('\t'));
   for (const entry of models) {
-    out.info([entry.model, entry.definition ?? '(no match)', entry.generations, entry.usage.input ?? 0, entry.usage.output ?? 0, formatUsd(entry.cost.value())].join('\t'));
+    out.info([entry.model, entry.definition ?? '(no match)', entry.generations, entry.usage.input ?? 0, entry.usage.output ?? 0, formatUsd(entry.cost.value(), 'exact')].join('\t'));
   }
-  out.info(`total cost\t${formatUsd(totalCost)}\t(stored costs of the lines, added exactly)`);
+  out.info(`total cost\t${formatUsd(totalCost, 'exact')}\t(stored costs of the lines, added exactly)`);
 }

@@ -7,6 +7,7 @@ import type { EstimateResult } from '../../core/estimate.js';
 import type { LossReason, RankedDefinition } from '../../core/models/match.js';
 import { StoredCostSum } from '../../core/precision.js';
 import type { ConditionEvaluation } from '../../core/pricing-tier.js';
+import { formatUsd } from '../../output/format.js';
 
 /** The stable JSON result; `explain` only when asked for. */
 export function resultJson(result: EstimateResult, explain: boolean): Record<string, unknown> {
@@ -114,13 +115,6 @@ function conditionText(condition: ConditionEvaluation): string {
   return `${source}.${key} (${seen}) in [${values.join(', ')}]: ${condition.passed ? 'yes' : 'no'}`;
 }
 
-export function formatUsd(value: number | null | undefined): string {
-  if (value === null || value === undefined) return '-';
-  if (value === 0) return '$0';
-  const fixed = value.toFixed(12).replace(/0+$/, '').replace(/\.$/, '');
-  return `$${fixed}`;
-}
-
 export function printEstimate(ctx: Context, result: EstimateResult, explain: boolean, origin: DefinitionsOrigin): void {
   const { out } = ctx;
   const matched = result.matchedModel;
@@ -142,7 +136,7 @@ export function printEstimate(ctx: Context, result: EstimateResult, explain: boo
       [{ header: 'USAGE TYPE' }, { header: 'UNITS', align: 'right' }, { header: 'PRICE', align: 'right' }, { header: 'COST', align: 'right' }],
       keys.map((key) => {
         const line = lines.get(key);
-        return [key, result.usageDetails[key] ?? '', line ? priceText(line.price, unit) : '', formatUsd(result.costDetails[key])];
+        return [key, result.usageDetails[key] ?? '', line ? priceText(line.price, unit) : '', formatUsd(result.costDetails[key], 'exact')];
       }),
     );
   }
@@ -150,7 +144,7 @@ export function printEstimate(ctx: Context, result: EstimateResult, explain: boo
   const sum = result.explain.cost.totalMethod === 'sum' ? componentsSum(result) : null;
   // Where the server's float sum lands below the components' sum, say so next to the number.
   const note = sum?.differs ? `  ${out.c.dim(`(the components add up to $${sum.exact}; the server's float sum is stored cut to 12 decimals, see --explain)`)}` : '';
-  out.keyValues([['Total cost', `${formatUsd(result.totalCost)}${note}`]]);
+  out.keyValues([['Total cost', `${formatUsd(result.totalCost, 'exact')}${note}`]]);
   if (explain) {
     out.line();
     printExplanation(ctx, result);
@@ -214,7 +208,7 @@ function printExplanation(ctx: Context, result: EstimateResult): void {
   out.heading('Cost');
   const cost = data.cost;
   if (cost.source === 'provided') say('  Costs were provided by the client: they win, nothing is computed from prices.');
-  for (const line of cost.lines) say(`  ${line.usageType}: ${line.units} × ${formatUsd(line.price)} = ${formatUsd(line.stored)}`);
+  for (const line of cost.lines) say(`  ${line.usageType}: ${line.units} × ${formatUsd(line.price, 'price')} = ${formatUsd(line.stored, 'exact')}`);
   const unpriced = cost.unpriced.filter((key) => key !== "total");
   if (unpriced.length) say(`  No price for ${unpriced.map((k) => `"${k}"`).join(', ')}: ignored (usage keys must equal price keys exactly, case included).`);
   const totals: Record<string, string> = {
@@ -228,9 +222,9 @@ function printExplanation(ctx: Context, result: EstimateResult): void {
   if (cost.sum?.differs) {
     say(`  Total: the sum of the components, $${cost.sum.exact}, as the server computes and stores it:`);
     say(`    it adds the components as floating-point numbers: ${cost.sum.float}`);
-    say(`    and stores costs with 12 decimals, cutting off the rest: ${formatUsd(result.totalCost)}`);
+    say(`    and stores costs with 12 decimals, cutting off the rest: ${formatUsd(result.totalCost, 'exact')}`);
     say('  That stored value is what Langfuse shows and returns for this generation, so it is the estimate.');
   } else {
-    say(`  Total: ${totals[cost.totalMethod]} = ${formatUsd(result.totalCost)} (costs are kept to 12 decimals, as the server stores them).`);
+    say(`  Total: ${totals[cost.totalMethod]} = ${formatUsd(result.totalCost, 'exact')} (costs are kept to 12 decimals, as the server stores them).`);
   }
 }

@@ -4,18 +4,7 @@ import type { Context } from '../../context.js';
 import type { ModelDefinition, ModelUnit, PricingTier, PricingTierCondition, UnknownCondition } from '../../core/models/types.js';
 import { isUnknownCondition, isUsageCondition } from '../../core/models/types.js';
 import { resolveTokenizer } from '../../core/tokenize.js';
-
-/** Dollars with at least two decimals and no float noise: 2.4999999999999996 -> "$2.50". */
-export function formatUsd(value: number): string {
-  const clean = Number(value.toPrecision(10));
-  if (clean === 0) return '$0';
-  const decimals = (() => {
-    const [mantissa = '', exponent] = String(clean).split('e');
-    const fraction = mantissa.split('.')[1]?.length ?? 0;
-    return exponent ? Math.max(0, fraction - Number(exponent)) : fraction;
-  })();
-  return `${clean < 0 ? '-' : ''}$${Math.abs(clean).toFixed(Math.min(20, Math.max(2, decimals)))}`;
-}
+import { formatUsd } from '../../output/format.js';
 
 const PER_UNIT: Record<ModelUnit, string> = {
   TOKENS: 'token',
@@ -29,8 +18,8 @@ const PER_UNIT: Record<ModelUnit, string> = {
 /** Token and character prices read per million; others per unit. A missing unit means tokens. */
 export function priceText(price: number, unit: ModelUnit | null): string {
   const u = unit ?? 'TOKENS';
-  if (u === 'TOKENS' || u === 'CHARACTERS') return `${formatUsd(price * 1e6)}/1M`;
-  return `${formatUsd(price)}/${PER_UNIT[u]}`;
+  if (u === 'TOKENS' || u === 'CHARACTERS') return `${formatUsd(price * 1e6, 'price')}/1M`;
+  return `${formatUsd(price, 'price')}/${PER_UNIT[u]}`;
 }
 
 export function unitWord(unit: ModelUnit | null): string {

@@ -4,8 +4,8 @@
 // (written to a temporary file, synced, renamed) only after the page it describes is on disk,
 // so at any moment, even after a crash, it describes a prefix of the output.
 import { createHash } from 'node:crypto';
-import { open, rename, rm } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { open, readdir, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { FileError } from '../../errors.js';
 import { readFileBounded } from '../../io/files.js';
@@ -84,6 +84,18 @@ export async function writeCheckpoint(path: string, checkpoint: Checkpoint): Pro
 
 export async function removeCheckpoint(path: string): Promise<void> {
   await rm(path, { force: true });
+  // A run killed while writing a checkpoint leaves its temporary file: the finished export takes
+  // those along, so nothing of it stays beside the output.
+  const prefix = `${basename(path)}.`;
+  let names: string[] = [];
+  try {
+    names = await readdir(dirname(path));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (name.startsWith(prefix) && /^\d+\.tmp$/.test(name.slice(prefix.length))) await rm(join(dirname(path), name), { force: true });
+  }
 }
 
 /** Makes a rename durable (best effort: some systems cannot open a directory). */

@@ -12,6 +12,7 @@ import { type Checkpoint, checkpointPath, removeCheckpoint, writeCheckpoint } fr
 import { INTERRUPTED, watchInterruption } from './interrupt.js';
 import { Meter } from './meter.js';
 import { createWriter, type ItemWriter } from './writer.js';
+import { countOf } from '../../output/format.js';
 
 const CHECKPOINT_EVERY_MS = 1_000;
 
@@ -28,6 +29,7 @@ export async function exportToFile(ctx: Context, client: ApiClient, output: stri
   const cpPath = checkpointPath(output);
   const writer = writerFor(start);
   const meter = new Meter(ctx, resuming ? start.items : 0, resuming ? start.pages : 0);
+  meter.announceRetries(client);
   const cp: Checkpoint = { ...start };
   const resumeHint = `Continue with: llmobs observations export --output ${shown} --resume`;
   let handle: Awaited<ReturnType<typeof open>> | undefined;
@@ -113,7 +115,7 @@ export async function exportToFile(ctx: Context, client: ApiClient, output: stri
     }
     if (dirty) await persist();
     if (interruption.interrupted) {
-      throw new CliError(`interrupted (${interruption.name}): ${cp.items.toLocaleString('en-US')} observations in ${shown} so far`, 130, 'interrupted', { hint: resumeHint });
+      throw new CliError(`interrupted (${interruption.name}): ${countOf(cp.items, 'observation')} in ${shown} so far`, 130, 'interrupted', { hint: resumeHint });
     }
     if (!handle) await openOutput(); // nothing matched: the file still gets its header and footer
     await append(writer.footer(cp.items));
@@ -126,14 +128,14 @@ export async function exportToFile(ctx: Context, client: ApiClient, output: stri
     // Keep what was written before the failure (the checkpoint describes only whole pages).
     if (dirty && handle) await persist().catch(() => {});
     if (error instanceof CliError && error.code !== 'interrupted' && handle) {
-      error.hint = `${error.hint ? `${error.hint}\n` : ''}${cp.items.toLocaleString('en-US')} observations are in ${shown}. ${resumeHint}`;
+      error.hint = `${error.hint ? `${error.hint}\n` : ''}${cp.items === 1 ? '1 observation is' : `${countOf(cp.items, 'observation')} are`} in ${shown}. ${resumeHint}`;
     }
     throw error;
   } finally {
     interruption.dispose();
     await handle?.close().catch(() => {});
   }
-  meter.done(`${resuming ? 'Resumed and finished' : 'Exported'} ${cp.items.toLocaleString('en-US')} observations (${cp.pages} pages) to ${shown}`);
+  meter.done(`${resuming ? 'Resumed and finished' : 'Exported'} ${countOf(cp.items, 'observation')} (${countOf(cp.pages, 'page')}) to ${shown}`);
   if (ctx.globals.json) {
     ctx.out.printJson({ output: output, format: cp.format, items: cp.items, pages: cp.pages, resumed: resuming, seconds: meter.seconds() });
   }

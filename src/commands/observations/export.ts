@@ -17,6 +17,7 @@ import { exportToFile } from './export-file.js';
 import { checkWindow, filterShape, observationQuery, wholeNumber } from './filters.js';
 import { Meter } from './meter.js';
 import { createWriter, FORMATS, type Format, formatOfFile } from './writer.js';
+import { countOf } from '../../output/format.js';
 
 export const EXPORT_GROUPS: readonly FieldGroup[] = GROUP_NAMES;
 
@@ -102,7 +103,7 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
     return;
   }
   if (existing && !opts.force) {
-    throw new UsageError(`${opts.output} holds an unfinished export (${existing.items.toLocaleString('en-US')} observations so far)`, {
+    throw new UsageError(`${opts.output} holds an unfinished export (${countOf(existing.items, 'observation')} so far)`, {
       hint: `Continue it with: llmobs observations export --output ${opts.output} --resume   (or start over with --force)`,
     });
   }
@@ -153,6 +154,7 @@ function pageOptions(ctx: Context) {
 async function toStdout(ctx: Context, client: ApiClient, wanted: Plan): Promise<void> {
   const writer = createWriter(wanted.format, wanted.selection);
   const meter = new Meter(ctx, 0, 0);
+  meter.announceRetries(client);
   await ctx.out.writeChunk(writer.header());
   let count = 0;
   try {
@@ -165,5 +167,5 @@ async function toStdout(ctx: Context, client: ApiClient, wanted: Plan): Promise<
     meter.clear();
   }
   await ctx.out.writeChunk(writer.footer(count));
-  meter.done(`Exported ${count.toLocaleString('en-US')} observations`);
+  meter.done(`Exported ${countOf(count, 'observation')}`);
 }

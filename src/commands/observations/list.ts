@@ -11,7 +11,7 @@ import { parseFields, project } from '../../core/observations/fields.js';
 import { FileError, UsageError } from '../../errors.js';
 import type { ActionInput } from '../action.js';
 import { parseOptions } from '../options.js';
-import { formatCost, formatTokens } from '../cost/format.js';
+import { countOf, formatCost, formatTokens } from '../../output/format.js';
 import { checkWindow, filterShape, observationQuery } from './filters.js';
 import { checkPaging, pagingFields } from '../paging.js';
 import { createWriter, FORMATS, formatOfFile } from './writer.js';
@@ -98,7 +98,7 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
       if (temp) await rm(temp, { force: true });
       throw error;
     }
-    if (target) ctx.out.info(`${count.toLocaleString('en-US')} observations written to ${opts.output}`);
+    if (target) ctx.out.info(`${countOf(count, 'observation')} written to ${opts.output}`);
     else if (count === 0 && ctx.out.stderrIsTTY) ctx.out.info('No observations match.');
     return;
   }
@@ -106,7 +106,8 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
   const rows: Record<string, unknown>[] = [];
   let next: string | null = null;
   for await (const page of pages) {
-    rows.push(...page.items);
+    // A loop, not push(...items): a server may send a page larger than a call takes arguments.
+    for (const item of page.items) rows.push(item);
     next = page.state.cursor;
   }
   const more = next !== null;

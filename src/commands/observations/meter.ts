@@ -2,7 +2,9 @@
 // elsewhere (CI logs) a line is written every 30 seconds, so a long export shows it is alive
 // without flooding the log. The last line says what was done, how long it took and how fast.
 import { performance } from 'node:perf_hooks';
+import type { ApiClient } from '../../api/client.js';
 import type { Context } from '../../context.js';
+import { countOf } from '../../output/format.js';
 
 const LOG_EVERY_MS = 30_000;
 
@@ -32,7 +34,7 @@ export class Meter {
 
   private text(): string {
     const total = this.itemsBefore + this.items;
-    return `${total.toLocaleString('en-US')} ${this.noun}, ${(this.pagesBefore + this.pages).toLocaleString('en-US')} pages, ${this.rate().toLocaleString('en-US')}/s`;
+    return `${total.toLocaleString('en-US')} ${this.noun}, ${countOf(this.pagesBefore + this.pages, 'page')}, ${this.rate().toLocaleString('en-US')}/s`;
   }
 
   page(items: number): void {
@@ -47,6 +49,18 @@ export class Meter {
       this.lastLog = now;
       this.ctx.out.info(`… ${this.text()}`);
     }
+  }
+
+  /**
+   * Says on stderr when the client waits before asking again (a 429's Retry-After can be two
+   * minutes): without it a long export looks stuck.
+   */
+  announceRetries(client: ApiClient): void {
+    client.onRetryWait = (wait) => {
+      this.clear();
+      const seconds = wait.delayMs >= 1000 ? `${Math.round(wait.delayMs / 1000)} s` : `${wait.delayMs} ms`;
+      this.ctx.out.info(`${wait.reason}: asking again in ${seconds} (retry ${wait.attempt} of ${wait.retries}; ${this.text()} so far)`);
+    };
   }
 
   clear(): void {

@@ -10,7 +10,7 @@ import { lenientNumber } from '../../core/numbers.js';
 import { ApiNotFoundError, UsageError } from '../../errors.js';
 import type { ActionInput } from '../action.js';
 import { parseOptions } from '../options.js';
-import { formatCost, formatSeconds } from '../cost/format.js';
+import { formatCost, formatSeconds } from '../../output/format.js';
 import { checkWindow, timeOption } from '../observations/filters.js';
 import { checkPaging, hintMore, type Listing, listingJson, pagingFields, readList } from '../paging.js';
 

@@ -30,7 +30,8 @@ async function fromObservations(ctx: Context, client: ApiClient, id: string, io:
     maxPages: ctx.globals.maxPages,
     maxBytes: client.limits.maxListingBytes,
   });
-  for await (const page of pages) observations.push(...page.items);
+  // A loop, not push(...items): a server may send a page larger than a call takes arguments.
+  for await (const page of pages) for (const item of page.items) observations.push(item);
   if (observations.length === 0) return null;
   if (observations.length >= 100_000) ctx.out.warn(`trace ${id} has more than 100,000 observations: only the newest 100,000 are shown (llmobs observations export --trace ${id} reads them all)`);
   const pick = (key: string) => observations.map((o) => o[key]).find((v) => v !== null && v !== undefined && v !== '') ?? null;
@@ -92,6 +93,8 @@ export async function loadTrace(ctx: Context, client: ApiClient, id: string, opt
     }
     if (waited >= options.waitSeconds) break;
     const pause = Math.min(interval, options.waitSeconds - waited);
+    // Said once, so a terminal or a CI log shows why nothing happens yet.
+    if (waited === 0) ctx.out.info(`trace ${id} not found yet (ingestion is asynchronous): asking again for up to ${options.waitSeconds} s`);
     ctx.trace(`  trace ${id} not found yet; asking again in ${pause} s`);
     await ctx.sleep(pause * 1000);
     waited += pause;

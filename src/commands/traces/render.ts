@@ -5,7 +5,8 @@
 import type { Context } from '../../context.js';
 import { tokenSums } from '../../core/numbers.js';
 import { buildTree, flattenTree, readObservation, type TraceObservation, type TraceTotals, traceTotals } from '../../core/traces/tree.js';
-import { formatCost, formatSeconds, formatTokens } from '../cost/format.js';
+import { displayWidth, truncate } from '../../output/fit.js';
+import { countOf, formatCost, formatSeconds, formatTokens } from '../../output/format.js';
 import type { LoadedTrace } from './load.js';
 
 export function totalsOf(loaded: LoadedTrace): { observations: TraceObservation[]; totals: TraceTotals } {
@@ -42,10 +43,10 @@ function tokensText(o: TraceObservation): string {
   return `${formatTokens(t.input)} → ${formatTokens(t.output)}`;
 }
 
+/** One line of at most `width` terminal columns (wide characters count 2; never cut inside one). */
 function cut(text: string, width: number): string {
-  const flat = text.replace(/\s+/g, ' ');
   if (width <= 1) return '';
-  return flat.length > width ? `${flat.slice(0, width - 1)}…` : flat;
+  return truncate(text.replace(/\s+/g, ' '), width);
 }
 
 function totalsText(totals: TraceTotals): string {
@@ -55,7 +56,7 @@ function totalsText(totals: TraceTotals): string {
   if (t.input || t.output || t.total) parts.push(`${formatTokens(t.input)} in / ${formatTokens(t.output)} out / ${formatTokens(t.total)} tokens`);
   if (totals.latencySeconds !== null) parts.push(formatSeconds(totals.latencySeconds));
   const types = Object.entries(totals.byType).sort((a, b) => b[1] - a[1]).map(([type, n]) => `${n} ${type}`).join(', ');
-  parts.push(`${totals.observations} observations${types ? ` (${types})` : ''}`);
+  parts.push(`${countOf(totals.observations, 'observation')}${types ? ` (${types})` : ''}`);
   if (totals.errors) parts.push(`${totals.errors} ERROR`);
   if (totals.warnings) parts.push(`${totals.warnings} WARNING`);
   return parts.join(' · ');
@@ -118,8 +119,12 @@ export function printTrace(ctx: Context, loaded: LoadedTrace, io: boolean): void
   });
   const headers = ['OBSERVATION', 'MODEL', 'LEVEL', 'START', 'DURATION', 'TOKENS', 'COST'];
   const right = new Set([3, 4, 5, 6]);
-  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => r.cells[i]!.length)));
-  const pad = (text: string, i: number) => (right.has(i) ? text.padStart(widths[i]!) : text.padEnd(widths[i]!));
+  // A loop, not Math.max(...rows): a trace can hold more observations than a call takes arguments.
+  const widths = headers.map((h, i) => rows.reduce((most, r) => Math.max(most, displayWidth(r.cells[i]!)), h.length));
+  const pad = (text: string, i: number) => {
+    const fill = ' '.repeat(Math.max(0, widths[i]! - displayWidth(text)));
+    return right.has(i) ? `${fill}${text}` : `${text}${fill}`;
+  };
   const total = width(ctx);
   out.line('');
   out.line(c.bold(`${headers.map(pad).join('  ')}  STATUS`.trimEnd()));

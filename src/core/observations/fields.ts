@@ -35,6 +35,10 @@ export type FieldParse = { ok: true; selection: FieldSelection } | { ok: false; 
 
 /** Reads a `--fields` list (comma-separated, repeatable); `fallback` when nothing is given. */
 export function parseFields(items: readonly string[] | undefined, fallback: readonly FieldGroup[]): FieldParse {
+  // `--fields "$FIELDS"` with an empty variable would otherwise quietly mean every default field.
+  if (items?.some((item) => item.replace(/,/g, '').trim() === '')) {
+    return { ok: false, message: `empty: give groups (${GROUP_NAMES.join(', ')}) or fields, or leave the option out for the default` };
+  }
   const names = (items ?? []).flatMap((item) => item.split(',')).map((s) => s.trim()).filter(Boolean);
   const wanted = new Set<FieldGroup>(['core']);
   if (names.length === 0) {

@@ -64,11 +64,22 @@ export interface TreeNode {
   missingParent: string | null;
 }
 
-function byStart(a: TreeNode, b: TreeNode): number {
-  const ta = time(a.observation.startTime) ?? Number.POSITIVE_INFINITY;
-  const tb = time(b.observation.startTime) ?? Number.POSITIVE_INFINITY;
-  if (ta !== tb) return ta - tb;
-  return a.observation.id < b.observation.id ? -1 : a.observation.id > b.observation.id ? 1 : 0;
+/** Orders by start time (parsed once per node, not per comparison), then by id. */
+function byStart(starts: Map<TreeNode, number>): (a: TreeNode, b: TreeNode) => number {
+  const at = (node: TreeNode) => {
+    let t = starts.get(node);
+    if (t === undefined) {
+      t = time(node.observation.startTime) ?? Number.POSITIVE_INFINITY;
+      starts.set(node, t);
+    }
+    return t;
+  };
+  return (a, b) => {
+    const ta = at(a);
+    const tb = at(b);
+    if (ta !== tb) return ta - tb;
+    return a.observation.id < b.observation.id ? -1 : a.observation.id > b.observation.id ? 1 : 0;
+  };
 }
 
 /**
@@ -91,31 +102,32 @@ export function buildTree(observations: readonly TraceObservation[]): TreeNode[]
       roots.push(node);
     }
   }
+  // Loops, not recursion: a trace may nest thousands deep or hold a parent with 100,000 children.
   const reached = new Set<TreeNode>();
-  const visit = (list: TreeNode[]) => {
-    const stack = [...list];
+  const visit = (list: readonly TreeNode[]) => {
+    const stack = list.slice();
     while (stack.length) {
       const node = stack.pop()!;
       if (reached.has(node)) continue;
       reached.add(node);
-      stack.push(...node.children);
+      for (const child of node.children) stack.push(child);
     }
   };
   visit(roots);
   for (const node of nodes.values()) {
     if (reached.has(node)) continue;
-    // Part of a cycle: cut it here. Only its parent lists it among its children.
-    const parent = nodes.get(node.observation.parentObservationId ?? '');
+    // Part of a cycle: cut it here (a node is only ever among its own parent's children).
+    const parent = nodes.get(node.observation.parentObservationId!);
     if (parent) parent.children = parent.children.filter((child) => child !== node);
     node.missingParent = node.observation.parentObservationId;
     roots.push(node);
     visit([node]);
   }
-  // Without recursion: a server can send a parent chain deeper than the call stack.
+  const order = byStart(new Map());
   const lists: TreeNode[][] = [roots];
   while (lists.length) {
     const list = lists.pop()!;
-    list.sort(byStart);
+    list.sort(order);
     for (const node of list) if (node.children.length) lists.push(node.children);
   }
   return roots;
@@ -130,30 +142,30 @@ export interface TreeLine {
   continuation: string;
 }
 
-/**
- * Levels of nesting the drawing shows; deeper observations are drawn at this indentation (their
- * `depth` stays exact). A drawn prefix grows with the depth, so a chain thousands deep would
- * print lines kilobytes long each.
- */
-export const MAX_DRAWN_DEPTH = 64;
+/** Indentation drawn at most this wide (30 levels); deeper, its start is cut and marked with ⋯. */
+const MAX_INDENT = 90;
 
-/** The tree in reading order, with the prefixes that draw it (without recursion: see buildTree). */
+function bounded(indent: string): string {
+  return indent.length > MAX_INDENT ? `⋯${indent.slice(indent.length - (MAX_INDENT - 1))}` : indent;
+}
+
+/** The tree in reading order, with the prefixes that draw it. */
 export function flattenTree(roots: readonly TreeNode[]): TreeLine[] {
   const lines: TreeLine[] = [];
-  const frames: Array<{ list: readonly TreeNode[]; next: number; depth: number; indent: string }> = [{ list: roots, next: 0, depth: 0, indent: '' }];
-  while (frames.length) {
-    const frame = frames[frames.length - 1]!;
+  const stack: Array<{ list: readonly TreeNode[]; next: number; depth: number; indent: string }> = [{ list: roots, next: 0, depth: 0, indent: '' }];
+  while (stack.length) {
+    const frame = stack[stack.length - 1]!;
     if (frame.next >= frame.list.length) {
-      frames.pop();
+      stack.pop();
       continue;
     }
     const node = frame.list[frame.next++]!;
-    const { depth, indent } = frame;
     const last = frame.next === frame.list.length;
+    const { depth, indent } = frame;
     const prefix = depth === 0 ? '' : `${indent}${last ? '└─ ' : '├─ '}`;
-    const below = depth === 0 ? '' : depth >= MAX_DRAWN_DEPTH ? indent : `${indent}${last ? '   ' : '│  '}`;
+    const below = depth === 0 ? '' : bounded(`${indent}${last ? '   ' : '│  '}`);
     lines.push({ node, depth, prefix, continuation: `${below}${node.children.length ? '│  ' : '   '}` });
-    if (node.children.length) frames.push({ list: node.children, next: 0, depth: depth + 1, indent: below });
+    if (node.children.length) stack.push({ list: node.children, next: 0, depth: depth + 1, indent: below });
   }
   return lines;
 }

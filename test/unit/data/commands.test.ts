@@ -1,15 +1,16 @@
 // The command-side pieces of the data commands: writers, checkpoints, re-pricing lines, exported
 // lines in estimate --batch, amounts and bars.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
 import { Recomputer } from '../../../src/core/spend/recompute.js';
 import { barChart, bar } from '../../../src/commands/cost/chart.js';
-import { formatCost, formatSeconds, formatShare } from '../../../src/commands/cost/format.js';
+import { displayWidth } from '../../../src/output/fit.js';
+import { formatCost, formatSeconds, formatShare } from '../../../src/output/format.js';
 import { lineChunks } from '../../../src/io/line-chunks.js';
 import { costDifference, RecomputeLines } from '../../../src/commands/cost/recompute-lines.js';
-import { type Checkpoint, checkpointPath, identityOf, readCheckpoint, writeCheckpoint } from '../../../src/commands/observations/checkpoint.js';
+import { type Checkpoint, checkpointPath, identityOf, readCheckpoint, removeCheckpoint, writeCheckpoint } from '../../../src/commands/observations/checkpoint.js';
 import { createWriter, formatOfFile } from '../../../src/commands/observations/writer.js';
 import { builtInDefinitions } from '../../../src/data/catalogue.js';
 import { engineCounter } from '../../../src/tokenizer/counter.js';
@@ -54,6 +55,16 @@ describe('checkpoints', () => {
     await writeCheckpoint(checkpointPath(file), checkpoint({ items: 20 }));
     expect(await readCheckpoint(checkpointPath(file))).toEqual(checkpoint({ items: 20 }));
     expect(checkpointPath(file)).toBe(`${file}.llmobs-checkpoint`);
+  });
+
+  it('leave no temporary file behind once removed, also those of runs killed while writing one', async () => {
+    const dir = tempDir();
+    const path = checkpointPath(join(dir, 'out.jsonl'));
+    await writeCheckpoint(path, checkpoint());
+    writeFileSync(`${path}.4242.tmp`, '{"version":1,');
+    writeFileSync(join(dir, 'other.jsonl.llmobs-checkpoint.4242.tmp'), 'not ours');
+    await removeCheckpoint(path);
+    expect(readdirSync(dir).sort()).toEqual(['other.jsonl.llmobs-checkpoint.4242.tmp']);
   });
 
   it('that cannot be read are a file error that says how to start over', async () => {
@@ -132,7 +143,30 @@ describe('estimate --batch with exported observations', () => {
     const tokenized = await runInProcess(['estimate', '--json', '--model', 'gpt-4o', '--input', lines[1]!.input as string, '--output', 'Paris.'], { env: isolatedEnv() });
     expect(out[1].usageDetails).toEqual(JSON.parse(tokenized.stdout).usageDetails);
     expect(out[2]).toEqual({ line: 3, id: 'o3', skipped: 'no model name (providedModelName is null)' });
+    // The span is skipped, not an empty line.
+    expect(result.stderr).toMatch(/^3 lines: 2 estimated, 0 failed, 1 skipped \(empty lines, JSON array brackets, observations without a model\)/m);
     expect(readFileSync(join(dir, 'export.jsonl'), 'utf8')).toContain('"totalCost":99');
+  });
+});
+
+describe('estimate --batch with an export in the JSON layout', () => {
+  it('reads the elements as the JSON Lines export, the brackets skipped', async () => {
+    const dir = tempDir();
+    const lines = [
+      { id: 'o1', providedModelName: 'gpt-4o', usageDetails: { input: 1000, output: 100, total: 1100 }, startTime: '2026-05-01T00:00:00Z' },
+      { id: 'o2', providedModelName: 'gpt-4o-mini', usageDetails: { input: 10, output: 5, total: 15 }, startTime: '2026-05-01T00:00:00Z' },
+    ];
+    writeFileSync(join(dir, 'export.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n'));
+    writeFileSync(join(dir, 'export.json'), `[\n${lines.map((l) => JSON.stringify(l)).join(',\n')}\n]\n`);
+    const jsonl = await runInProcess(['estimate', '--batch', 'export.jsonl', '--offline'], { env: isolatedEnv(), cwd: dir });
+    const json = await runInProcess(['estimate', '--batch', 'export.json', '--offline'], { env: isolatedEnv(), cwd: dir });
+    expect(json.exitCode).toBe(0);
+    const results = json.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    expect(results.map((r) => r.line)).toEqual([1, 2, 3, 4]);
+    expect(results[0]).toMatchObject({ line: 1, skipped: expect.any(String) });
+    expect(results[3]).toMatchObject({ line: 4, skipped: expect.any(String) });
+    const strip = (r: Record<string, unknown>) => ({ ...r, line: 0 });
+    expect(results.slice(1, 3).map(strip)).toEqual(jsonl.stdout.trimEnd().split('\n').map((l) => strip(JSON.parse(l))));
   });
 });
 
@@ -152,5 +186,18 @@ describe('amounts and bars', () => {
     expect(lines[0]).toMatch(/^gpt-4o {24}█+ {2}\$2\.00$/);
     expect(lines[1]).toMatch(/^a-very-long-model-name-that…  █+[▏▎▍▌▋▊▉]? +\$1\.00$/);
     expect(lines.every((l) => l.length <= 60)).toBe(true);
+  });
+
+  it('measure labels in terminal columns: wide characters count 2, the bars start at one column', () => {
+    const items = [
+      { label: 'サポート回答', value: 2, text: '$2.00' },
+      { label: 'ascii-name', value: 1, text: '$1.00' },
+      { label: '日本語のとても長いトレースの名前です', value: 1, text: '$1.00' },
+    ];
+    const lines = barChart(items, 60, new Chalk({ level: 0 }));
+    expect(lines.every((l) => displayWidth(l) <= 60)).toBe(true);
+    const barAt = lines.map((l) => displayWidth(l.slice(0, l.indexOf('█'))));
+    expect(new Set(barAt).size).toBe(1);
+    expect(lines[2]).toContain('…');
   });
 });

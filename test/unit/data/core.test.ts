@@ -23,7 +23,13 @@ describe('lenient numbers', () => {
 
   it('counts tokens as the Metrics API does: every key with input or output, total as given', () => {
     expect(tokenSums({ input: 100, input_cached_tokens: 20, output: 30, output_reasoning_tokens: 5, total: 155 })).toEqual({ input: 120, output: 35, total: 155 });
-    expect(tokenSums({ INPUT_audio: 4 })).toEqual({ input: 4, output: 0, total: 0 });
+    expect(tokenSums({ input: 10, output: 2, total: 0 })).toEqual({ input: 10, output: 2, total: 0 });
+  });
+
+  it('without a total key, counts the total as ingestion does: the sum of every key', () => {
+    expect(tokenSums({ INPUT_audio: 4 })).toEqual({ input: 4, output: 0, total: 4 });
+    expect(tokenSums({ input: 10, output: 2, cache_read: 3 })).toEqual({ input: 10, output: 2, total: 15 });
+    expect(tokenSums({})).toEqual({ input: 0, output: 0, total: 0 });
   });
 
   it('sums a million small costs without drift', () => {
@@ -99,6 +105,16 @@ describe('--fields', () => {
     expect(parsed.ok).toBe(false);
     expect(!parsed.ok && parsed.message).toContain('unknown field "cost"');
     expect(parseFields(['usageDetails.'], []).ok).toBe(false);
+  });
+
+  it('refuses --fields given with nothing in it (an empty variable in a script), rather than taking every field', () => {
+    for (const items of [[''], [' , '], ['core', '']]) {
+      const parsed = parseFields(items, ['basic']);
+      expect(parsed.ok).toBe(false);
+      expect(!parsed.ok && parsed.message).toContain('empty');
+    }
+    expect(parseFields(undefined, ['basic'])).toMatchObject({ ok: true, selection: { groups: ['core', 'basic'] } });
+    expect(parseFields(['core,basic,'], [])).toMatchObject({ ok: true });
   });
 
   it('reads paths and projects objects', () => {

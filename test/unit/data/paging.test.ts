@@ -3,7 +3,7 @@
 // not move on (the same cursor, or the same page under a new cursor) stopped, not followed forever.
 import { MockAgent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isolatedEnv, runInProcess } from '../../helpers/cli.js';
+import { isolatedEnv, runInProcess, tempDir } from '../../helpers/cli.js';
 
 const HOST = 'https://cloud.langfuse.test';
 let agent: MockAgent;
@@ -54,6 +54,54 @@ describe('v2 observation pages', () => {
     const again = await runInProcess(['observations', 'export', '--page-size', '2', '--fields', 'core'], { env: env(), dispatcher: agent });
     expect(again.exitCode).toBe(5);
     expect(again.stderr).toContain('the same page twice');
+  });
+});
+
+describe('waits before asking again', () => {
+  it('are said on stderr, with how long and how far the export got', async () => {
+    const pool = agent.get(HOST);
+    pool.intercept({ path: path({ fields: 'core', limit: '2' }), method: 'GET' }).reply(200, page(0, 2, 'c1'));
+    pool.intercept({ path: path({ fields: 'core', limit: '2', cursor: 'c1' }), method: 'GET' }).reply(429, { message: 'Rate limit exceeded' }, { headers: { 'retry-after': '90' } });
+    pool.intercept({ path: path({ fields: 'core', limit: '2', cursor: 'c1' }), method: 'GET' }).reply(200, page(2, 1));
+    const sleeps: number[] = [];
+    const result = await runInProcess(['observations', 'export', '--fields', 'core', '--page-size', '2', '--output', 'out.jsonl'], { env: env(), dispatcher: agent, sleeps, cwd: tempDir() });
+    expect(result.exitCode).toBe(0);
+    expect(sleeps).toEqual([90_000]);
+    expect(result.stderr).toMatch(/^429 rate limited: asking again in 90 s \(retry 1 of \d+; 2 observations, 1 page, [\d,]+\/s so far\)$/m);
+  });
+});
+
+describe('a server without the v2 observations API', () => {
+  it('is said to be one, with what to do next', async () => {
+    agent.get(HOST).intercept({ path: path({ fields: 'core,basic,model,usage', limit: '50' }), method: 'GET' }).reply(404, { message: 'Not Found' });
+    const result = await runInProcess(['observations', 'list'], { env: env(), dispatcher: agent });
+    expect(result.exitCode).toBe(8);
+    expect(result.stderr).toContain('This server has no v2 observations API (/api/public/v2/observations)');
+    expect(result.stderr).toContain('llmobs health');
+  });
+});
+
+describe('a page far larger than asked for', () => {
+  it('is taken whole by list --all --json, without running out of stack', async () => {
+    agent.get(HOST).intercept({ path: path({ fields: 'core,basic,model,usage', limit: '1000' }), method: 'GET' }).reply(200, page(0, 150_000));
+    const result = await runInProcess(['observations', 'list', '--all', '--json'], { env: env(), dispatcher: agent });
+    expect(result.stderr).toBe('');
+    expect(result.exitCode).toBe(0);
+    expect(JSON.parse(result.stdout).data).toHaveLength(150_000);
+  });
+});
+
+describe('export of a single observation', () => {
+  it('says so in the singular, to a file and to stdout', async () => {
+    const pool = agent.get(HOST);
+    pool.intercept({ path: path({ fields: 'core', limit: '1000' }), method: 'GET' }).reply(200, page(0, 1));
+    const dir = tempDir();
+    const toFile = await runInProcess(['observations', 'export', '--fields', 'core', '--output', 'one.jsonl'], { env: env(), dispatcher: agent, cwd: dir });
+    expect(toFile.exitCode).toBe(0);
+    expect(toFile.stderr).toMatch(/^Exported 1 observation \(1 page\) to one\.jsonl in /m);
+    pool.intercept({ path: path({ fields: 'core', limit: '1000' }), method: 'GET' }).reply(200, page(0, 1));
+    const piped = await runInProcess(['observations', 'export', '--fields', 'core'], { env: env(), dispatcher: agent });
+    expect(piped.stderr).toMatch(/^Exported 1 observation in /m);
   });
 });
 

@@ -38,7 +38,7 @@ describe('estimate --batch', () => {
     expect(out[9]).toMatchObject({ id: 'd' });
     expect(result.stderr).toContain('line 3: not valid JSON');
     expect(result.stderr).toContain('line 8:');
-    expect(result.stderr).toMatch(/10 lines: 5 estimated, 4 failed, 1 empty/);
+    expect(result.stderr).toMatch(/10 lines: 5 estimated, 4 failed, 1 skipped/);
   });
 
   it('gives a batch line the same fields as a single estimate', async () => {

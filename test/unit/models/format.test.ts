@@ -2,16 +2,17 @@
 import { describe, expect, it } from 'vitest';
 import { testPattern } from '../../../src/core/models/pattern.js';
 import { exactPattern, parsePrice, sameBody } from '../../../src/commands/models/draft-input.js';
-import { formatUsd, priceText } from '../../../src/commands/models/render.js';
+import { priceText } from '../../../src/commands/models/render.js';
+import { formatUsd } from '../../../src/output/format.js';
 import { remoteCachePath } from '../../../src/model-definitions/remote.js';
 
 describe('prices for people', () => {
   it('formats dollars with at least two decimals and without float noise', () => {
-    expect(formatUsd(0.0000025 * 1e6)).toBe('$2.50');
-    expect(formatUsd(0.075)).toBe('$0.075');
-    expect(formatUsd(10)).toBe('$10.00');
-    expect(formatUsd(1.5e-7)).toBe('$0.00000015');
-    expect(formatUsd(0)).toBe('$0');
+    expect(formatUsd(0.0000025 * 1e6, 'price')).toBe('$2.50');
+    expect(formatUsd(0.075, 'price')).toBe('$0.075');
+    expect(formatUsd(10, 'price')).toBe('$10.00');
+    expect(formatUsd(1.5e-7, 'price')).toBe('$0.00000015');
+    expect(formatUsd(0, 'price')).toBe('$0.00');
   });
 
   it('shows token and character prices per million, other units per unit', () => {

@@ -1,0 +1,88 @@
+// How amounts read for people: dollars, token counts, shares and durations. Every command that
+// shows money uses the one dollar formatter below, in the style that suits what it shows.
+
+/**
+ * Every dollar amount llmobs prints goes through `formatUsd`, so they all read alike: `$` after the
+ * sign (-$3.20), thousands separated ($1,234.50), at least two decimals ($0.50, $10.00), zero and
+ * amounts that round to zero as $0.00, `-` for a missing or non-finite amount. The styles differ
+ * only in how many decimals they keep:
+ * - `exact`: what the server stores, up to 12 decimals ($0.000123). For one estimate and its
+ *   explanation, where every stored digit counts.
+ * - `price`: up to 10 significant digits, so no float noise (2.4999999999999996 per million reads
+ *   $2.50). For prices of model definitions.
+ * - `report`: cents from a dollar up, 4 decimals below a dollar ($0.0457), 4 significant digits
+ *   below a cent ($0.000001235). For reports that add many generations up.
+ */
+export type UsdStyle = 'exact' | 'price' | 'report';
+
+// Intl takes at most 20 fraction digits on Node 20; toFixed would switch to exponents from 1e21.
+const MAX_DECIMALS = 20;
+const formatters = new Map<string, Intl.NumberFormat>();
+
+function grouped(value: number, decimals: number): string {
+  const key = String(decimals);
+  let format = formatters.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat('en-US', { minimumFractionDigits: Math.min(2, decimals), maximumFractionDigits: decimals });
+    formatters.set(key, format);
+  }
+  return format.format(value);
+}
+
+/** Decimals of a number's shortest representation (1.5e-7 has 8). */
+function decimalsOf(value: number): number {
+  const [mantissa = '', exponent] = String(value).split('e');
+  const fraction = mantissa.split('.')[1]?.length ?? 0;
+  return exponent ? Math.max(0, fraction - Number(exponent)) : fraction;
+}
+
+function digits(abs: number, style: UsdStyle): string {
+  switch (style) {
+    case 'exact':
+      return grouped(abs, 12);
+    case 'price': {
+      const clean = Number(abs.toPrecision(10));
+      return grouped(clean, Math.min(MAX_DECIMALS, Math.max(2, decimalsOf(clean))));
+    }
+    case 'report':
+      if (abs >= 1) return grouped(abs, 2);
+      if (abs >= 0.01) return grouped(abs, 4);
+      return grouped(abs, Math.min(MAX_DECIMALS, Math.max(4, 3 - Math.floor(Math.log10(abs)))));
+  }
+}
+
+/** Dollars in the given style (see `UsdStyle`); `-` for a missing or non-finite amount. */
+export function formatUsd(value: number | null | undefined, style: UsdStyle): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return '-';
+  const text = digits(Math.abs(value), style);
+  if (/^[0.,]+$/.test(text)) return '$0.00';
+  return `${value < 0 ? '-' : ''}$${text}`;
+}
+
+/** Dollars in a report (see `formatUsd`, style `report`). */
+export function formatCost(value: number): string {
+  return formatUsd(value, 'report');
+}
+
+export function formatTokens(value: number): string {
+  return Math.round(value).toLocaleString('en-US');
+}
+
+export function formatShare(share: number): string {
+  if (!Number.isFinite(share)) return '';
+  const pct = share * 100;
+  return pct > 0 && pct < 0.1 ? '<0.1%' : `${pct.toFixed(1)}%`;
+}
+
+export function formatSeconds(seconds: number | null): string {
+  if (seconds === null) return '';
+  if (seconds < 1) return `${Math.round(seconds * 1000)} ms`;
+  if (seconds < 60) return `${seconds.toFixed(2)} s`;
+  const m = Math.floor(seconds / 60);
+  return `${m} min ${Math.round(seconds - m * 60)} s`;
+}
+
+/** A count with its noun, thousands separated, singular for one: "1 observation", "3,002 observations". */
+export function countOf(n: number, singular: string, plural = `${singular}s`): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? singular : plural}`;
+}

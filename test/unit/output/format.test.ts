@@ -1,0 +1,61 @@
+// Every dollar amount llmobs prints comes from formatUsd: the same sign, zero, grouping and
+// missing-value rules in every style; the styles differ only in the decimals they keep.
+import { describe, expect, it } from 'vitest';
+import { countOf, formatCost, formatUsd, type UsdStyle } from '../../../src/output/format.js';
+
+const STYLES: UsdStyle[] = ['exact', 'price', 'report'];
+
+describe('formatUsd', () => {
+  it('keeps what each style promises for ordinary amounts', () => {
+    expect([0.000123, 0.3, 2.5, 0.1 + 0.2].map((v) => formatUsd(v, 'exact'))).toEqual(['$0.000123', '$0.30', '$2.50', '$0.30']);
+    expect([0.000123456789012, 1 / 3].map((v) => formatUsd(v, 'exact'))).toEqual(['$0.000123456789', '$0.333333333333']);
+    expect([2.4999999999999996, 0.075, 10, 1.5e-7].map((v) => formatUsd(v, 'price'))).toEqual(['$2.50', '$0.075', '$10.00', '$0.00000015']);
+    expect([1234.5, 12, 0.5, 0.04567, 0.0123, 0.000125, 0.0000012346].map((v) => formatUsd(v, 'report'))).toEqual(['$1,234.50', '$12.00', '$0.50', '$0.0457', '$0.0123', '$0.000125', '$0.000001235']);
+    expect(formatCost(0.04567)).toBe(formatUsd(0.04567, 'report'));
+  });
+
+  it('shows tiny amounts with their significant digits, not as zero', () => {
+    expect(formatUsd(3e-12, 'exact')).toBe('$0.000000000003');
+    expect(formatUsd(1.5e-15, 'price')).toBe('$0.0000000000000015');
+    expect(formatUsd(1.23456e-9, 'report')).toBe('$0.000000001235');
+  });
+
+  it('reads zero, and amounts that round to zero, as $0.00 in every style', () => {
+    for (const style of STYLES) {
+      expect(formatUsd(0, style)).toBe('$0.00');
+      expect(formatUsd(-0, style)).toBe('$0.00');
+    }
+    expect(formatUsd(4e-13, 'exact')).toBe('$0.00');
+    expect(formatUsd(-4e-13, 'exact')).toBe('$0.00');
+    expect(formatUsd(1e-30, 'report')).toBe('$0.00');
+  });
+
+  it('groups thousands of large amounts without exponents', () => {
+    expect(formatUsd(1234567.891, 'report')).toBe('$1,234,567.89');
+    expect(formatUsd(1234567.5, 'exact')).toBe('$1,234,567.50');
+    expect(formatUsd(2500000, 'price')).toBe('$2,500,000.00');
+    expect(formatUsd(1e21, 'exact')).toBe('$1,000,000,000,000,000,000,000.00');
+    expect(formatUsd(1e21, 'report')).toBe('$1,000,000,000,000,000,000,000.00');
+  });
+
+  it('puts the minus sign before the dollar sign', () => {
+    expect(formatUsd(-3.2, 'report')).toBe('-$3.20');
+    expect(formatUsd(-0.000123, 'exact')).toBe('-$0.000123');
+    expect(formatUsd(-2.5e-6, 'price')).toBe('-$0.0000025');
+    expect(formatUsd(-1234.5, 'report')).toBe('-$1,234.50');
+  });
+
+  it('shows a missing or non-finite amount as -', () => {
+    for (const style of STYLES) {
+      for (const value of [null, undefined, Number.NaN, Infinity, -Infinity]) expect(formatUsd(value, style)).toBe('-');
+    }
+  });
+});
+
+describe('countOf', () => {
+  it('says one thing in the singular, other counts in the plural, thousands separated', () => {
+    expect([0, 1, 2, 3002].map((n) => countOf(n, 'observation'))).toEqual(['0 observations', '1 observation', '2 observations', '3,002 observations']);
+    expect(countOf(1, 'entry', 'entries')).toBe('1 entry');
+    expect(countOf(2, 'entry', 'entries')).toBe('2 entries');
+  });
+});

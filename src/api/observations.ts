@@ -17,6 +17,8 @@ export interface ObservationPage {
   items: Record<string, unknown>[];
   /** The cursor of the next page; null on the last page. */
   next: string | null;
+  /** Bytes of the answer's body. */
+  bytes: number;
 }
 
 export interface PageOptions {
@@ -31,12 +33,12 @@ export async function fetchObservationPage(client: ApiClient, query: Query, curs
   const full = cursor ? { ...query, cursor } : query;
   for (let attempt = 0; ; attempt++) {
     try {
-      const { data, status } = await client.request<unknown>('GET', OBSERVATIONS_V2_PATH, { query: full });
+      const { data, status, bytes } = await client.request<unknown>('GET', OBSERVATIONS_V2_PATH, { query: full });
       const parsed = ObservationsV2PageSchema.safeParse(data);
       const issues = parsed.success ? observationIssues(parsed.data.data) : parsed.error.issues.slice(0, 3).map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`);
       if (issues.length) throw errorForBadResponse('GET', OBSERVATIONS_V2_PATH, status, issues.join('; '));
       const page = data as { data: Record<string, unknown>[]; meta: { cursor?: string | null } };
-      return { items: page.data, next: page.meta.cursor || null };
+      return { items: page.data, next: page.meta.cursor || null, bytes };
     } catch (error) {
       // A listing answers 404 only when the route itself is missing: say what that means.
       if (error instanceof ApiNotFoundError && !error.hint) {
@@ -66,12 +68,20 @@ export async function* observationPages(
   client: ApiClient,
   query: Query,
   start: WalkState,
-  options: PageOptions & { max?: number | undefined; pageSize: number; maxPages?: number | undefined },
+  options: PageOptions & {
+    max?: number | undefined;
+    pageSize: number;
+    maxPages?: number | undefined;
+    /** For a caller that keeps every page in memory: the most bytes all the answers may add up to. */
+    maxBytes?: number | undefined;
+  },
 ): AsyncGenerator<{ items: Record<string, unknown>[]; state: WalkState; last: boolean }> {
   let { cursor, items, pages } = start;
   const firstPage = pages;
   const seen = new Set<string>();
   let emptyRun = 0;
+  let sparseRun = 0;
+  let bytes = 0;
   let previous = '';
   let size = options.pageSize;
   let good = 0;
@@ -96,6 +106,16 @@ export async function* observationPages(
       good = 0;
       options.trace?.(`  page of ${limit} too large; asking for ${size} at a time`);
       continue;
+    }
+    bytes += page.bytes;
+    if (options.maxBytes !== undefined && bytes > options.maxBytes) {
+      const mb = Math.round(options.maxBytes / 1024 / 1024);
+      throw new ApiError(`the pages of GET ${OBSERVATIONS_V2_PATH} add up to more than ${mb} MB (the limit for one listing); stopped after page ${pages + 1}`, {
+        status: 200,
+        method: 'GET',
+        path: OBSERVATIONS_V2_PATH,
+        hint: 'Filter the listing (--from/--to, --limit), or read everything to a file with flat memory: llmobs observations export --output FILE',
+      }, 5, 'response_too_large');
     }
     if (size < options.pageSize && ++good >= 10) {
       size = Math.min(options.pageSize, size * 2);
@@ -127,6 +147,17 @@ export async function* observationPages(
     emptyRun = list.length === 0 ? emptyRun + 1 : 0;
     if (emptyRun >= 100 && !last) {
       throw new ApiError(`GET ${OBSERVATIONS_V2_PATH}: 100 empty pages in a row, each with a next cursor; stopping`, { status: 200, method: 'GET', path: OBSERVATIONS_V2_PATH }, 5, 'bad_response');
+    }
+    // Langfuse gives a next cursor only after a full page. A chain of pages that hold a few
+    // observations each would take a request per observation, without end: stopped.
+    sparseRun = page.next !== null && page.items.length * 10 < limit ? sparseRun + 1 : 0;
+    if (sparseRun >= 100 && !last) {
+      throw new ApiError(`GET ${OBSERVATIONS_V2_PATH}: 100 pages in a row with fewer than a tenth of the ${limit} observations asked for, each with a next cursor; stopping`, {
+        status: 200,
+        method: 'GET',
+        path: OBSERVATIONS_V2_PATH,
+        hint: 'The server pages incorrectly. Narrow the query (--from/--to) or report it to the server\'s maintainers.',
+      }, 5, 'bad_response');
     }
     cursor = page.next;
     yield { items: list, state: { cursor, items, pages }, last };

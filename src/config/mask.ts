@@ -9,7 +9,7 @@ export function maskKey(key: string | undefined): string {
 
 /**
  * Every form in which a secret may come back in text: as written, URL-encoded, JSON-escaped,
- * and inside base64 (standard or URL-safe alphabet, padded or not) at any of the three byte
+ * as hex (a proxy's or server's debugging dump of the header), and inside base64 (standard or URL-safe alphabet, padded or not) at any of the three byte
  * alignments, which covers the `Basic base64(public:secret)` header a server or proxy echoes.
  * For base64, only the characters that depend on the secret's bytes alone are kept, so the
  * secret is found whatever comes before or after it in the encoded text.
@@ -18,6 +18,8 @@ export function secretForms(secret: string): string[] {
   const forms = new Set<string>([secret]);
   const bytes = Buffer.from(secret, 'utf8');
   if (bytes.length >= 8) {
+    forms.add(bytes.toString('hex'));
+    forms.add(bytes.toString('hex').toUpperCase());
     for (let shift = 0; shift < 3; shift++) {
       const encoded = Buffer.concat([Buffer.alloc(shift), bytes]).toString('base64');
       const core = encoded.slice(Math.ceil((8 * shift) / 6), Math.floor((8 * (shift + bytes.length)) / 6));

@@ -5,6 +5,7 @@
 import {
   closeSync,
   constants,
+  fstatSync,
   fsyncSync,
   lstatSync,
   mkdirSync,
@@ -120,9 +121,14 @@ class FileProfileStore implements ProfileStore {
   private readRaw(): Record<string, unknown> {
     let text: string;
     try {
-      text = readFileSync(this.path, 'utf8');
+      text = readRegularFileSync(this.path, MAX_CONFIG_BYTES);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+      if (error instanceof NotRegularError) {
+        throw new ConfigError(`config file ${this.path} cannot be read: ${error.message}`, {
+          hint: 'llmobs did not write it (another user may have planted it): move it away, or set LLMOBS_CONFIG_DIR to a private directory.',
+        });
+      }
       throw new ConfigError(`config file ${this.path} cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {
         hint: 'Check its permissions (it should be yours, mode 600).',
       });
@@ -298,6 +304,28 @@ class FileProfileStore implements ProfileStore {
   }
 }
 
+/** Far more than any set of profiles takes; a larger file is not one llmobs wrote. */
+const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
+
+class NotRegularError extends Error {}
+
+/**
+ * Reads a regular file of at most `limit` bytes. A device, a FIFO or a larger file (a link to
+ * /dev/zero planted in a shared directory) is a NotRegularError, found before anything is read:
+ * the open does not wait for a FIFO's writer, and reading a device would never end.
+ */
+function readRegularFileSync(path: string, limit: number): string {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const info = fstatSync(fd);
+    if (!info.isFile()) throw new NotRegularError('it is not a regular file (a device, a pipe or a socket, or a link to one)');
+    if (info.size > limit) throw new NotRegularError(`it is ${info.size} bytes, more than the ${limit} a profile file may hold`);
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
 const FIX_HINT = 'The file was left untouched. Fix it by hand (it is JSON), or move it away to start over.';
 
 // A lock older than this is left over from a command that died (a write takes milliseconds).
@@ -307,7 +335,16 @@ const STALE_LOCK_MS = 30_000;
 function removeIfStale(path: string): boolean {
   let stale = false;
   try {
-    const [pidText] = readFileSync(path, 'utf8').split(' ');
+    // A planted lock that is not a small regular file is removed like a stale one.
+    let content: string;
+    try {
+      content = readRegularFileSync(path, 1024);
+    } catch (error) {
+      if (!(error instanceof NotRegularError)) throw error;
+      content = '';
+      stale = true;
+    }
+    const [pidText] = content.split(' ');
     const pid = Number(pidText);
     const age = Date.now() - lstatSync(path).mtimeMs;
     if (age > STALE_LOCK_MS) stale = true;

@@ -5,24 +5,41 @@
 // file watchers, which a command that reads no file does not need at start.
 import { promises as fsp } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import type { Context } from '../context.js';
+import type { Context, InStream } from '../context.js';
 import { CliError, ExitCode, FileError, UsageError } from '../errors.js';
 import { JsonTooDeepError, jsonTextDepth, MAX_JSON_DEPTH, valueDepth } from '../core/json-depth.js';
-import { readAll } from './stdin.js';
+import { InputTooLargeError, MAX_INPUT_BYTES, readAll } from './stdin.js';
 
-/** Reads a file, or stdin when the name is `-`. */
+/** Reads a file, or stdin when the name is `-`, up to MAX_INPUT_BYTES. */
 export async function readTextInput(ctx: Context, file: string): Promise<string> {
-  if (file === '-') return readAll(ctx.io.stdin);
-  const path = resolve(ctx.cwd, file);
   try {
-    return await fsp.readFile(path, 'utf8');
+    return file === '-' ? await readAll(ctx.io.stdin) : await readFileBounded(resolve(ctx.cwd, file));
   } catch (error) {
     throw cannotRead(file, error);
   }
 }
 
-/** The file error for an input that cannot be opened or read. */
-export function cannotRead(file: string, error: unknown): FileError {
+/**
+ * Reads a file as UTF-8 up to `limit` bytes (more is an InputTooLargeError); other errors are
+ * Node's, with their code. A regular file's size is known: a large one is refused unread.
+ * Devices and pipes (/dev/zero, a FIFO) are read up to the limit.
+ */
+export async function readFileBounded(path: string, limit = MAX_INPUT_BYTES): Promise<string> {
+  const handle = await fsp.open(path, 'r');
+  try {
+    const { size } = await handle.stat();
+    if (size > limit) throw new InputTooLargeError(limit, size);
+    return await readAll(handle.createReadStream({ autoClose: false }) as unknown as InStream, limit);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The file error for an input (`-`: stdin) that cannot be opened or read. */
+export function cannotRead(input: string, error: unknown): FileError {
+  const file = input === '-' ? 'stdin' : input;
+  // Too large, a line too long: said of the input by name, with their hint.
+  if (error instanceof FileError) return new FileError(`cannot read ${file}: ${error.message.replace(/^the input/, 'it')}`, { hint: error.hint });
   const code = (error as NodeJS.ErrnoException).code;
   const reason = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'is a directory' : (error as Error).message;
   return new FileError(`cannot read ${file}: ${reason}`);

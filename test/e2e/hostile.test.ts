@@ -1,9 +1,11 @@
 // A hostile project member against llmobs and the local server: planted links in a prompts
 // directory, a planted model definition; in-process against the real server.
-import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { tempDir } from '../helpers/cli.js';
+import { execa } from 'execa';
+import { BIN } from '../helpers/bin.js';
+import { isolatedEnv, tempDir } from '../helpers/cli.js';
 import { type LocalCli, localCli } from '../helpers/local-cli.js';
 
 let cli: LocalCli;
@@ -71,5 +73,49 @@ describe('a planted model definition with parentheses nested 20,000 deep', () =>
     expect(ingested.status).toBe(207);
     const stored = (await (await fetch(`${cli.server.url}/api/public/observations/g1`, { headers: { authorization: auth } })).json()) as { costDetails: Record<string, number> };
     expect(stored.costDetails.input).toBeGreaterThan(0);
+  });
+});
+
+describe('inputs that never end or are too large', () => {
+  const zero = existsSync('/dev/zero');
+
+  it.skipIf(!zero)('prompts create --file /dev/zero: a file error, nothing sent', async () => {
+    const create = await cli.run(['prompts', 'create', 'p', '--file', '/dev/zero'], { cwd });
+    expect(create.exitCode).toBe(6);
+    expect(create.stderr).toContain('cannot read /dev/zero: it is larger than 64 MB');
+    expect(create.sent).toEqual([]);
+  });
+
+  it.skipIf(!zero)('estimate --batch and cost recompute stop at a line longer than 64 MB', async () => {
+    const batch = await cli.run(['estimate', '--batch', '/dev/zero', '--offline'], { cwd });
+    expect(batch.exitCode).toBe(6);
+    expect(batch.stderr).toContain('cannot read /dev/zero: line 1 is longer than 64 MB');
+    const recompute = await cli.run(['cost', 'recompute', '--input', '/dev/zero', '--offline'], { cwd });
+    expect(recompute.exitCode).toBe(6);
+    expect(recompute.stderr).toContain('cannot read /dev/zero: line 1 is longer than 64 MB');
+  });
+
+  it.skipIf(!zero)('tokens count stops at text without a word boundary', async () => {
+    const count = await cli.run(['tokens', 'count', '--file', '/dev/zero'], { cwd });
+    expect(count.exitCode).toBe(6);
+    expect(count.stderr).toContain('cannot read /dev/zero: it has more than 4 M characters without a word boundary');
+  });
+
+  it.skipIf(process.platform === 'win32')('the built binary with an endless pipe on stdin exits 6 and sends nothing', async () => {
+    const env = isolatedEnv({ LANGFUSE_HOST: cli.server.url, LANGFUSE_PUBLIC_KEY: cli.server.keys.publicKey, LANGFUSE_SECRET_KEY: cli.server.keys.secretKey });
+    const result = await execa('sh', ['-c', 'yes "a line of a prompt" | "$0" "$1" prompts create endless', process.execPath, BIN], { env, extendEnv: false, reject: false, timeout: 60_000 });
+    expect(result.exitCode).toBe(6);
+    expect(result.stderr).toContain('cannot read stdin: it is larger than 64 MB');
+    const list = await cli.run(['prompts', 'list', '--json'], { cwd });
+    expect(list.stdout).not.toContain('endless');
+  });
+
+  it('models pull leaves an existing file too large to read as it is', async () => {
+    writeFileSync(join(cwd, 'models.yaml'), '');
+    truncateSync(join(cwd, 'models.yaml'), 2 ** 40);
+    const pull = await cli.run(['models', 'pull', '--file', 'models.yaml'], { cwd });
+    expect(pull.exitCode).toBe(9);
+    expect(pull.stderr).toContain('differs from the server and was not overwritten');
+    expect(statSync(join(cwd, 'models.yaml')).size).toBe(2 ** 40);
   });
 });

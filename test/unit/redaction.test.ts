@@ -26,6 +26,9 @@ function forbidden(publicKey: string, secretKey: string): string[] {
     forms.add(encodeURIComponent(f));
     forms.add(JSON.stringify(f).slice(1, -1));
   }
+  // As hex, which servers and proxies use in debugging dumps.
+  forms.add(Buffer.from(secretKey).toString('hex'));
+  forms.add(Buffer.from(secretKey).toString('hex').toUpperCase());
   // The secret's own base64 at each alignment, minus the edge characters neighbours change.
   for (const core of secretForms(secretKey)) if (core.length >= 12) forms.add(core);
   return [...forms];
@@ -37,7 +40,7 @@ function hostile(req: IncomingMessage, res: ServerResponse): void {
   const token = auth.replace(/^\w+ /, '');
   const decoded = Buffer.from(token, 'base64').toString('utf8');
   const echo = {
-    message: `Invalid credentials: ${auth} (decoded ${decoded}) url-safe ${Buffer.from(decoded).toString('base64url')}`,
+    message: `Invalid credentials: ${auth} (decoded ${decoded}) url-safe ${Buffer.from(decoded).toString('base64url')} hex ${Buffer.from(decoded).toString('hex')} ${Buffer.from(decoded).toString('hex').toUpperCase()}`,
     error: [{ path: [decoded], message: `encoded ${encodeURIComponent(token)} and ${encodeURIComponent(decoded)}` }],
     details: { header: auth, decoded, escaped: token.replace(/\//g, '\\/') },
   };
@@ -94,6 +97,11 @@ const COMMANDS: string[][] = [
   ['api', 'GET', '/api/public/v2/prompts/html'],
   ['api', 'POST', 'echo', '-f', 'a=b'],
   ['api', 'GET', 'models', '--paginate'],
+  ['traces', 'list'],
+  ['traces', 'get', 'some-trace'],
+  ['observations', 'list'],
+  ['cost', 'report', '--no-cache'],
+  ['cost', 'recompute'],
 ];
 
 function expectClean(output: string, forms: string[], label: string): void {

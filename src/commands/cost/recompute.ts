@@ -20,7 +20,7 @@ import { parseOptions } from '../options.js';
 import { JsonBytes } from '../estimate/json-bytes.js';
 import { filterShape, observationQuery, wholeNumber } from '../observations/filters.js';
 import { Meter } from '../observations/meter.js';
-import { lineChunks } from './line-chunks.js';
+import { LineTooLongError, lineChunks } from '../../io/line-chunks.js';
 import { countOf, formatCost, formatTokens } from '../../output/format.js';
 import { RecomputeLines, writeResult } from './recompute-lines.js';
 import { resolveRange } from './report.js';
@@ -152,6 +152,7 @@ async function fromFile(ctx: Context, file: string, recomputer: Recomputer, sink
       });
     }
   } catch (error) {
+    if (error instanceof LineTooLongError) throw cannotRead(file, error);
     if (error instanceof Error && 'code' in error && typeof (error as NodeJS.ErrnoException).code === 'string' && !(error instanceof FileError)) throw cannotRead(file, error);
     throw error;
   } finally {
@@ -176,6 +177,7 @@ async function fromApi(ctx: Context, query: Query, limit: number | undefined, re
       trace: (line) => ctx.trace(line),
       max: limit,
       pageSize: OBSERVATION_PAGE_LIMIT,
+      maxPages: ctx.globals.maxPages,
     });
     for await (const page of pages) {
       const out = sink ? new JsonBytes(page.items.length * 200 + 1024) : null;

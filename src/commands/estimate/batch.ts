@@ -5,6 +5,7 @@
 import type { Context } from '../../context.js';
 import { StoredCostSum } from '../../core/precision.js';
 import { cannotRead, openInputStream } from '../../io/files.js';
+import { lineChunks } from '../../io/line-chunks.js';
 import { type DefinitionsMode, type DefinitionsOrigin, describeOrigin, loadDefinitions, REMOTE_CACHE_TTL_MS } from '../../model-definitions.js';
 import { BatchProcessor, type ChunkResult, mergeTotals, type ModelTotals } from './batch-lines.js';
 import { formatUsd } from '../../output/format.js';
@@ -49,40 +50,14 @@ export async function runBatch(ctx: Context, options: BatchOptions): Promise<voi
     await consume(result);
   };
 
-  // Whole lines are cut at newline bytes, so a multi-byte character is never split.
-  let pending: Buffer[] = [];
-  let pendingBytes = 0;
-  const take = (): Buffer => {
-    const all = pending.length === 1 ? pending[0]! : Buffer.concat(pending, pendingBytes);
-    pending = [];
-    pendingBytes = 0;
-    return all;
-  };
   try {
-    for await (const chunk of stream) {
-      const bytes = chunk as Buffer;
-      pending.push(bytes);
-      pendingBytes += bytes.length;
-      bytesRead += bytes.length;
-      if (pendingBytes < CHUNK) continue;
-      const all = take();
-      const cut = all.lastIndexOf(10);
-      if (cut === -1) {
-        pending = [all]; // one line longer than a chunk: read on
-        pendingBytes = all.length;
-        continue;
-      }
-      await submit(all.subarray(0, cut + 1));
-      if (cut + 1 < all.length) {
-        // A copy, so the remainder does not keep the whole chunk alive.
-        pending = [Buffer.from(all.subarray(cut + 1))];
-        pendingBytes = pending[0]!.length;
-      }
+    for await (const chunk of lineChunks(stream as AsyncIterable<unknown>, CHUNK)) {
+      bytesRead += chunk.length;
+      await submit(chunk);
     }
   } catch (error) {
     throw cannotRead(options.file, error);
   }
-  if (pendingBytes > 0) await submit(take());
 
   const models = [...totals.values()].sort((a, b) => a.model.localeCompare(b.model));
   // Stored costs added exactly, as the server's reports add them: no float drift over many lines.

@@ -1,10 +1,10 @@
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { stringify } from 'yaml';
 import type { Context } from '../../context.js';
 import { ExitCode } from '../../errors.js';
 import { planModelSync } from '../../core/models/sync-plan.js';
-import { writeFileWhole } from '../../io/files.js';
+import { readFileBounded, writeFileWhole } from '../../io/files.js';
+import { InputTooLargeError } from '../../io/stdin.js';
 import { z } from 'zod';
 import type { ActionInput } from '../action.js';
 import { parseOptions } from '../options.js';
@@ -25,7 +25,8 @@ export async function run(ctx: Context, opts: { file: string; force: boolean }):
   const text = json ? `${JSON.stringify(entries, null, 2)}\n` : stringify(entries, { lineWidth: 0, version: '1.2' });
 
   const path = resolve(ctx.cwd, opts.file);
-  const existing = await readFile(path, 'utf8').catch(() => undefined);
+  // A file too large to read is not the server's definitions: left alone, as one that differs.
+  const existing = await readFileBounded(path).catch((error: unknown) => (error instanceof InputTooLargeError ? error : undefined));
   if (existing !== undefined && existing !== text && !opts.force) {
     // A file that says the same as the server (other spelling, other order) is left as it is.
     const local = await readModelFile(ctx, opts.file).catch(() => undefined);

@@ -1,7 +1,5 @@
 // What `models pull`, `models status` and `models push` share: the definitions file, the
 // project's own definitions as create bodies, and the plan between them.
-import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import { z } from 'zod';
 import type { ApiClient } from '../../api/client.js';
 import { listAllModels } from '../../api/models.js';
@@ -12,7 +10,7 @@ import { checkDefinitionInput, checkModelDraft, checkPriceMagnitudes } from '../
 import type { ModelDraft } from '../../core/models/draft.js';
 import { buildCreateModelBody, type CreateModelBody } from '../../core/models/request.js';
 import { type FileModel, type ModelAction, planModelSync, type ModelPlan, type ServerModel } from '../../core/models/sync-plan.js';
-import { parseJsonOrYaml } from '../../io/files.js';
+import { parseJsonOrYaml, readTextInput } from '../../io/files.js';
 import { storedInput } from './draft-input.js';
 
 export const DEFAULT_MODELS_FILE = 'models.yaml';
@@ -45,12 +43,12 @@ export async function readServerModels(client: ApiClient): Promise<{ models: Ser
 export async function readModelFile(ctx: Context, file: string): Promise<FileModel[]> {
   let text: string;
   try {
-    text = await readFile(resolve(ctx.cwd, file), 'utf8');
+    text = await readTextInput(ctx, file);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new FileError(`cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : (error as Error).message}`, {
-      hint: code === 'ENOENT' ? `Write the project's definitions into it first: llmobs models pull --file ${file}` : undefined,
-    });
+    if (error instanceof FileError && /: no such file$/.test(error.message)) {
+      error.hint = `Write the project's definitions into it first: llmobs models pull --file ${file}`;
+    }
+    throw error;
   }
   const document = await parseJsonOrYaml(text, file);
   const entries = Array.isArray(document) ? document : isRecord(document) && Array.isArray(document.data) ? (document.data as unknown[]) : undefined;

@@ -4,12 +4,16 @@
 // (written to a temporary file, synced, renamed) only after the page it describes is on disk,
 // so at any moment, even after a crash, it describes a prefix of the output.
 import { createHash } from 'node:crypto';
-import { open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { open, readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { FileError } from '../../errors.js';
+import { readFileBounded } from '../../io/files.js';
+import { InputTooLargeError } from '../../io/stdin.js';
 
 export const CHECKPOINT_SUFFIX = '.llmobs-checkpoint';
+/** A checkpoint is a few hundred bytes; a larger file at its path is not one. */
+const MAX_CHECKPOINT_BYTES = 1024 * 1024;
 
 const CheckpointSchema = z.object({
   version: z.literal(1),
@@ -45,9 +49,12 @@ export function identityOf(baseUrl: string, key: string): string {
 export async function readCheckpoint(path: string): Promise<Checkpoint | undefined> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readFileBounded(path, MAX_CHECKPOINT_BYTES);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (error instanceof InputTooLargeError) {
+      throw new FileError(`the checkpoint ${path} is not one llmobs can read (${error.message.replace(/^the input/, 'it')})`, { hint: 'Start the export over with --force (the partial output is replaced).' });
+    }
     throw new FileError(`cannot read the checkpoint ${path}: ${(error as Error).message}`);
   }
   let parsed;

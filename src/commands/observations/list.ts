@@ -49,7 +49,16 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
   const pageSize = max === undefined ? OBSERVATION_PAGE_LIMIT : Math.min(max, OBSERVATION_PAGE_LIMIT);
   const client = await ctx.api();
   // A listing: at most --max-pages pages (observations export reads any number, with flat memory).
-  const pages = observationPages(client, query, { cursor: null, items: 0, pages: 0 }, { retries: ctx.globals.retries, sleep: ctx.sleep, trace: (line) => ctx.trace(line), max, pageSize, maxPages: ctx.globals.maxPages });
+  // A table or --json holds every page in memory; --format writes them as they come.
+  const pages = observationPages(client, query, { cursor: null, items: 0, pages: 0 }, {
+    retries: ctx.globals.retries,
+    sleep: ctx.sleep,
+    trace: (line) => ctx.trace(line),
+    max,
+    pageSize,
+    maxPages: ctx.globals.maxPages,
+    maxBytes: format ? undefined : client.limits.maxListingBytes,
+  });
 
   if (format) {
     const writer = createWriter(format, fields.selection);

@@ -7,7 +7,6 @@ import { type CreatePromptBody, buildCreatePromptBody } from '../../core/prompts
 import { inferPromptType, parseChatContent, parsePromptContent } from '../../core/prompts/parse-content.js';
 import type { PromptContent, PromptType } from '../../core/prompts/types.js';
 import { parseJson, parseJsonOrYaml, readTextInput } from '../../io/files.js';
-import { readAll } from '../../io/stdin.js';
 import { validateLabels } from '../../core/prompts/label.js';
 import type { ActionInput } from '../action.js';
 import { parseOptions } from '../options.js';
@@ -91,7 +90,7 @@ async function readContent(ctx: Context, opts: Options): Promise<PromptContent> 
   if (ctx.io.stdin.isTTY) {
     throw new UsageError('no content given', { hint: 'Use --text, --file, --chat-file, or pipe the content in on stdin.' });
   }
-  const text = await readAll(ctx.io.stdin);
+  const text = await readTextInput(ctx, '-');
   if (text.trim() === '') {
     throw new UsageError('no content: stdin was empty', { hint: 'Use --text, --file or --chat-file, or pipe the content in on stdin.' });
   }

@@ -3,7 +3,7 @@
 import type { Context } from '../../context.js';
 import type { DefinitionsOrigin } from '../../model-definitions.js';
 import type { Encoding } from '../../core/tokenizer-models.js';
-import { UsageError } from '../../errors.js';
+import { FileError, UsageError } from '../../errors.js';
 import { cannotRead, openInputStream } from '../../io/files.js';
 import type { ActionInput } from '../action.js';
 import { ENCODINGS } from './index.js';
@@ -74,13 +74,28 @@ async function encodingForModel(ctx: Context, model: string, opts: Record<string
   return { encoding: resolution.tokenizer.encoding, tokenizer: resolution.tokenizer.id, model, definition: winner.definition.modelName, definitions: loaded.origin };
 }
 
+/**
+ * Text with no place to cut it (no word boundary: /dev/zero, a run of one symbol) is held until
+ * one comes, and counted as one piece; past this many characters it is refused. Counting 8 M such
+ * characters took some 600 MB and 15 s, and /dev/zero never ended.
+ */
+export const MAX_UNCUT_CHARS = 4 * 1024 * 1024;
+
 /** Streams a file or stdin through the counter: memory stays flat whatever the size. */
-async function countStream(ctx: Context, file: string, counter: { write(chunk: string): void; end(): number }): Promise<number> {
+async function countStream(ctx: Context, file: string, counter: { write(chunk: string): void; end(): number; readonly pending: number }): Promise<number> {
   const { stream } = await openInputStream(ctx, file, 1 << 20);
   // A streaming decoder keeps multi-byte characters split across chunks intact, and the BOM.
   stream.setEncoding('utf8');
   try {
-    for await (const chunk of stream) counter.write(chunk as string);
+    for await (const chunk of stream) {
+      counter.write(chunk as string);
+      if (counter.pending > MAX_UNCUT_CHARS) {
+        (stream as { destroy?: () => void }).destroy?.();
+        throw new FileError(`it has more than ${MAX_UNCUT_CHARS / 1024 / 1024} M characters without a word boundary, the most llmobs counts as one piece`, {
+          hint: 'Check that it is text (not a binary file or a device such as /dev/zero).',
+        });
+      }
+    }
   } catch (error) {
     throw cannotRead(file, error);
   }

@@ -177,6 +177,8 @@ async function fromRootObservations(ctx: Context, client: ApiClient, opts: Optio
     trace: (line) => ctx.trace(line),
     // Several root observations can share a trace: read on until enough distinct traces.
     pageSize: local || max === undefined ? OBSERVATION_PAGE_LIMIT : Math.min(Math.max(max, 50), OBSERVATION_PAGE_LIMIT),
+    maxPages: ctx.globals.maxPages,
+    maxBytes: client.limits.maxListingBytes,
   });
   for await (const page of pages) {
     for (const o of page.items) {

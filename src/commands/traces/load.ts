@@ -27,6 +27,8 @@ async function fromObservations(ctx: Context, client: ApiClient, id: string, io:
     trace: (line) => ctx.trace(line),
     pageSize: OBSERVATION_PAGE_LIMIT,
     max: 100_000,
+    maxPages: ctx.globals.maxPages,
+    maxBytes: client.limits.maxListingBytes,
   });
   // A loop, not push(...items): a server may send a page larger than a call takes arguments.
   for await (const page of pages) for (const item of page.items) observations.push(item);

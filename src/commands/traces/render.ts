@@ -108,11 +108,11 @@ export function printTrace(ctx: Context, loaded: LoadedTrace, io: boolean): void
   }
 
   const c = out.c;
-  const rows = lines.map(({ node, prefix }) => {
+  const rows = lines.map(({ node, prefix, continuation }) => {
     const o = node.observation;
     const name = o.name ? ` ${cut(o.name, 48)}` : '';
     return {
-      line: { node, prefix },
+      line: { node, prefix, continuation },
       cells: [`${prefix}${o.type}${name}${node.missingParent ? ' (parent not in trace)' : ''}`, o.model ?? '', o.level ?? '', offset(o.startTime, traceStart), formatSeconds(o.durationSeconds), tokensText(o), o.cost === null ? '' : formatCost(o.cost)],
       status: o.statusMessage ?? '',
     };
@@ -141,7 +141,7 @@ export function printTrace(ctx: Context, loaded: LoadedTrace, io: boolean): void
     const status = row.status ? cut(row.status, Math.max(10, total - used)) : '';
     out.line(`${styled.join('  ')}  ${o.level === 'ERROR' ? c.red(status) : status}`.trimEnd());
     if (io) {
-      const indent = lines.find((l) => l.node === row.line.node)!.continuation;
+      const indent = row.line.continuation;
       for (const [label, value] of [['input ', o.input], ['output', o.output]] as const) {
         if (value === undefined || value === null) continue;
         const head = `${indent}  ${label} `;

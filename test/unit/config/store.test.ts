@@ -1,5 +1,6 @@
 // The profile store: locked read-modify-write, atomic replacement, permission and symlink checks.
-import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openProfileStore } from '../../../src/config/store.js';
@@ -145,5 +146,27 @@ describe('a broken config file', () => {
       const random = SECRET.slice('sk-lf-'.length);
       for (let i = 0; i + 6 <= random.length; i++) expect(output).not.toContain(random.slice(i, i + 6));
     }
+  });
+
+  it.skipIf(!existsSync('/dev/zero') || process.platform === 'win32')('refuses, unread, a config file that is a device, a FIFO or far too large; a lock that is one is removed', () => {
+    for (const plant of ['device', 'fifo', 'huge'] as const) {
+      const dir = join(tempDir(), 'shared');
+      mkdirSync(dir);
+      chmodSync(dir, 0o777);
+      const file = join(dir, 'config.json');
+      if (plant === 'device') symlinkSync('/dev/zero', file);
+      if (plant === 'fifo') execFileSync('mkfifo', [file]);
+      if (plant === 'huge') {
+        writeFileSync(file, '');
+        truncateSync(file, 2 ** 40);
+      }
+      const warnings: string[] = [];
+      // Before: /dev/zero was read until the heap was spent, a FIFO waited for a writer for ever.
+      expect(() => open(dir, warnings).names(), plant).toThrow(plant === 'huge' ? /cannot be read: it is 1099511627776 bytes, more than/ : /cannot be read: it is not a regular file/);
+    }
+    const dir = privateDir();
+    symlinkSync('/dev/zero', join(dir, 'config.json.lock'));
+    open(dir, [], 150).put('x', { region: 'eu' }, true);
+    expect(open(dir).names()).toEqual(['x']);
   });
 });

@@ -8,7 +8,7 @@ import { Recomputer } from '../../../src/core/spend/recompute.js';
 import { barChart, bar } from '../../../src/commands/cost/chart.js';
 import { displayWidth } from '../../../src/output/fit.js';
 import { formatCost, formatSeconds, formatShare } from '../../../src/output/format.js';
-import { lineChunks } from '../../../src/commands/cost/line-chunks.js';
+import { lineChunks } from '../../../src/io/line-chunks.js';
 import { costDifference, RecomputeLines } from '../../../src/commands/cost/recompute-lines.js';
 import { type Checkpoint, checkpointPath, identityOf, readCheckpoint, removeCheckpoint, writeCheckpoint } from '../../../src/commands/observations/checkpoint.js';
 import { createWriter, formatOfFile } from '../../../src/commands/observations/writer.js';

@@ -3,6 +3,7 @@
 // time order. A later value replaces an earlier one, except that undefined and empty objects or
 // arrays never replace anything, and an immutable field keeps the first value it got. Metadata
 // is merged deeply; trace tags are the sorted union of every record's tags.
+import { parseJsonPrioritised } from '../../core/tokenize.js';
 
 export type Partial = Record<string, unknown>;
 
@@ -92,23 +93,6 @@ export function storedMetadata(metadata: unknown): Record<string, unknown> {
   return out;
 }
 
-// Most stored values are plain text. A thrown parse error is costly, so text that cannot be JSON
-// is recognised first: JSON starts with one of {["-0123456789tfn (after white space), and a
-// number or a literal must be one whole.
-const JSON_START = /^\s*[[{"\-0-9tfn]/;
-const JSON_SCALAR = /^\s*(?:-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)\s*$/;
-
-export function parseJsonPrioritised(text: string): unknown {
-  const start = JSON_START.exec(text);
-  if (!start) return text;
-  const first = start[0][start[0].length - 1]!;
-  if (first !== '{' && first !== '[' && first !== '"' && !JSON_SCALAR.test(text)) return text;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
 
 /**
  * Stored metadata as the server's row holds it (every value a string), for merging a stored

@@ -8,18 +8,8 @@ import { parseAre } from '../../../src/core/regex/are-parser.js';
 import { compileMatcher } from '../../../src/core/regex/matcher.js';
 import { literalFormOf, literalMatch, mayMatch, prefilterOf } from '../../../src/core/regex/prefilter.js';
 import { builtInDefinitions } from '../../../src/data/catalogue.js';
+import { pick, rng } from '../../helpers/rng.js';
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const pick = <T>(r: () => number, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
 
 // Literal-heavy, like model names, with everything that is not a literal mixed in.
 const ATOMS = ['gpt', '-4o', 'ab', 'A', 'b', '-', '.', '[ab]', '[aB]', '[^a]', '[a-c]', '[0-9]', '\\d', '\\w', '\\s', '[[:alpha:]]', '_', ' ', 'é', 'x{2}', '\\.', '/'];

@@ -7,22 +7,8 @@ import { builtInDefinitions } from '../../../src/data/catalogue.js';
 import { parseJsRegex } from '../../../src/core/regex/js-parser.js';
 import { selectPricingTier } from '../../../src/core/pricing-tier.js';
 import type { PricingTier } from '../../../src/core/models/types.js';
+import { pick, rng } from '../../helpers/rng.js';
 
-// A small deterministic generator (mulberry32): the same patterns on every run.
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function pick<T>(r: () => number, xs: readonly T[]): T {
-  return xs[Math.floor(r() * xs.length)]!;
-}
 
 const ATOMS = ['a', 'b', 'A', '-', '.', '[ab]', '[^a]', '[a-c]', '\\d', '\\w', '\\s', '\\W', '[[:alpha:]]', '[[:upper:]]', '_', '\\n', ' '];
 const ASSERTIONS = ['^', '$', '\\m', '\\M', '\\y', '\\Y', '\\A', '\\Z'];

@@ -3,25 +3,17 @@
 // and what was left out read.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MockAgent } from 'undici';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isolatedEnv, runInProcess, tempDir } from '../../helpers/cli.js';
+import { useMockAgent } from '../../helpers/mock-agent.js';
 
 const HOST = 'https://cloud.langfuse.test';
-let agent: MockAgent;
-beforeEach(() => {
-  agent = new MockAgent();
-  agent.disableNetConnect();
-});
-afterEach(async () => {
-  agent.assertNoPendingInterceptors();
-  await agent.close();
-});
+const agent = useMockAgent();
 
 const env = () => isolatedEnv({ LANGFUSE_HOST: HOST, LANGFUSE_PUBLIC_KEY: 'pk-lf-1', LANGFUSE_SECRET_KEY: 'sk-lf-secret-1234' });
 const answer = (cost: number) =>
-  agent.get(HOST).intercept({ path: (p: string) => p.startsWith('/api/public/v2/metrics?'), method: 'GET' }).reply(200, { data: [{ providedModelName: 'gpt-4o', sum_totalCost: cost, sum_inputTokens: 10, sum_outputTokens: 2, count_count: 1 }] });
-const report = (budget: string) => runInProcess(['cost', 'report', '--month', '2026-05', '--no-cache', '--budget', budget], { env: env(), dispatcher: agent });
+  agent().get(HOST).intercept({ path: (p: string) => p.startsWith('/api/public/v2/metrics?'), method: 'GET' }).reply(200, { data: [{ providedModelName: 'gpt-4o', sum_totalCost: cost, sum_inputTokens: 10, sum_outputTokens: 2, count_count: 1 }] });
+const report = (budget: string) => runInProcess(['cost', 'report', '--month', '2026-05', '--no-cache', '--budget', budget], { env: env(), dispatcher: agent() });
 
 describe('cost report --budget', () => {
   it('with a budget of 0, says by how much without a share of nothing', async () => {
@@ -46,8 +38,8 @@ describe('cost report --budget', () => {
 
 describe('what the cost commands left out', () => {
   it('is counted in the singular when there is one', async () => {
-    agent.get(HOST).intercept({ path: (p: string) => p.startsWith('/api/public/v2/metrics?'), method: 'GET' }).reply(200, { data: [{ providedModelName: 'gpt-4o', sum_totalCost: 1, count_count: 1 }, {}] });
-    const reported = await runInProcess(['cost', 'report', '--month', '2026-05', '--no-cache'], { env: env(), dispatcher: agent });
+    agent().get(HOST).intercept({ path: (p: string) => p.startsWith('/api/public/v2/metrics?'), method: 'GET' }).reply(200, { data: [{ providedModelName: 'gpt-4o', sum_totalCost: 1, count_count: 1 }, {}] });
+    const reported = await runInProcess(['cost', 'report', '--month', '2026-05', '--no-cache'], { env: env(), dispatcher: agent() });
     expect(reported.stderr).toContain('warning: 1 row had no readable cost or count and was left out');
 
     const dir = tempDir();
@@ -70,8 +62,8 @@ describe('cost recompute', () => {
 
 describe('cost report refused by the server', () => {
   it('names the route, not a kilobyte of encoded query, and says what to try', async () => {
-    agent.get(HOST).intercept({ path: (p: string) => p.startsWith('/api/public/v2/metrics?'), method: 'GET' }).reply(400, { message: 'Invalid query: dimension not supported', error: 'InvalidRequestError' });
-    const result = await runInProcess(['cost', 'report', '--month', '2026-05', '--no-cache'], { env: env(), dispatcher: agent });
+    agent().get(HOST).intercept({ path: (p: string) => p.startsWith('/api/public/v2/metrics?'), method: 'GET' }).reply(400, { message: 'Invalid query: dimension not supported', error: 'InvalidRequestError' });
+    const result = await runInProcess(['cost', 'report', '--month', '2026-05', '--no-cache'], { env: env(), dispatcher: agent() });
     expect(result.exitCode).toBe(5);
     const [message, hint] = result.stderr.split('\n');
     expect(message).toBe('error: 400 Bad Request from GET /api/public/v2/metrics?query=(the report\'s query, shown by --verbose): Invalid query: dimension not supported');
@@ -82,13 +74,13 @@ describe('cost report refused by the server', () => {
 
 describe('cost report cut at the row limit', () => {
   it('asks for the total on its own, so the total and the budget gate are not the sum of the first 1,000 groups', async () => {
-    const pool = agent.get(HOST);
+    const pool = agent().get(HOST);
     const rows = Array.from({ length: 1000 }, (_, i) => ({ userId: `u${i}`, sum_totalCost: 0.001, sum_inputTokens: 1, sum_outputTokens: 1, count_count: 1 }));
     const grouped = (p: string) => p.startsWith('/api/public/v2/metrics?') && JSON.parse(new URLSearchParams(p.split('?')[1]).get('query')!).dimensions.length === 1;
     const totalOnly = (p: string) => p.startsWith('/api/public/v2/metrics?') && JSON.parse(new URLSearchParams(p.split('?')[1]).get('query')!).dimensions.length === 0;
     pool.intercept({ path: grouped, method: 'GET' }).reply(200, { data: rows });
     pool.intercept({ path: totalOnly, method: 'GET' }).reply(200, { data: [{ sum_totalCost: 5, sum_inputTokens: 4000, sum_outputTokens: 4000, count_count: 4000 }] });
-    const result = await runInProcess(['cost', 'report', '--month', '2026-05', '--no-cache', '--by', 'user', '--budget', '2', '--json'], { env: env(), dispatcher: agent });
+    const result = await runInProcess(['cost', 'report', '--month', '2026-05', '--no-cache', '--by', 'user', '--budget', '2', '--json'], { env: env(), dispatcher: agent() });
     expect(result.exitCode).toBe(9);
     const report = JSON.parse(result.stdout);
     expect(report.truncated).toBe(true);

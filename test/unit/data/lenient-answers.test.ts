@@ -1,35 +1,27 @@
 // Answers of servers that differ from Langfuse Cloud's (numbers as strings, fields left out) and
 // traces that are not there yet, at the transport (undici MockAgent, network disabled, every
 // interceptor used): the data commands read them as the same data, and say why they wait.
-import { MockAgent } from 'undici';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { displayWidth } from '../../../src/output/fit.js';
 import { isolatedEnv, runInProcess } from '../../helpers/cli.js';
+import { useMockAgent } from '../../helpers/mock-agent.js';
 
 const HOST = 'https://cloud.langfuse.test';
-let agent: MockAgent;
-beforeEach(() => {
-  agent = new MockAgent();
-  agent.disableNetConnect();
-});
-afterEach(async () => {
-  agent.assertNoPendingInterceptors();
-  await agent.close();
-});
+const agent = useMockAgent();
 
 const env = () => isolatedEnv({ LANGFUSE_HOST: HOST, LANGFUSE_PUBLIC_KEY: 'pk-lf-1', LANGFUSE_SECRET_KEY: 'sk-lf-secret-1234' });
 const tracesList = (p: string) => p.startsWith('/api/public/traces?');
 
 describe('traces list', () => {
   it('reads paging numbers sent as strings, and traces without latency or cost', async () => {
-    agent.get(HOST).intercept({ path: tracesList, method: 'GET' }).reply(200, {
+    agent().get(HOST).intercept({ path: tracesList, method: 'GET' }).reply(200, {
       data: [
         { id: 't1', timestamp: '2026-05-01T10:00:00.000Z', name: 'chat', tags: [], observations: ['o1'], totalCost: '1.5', latency: '2.25' },
         { id: 't2', timestamp: '2026-05-01T09:00:00.000Z', name: 'bare' },
       ],
       meta: { page: '1', limit: '50', totalItems: '2', totalPages: '1' },
     });
-    const result = await runInProcess(['traces', 'list'], { env: env(), dispatcher: agent });
+    const result = await runInProcess(['traces', 'list'], { env: env(), dispatcher: agent() });
     expect(result.stderr).toBe('');
     expect(result.exitCode).toBe(0);
     const rows = result.stdout.trimEnd().split('\n').map((line) => line.split('\t'));
@@ -42,11 +34,11 @@ describe('traces list', () => {
 
 describe('traces get --wait', () => {
   it('says once on stderr that it waits for the trace, then shows it', async () => {
-    const pool = agent.get(HOST);
+    const pool = agent().get(HOST);
     pool.intercept({ path: '/api/public/traces/t1', method: 'GET' }).reply(404, { message: 'Trace t1 not found within authorized project' }).times(2);
     pool.intercept({ path: '/api/public/traces/t1', method: 'GET' }).reply(200, { id: 't1', timestamp: '2026-05-01T10:00:00.000Z', name: 'chat', observations: [], scores: [] });
     const sleeps: number[] = [];
-    const result = await runInProcess(['traces', 'get', 't1', '--wait', '10'], { env: env(), dispatcher: agent, sleeps });
+    const result = await runInProcess(['traces', 'get', 't1', '--wait', '10'], { env: env(), dispatcher: agent(), sleeps });
     expect(result.exitCode).toBe(0);
     expect(sleeps).toEqual([1000, 2000]);
     expect(result.stderr.split('\n')[0]).toBe('trace t1 not found yet (ingestion is asynchronous): asking again for up to 10 s');
@@ -58,14 +50,14 @@ describe('traces get --wait', () => {
 describe('traces get --io on a terminal', () => {
   it('cuts wide characters to the terminal\'s columns, not to a count of UTF-16 units, and keeps the table aligned', async () => {
     const text = '日本語のテキストです。'.repeat(8);
-    agent.get(HOST).intercept({ path: '/api/public/traces/t1', method: 'GET' }).reply(200, {
+    agent().get(HOST).intercept({ path: '/api/public/traces/t1', method: 'GET' }).reply(200, {
       id: 't1', timestamp: '2026-05-01T10:00:00.000Z', name: 'chat', input: text, output: '😀'.repeat(60), scores: [],
       observations: [
         { id: 'o1', type: 'GENERATION', name: '検索', parentObservationId: null, startTime: '2026-05-01T10:00:00.000Z', endTime: '2026-05-01T10:00:01.000Z', model: 'gpt-4o', input: text, output: 'ok' },
         { id: 'o2', type: 'SPAN', name: 'ascii', parentObservationId: null, startTime: '2026-05-01T10:00:01.000Z', endTime: '2026-05-01T10:00:02.000Z' },
       ],
     });
-    const result = await runInProcess(['traces', 'get', 't1', '--io', '--no-color'], { env: env(), dispatcher: agent, tty: true, columns: 70 });
+    const result = await runInProcess(['traces', 'get', 't1', '--io', '--no-color'], { env: env(), dispatcher: agent(), tty: true, columns: 70 });
     expect(result.exitCode).toBe(0);
     const lines = result.stdout.split('\n');
     const io = lines.filter((line) => /^\s*(input|output)\s/.test(line));

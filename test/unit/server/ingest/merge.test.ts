@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { processBatch } from '../../../../src/server/ingest/batch.js';
-import { deepMerge, eventMetadata, parseJsonPrioritised, rowMetadata, storedMetadata } from '../../../../src/server/ingest/merge.js';
+import { deepMerge, eventMetadata, rowMetadata, storedMetadata } from '../../../../src/server/ingest/merge.js';
+import { parseJsonPrioritised } from '../../../../src/core/tokenize.js';
 import { normalizeEnvironment } from '../../../../src/server/ingest/schemas.js';
 import type { IngestAuth } from '../../../../src/server/ingest/types.js';
 import { engineCounter } from '../../../../src/tokenizer/counter.js';

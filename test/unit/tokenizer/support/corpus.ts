@@ -4,20 +4,9 @@
  * NFKC. Every string is small enough for the reference (which is quadratic on long pieces).
  */
 
-export type Rng = () => number;
+import { pick, type Rng, rng } from '../../../helpers/rng.js';
 
-export function rng(seed: number): Rng {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-export const pick = <T>(r: Rng, list: readonly T[]): T => list[Math.floor(r() * list.length)]!;
+export { pick, type Rng, rng };
 const int = (r: Rng, lo: number, hi: number): number => lo + Math.floor(r() * (hi - lo + 1));
 
 /** Every special token of every encoding (an encoding without it treats it as plain text). */

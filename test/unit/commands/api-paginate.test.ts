@@ -64,6 +64,9 @@ describe('llmobs api --paginate on a cursor-paged route (local server)', () => {
     const cursor = first.stdout.trim();
     const rest = await cli.run(['api', 'v2/observations', '-f', 'traceId=t-page', '-f', 'limit=20', '-f', `cursor=${cursor}`, '--paginate', '--jq', 'length']);
     expect([rest.exitCode, rest.stdout, query(rest.sent[0]!.path).get('cursor')]).toEqual([0, '5\n', cursor]);
+    const two = await cli.run(['api', `v2/observations?cursor=${encodeURIComponent(cursor)}`, '-f', 'cursor=other', '--paginate']);
+    expect([two.exitCode, two.sent]).toEqual([2, []]);
+    expect(two.stderr).toContain('give cursor= once');
   });
 
   it('--include prints every page\'s status line and headers, in order, then the array; --jq filters only the array', async () => {

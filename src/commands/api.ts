@@ -58,7 +58,8 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
   const verb: Method = opts.method ?? (opts.input !== undefined || (fields.length > 0 && !opts.paginate) ? 'POST' : 'GET');
   if (opts.paginate && verb !== 'GET') throw new UsageError('--paginate only works with GET');
   if (opts.paginate && opts.curl) throw new UsageError('--curl prints one request: drop --paginate');
-  if (opts.paginate && fields.filter(([key]) => key === 'cursor').length + (pathQuery.cursor === undefined ? 0 : 1) > 1) {
+  const cursorsInPath = pathQuery.cursor === undefined ? 0 : Array.isArray(pathQuery.cursor) ? pathQuery.cursor.length : 1;
+  if (opts.paginate && fields.filter(([key]) => key === 'cursor').length + cursorsInPath > 1) {
     throw new UsageError('--paginate starts from one cursor: give cursor= once');
   }
 

@@ -67,6 +67,8 @@ describe('llmobs api --paginate on a cursor-paged route (local server)', () => {
     const two = await cli.run(['api', `v2/observations?cursor=${encodeURIComponent(cursor)}`, '-f', 'cursor=other', '--paginate']);
     expect([two.exitCode, two.sent]).toEqual([2, []]);
     expect(two.stderr).toContain('give cursor= once');
+    const twoInPath = await cli.run(['api', 'v2/observations?cursor=a&cursor=b', '--paginate']);
+    expect([twoInPath.exitCode, twoInPath.sent]).toEqual([2, []]);
   });
 
   it('--include prints every page\'s status line and headers, in order, then the array; --jq filters only the array', async () => {

@@ -3,12 +3,12 @@
  * tokenizers. Kept to node:fs and the pure core so that a command that only counts tokens starts
  * fast.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { FileError } from '../errors.js';
 import { fileURLToPath } from 'node:url';
 import { createTokenizer, type Tokenizer } from '../core/tokenizer/tokenizer.js';
-import { decodeRankTable } from '../core/tokenizer/rank-table.js';
+import { openRankTable, type RankTable } from '../core/tokenizer/rank-table.js';
 import type { EncodingName } from '../core/tokenizer/encodings.js';
 
 export type { EncodingName, Tokenizer };
@@ -35,16 +35,46 @@ export function loadTokenizer(name: EncodingName, ranksDir: string = DEFAULT_RAN
   let tokenizer = loaded.get(key);
   if (!tokenizer) {
     const file = join(ranksDir, `${name}.bin`);
-    let bytes: Uint8Array;
-    try {
-      bytes = readFileSync(file);
-    } catch (err) {
-      throw new FileError(`token ranks for ${name} are missing (${file})`, { hint: 'The package was not built completely; run: npm run build', cause: err });
-    }
-    const table = decodeRankTable(bytes);
-    if (table.meta.name !== name) throw new Error(`${file} holds the ranks of ${table.meta.name}, not ${name}`);
+    const table = openTable(file, name);
     tokenizer = createTokenizer(name, table);
     loaded.set(key, tokenizer);
   }
   return tokenizer;
+}
+
+/**
+ * The table in `file`, read in part: the file stays open until the table has been read whole
+ * (after a few dozen pages, see openRankTable), so a command that counts "hi" reads a few pages.
+ */
+function openTable(file: string, name: EncodingName): RankTable {
+  let fd: number;
+  let size: number;
+  try {
+    fd = openSync(file, 'r');
+    size = fstatSync(fd).size;
+  } catch (err) {
+    throw new FileError(`token ranks for ${name} are missing (${file})`, { hint: 'The package was not built completely; run: npm run build', cause: err });
+  }
+  let open = true;
+  const readAt = (into: Uint8Array, position: number): void => {
+    if (!open) throw new Error(`${file} was read whole already`);
+    for (let done = 0; done < into.length; ) {
+      const n = readSync(fd, into, done, into.length - done, position + done);
+      if (n === 0) throw new FileError(`token ranks for ${name} are truncated (${file})`, { hint: 'The package was not built completely; run: npm run build' });
+      done += n;
+    }
+    // The whole table has just been read: nothing more will be.
+    if (position === 0 && into.length === size) {
+      closeSync(fd);
+      open = false;
+    }
+  };
+  try {
+    const table = openRankTable(size, readAt);
+    if (table.meta.name !== name) throw new Error(`${file} holds the ranks of ${table.meta.name}, not ${name}`);
+    return table;
+  } catch (err) {
+    if (open) closeSync(fd);
+    throw err;
+  }
 }

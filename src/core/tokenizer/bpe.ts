@@ -17,8 +17,16 @@ export type Lookup = (bytes: Uint8Array, start: number, end: number) => number;
 /** The rank table, as merging uses it (see rank-table.ts). */
 export interface Ranks {
   lookup: Lookup;
+  /**
+   * Rank of every two-byte token, indexed by `first << 8 | second`: -1 when the pair is no token,
+   * {@link UNKNOWN} where the table has not looked yet (a table read in part, see rank-table.ts):
+   * the merger then asks `lookup` and writes the answer in.
+   */
   pairs(): Int32Array;
 }
+
+/** An entry of a pair or byte table that has not been looked up yet. */
+export const UNKNOWN = -2;
 
 /** Pieces up to this many bytes use the array scan. */
 export const SMALL_PIECE_BYTES = 64;
@@ -27,7 +35,6 @@ const NONE = 0x7fffffff;
 const CACHE_BITS = 16;
 
 export class BytePairMerger {
-  private readonly lookup: Lookup;
   private byteRank: Int32Array | undefined;
   private pairTable: Int32Array | undefined;
   // Direct-mapped: a colliding pair replaces the previous one.
@@ -38,9 +45,9 @@ export class BytePairMerger {
   private parts = new Int32Array(SMALL_PIECE_BYTES + 1);
   private pairs = new Int32Array(SMALL_PIECE_BYTES + 1);
 
-  constructor(private readonly ranks: Ranks) {
-    this.lookup = ranks.lookup;
-  }
+  // `ranks.lookup` is called through the table each time: a table read in part replaces it once
+  // it has been read whole.
+  constructor(private readonly ranks: Ranks) {}
 
   /**
    * Merges `bytes[0..n)` (n >= 2). Appends the ranks of the resulting tokens to `out` (when
@@ -54,15 +61,24 @@ export class BytePairMerger {
 
   private prepare(): void {
     this.pairTable = this.ranks.pairs();
-    this.byteRank = new Int32Array(256);
-    const one = new Uint8Array(1);
-    for (let b = 0; b < 256; b++) {
-      one[0] = b;
-      this.byteRank[b] = this.lookup(one, 0, 1);
-    }
+    // Looked up on first use: a short text needs a few of the 256, and each look-up of a table
+    // read in part may read from its file.
+    this.byteRank = new Int32Array(256).fill(UNKNOWN);
     this.cacheLeft = new Int32Array(1 << CACHE_BITS).fill(-1);
     this.cacheRight = new Int32Array(1 << CACHE_BITS);
     this.cacheMerged = new Int32Array(1 << CACHE_BITS);
+  }
+
+  /** Rank of the single byte b (filled in on first use). */
+  private byteRankOf(b: number): number {
+    const one = new Uint8Array(1);
+    one[0] = b;
+    return (this.byteRank![b] = this.ranks.lookup(one, 0, 1));
+  }
+
+  /** Rank of the two bytes at `bytes[i]` (filled in on first use); -1 if they are no token. */
+  private pairRankOf(bytes: Uint8Array, i: number): number {
+    return (this.pairTable![(bytes[i]! << 8) | bytes[i + 1]!] = this.ranks.lookup(bytes, i, i + 2));
   }
 
   /** Rank of the parts of ranks a and b merged, whose bytes are bytes[start..end); NONE if no token. */
@@ -70,7 +86,7 @@ export class BytePairMerger {
     const slot = Math.imul(a ^ Math.imul(b, 0x9e3779b1), 0x85ebca6b) >>> (32 - CACHE_BITS);
     const left = this.cacheLeft!;
     if (left[slot] === a && this.cacheRight[slot] === b) return this.cacheMerged[slot]!;
-    const found = this.lookup(bytes, start, end);
+    const found = this.ranks.lookup(bytes, start, end);
     const r = found < 0 ? NONE : found;
     left[slot] = a;
     this.cacheRight[slot] = b;
@@ -91,11 +107,13 @@ export class BytePairMerger {
     const pairTable = this.pairTable!;
     for (let i = 0; i < n; i++) {
       starts[i] = i;
-      part[i] = byteRank[bytes[i]!]!;
+      const r = byteRank[bytes[i]!]!;
+      part[i] = r === UNKNOWN ? this.byteRankOf(bytes[i]!) : r;
     }
     starts[n] = n;
     for (let i = 0; i < n - 1; i++) {
-      const r = pairTable[(bytes[i]! << 8) | bytes[i + 1]!]!;
+      let r = pairTable[(bytes[i]! << 8) | bytes[i + 1]!]!;
+      if (r === UNKNOWN) r = this.pairRankOf(bytes, i);
       pair[i] = r < 0 ? NONE : r;
     }
     let count = n;
@@ -142,10 +160,12 @@ export class BytePairMerger {
     for (let i = 0; i < n; i++) {
       next[i] = i + 1;
       prev[i] = i - 1;
-      part[i] = byteRank[bytes[i]!]!;
+      const b = byteRank[bytes[i]!]!;
+      part[i] = b === UNKNOWN ? this.byteRankOf(bytes[i]!) : b;
     }
     for (let i = 0; i < n - 1; i++) {
-      const r = pairTable[(bytes[i]! << 8) | bytes[i + 1]!]!;
+      let r = pairTable[(bytes[i]! << 8) | bytes[i + 1]!]!;
+      if (r === UNKNOWN) r = this.pairRankOf(bytes, i);
       pair[i] = r < 0 ? NONE : r;
       if (r >= 0) queue.push(r, i);
     }

@@ -20,4 +20,4 @@
 export { type CountStats, createTokenizer, type Tokenizer, type TokenizerOptions } from './tokenizer.js';
 export type { StreamingCounter } from './streaming.js';
 export { ENCODING_NAMES, isEncodingName, type EncodingName } from './encodings.js';
-export { decodeRankTable, encodeRankTable, type RankTable, type RankTableMeta } from './rank-table.js';
+export { decodeRankTable, encodeRankTable, openRankTable, type ReadAt, type RankTable, type RankTableMeta } from './rank-table.js';

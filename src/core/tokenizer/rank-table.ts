@@ -35,7 +35,10 @@ export interface RankTable {
   readonly rankCount: number;
   /** Rank of the bytes `bytes[start..end)`, or -1 when they are not a token. */
   lookup(bytes: Uint8Array, start: number, end: number): number;
-  /** Rank of every two-byte token, indexed by `first << 8 | second` (-1: not a token). */
+  /**
+   * Rank of every two-byte token, indexed by `first << 8 | second` (-1: not a token; -2: not
+   * looked up yet, from a table read in part).
+   */
   pairs(): Int32Array;
   /** The bytes of an ordinary token (a view into the table). */
   tokenBytes(rank: number): Uint8Array;
@@ -123,6 +126,76 @@ export function decodeRankTable(input: Uint8Array): RankTable {
   // Typed-array views need 4-byte alignment; small files read by Node may sit at any offset of a
   // shared pool.
   const buf = input.byteOffset % 4 === 0 ? input : input.slice();
+  return tableOver(buf, buf.length, undefined);
+}
+
+/**
+ * Reads `into.length` bytes of the table's file from `position` into `into`, all of them (a
+ * short file is an error of the reader).
+ */
+export type ReadAt = (into: Uint8Array, position: number) => void;
+
+/** Pages of a table read in part: small enough that a short text reads little. */
+const PAGE_BITS = 12;
+/**
+ * Once this many pages have been read one by one, the rest of the table is read at once: a long
+ * text would otherwise make thousands of small reads, and the look-ups stop checking pages.
+ */
+const PAGED_READ_LIMIT = 48;
+
+/**
+ * Opens a table of `size` bytes that is read in part, through `readAt`: the header first, then
+ * the 4 KiB pages that look-ups touch, until {@link PAGED_READ_LIMIT} pages have been read; then
+ * the whole of it. Counting a short text ("hi") reads a few pages of a 4 MB table, not all of it.
+ * Answers are those of {@link decodeRankTable} over the same bytes.
+ */
+export function openRankTable(size: number, readAt: ReadAt): RankTable {
+  if (size < HEADER_BYTES) throw new Error('rank table: truncated header');
+  const buf = new Uint8Array(size);
+  const pageCount = (size + (1 << PAGE_BITS) - 1) >>> PAGE_BITS;
+  const loaded = new Uint8Array(pageCount);
+  let reads = 0;
+  const paging: Paging & { readAll(): void } = {
+    whole: false,
+    ensure(from: number, to: number): void {
+      if (paging.whole) return;
+      const last = Math.min(pageCount - 1, (Math.max(to, from + 1) - 1) >>> PAGE_BITS);
+      for (let p = from >>> PAGE_BITS; p <= last; p++) {
+        if (loaded[p]) continue;
+        if (++reads > PAGED_READ_LIMIT) {
+          paging.readAll();
+          return;
+        }
+        // Neighbouring pages not yet read go in the same read.
+        let q = p;
+        while (q < last && !loaded[q + 1]) q++;
+        const start = p << PAGE_BITS;
+        readAt(buf.subarray(start, Math.min(size, (q + 1) << PAGE_BITS)), start);
+        loaded.fill(1, p, q + 1);
+        p = q;
+      }
+    },
+    readAll(): void {
+      readAt(buf, 0);
+      paging.whole = true;
+      paging.onWhole();
+    },
+    onWhole: (): void => undefined,
+  };
+  return tableOver(buf, size, paging);
+}
+
+interface Paging {
+  /** True once the whole table is in the buffer. */
+  whole: boolean;
+  /** Makes bytes [from, to) of the table present. */
+  ensure(from: number, to: number): void;
+  /** Called once the whole table is present. */
+  onWhole(): void;
+}
+
+function tableOver(buf: Uint8Array, size: number, paging: Paging | undefined): RankTable {
+  paging?.ensure(0, HEADER_BYTES);
   if (buf.length < HEADER_BYTES) throw new Error('rank table: truncated header');
   const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
   if (view.getUint32(0, true) !== MAGIC) throw new Error('rank table: bad magic');
@@ -134,16 +207,17 @@ export function decodeRankTable(input: Uint8Array): RankTable {
   const offsetsStart = HEADER_BYTES + align4(metaLength);
   const slotsStart = offsetsStart + 4 * (rankCount + 1);
   const blobStart = slotsStart + 4 * slotCount;
-  if (buf.length !== blobStart + blobLength || (slotCount & (slotCount - 1)) !== 0) {
+  if (size !== blobStart + blobLength || (slotCount & (slotCount - 1)) !== 0) {
     throw new Error('rank table: inconsistent section sizes');
   }
+  paging?.ensure(HEADER_BYTES, HEADER_BYTES + metaLength);
   const meta = JSON.parse(new TextDecoder().decode(buf.subarray(HEADER_BYTES, HEADER_BYTES + metaLength))) as RankTableMeta;
   const offsets = new Uint32Array(buf.buffer, buf.byteOffset + offsetsStart, rankCount + 1);
   const slots = new Uint32Array(buf.buffer, buf.byteOffset + slotsStart, slotCount);
   const blob = buf.subarray(blobStart);
   const mask = slotCount - 1;
 
-  function lookup(bytes: Uint8Array, start: number, end: number): number {
+  function lookupWhole(bytes: Uint8Array, start: number, end: number): number {
     const len = end - start;
     const h = hashBytes(bytes, start, end);
     const fingerprint = h >>> RANK_BITS;
@@ -160,11 +234,44 @@ export function decodeRankTable(input: Uint8Array): RankTable {
     }
   }
 
+  // The same search, making each slot, offset and token present before reading it.
+  function lookupPaged(p: Paging, bytes: Uint8Array, start: number, end: number): number {
+    const len = end - start;
+    const h = hashBytes(bytes, start, end);
+    const fingerprint = h >>> RANK_BITS;
+    for (let s = h & mask; ; s = (s + 1) & mask) {
+      p.ensure(slotsStart + 4 * s, slotsStart + 4 * s + 4);
+      const slot = slots[s]!;
+      if (slot === 0) return -1;
+      if (slot >>> RANK_BITS !== fingerprint) continue;
+      const rank = (slot & RANK_MASK) - 1;
+      p.ensure(offsetsStart + 4 * rank, offsetsStart + 4 * rank + 8);
+      const from = offsets[rank]!;
+      if (offsets[rank + 1]! - from !== len) continue;
+      p.ensure(blobStart + from, blobStart + from + len);
+      let i = 0;
+      while (i < len && blob[from + i] === bytes[start + i]) i++;
+      if (i === len) return rank;
+    }
+  }
+
+  // Read in part, the table looks up through the pages until it has been read whole, and from
+  // then on as a table read at once (`whole` replaces `lookup` on the table object; callers call
+  // `table.lookup`, not a copy of it).
+  const lookup =
+    paging === undefined
+      ? lookupWhole
+      : (bytes: Uint8Array, start: number, end: number): number =>
+          paging.whole ? lookupWhole(bytes, start, end) : lookupPaged(paging, bytes, start, end);
+
   let pairTable: Int32Array | undefined;
   // Byte-pair merging starts by looking up every adjacent pair of bytes; a direct table answers
   // those without hashing. Built on first use: a command that counts nothing never pays for it.
+  // A table read in part answers "not looked up yet" (UNKNOWN in bpe.ts) for every pair instead,
+  // which the merger fills in from look-ups: building it would read the whole table.
   function pairs(): Int32Array {
     if (!pairTable) {
+      if (paging !== undefined && !paging.whole) return new Int32Array(65536).fill(PAIR_UNKNOWN);
       pairTable = new Int32Array(65536).fill(-1);
       for (let r = 0; r < rankCount; r++) {
         const from = offsets[r]!;
@@ -174,11 +281,22 @@ export function decodeRankTable(input: Uint8Array): RankTable {
     return pairTable;
   }
 
-  return {
+  const table: RankTable = {
     meta,
     rankCount,
     lookup,
     pairs,
-    tokenBytes: (rank) => blob.subarray(offsets[rank]!, offsets[rank + 1]!),
+    tokenBytes: (rank) => {
+      paging?.ensure(offsetsStart + 4 * rank, offsetsStart + 4 * rank + 8);
+      const from = offsets[rank]!;
+      const to = offsets[rank + 1]!;
+      paging?.ensure(blobStart + from, blobStart + to);
+      return blob.subarray(from, to);
+    },
   };
+  if (paging) paging.onWhole = () => (table.lookup = lookupWhole);
+  return table;
 }
+
+/** UNKNOWN of bpe.ts (not imported, so that this module stays a leaf). */
+const PAIR_UNKNOWN = -2;

@@ -118,7 +118,8 @@ export class TokenizerCore {
   readonly specialPattern: string | undefined;
   private readonly specialRe: RegExp | undefined;
   private readonly scan: Scanner;
-  private readonly lookup: RankTable['lookup'];
+  // Called through the table: a table read in part replaces its lookup once read whole.
+  private readonly table: RankTable;
   private readonly merger: BytePairMerger;
   private readonly cache: PieceCache | undefined;
   private readonly hot = new HotPieces();
@@ -138,7 +139,7 @@ export class TokenizerCore {
     }
     this.family = family;
     this.nfkc = ENCODINGS[name].nfkc;
-    this.lookup = table.lookup;
+    this.table = table;
     this.merger = new BytePairMerger(table);
     this.specials = new Map(Object.entries(table.meta.specials));
     const names = [...this.specials.keys()];
@@ -226,7 +227,7 @@ export class TokenizerCore {
     }
     const bytes = this.scratch;
     // Most pieces are one token: answer those from the rank table, before touching the cache.
-    if (this.lookup(bytes, 0, n) >= 0) return 1;
+    if (this.table.lookup(bytes, 0, n) >= 0) return 1;
     const cache = this.cache;
     if (!cache || end - start > MAX_CACHED_PIECE) {
       const count = this.merger.merge(bytes, n);
@@ -248,7 +249,7 @@ export class TokenizerCore {
     for (let pos = 0; pos < n; ) {
       const end = scan(text, pos, n);
       const len = this.utf8(text, pos, end);
-      const whole = this.lookup(this.scratch, 0, len);
+      const whole = this.table.lookup(this.scratch, 0, len);
       if (whole >= 0) out.push(whole);
       else this.merger.merge(this.scratch, len, out);
       this.releaseScratch();

@@ -311,7 +311,13 @@ export class ApiClient {
     path: string,
     query: Query,
     read: PageReader<T>,
-    options: { startPage?: number; pageSize?: number; headers?: Record<string, string> } = {},
+    options: {
+      startPage?: number;
+      pageSize?: number;
+      headers?: Record<string, string>;
+      /** Sees every page's status and headers (llmobs api --paginate --include). */
+      onResponse?: (status: number, headers: Record<string, string | string[] | undefined>) => void;
+    } = {},
   ): Promise<T[]> {
     const items: T[] = [];
     let total = 0;
@@ -330,6 +336,7 @@ export class ApiClient {
         }
         throw error;
       }
+      options.onResponse?.(response.status, response.headers);
       total += response.bytes;
       if (total > this.limits.maxListingBytes) {
         throw new ApiError(`the pages of GET ${path} add up to more than ${mb(this.limits.maxListingBytes)} (the limit for one listing); stopped after page ${page}`, {

@@ -26,22 +26,54 @@ export interface PageOptions {
   retries: number;
   sleep: (ms: number) => Promise<void>;
   trace?: (line: string) => void;
+  /** Extra request headers. */
+  headers?: Record<string, string> | undefined;
+  /** Another cursor-paged route than v2 observations (default: OBSERVATIONS_ROUTE). */
+  route?: CursorRoute | undefined;
+  /** Sees every answer read successfully (status and headers), e.g. to print them. */
+  onResponse?: ((status: number, headers: Record<string, string | string[] | undefined>) => void) | undefined;
 }
+
+/** A cursor-paged route: how to read one of its pages, and what to advise when its paging goes wrong. */
+export interface CursorRoute {
+  path: string;
+  /** The items and next cursor of an answer; problems are thrown (a bad_response error is asked for again). */
+  read: (data: unknown, status: number) => { items: Record<string, unknown>[]; next: string | null };
+  /** What the items are, plural (default: observations). */
+  noun?: string;
+  /** What to do when the listing is too long, too large, or the server pages incorrectly. */
+  hints: { tooManyPages: string; tooLarge: string; badPaging: string };
+}
+
+export const OBSERVATIONS_ROUTE: CursorRoute = {
+  path: OBSERVATIONS_V2_PATH,
+  read(data, status) {
+    const parsed = ObservationsV2PageSchema.safeParse(data);
+    const issues = parsed.success ? observationIssues(parsed.data.data) : parsed.error.issues.slice(0, 3).map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`);
+    if (issues.length) throw errorForBadResponse('GET', OBSERVATIONS_V2_PATH, status, issues.join('; '));
+    const page = data as { data: Record<string, unknown>[]; meta: { cursor?: string | null } };
+    return { items: page.data, next: page.meta.cursor || null };
+  },
+  hints: {
+    tooManyPages: 'Raise the limit with --max-pages <n>, narrow the list with filters, or read everything with: llmobs observations export --output FILE',
+    tooLarge: 'Filter the listing (--from/--to, --limit), or read everything to a file with flat memory: llmobs observations export --output FILE',
+    badPaging: 'The server pages incorrectly. Narrow the query (--from/--to) or report it to the server\'s maintainers.',
+  },
+};
 
 /** One page; `query` holds the filters, fields and limit. */
 export async function fetchObservationPage(client: ApiClient, query: Query, cursor: string | null, options: PageOptions): Promise<ObservationPage> {
+  const route = options.route ?? OBSERVATIONS_ROUTE;
   const full = cursor ? { ...query, cursor } : query;
   for (let attempt = 0; ; attempt++) {
     try {
-      const { data, status, bytes } = await client.request<unknown>('GET', OBSERVATIONS_V2_PATH, { query: full });
-      const parsed = ObservationsV2PageSchema.safeParse(data);
-      const issues = parsed.success ? observationIssues(parsed.data.data) : parsed.error.issues.slice(0, 3).map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`);
-      if (issues.length) throw errorForBadResponse('GET', OBSERVATIONS_V2_PATH, status, issues.join('; '));
-      const page = data as { data: Record<string, unknown>[]; meta: { cursor?: string | null } };
-      return { items: page.data, next: page.meta.cursor || null, bytes };
+      const { data, status, bytes, headers } = await client.request<unknown>('GET', route.path, { query: full, headers: options.headers });
+      const page = route.read(data, status);
+      options.onResponse?.(status, headers);
+      return { ...page, bytes };
     } catch (error) {
       // A listing answers 404 only when the route itself is missing: say what that means.
-      if (error instanceof ApiNotFoundError && !error.hint) {
+      if (route === OBSERVATIONS_ROUTE && error instanceof ApiNotFoundError && !error.hint) {
         error.hint = `This server has no v2 observations API (${OBSERVATIONS_V2_PATH}): a self-hosted Langfuse older than the v2 APIs, or not a Langfuse server. Check the base URL (llmobs health), or upgrade the server.`;
       }
       if (!(error instanceof ApiError && error.code === 'bad_response') || attempt >= options.retries) throw error;
@@ -76,6 +108,7 @@ export async function* observationPages(
     maxBytes?: number | undefined;
   },
 ): AsyncGenerator<{ items: Record<string, unknown>[]; state: WalkState; last: boolean }> {
+  const { path, hints, noun = 'observations' } = options.route ?? OBSERVATIONS_ROUTE;
   let { cursor, items, pages } = start;
   const firstPage = pages;
   const seen = new Set<string>();
@@ -90,8 +123,8 @@ export async function* observationPages(
       throw new ApiError(`the listing has more than ${options.maxPages} pages; stopped without a partial result`, {
         status: 200,
         method: 'GET',
-        path: OBSERVATIONS_V2_PATH,
-        hint: 'Raise the limit with --max-pages <n>, narrow the list with filters, or read everything with: llmobs observations export --output FILE',
+        path,
+        hint: hints.tooManyPages,
       }, 5, 'too_many_pages');
     }
     const limit = options.max === undefined ? size : Math.min(size, options.max - items);
@@ -110,11 +143,11 @@ export async function* observationPages(
     bytes += page.bytes;
     if (options.maxBytes !== undefined && bytes > options.maxBytes) {
       const mb = Math.round(options.maxBytes / 1024 / 1024);
-      throw new ApiError(`the pages of GET ${OBSERVATIONS_V2_PATH} add up to more than ${mb} MB (the limit for one listing); stopped after page ${pages + 1}`, {
+      throw new ApiError(`the pages of GET ${path} add up to more than ${mb} MB (the limit for one listing); stopped after page ${pages + 1}`, {
         status: 200,
         method: 'GET',
-        path: OBSERVATIONS_V2_PATH,
-        hint: 'Filter the listing (--from/--to, --limit), or read everything to a file with flat memory: llmobs observations export --output FILE',
+        path,
+        hint: hints.tooLarge,
       }, 5, 'response_too_large');
     }
     if (size < options.pageSize && ++good >= 10) {
@@ -128,35 +161,36 @@ export async function* observationPages(
     const last = page.next === null || (options.max !== undefined && items >= options.max);
     if (page.next !== null) {
       if (page.next === cursor || seen.has(page.next)) {
-        throw new ApiError(`GET ${OBSERVATIONS_V2_PATH}: the server returned a cursor it had returned before; stopping instead of reading the same pages again`, {
+        throw new ApiError(`GET ${path}: the server returned a cursor it had returned before; stopping instead of reading the same pages again`, {
           status: 200,
           method: 'GET',
-          path: OBSERVATIONS_V2_PATH,
-          hint: 'The server pages incorrectly. Narrow the query (--from/--to) or report it to the server\'s maintainers.',
+          path,
+          hint: hints.badPaging,
         }, 5, 'bad_response');
       }
       seen.add(page.next);
       if (seen.size > 10_000) seen.clear();
     }
     // A new cursor with the same observations again is a server that does not move on.
-    const signature = page.items.length ? `${String(page.items[0]!.id)}\u0000${String(page.items[page.items.length - 1]!.id)}\u0000${page.items.length}` : '';
+    const key = (item: Record<string, unknown> | null) => (item?.id === undefined ? JSON.stringify(item) : String(item.id));
+    const signature = page.items.length ? `${key(page.items[0]!)}\u0000${key(page.items[page.items.length - 1]!)}\u0000${page.items.length}` : '';
     if (signature && signature === previous) {
-      throw new ApiError(`GET ${OBSERVATIONS_V2_PATH}: the server returned the same page twice under different cursors; stopping instead of writing it again`, { status: 200, method: 'GET', path: OBSERVATIONS_V2_PATH }, 5, 'bad_response');
+      throw new ApiError(`GET ${path}: the server returned the same page twice under different cursors; stopping instead of writing it again`, { status: 200, method: 'GET', path, hint: hints.badPaging }, 5, 'bad_response');
     }
     previous = signature;
     emptyRun = list.length === 0 ? emptyRun + 1 : 0;
     if (emptyRun >= 100 && !last) {
-      throw new ApiError(`GET ${OBSERVATIONS_V2_PATH}: 100 empty pages in a row, each with a next cursor; stopping`, { status: 200, method: 'GET', path: OBSERVATIONS_V2_PATH }, 5, 'bad_response');
+      throw new ApiError(`GET ${path}: 100 empty pages in a row, each with a next cursor; stopping`, { status: 200, method: 'GET', path, hint: hints.badPaging }, 5, 'bad_response');
     }
     // Langfuse gives a next cursor only after a full page. A chain of pages that hold a few
     // observations each would take a request per observation, without end: stopped.
     sparseRun = page.next !== null && page.items.length * 10 < limit ? sparseRun + 1 : 0;
     if (sparseRun >= 100 && !last) {
-      throw new ApiError(`GET ${OBSERVATIONS_V2_PATH}: 100 pages in a row with fewer than a tenth of the ${limit} observations asked for, each with a next cursor; stopping`, {
+      throw new ApiError(`GET ${path}: 100 pages in a row with fewer than a tenth of the ${limit} ${noun} asked for, each with a next cursor; stopping`, {
         status: 200,
         method: 'GET',
-        path: OBSERVATIONS_V2_PATH,
-        hint: 'The server pages incorrectly. Narrow the query (--from/--to) or report it to the server\'s maintainers.',
+        path,
+        hint: hints.badPaging,
       }, 5, 'bad_response');
     }
     cursor = page.next;

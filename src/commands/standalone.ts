@@ -75,7 +75,7 @@ export function registerApi(program: Command, ctx: Context): void {
     .option('-F, --typed-field <key=value>', 'like --field, but true/false/null/numbers/JSON are typed and @file reads a file (repeatable)', collect)
     .option('-H, --header <name:value>', 'add a request header (repeatable); values of credential headers are never printed', collect)
     .option('--input <file>', 'request body from a JSON file, or - for stdin (fields then go to the query string)')
-    .option('--paginate', 'follow meta.page/totalPages and print one array of every page\'s data')
+    .option('--paginate', 'follow every page (meta.page/totalPages, or meta.cursor on cursor-paged routes) and print one array of every page\'s data')
     .option('-i, --include', 'print the response status line and headers before the body')
     .option('--silent', 'do not print the response body')
     .option('--curl', 'print the request as a curl command (credentials as environment variables) and send nothing')
@@ -90,6 +90,7 @@ A prompt name with a "/" is one path segment: write it as %2F (team%2Fsummary).`
     "llmobs api PATCH '/api/public/v2/prompts/team%2Fsummary/versions/3' -F 'newLabels=[\"production\"]'",
     'llmobs api POST models --input model.json',
     'llmobs api /api/public/v2/prompts --paginate --include',
+    "llmobs api v2/observations -f traceId=abc123 --paginate --jq 'length'",
     '# The same request as a curl command (nothing is sent)',
     'llmobs api v2/prompts -X GET -f name=team/summary --curl',
   );

@@ -15,18 +15,45 @@
  */
 export type UsdStyle = 'exact' | 'price' | 'report';
 
-// Intl takes at most 20 fraction digits on Node 20; toFixed would switch to exponents from 1e21.
+// At most 20 decimals (what Intl.NumberFormat takes on Node 20).
 const MAX_DECIMALS = 20;
-const formatters = new Map<string, Intl.NumberFormat>();
 
-function grouped(value: number, decimals: number): string {
-  const key = String(decimals);
-  let format = formatters.get(key);
-  if (!format) {
-    format = new Intl.NumberFormat('en-US', { minimumFractionDigits: Math.min(2, decimals), maximumFractionDigits: decimals });
-    formatters.set(key, format);
+/**
+ * `value` (finite, not negative) with at most `decimals` decimals and at least min(2, decimals),
+ * thousands separated: what Intl.NumberFormat('en-US', { minimumFractionDigits,
+ * maximumFractionDigits }) prints, without it (its first use loads ICU's number formats, some
+ * 15 ms of every start of a command that shows a price). Like ICU, it rounds the shortest
+ * decimal representation of the number (1.005 to two decimals is 1.01), half away from zero.
+ */
+export function formatDecimal(value: number, decimals: number): string {
+  const [mantissa = '0', exponent] = String(value).split('e');
+  const [whole = '0', fraction = ''] = mantissa.split('.');
+  let digits = whole + fraction;
+  let point = whole.length + (exponent ? Number(exponent) : 0);
+  if (point < 0) {
+    digits = '0'.repeat(-point) + digits;
+    point = 0;
   }
-  return format.format(value);
+  if (point > digits.length) digits += '0'.repeat(point - digits.length);
+  let kept = digits.slice(0, point + decimals);
+  if (digits.length > point + decimals && digits.charCodeAt(point + decimals) >= 53 /* '5' */) {
+    // Add one in the last kept place, carrying to the left.
+    const chars = kept.split('');
+    let i = chars.length - 1;
+    while (i >= 0 && chars[i] === '9') chars[i--] = '0';
+    if (i >= 0) chars[i] = String(Number(chars[i]) + 1);
+    else {
+      chars.unshift('1');
+      point++;
+    }
+    kept = chars.join('');
+  }
+  const integer = kept.slice(0, point).replace(/^0+(?=\d)/, '') || '0';
+  let decimalsText = kept.slice(point).replace(/0+$/, '');
+  const least = Math.min(2, decimals);
+  if (decimalsText.length < least) decimalsText = decimalsText.padEnd(least, '0');
+  const groups = integer.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return decimalsText ? `${groups}.${decimalsText}` : groups;
 }
 
 /** Decimals of a number's shortest representation (1.5e-7 has 8). */
@@ -39,15 +66,15 @@ function decimalsOf(value: number): number {
 function digits(abs: number, style: UsdStyle): string {
   switch (style) {
     case 'exact':
-      return grouped(abs, 12);
+      return formatDecimal(abs, 12);
     case 'price': {
       const clean = Number(abs.toPrecision(10));
-      return grouped(clean, Math.min(MAX_DECIMALS, Math.max(2, decimalsOf(clean))));
+      return formatDecimal(clean, Math.min(MAX_DECIMALS, Math.max(2, decimalsOf(clean))));
     }
     case 'report':
-      if (abs >= 1) return grouped(abs, 2);
-      if (abs >= 0.01) return grouped(abs, 4);
-      return grouped(abs, Math.min(MAX_DECIMALS, Math.max(4, 3 - Math.floor(Math.log10(abs)))));
+      if (abs >= 1) return formatDecimal(abs, 2);
+      if (abs >= 0.01) return formatDecimal(abs, 4);
+      return formatDecimal(abs, Math.min(MAX_DECIMALS, Math.max(4, 3 - Math.floor(Math.log10(abs)))));
   }
 }
 

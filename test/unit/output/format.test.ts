@@ -1,7 +1,8 @@
 // Every dollar amount llmobs prints comes from formatUsd: the same sign, zero, grouping and
 // missing-value rules in every style; the styles differ only in the decimals they keep.
 import { describe, expect, it } from 'vitest';
-import { countOf, formatCost, formatUsd, type UsdStyle } from '../../../src/output/format.js';
+import fc from 'fast-check';
+import { countOf, formatCost, formatDecimal, formatUsd, type UsdStyle } from '../../../src/output/format.js';
 
 const STYLES: UsdStyle[] = ['exact', 'price', 'report'];
 
@@ -57,5 +58,22 @@ describe('countOf', () => {
     expect([0, 1, 2, 3002].map((n) => countOf(n, 'observation'))).toEqual(['0 observations', '1 observation', '2 observations', '3,002 observations']);
     expect(countOf(1, 'entry', 'entries')).toBe('1 entry');
     expect(countOf(2, 'entry', 'entries')).toBe('2 entries');
+  });
+});
+
+describe('formatDecimal', () => {
+  // Formats by hand what Intl.NumberFormat prints (formatUsd's digits, without loading ICU at
+  // start): compared with Intl itself.
+  const intl = (value: number, decimals: number) => new Intl.NumberFormat('en-US', { minimumFractionDigits: Math.min(2, decimals), maximumFractionDigits: decimals }).format(value);
+  const DECIMALS = [0, 1, 2, 3, 4, 6, 8, 12, 15, 20];
+  it('prints what Intl.NumberFormat prints: ties of the shortest form, carries, tiny and huge amounts', () => {
+    const values = [0, 1.005, 0.125, 0.995, 9.995, 999.995, 999_999.999, 0.5, 1.5, 2.5, 0.0000000000005, 1e21, 1.2345e22, 123456789.125, 5e-324, 1.7976931348623157e308, 0.1 + 0.2, 2.675, 1 / 3, 99.5, 0.00009999];
+    for (const v of values) for (const d of DECIMALS) expect(formatDecimal(v, d), `${v} to ${d}`).toBe(intl(v, d));
+    fc.assert(
+      fc.property(fc.oneof(fc.double({ min: 0, max: 1e25, noNaN: true }), fc.integer({ min: 0, max: 10 ** 9 }).map((n) => n / 1000), fc.double({ min: 0, max: 1e-3, noNaN: true })), fc.constantFrom(...DECIMALS), (v, d) => {
+        expect(formatDecimal(v, d)).toBe(intl(v, d));
+      }),
+      { numRuns: 5000 },
+    );
   });
 });

@@ -83,13 +83,16 @@ async function writeCache(ctx: Context, path: string, value: RemoteDefinitions):
  * always refreshes the cache.
  */
 export async function loadRemoteDefinitions(ctx: Context, options: { maxAgeMs?: number; client?: ApiClient } = {}): Promise<RemoteDefinitions> {
-  const client = options.client ?? (await ctx.api());
-  const credentialsFrom = client.config.credentialsFrom ?? null;
-  const path = remoteCachePath(ctx.env, client.config);
+  // The client (and the HTTP stack with it) only when the server is asked: a fresh cached copy
+  // needs the settings alone.
+  const config = options.client?.config ?? (await ctx.resolveConfig({ auth: true }));
+  const credentialsFrom = config.credentialsFrom ?? null;
+  const path = remoteCachePath(ctx.env, config);
   if (path && options.maxAgeMs && options.maxAgeMs > 0) {
-    const cached = await readCache(ctx, path, client.baseUrl, options.maxAgeMs);
+    const cached = await readCache(ctx, path, config.baseUrl, options.maxAgeMs);
     if (cached) return { ...cached, credentialsFrom };
   }
+  const client = options.client ?? (await ctx.apiFor(config));
   const { listAllModels } = await import('../api/models.js');
   const definitions = await listAllModels(client);
   const fresh: RemoteDefinitions = { definitions, baseUrl: client.baseUrl, credentialsFrom, fetchedAt: ctx.now().toISOString(), fromCache: false };

@@ -404,12 +404,13 @@ async function importSource(path) {
  * The built-in catalogue's match patterns, parsed ahead: each one's literal prefilter and the
  * features that make a verdict exact (src/core/models/pattern.ts). Matching a model name then
  * compiles only the patterns whose literals the name contains, instead of all of them at every
- * `estimate` and `models match` (some 45 ms). Written into the bundle as LLMOBS_KNOWN_PATTERNS.
+ * `estimate` and `models match` (some 45 ms). Written into the bundle as LLMOBS_KNOWN_PATTERNS, in
+ * the compact form of src/core/models/known-patterns.ts.
  */
 async function knownPatterns() {
-  const { precomputePatterns } = await importSource('src/core/models/pattern.ts');
+  const [{ precomputePatterns }, { encodeKnownPatterns }] = await Promise.all([importSource('src/core/models/pattern.ts'), importSource('src/core/models/known-patterns.ts')]);
   const catalogue = JSON.parse(readFileSync(join(root, 'src', 'data', 'catalogue.json'), 'utf8'));
-  return precomputePatterns(catalogue.models.map((model) => model.matchPattern));
+  return encodeKnownPatterns(precomputePatterns(catalogue.models.map((model) => model.matchPattern)));
 }
 
 async function main() {
@@ -417,7 +418,7 @@ async function main() {
   for (const entry of existsSync(dist) ? readdirSync(dist) : []) {
     if (entry !== 'ranks') rmSync(join(dist, entry), { recursive: true, force: true });
   }
-  const define = { LLMOBS_KNOWN_PATTERNS: JSON.stringify(JSON.stringify(await knownPatterns())) };
+  const define = { LLMOBS_KNOWN_PATTERNS: JSON.stringify(await knownPatterns()) };
   const cli = await build({ ...buildOptions(CLI_ENTRY, 'chunks', [], define), outExtension: { '.js': '.cjs' } });
   const library = await build(buildOptions(LIBRARY_ENTRIES, 'lib', [], define));
   const metafile = { inputs: { ...library.metafile.inputs, ...cli.metafile.inputs }, outputs: { ...library.metafile.outputs, ...cli.metafile.outputs } };

@@ -3,7 +3,10 @@ import { parseAre } from '../regex/are-parser.js';
 import type { AreFeatures } from '../regex/are-to-js.js';
 import { areFeatures, backrefProblem, subjectCaveat, translateAre } from '../regex/are-to-js.js';
 import { type AreMatcher, compileMatcher } from '../regex/matcher.js';
-import { type LiteralForm, literalFormOf, literalMatch, mayMatch, type Prefilter, prefilterOf } from '../regex/prefilter.js';
+import { literalFormOf, prefilterOf } from '../regex/prefilter.js';
+import { type KnownPattern, knownVerdict, type PatternTest } from './known-patterns.js';
+
+export { type KnownPattern, type PatternTest, setKnownPatterns } from './known-patterns.js';
 
 /**
  * A `matchPattern` compiled to behave like Postgres' `model ~ match_pattern`:
@@ -23,12 +26,6 @@ export type CompiledPattern =
   | { status: 'invalid'; pattern: string; reason: string }
   /** Valid or not, its behaviour cannot be reproduced offline; `reason` says why. */
   | { status: 'unsupported'; pattern: string; reason: string };
-
-export type PatternTest =
-  | { status: 'match' | 'no-match'; exact: true }
-  /** The JS verdict is shown, but Postgres may decide differently for this subject. */
-  | { status: 'match' | 'no-match'; exact: false; reason: string }
-  | { status: 'error'; reason: string };
 
 const CACHE_LIMIT = 5000;
 const cache = new Map<string, CompiledPattern>();
@@ -61,18 +58,6 @@ function compileUncached(pattern: string): CompiledPattern {
   return { status: 'ok', pattern, matcher: compiled.matcher, parsed: parsed.parsed, features: areFeatures(parsed.parsed) };
 }
 
-/**
- * What matching needs to know of a valid pattern to answer without compiling it
- * (regex/prefilter.ts): its literal form when it has one (the verdict is then a comparison of
- * strings), else its literal prefilter (which can answer "no match"), and the features that
- * decide whether a verdict is exact.
- */
-export interface KnownPattern {
-  literal?: LiteralForm;
-  prefilter: Prefilter;
-  features: AreFeatures;
-}
-
 /** The known patterns of a list (the invalid and unsupported ones are left out), for the build. */
 export function precomputePatterns(patterns: Iterable<string>): Record<string, KnownPattern> {
   const out: Record<string, KnownPattern> = {};
@@ -85,21 +70,6 @@ export function precomputePatterns(patterns: Iterable<string>): Record<string, K
   return out;
 }
 
-// The bundle has the built-in catalogue's patterns written in at build time (scripts/build.mjs),
-// as JSON; run from the sources, no pattern is known ahead and every one is compiled.
-declare const LLMOBS_KNOWN_PATTERNS: string | undefined;
-let known: Map<string, KnownPattern> | undefined;
-
-function knownPattern(pattern: string): KnownPattern | undefined {
-  known ??= new Map(typeof LLMOBS_KNOWN_PATTERNS === 'string' ? Object.entries(JSON.parse(LLMOBS_KNOWN_PATTERNS) as Record<string, KnownPattern>) : []);
-  return known.get(pattern);
-}
-
-/** Replaces the patterns known ahead (tests, to run with and without them). */
-export function setKnownPatterns(table: Record<string, KnownPattern>): void {
-  known = new Map(Object.entries(table));
-}
-
 /**
  * Evaluates `subject ~ pattern`. The subject is used exactly as given: no trimming, no case change.
  * A pattern given as text whose prefilter is known and rules the subject out is answered without
@@ -107,12 +77,8 @@ export function setKnownPatterns(table: Record<string, KnownPattern>): void {
  */
 export function testPattern(pattern: string | CompiledPattern, subject: string): PatternTest {
   if (typeof pattern === 'string') {
-    const k = knownPattern(pattern);
-    if (k !== undefined && (k.literal !== undefined || !mayMatch(k.prefilter, subject))) {
-      const status = k.literal !== undefined && literalMatch(k.literal, subject) ? 'match' : 'no-match';
-      const caveat = subjectCaveat(k.features, k.prefilter.icase, subject);
-      return caveat === null ? { status, exact: true } : { status, exact: false, reason: caveat };
-    }
+    const verdict = knownVerdict(pattern, subject);
+    if (verdict !== undefined) return verdict;
   }
   const c = typeof pattern === 'string' ? compilePattern(pattern) : pattern;
   if (c.status === 'invalid') return { status: 'error', reason: `invalid pattern: ${c.reason}` };

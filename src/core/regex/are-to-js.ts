@@ -1,19 +1,8 @@
 import type { AreNode, ParsedAre, SetItem } from './are-ast.js';
 import { ASCII_CLASS_RANGES } from './are-ast.js';
+import type { AreFeatures } from './caveat.js';
 
-/**
- * The facts needed to tell, per subject string, whether the offline verdict is guaranteed to be
- * Postgres' (see `subjectCaveat`).
- */
-export interface AreFeatures {
-  /** Uses classes or word constraints, whose non-ASCII members depend on the database locale. */
-  usesClasses: boolean;
-  /** Has non-ASCII characters of its own (literal or in brackets). */
-  hasNonAscii: boolean;
-  hasBackrefs: boolean;
-  /** Uses \D, \S or \W in a newline-sensitive mode. */
-  negatedEscapeWithNewlineMode: boolean;
-}
+export { type AreFeatures, subjectCaveat } from './caveat.js';
 
 /**
  * JavaScript source and flags that accept exactly the strings the ARE accepts: shown to explain
@@ -253,30 +242,4 @@ export function translateAre(parsed: ParsedAre): TranslateResult {
     return { ok: false, reason: `no JavaScript equivalent could be built (${(e as Error).message})` };
   }
   return { ok: true, translation };
-}
-
-/**
- * Why the offline verdict for this subject may differ from Postgres', or null when it cannot.
- * Everything here concerns characters outside ASCII (where Postgres consults the database
- * locale) or newlines in newline-sensitive mode.
- */
-export function subjectCaveat(t: AreFeatures, icase: boolean, subject: string): string | null {
-  // eslint-disable-next-line no-control-regex
-  if (/\p{Cs}|\u0000/u.test(subject)) return 'the model name contains characters a Postgres text value cannot hold';
-  // eslint-disable-next-line no-control-regex
-  const nonAscii = /[^\u0000-\u007f]/.test(subject);
-  if (nonAscii && t.usesClasses) {
-    return 'the pattern uses character classes or word boundaries, which Postgres applies to non-ASCII characters according to the database locale';
-  }
-  if (icase) {
-    // JS case folding maps these two to ASCII letters; Postgres' case variants of ASCII letters never include them.
-    if (/[\u017f\u212a]/.test(subject)) return 'case-insensitive matching of U+017F or U+212A differs between Postgres and JavaScript';
-    if (nonAscii && (t.hasNonAscii || t.hasBackrefs)) {
-      return 'case-insensitive matching of non-ASCII characters depends on the database locale';
-    }
-  }
-  if (t.negatedEscapeWithNewlineMode && subject.includes('\n')) {
-    return 'how \\D, \\S and \\W treat newlines in newline-sensitive mode is not documented';
-  }
-  return null;
 }

@@ -413,12 +413,21 @@ async function knownPatterns() {
   return encodeKnownPatterns(precomputePatterns(catalogue.models.map((model) => model.matchPattern)));
 }
 
+/**
+ * The built-in catalogue in the form src/data/catalogue.ts reads at start: what matching needs
+ * first, each model's prices apart, parsed when read. Written into the bundle as LLMOBS_CATALOGUE.
+ */
+async function catalogueText() {
+  const { encodeCatalogue } = await importSource('src/data/catalogue.ts');
+  return encodeCatalogue(JSON.parse(readFileSync(join(root, 'src', 'data', 'catalogue.json'), 'utf8')));
+}
+
 async function main() {
   // Stale chunks from an earlier build must not linger (their hashes differ).
   for (const entry of existsSync(dist) ? readdirSync(dist) : []) {
     if (entry !== 'ranks') rmSync(join(dist, entry), { recursive: true, force: true });
   }
-  const define = { LLMOBS_KNOWN_PATTERNS: JSON.stringify(await knownPatterns()) };
+  const define = { LLMOBS_KNOWN_PATTERNS: JSON.stringify(await knownPatterns()), LLMOBS_CATALOGUE: JSON.stringify(await catalogueText()) };
   const cli = await build({ ...buildOptions(CLI_ENTRY, 'chunks', [], define), outExtension: { '.js': '.cjs' } });
   const library = await build(buildOptions(LIBRARY_ENTRIES, 'lib', [], define));
   const metafile = { inputs: { ...library.metafile.inputs, ...cli.metafile.inputs }, outputs: { ...library.metafile.outputs, ...cli.metafile.outputs } };

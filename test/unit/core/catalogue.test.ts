@@ -1,6 +1,11 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { modelDefinitionSchema } from '../../../src/core/models/schemas.js';
-import { builtInDefinitions, catalogueInfo } from '../../../src/data/catalogue.js';
+import { builtInDefinitions, type CatalogueFile, catalogueInfo } from '../../../src/data/catalogue.js';
+
+const root = join(import.meta.dirname, '..', '..', '..');
 
 describe('built-in catalogue', () => {
   it('records its source, licence and generation date', () => {
@@ -36,5 +41,51 @@ describe('built-in catalogue', () => {
     expect(byName('o1')).toMatchObject({ tokenizerId: null, tokenizerConfig: null });
     expect(byName('claude-3-haiku-20240307')).toMatchObject({ tokenizerId: 'claude' });
     expect(defs.filter((d) => d.tokenizerId === null)).toHaveLength(56);
+  });
+});
+
+describe('the catalogue as the bundle carries it', () => {
+  // What catalogue.json reads as, mapped field by field (the API's order of keys).
+  const file = JSON.parse(readFileSync(join(root, 'src', 'data', 'catalogue.json'), 'utf8')) as CatalogueFile;
+  const expected = file.models.map((m) => {
+    const def = m.pricingTiers.find((t) => t.isDefault)!;
+    return {
+      id: m.id,
+      modelName: m.modelName,
+      matchPattern: m.matchPattern,
+      startDate: null,
+      unit: null,
+      inputPrice: def.prices['input'] ?? null,
+      outputPrice: def.prices['output'] ?? null,
+      totalPrice: def.prices['total'] ?? null,
+      tokenizerId: m.tokenizerId,
+      tokenizerConfig: m.tokenizerConfig ?? null,
+      isLangfuseManaged: true,
+      createdAt: m.createdAt,
+      prices: Object.fromEntries(Object.entries(def.prices).map(([k, v]) => [k, { price: v }])),
+      pricingTiers: m.pricingTiers,
+    };
+  });
+
+  it('reads as catalogue.json, keys in the same order, whichever field is read first', () => {
+    const defs = builtInDefinitions();
+    // Each model's prices are read on first use: read them in different ways first.
+    expect(defs[0]!.pricingTiers).toEqual(file.models[0]!.pricingTiers);
+    expect(defs[1]!.inputPrice).toBe(expected[1]!.inputPrice);
+    expect({ ...defs[2] }).toEqual(expected[2]);
+    expect(Object.keys(defs[3]!)).toEqual(Object.keys(expected[3]!));
+    expect(JSON.stringify(defs)).toBe(JSON.stringify(expected));
+    expect(defs).toEqual(expected);
+    // Read twice, the same objects.
+    expect(defs[5]!.pricingTiers).toBe(defs[5]!.pricingTiers);
+  });
+
+  it('reads the same from the build (dist/), where it is written in at build time', async () => {
+    const bundled = (await import(pathToFileURL(join(root, 'dist', 'data', 'catalogue.js')).href)) as typeof import('../../../src/data/catalogue.js');
+    // catalogue.json itself is in no output file (scripts/build.mjs keeps what each holds).
+    const meta = JSON.parse(readFileSync(join(root, 'node_modules', '.cache', 'llmobs-build', 'meta.json'), 'utf8')) as { outputs: Record<string, { inputs: Record<string, unknown> }> };
+    expect(Object.entries(meta.outputs).filter(([, output]) => 'src/data/catalogue.json' in output.inputs).map(([name]) => name)).toEqual([]);
+    expect(bundled.catalogueInfo()).toEqual(catalogueInfo());
+    expect(JSON.stringify(bundled.builtInDefinitions())).toBe(JSON.stringify(expected));
   });
 });

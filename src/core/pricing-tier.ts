@@ -1,8 +1,7 @@
 import type { AttributeCondition, PricingTier, PricingTierCondition, UnknownCondition, UsageCondition } from './models/types.js';
 import { isEmpty } from './objects.js';
 import { isUnknownCondition, isUsageCondition } from './models/types.js';
-import { parseJsRegex } from './regex/js-parser.js';
-import { type AreMatcher, compileMatcher, DEFAULT_LIMITS } from './regex/matcher.js';
+import { patternEngine } from './models/engine.js';
 
 /** Observation attributes that attribute conditions look at. */
 export interface TierAttributes {
@@ -87,35 +86,10 @@ function compare(sum: number, operator: string, value: number): boolean {
   }
 }
 
-// Tier conditions repeat across generations: compile each pattern once.
-const REGEX_CACHE_LIMIT = 2000;
-const regexCache = new Map<string, AreMatcher | Error>();
-
-/**
- * The server reads the pattern as a JS regex, unanchored, case-insensitive unless caseSensitive
- * (not Postgres' dialect). It runs here on the linear-time automata, not on V8's backtracking
- * engine: a definition from a server or a models file must not be able to stall an estimate.
- */
-function conditionRegex(pattern: string, caseSensitive: boolean): AreMatcher | Error {
-  const key = `${caseSensitive ? 's' : 'i'}:${pattern}`;
-  let compiled = regexCache.get(key);
-  if (compiled === undefined) {
-    const parsed = parseJsRegex(pattern, !caseSensitive);
-    if (!parsed.ok) compiled = new Error(parsed.reason);
-    else {
-      const built = compileMatcher(parsed.parsed, DEFAULT_LIMITS, { codeUnits: true });
-      compiled = built.ok ? built.matcher : new Error(built.reason);
-    }
-    if (regexCache.size >= REGEX_CACHE_LIMIT) regexCache.clear();
-    regexCache.set(key, compiled);
-  }
-  return compiled;
-}
-
 function evaluateCondition(condition: PricingTierCondition, usage: Record<string, number>, attrs: TierAttributes): ConditionEvaluation {
   if (isUnknownCondition(condition)) return { kind: 'unknown', condition, passed: false };
   if (isUsageCondition(condition)) {
-    const regex = conditionRegex(condition.usageDetailPattern, condition.caseSensitive === true);
+    const regex = patternEngine().conditionRegex(condition.usageDetailPattern, condition.caseSensitive === true);
     if (regex instanceof Error) {
       return { kind: 'usage', condition, matchedKeys: [], sum: 0, passed: false, error: regex.message };
     }

@@ -104,12 +104,14 @@ describe('start-up structure of the built CLI', () => {
   // What each everyday command must not load: none of them loads zod, the HTTP stack, the
   // packages with native or WebAssembly parts, or the table and prompt libraries (piped output).
   const offline = ['undici', 'conf', 'ajv', 'cli-table3', '@inquirer/prompts', 'yaml', 'zod', 'libsql', 'protobufjs', 'jq-wasm'];
+  // Nor the regex engine when the patterns known at build time decide the name (gpt-4o).
+  const regexEngine = ['src/core/models/pattern.ts', 'src/core/regex/are-parser.ts', 'src/core/regex/automaton.ts', 'src/core/regex/js-parser.ts'];
   const cases: Array<[string[], string[]]> = [
-    [['tokens', 'count', '--encoding', 'o200k_base', 'hello'], [...offline, 'decimal.js', 'src/data/catalogue.json']],
-    [['estimate', '--model', 'gpt-4o', '--input', 'hi'], offline],
-    [['estimate', '--model', 'gpt-4o', '--input', 'hi', '--offline'], offline],
-    [['models', 'match', 'gpt-4o', '--offline'], [...offline, 'decimal.js']],
-    [['profile', 'list'], [...offline, 'decimal.js', 'src/data/catalogue.json']],
+    [['tokens', 'count', '--encoding', 'o200k_base', 'hello'], [...offline, 'decimal.js', 'src/data/catalogue.ts', ...regexEngine]],
+    [['estimate', '--model', 'gpt-4o', '--input', 'hi'], [...offline, ...regexEngine]],
+    [['estimate', '--model', 'gpt-4o', '--input', 'hi', '--offline'], [...offline, ...regexEngine]],
+    [['models', 'match', 'gpt-4o', '--offline'], [...offline, 'decimal.js', ...regexEngine]],
+    [['profile', 'list'], [...offline, 'decimal.js', 'src/data/catalogue.ts', ...regexEngine]],
   ];
   it.each(cases)('%j loads only bundled files, none of what it does not use', async (args, forbidden) => {
     const meta = metafile();
@@ -118,6 +120,16 @@ describe('start-up structure of the built CLI', () => {
     const inputs = files.flatMap((file) => inputsOf(meta, file));
     const loaded = new Set([...inputs, ...inputs.map(packageOf)]);
     expect(forbidden.filter((name) => loaded.has(name))).toEqual([]);
+  });
+
+  it('loads the regex engine when a pattern must be compiled, and only then', async () => {
+    const meta = metafile();
+    const loads = async (args: string[]) => (await loadedFiles(args)).flatMap((file) => inputsOf(meta, file)).includes('src/core/regex/automaton.ts');
+    // gpt-4.1's pattern reads "gpt-4", any character, "1": its literals are all in the name.
+    expect(await loads(['models', 'match', 'gpt-4.1', '--offline'])).toBe(true);
+    // A tier with a usage condition (a regex over usage keys) in the definition that matches.
+    expect(await loads(['estimate', '--model', 'gemini-2.5-pro', '--usage', '{"input": 10}'])).toBe(true);
+    expect(await loads(['models', 'match', 'gpt-4o', '--offline'])).toBe(false);
   });
 
   it('keeps V8\'s compiled code of dist/ in the cache directory, and runs the same from it, or from a damaged copy', async () => {

@@ -2,7 +2,7 @@ import type { Context } from '../../context.js';
 // Straight from the modules, not the core/index.js barrel, which would bring zod schemas along.
 import { estimate, type EstimateInput } from '../../core/estimate.js';
 import { JsonTooDeepError } from '../../core/json-depth.js';
-import { compiledPatternCount } from '../../core/models/pattern.js';
+import { compiledPatternCount, preparePatterns } from '../../core/models/engine.js';
 import { ObservationRejectedError } from '../../core/usage.js';
 import { UsageError } from '../../errors.js';
 import { parseJson, parseJsonOrYaml, readTextInput, tooDeep } from '../../io/files.js';
@@ -39,6 +39,7 @@ export default async function action(ctx: Context, { opts }: ActionInput): Promi
   if (opts.level !== undefined) input.level = opts.level as EstimateInput['level'];
 
   const loaded = await loadDefinitions(ctx, { mode, modelsFile: opts.modelsFile as string | undefined, maxAgeMs: REMOTE_CACHE_TTL_MS });
+  await preparePatterns(loaded.definitions, input.model);
   let result;
   try {
     result = estimate(input, { definitions: loaded.definitions, count: engineCounter });

@@ -3,6 +3,7 @@
 // results are written as UTF-8 before the next is read (waiting for a slow reader), and only
 // per-model totals are kept. A bad line is reported and the rest go on.
 import type { Context } from '../../context.js';
+import { loadPatternEngine } from '../../core/models/engine.js';
 import { StoredCostSum } from '../../core/precision.js';
 import { cannotRead, openInputStream } from '../../io/files.js';
 import { lineChunks } from '../../io/line-chunks.js';
@@ -22,6 +23,8 @@ export interface BatchOptions {
 export async function runBatch(ctx: Context, options: BatchOptions): Promise<void> {
   const loaded = await loadDefinitions(ctx, { mode: options.mode, modelsFile: options.modelsFile, maxAgeMs: REMOTE_CACHE_TTL_MS });
   const { stream, size } = await openInputStream(ctx, options.file, 1 << 16);
+  // Many names: the patterns some of them need compiled are not known ahead.
+  await loadPatternEngine();
   const processor = new BatchProcessor(loaded.definitions, loaded.unusable);
 
   const totals = new Map<string, ModelTotals>();

@@ -1,6 +1,6 @@
 import type { Context } from '../../context.js';
 import { findModel, type LosingMatch, type MatchResult, type RankedDefinition } from '../../core/models/match.js';
-import { compiledPatternCount } from '../../core/models/pattern.js';
+import { compiledPatternCount, preparePatterns } from '../../core/models/engine.js';
 import type { ModelDefinition } from '../../core/models/types.js';
 import { resolveTokenizer } from '../../core/tokenize.js';
 import { PreconditionError, UsageError } from '../../errors.js';
@@ -35,6 +35,7 @@ export async function run(ctx: Context, model: string, opts: Options): Promise<v
   // Always the server's current definitions (no cache): this is the command to check a change.
   const loaded = await loadDefinitions(ctx, { mode: definitionsMode(opts), modelsFile: opts.modelsFile, maxAgeMs: 0 });
   const { definitions } = loaded;
+  await preparePatterns(definitions, model);
   // The server does no lookup for an empty model name.
   const result: MatchResult = model === '' ? { model, winner: null, tiedWith: [], losers: [], unevaluated: [] } : findModel(model, definitions);
   ctx.trace(`models: ${compiledPatternCount()} match patterns compiled for ${definitions.length} definitions (a pattern whose literals are not in the name is not compiled)`);

@@ -58,8 +58,9 @@ function encodingFor(encoding: Encoding | undefined): Choice {
 
 async function encodingForModel(ctx: Context, model: string, opts: Record<string, unknown>): Promise<Choice> {
   const { assertUsable, definitionsMode, loadDefinitions, REMOTE_CACHE_TTL_MS } = await import('../../model-definitions.js');
-  const [{ findModel }, { resolveTokenizer }] = await Promise.all([import('../../core/models/match.js'), import('../../core/tokenize.js')]);
+  const [{ findModel }, { preparePatterns }, { resolveTokenizer }] = await Promise.all([import('../../core/models/match.js'), import('../../core/models/engine.js'), import('../../core/tokenize.js')]);
   const loaded = await loadDefinitions(ctx, { mode: definitionsMode(opts), modelsFile: opts.modelsFile as string | undefined, maxAgeMs: REMOTE_CACHE_TTL_MS });
+  await preparePatterns(loaded.definitions, model);
   const winner = findModel(model, loaded.definitions).winner;
   if (!winner) {
     throw new UsageError(`no model definition matches "${model}"`, { hint: `Pass --encoding, or add a definition with --models-file. See: llmobs models match ${model}` });

@@ -1,4 +1,5 @@
-import { testPattern } from './pattern.js';
+import { patternEngine } from './engine.js';
+import { knownVerdict } from './known-patterns.js';
 import type { DefinitionSource, ModelDefinition } from './types.js';
 import { definitionSource } from './types.js';
 
@@ -90,7 +91,7 @@ export function findModel(model: string, definitions: readonly ModelDefinition[]
   const skipped: { definition: ModelDefinition; reason: string }[] = [];
   for (const definition of definitions) {
     // By text, not compiled: a pattern whose prefilter rules the name out is never compiled.
-    const res = testPattern(definition.matchPattern, model);
+    const res = knownVerdict(definition.matchPattern, model) ?? patternEngine().testPattern(definition.matchPattern, model);
     if (res.status === 'error') skipped.push({ definition, reason: res.reason });
     else if (!res.exact) skipped.push({ definition, reason: `cannot be decided offline: ${res.reason}` });
     else if (res.status === 'match') matched.push(definition);

@@ -2,8 +2,10 @@ import type { ParsedAre } from '../regex/are-ast.js';
 import { parseAre } from '../regex/are-parser.js';
 import type { AreFeatures } from '../regex/are-to-js.js';
 import { areFeatures, backrefProblem, subjectCaveat, translateAre } from '../regex/are-to-js.js';
-import { type AreMatcher, compileMatcher } from '../regex/matcher.js';
+import { parseJsRegex } from '../regex/js-parser.js';
+import { type AreMatcher, compileMatcher, DEFAULT_LIMITS } from '../regex/matcher.js';
 import { literalFormOf, prefilterOf } from '../regex/prefilter.js';
+import { type PatternEngine, registerPatternEngine } from './engine.js';
 import { type KnownPattern, knownVerdict, type PatternTest } from './known-patterns.js';
 
 export { type KnownPattern, type PatternTest, setKnownPatterns } from './known-patterns.js';
@@ -142,3 +144,35 @@ function describeUncached(pattern: string): PatternDescription {
     ...(translated.ok ? { js: { source: translated.translation.source, flags: translated.translation.flags } } : {}),
   };
 }
+
+// The usage conditions of pricing tiers (core/pricing-tier.ts). They repeat across generations:
+// compile each pattern once.
+const REGEX_CACHE_LIMIT = 2000;
+const regexCache = new Map<string, AreMatcher | Error>();
+
+/**
+ * The server reads the pattern as a JS regex, unanchored, case-insensitive unless caseSensitive
+ * (not Postgres' dialect). It runs here on the linear-time automata, not on V8's backtracking
+ * engine: a definition from a server or a models file must not be able to stall an estimate.
+ */
+export function conditionRegex(pattern: string, caseSensitive: boolean): AreMatcher | Error {
+  const key = `${caseSensitive ? 's' : 'i'}:${pattern}`;
+  let compiled = regexCache.get(key);
+  if (compiled === undefined) {
+    const parsed = parseJsRegex(pattern, !caseSensitive);
+    if (!parsed.ok) compiled = new Error(parsed.reason);
+    else {
+      const built = compileMatcher(parsed.parsed, DEFAULT_LIMITS, { codeUnits: true });
+      compiled = built.ok ? built.matcher : new Error(built.reason);
+    }
+    if (regexCache.size >= REGEX_CACHE_LIMIT) regexCache.clear();
+    regexCache.set(key, compiled);
+  }
+  return compiled;
+}
+
+/** This module as engine.ts hands it to matching and pricing. */
+export const PATTERN_ENGINE: PatternEngine = { testPattern, conditionRegex, compiledPatternCount };
+
+// Matching and pricing reach the engine through engine.ts, which loads this module when needed.
+registerPatternEngine(PATTERN_ENGINE);

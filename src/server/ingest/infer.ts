@@ -3,10 +3,15 @@
 // ingested observation, on the definitions as they are at ingestion: a definition changed later
 // does not re-price what is stored, only a new event for the observation does.
 import { estimateFromProvided } from '../../core/estimate.js';
+import { registerPatternEngine } from '../../core/models/engine.js';
 import { createMatcher, type MatchResult } from '../../core/models/match.js';
+import { PATTERN_ENGINE } from '../../core/models/pattern.js';
 import type { ModelDefinition } from '../../core/models/types.js';
 import type { TokenCounter } from '../../core/tokenize.js';
 import type { ObservationLevel } from '../records.js';
+
+// Ingestion is synchronous and sees any name and tier: the server has the regex engine at hand.
+registerPatternEngine(PATTERN_ENGINE);
 
 export interface InferenceInput {
   model: string | null | undefined;

@@ -1,0 +1,74 @@
+// The regex engine loads only when a pattern must be compiled (src/core/models/engine.ts): every
+// path that can need it must still get it. Each case runs the binary on a name or definition
+// that the patterns known at build time cannot decide, and checks the answer.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { llmobs } from '../helpers/bin.js';
+import { isolatedEnv, tempDir } from '../helpers/cli.js';
+
+const dir = tempDir('llmobs-engine-');
+const modelsFile = join(dir, 'models.json');
+writeFileSync(
+  modelsFile,
+  JSON.stringify([
+    { modelName: 'my-model', matchPattern: '(?i)^my-mod(el|al)[0-9]*$', prices: { input: 0.000001 } },
+    {
+      modelName: 'tiered',
+      matchPattern: '^tiered$',
+      pricingTiers: [
+        { name: 'Standard', isDefault: true, priority: 0, conditions: [], prices: { input: 0.000001 } },
+        { name: 'Large', isDefault: false, priority: 1, conditions: [{ usageDetailPattern: '^inp', operator: 'gt', value: 100 }], prices: { input: 0.000002 } },
+      ],
+    },
+  ]),
+);
+
+async function json(args: string[], input?: string): Promise<Record<string, any>> {
+  const result = await llmobs([...args, '--json', '--verbose'], { env: isolatedEnv(), ...(input === undefined ? {} : { input }) });
+  expect(result.exitCode, result.stderr).toBe(0);
+  return JSON.parse(result.stdout) as Record<string, any>;
+}
+
+describe('matching and pricing that need the regex engine', () => {
+  it('a built-in pattern whose literals are all in the name is compiled', async () => {
+    const result = await llmobs(['models', 'match', 'GPT-4.1', '--offline', '--verbose'], { env: isolatedEnv() });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stdout).toContain('gpt-4.1');
+    expect(result.stderr).toMatch(/models: [1-9]\d* match patterns compiled/);
+    // "gpt-4x1" matches too: the dot is any character.
+    expect((await json(['models', 'match', 'gpt-4x1', '--offline'])).winner.modelName).toBe('gpt-4.1');
+    const count = await llmobs(['tokens', 'count', '--model', 'gpt-4.1', 'hello'], { env: isolatedEnv() });
+    expect([count.exitCode, count.stdout.trim()]).toEqual([0, '1']);
+  });
+
+  it('a pattern of a models file', async () => {
+    expect((await json(['models', 'match', 'My-Modal42', '--offline', '--models-file', modelsFile])).winner.modelName).toBe('my-model');
+    const estimate = await json(['estimate', '--model', 'my-model7', '--usage', '{"input": 1000}', '--models-file', modelsFile]);
+    expect(estimate.matchedModel.modelName).toBe('my-model');
+    expect(estimate.totalCost).toBe(0.001);
+  });
+
+  it('a usage condition of a pricing tier, built-in or from a file', async () => {
+    const large = await json(['estimate', '--model', 'gemini-2.5-pro', '--usage', '{"input": 300000}']);
+    expect(large.pricingTier).toBe('Large Context');
+    const small = await json(['estimate', '--model', 'gemini-2.5-pro', '--usage', '{"input": 3000}']);
+    expect(small.pricingTier).toBe('Standard');
+    const tiered = await json(['estimate', '--model', 'tiered', '--usage', '{"input": 300}', '--models-file', modelsFile]);
+    expect([tiered.pricingTier, tiered.totalCost]).toEqual(['Large', 0.0006]);
+  });
+
+  it('a batch of names', async () => {
+    const lines = ['{"model":"gpt-4o","usage":{"input":1000}}', '{"model":"gpt-4.1","usage":{"input":1000}}', '{"model":"gemini-2.5-pro","usage":{"input":300000}}', '{"model":"my-model7","usage":{"input":1000}}'];
+    const result = await llmobs(['estimate', '--batch', '-', '--models-file', modelsFile], { env: isolatedEnv(), input: `${lines.join('\n')}\n` });
+    expect(result.exitCode, result.stderr).toBe(0);
+    const out = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, any>);
+    expect(out.map((line) => line.matchedModel?.modelName)).toEqual(['gpt-4o', 'gpt-4.1', 'gemini-2.5-pro', 'my-model']);
+    expect(out[2]!.pricingTier).toBe('Large Context');
+  });
+
+  it('models lint of a file', async () => {
+    const result = await llmobs(['models', 'lint', '--offline', '--models-file', modelsFile], { env: isolatedEnv() });
+    expect(result.exitCode, result.stderr).toBe(0);
+  });
+});

@@ -1,4 +1,4 @@
-import { Decimal } from 'decimal.js';
+import type { Decimal } from 'decimal.js';
 
 /**
  * Where rounding happens between a price and the cost the server returns:
@@ -16,11 +16,59 @@ import { Decimal } from 'decimal.js';
  *    0.7999999999999999 as 0.799999999999.
  */
 
-// A private clone so that configuration changed elsewhere can never leak in.
-const Dec = Decimal.clone({ precision: 20, rounding: Decimal.ROUND_HALF_UP });
+// decimal.js computes only what the exact fast paths below cannot (a price of more than 22
+// decimals, a fractional unit count, a cost under 10^-6...): it is loaded when first needed. The
+// functions here stay synchronous; a slow path reached before it is loaded throws
+// DecimalNotLoaded, and the caller loads it (`withDecimal`, `loadDecimal`) and computes again.
+// Batches, re-pricing and the server load it up front.
+type DecimalClass = typeof Decimal;
+let Dec: DecimalClass | undefined;
+// Wide enough for any double with 12 decimals: the slow path of sums is exact too.
+let Wide: DecimalClass | undefined;
+
+export class DecimalNotLoaded extends Error {
+  constructor() {
+    super('internal error: an exact decimal computation was needed before decimal.js was loaded (await loadDecimal first)');
+  }
+}
+
+/** Sets the decimal.js to compute with (private clones, so configuration changed elsewhere never leaks in). */
+export function useDecimal(decimal: DecimalClass): void {
+  if (Dec !== undefined) return;
+  Dec = decimal.clone({ precision: 20, rounding: decimal.ROUND_HALF_UP });
+  Wide = decimal.clone({ precision: 400, rounding: decimal.ROUND_DOWN });
+}
+
+export async function loadDecimal(): Promise<void> {
+  if (Dec === undefined) useDecimal((await import('decimal.js')).Decimal);
+}
+
+/** `compute()`, again after loading decimal.js if it needed it. `compute` must have no effects beyond its result. */
+export async function withDecimal<T>(compute: () => T): Promise<T> {
+  if (Dec === undefined) {
+    try {
+      return compute();
+    } catch (error) {
+      if (!(error instanceof DecimalNotLoaded)) throw error;
+    }
+    await loadDecimal();
+  }
+  return compute();
+}
+
+function dec(): DecimalClass {
+  if (Dec === undefined) throw new DecimalNotLoaded();
+  return Dec;
+}
+
+function wide(): DecimalClass {
+  if (Wide === undefined) throw new DecimalNotLoaded();
+  return Wide;
+}
 
 export function storedPrice(price: number): Decimal {
-  return new Dec(price).toDecimalPlaces(30, Dec.ROUND_HALF_UP);
+  const D = dec();
+  return new D(price).toDecimalPlaces(30, D.ROUND_HALF_UP);
 }
 
 export function costComponent(price: number, units: number): number {
@@ -78,7 +126,8 @@ export function storedSum(total: number, exact12: number): number {
 
 /** The reference computation; `fastCostComponent` must always agree with it. */
 export function decimalCostComponent(price: number, units: number): number {
-  return new Dec(storedPrice(price)).mul(units).toNumber();
+  const D = dec();
+  return new D(storedPrice(price)).mul(units).toNumber();
 }
 
 // A price as an exact decimal: mantissa × 10^-scale, from its shortest decimal representation
@@ -144,7 +193,8 @@ export function storedCost(value: number): number {
 
 /** The reference computation; `storedCost` must always agree with it. */
 export function decimalStoredCost(value: number): number {
-  return new Dec(value).toDecimalPlaces(12, Dec.ROUND_DOWN).toNumber();
+  const D = dec();
+  return new D(value).toDecimalPlaces(12, D.ROUND_DOWN).toNumber();
 }
 
 export function fitsStoredCost(value: number): boolean {
@@ -152,8 +202,6 @@ export function fitsStoredCost(value: number): boolean {
 }
 
 const UNITS_PER_DOLLAR = 1e12;
-// Wide enough for any double with 12 decimals: the slow path of sums is exact too.
-const Wide = Decimal.clone({ precision: 400, rounding: Decimal.ROUND_DOWN });
 // Below this magnitude a stored cost times 10^12 rounds to its exact integer number of 10^-12
 // (the double's error, scaled, stays far under 0.5).
 const FAST_LIMIT = 8;
@@ -178,7 +226,8 @@ export class StoredCostSum {
       this.units += Math.round(value * UNITS_PER_DOLLAR);
       if (Math.abs(this.units) >= EXACT_LIMIT) this.flush();
     } else {
-      this.slow = (this.slow ?? new Wide(0)).plus(new Wide(value).toDecimalPlaces(12, Wide.ROUND_DOWN));
+      const W = wide();
+      this.slow = (this.slow ?? new W(0)).plus(new W(value).toDecimalPlaces(12, W.ROUND_DOWN));
     }
     return this;
   }
@@ -188,7 +237,7 @@ export class StoredCostSum {
     this.count += other.count;
     this.big += other.big + BigInt(other.units);
     this.flush();
-    if (other.slow) this.slow = (this.slow ?? new Wide(0)).plus(other.slow);
+    if (other.slow) this.slow = (this.slow ?? new (wide())(0)).plus(other.slow);
     return this;
   }
 
@@ -204,7 +253,7 @@ export class StoredCostSum {
     const whole = digits.slice(0, -12);
     const fraction = digits.slice(-12).replace(/0+$/, '');
     let text = `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
-    if (this.slow) text = new Wide(text).plus(this.slow).toFixed();
+    if (this.slow) text = new (wide())(text).plus(this.slow).toFixed();
     return text;
   }
 

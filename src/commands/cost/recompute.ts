@@ -11,6 +11,7 @@ import type { Query } from '../../api/client.js';
 import { OBSERVATION_PAGE_LIMIT, observationPages } from '../../api/observations.js';
 import type { Context } from '../../context.js';
 import { loadPatternEngine } from '../../core/models/engine.js';
+import { loadDecimal } from '../../core/precision.js';
 import { type ModelRecompute, Recomputer, recomputeTotals } from '../../core/spend/recompute.js';
 import { FileError, UsageError } from '../../errors.js';
 import { cannotRead, openInputStream } from '../../io/files.js';
@@ -65,7 +66,7 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
   if (range && range.from.time.getTime() >= range.to.time.getTime()) throw new UsageError(`the time range is empty: --from (${range.from.time.toISOString()}) must be earlier than --to (${range.to.time.toISOString()})`);
   const loaded = await loadDefinitions(ctx, { mode: definitionsMode(opts), modelsFile: opts.modelsFile, maxAgeMs: REMOTE_CACHE_TTL_MS });
   ctx.out.info(`Prices from ${describeOrigin(loaded.origin)}.`);
-  await loadPatternEngine();
+  await Promise.all([loadPatternEngine(), loadDecimal()]);
   const recomputer = new Recomputer({ definitions: loaded.definitions, unusable: loaded.unusable, count: engineCounter, datedMatching: !opts.ignoreStartDates });
 
   const sink = opts.output === undefined ? undefined : await openSink(ctx, opts.output);

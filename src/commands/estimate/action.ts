@@ -3,6 +3,7 @@ import type { Context } from '../../context.js';
 import { estimate, type EstimateInput } from '../../core/estimate.js';
 import { JsonTooDeepError } from '../../core/json-depth.js';
 import { compiledPatternCount, preparePatterns } from '../../core/models/engine.js';
+import { loadDecimal, withDecimal } from '../../core/precision.js';
 import { ObservationRejectedError } from '../../core/usage.js';
 import { UsageError } from '../../errors.js';
 import { parseJson, parseJsonOrYaml, readTextInput, tooDeep } from '../../io/files.js';
@@ -42,7 +43,8 @@ export default async function action(ctx: Context, { opts }: ActionInput): Promi
   await preparePatterns(loaded.definitions, input.model);
   let result;
   try {
-    result = estimate(input, { definitions: loaded.definitions, count: engineCounter });
+    // decimal.js loads only when the exact fast paths of core/precision.ts do not apply.
+    result = await withDecimal(() => estimate(input, { definitions: loaded.definitions, count: engineCounter }));
     ctx.trace(`models: ${compiledPatternCount()} match patterns compiled for ${loaded.definitions.length} definitions (a pattern whose literals are not in the name is not compiled)`);
   } catch (error) {
     if (error instanceof ObservationRejectedError) throw new UsageError(error.message);
@@ -50,6 +52,8 @@ export default async function action(ctx: Context, { opts }: ActionInput): Promi
     throw error;
   }
   assertUsable(loaded, result.matchedModel, input.model);
+  // --explain adds up the components exactly (StoredCostSum), which large amounts need decimal.js for.
+  if (opts.explain === true) await loadDecimal();
   if (ctx.globals.json) {
     ctx.out.printJson({ ...resultJson(result, opts.explain === true), definitions: loaded.origin });
     return;

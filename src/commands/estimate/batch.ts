@@ -4,7 +4,7 @@
 // per-model totals are kept. A bad line is reported and the rest go on.
 import type { Context } from '../../context.js';
 import { loadPatternEngine } from '../../core/models/engine.js';
-import { StoredCostSum } from '../../core/precision.js';
+import { loadDecimal, StoredCostSum } from '../../core/precision.js';
 import { cannotRead, openInputStream } from '../../io/files.js';
 import { lineChunks } from '../../io/line-chunks.js';
 import { type DefinitionsMode, type DefinitionsOrigin, describeOrigin, loadDefinitions, REMOTE_CACHE_TTL_MS } from '../../model-definitions.js';
@@ -24,7 +24,7 @@ export async function runBatch(ctx: Context, options: BatchOptions): Promise<voi
   const loaded = await loadDefinitions(ctx, { mode: options.mode, modelsFile: options.modelsFile, maxAgeMs: REMOTE_CACHE_TTL_MS });
   const { stream, size } = await openInputStream(ctx, options.file, 1 << 16);
   // Many names: the patterns some of them need compiled are not known ahead.
-  await loadPatternEngine();
+  await Promise.all([loadPatternEngine(), loadDecimal()]);
   const processor = new BatchProcessor(loaded.definitions, loaded.unusable);
 
   const totals = new Map<string, ModelTotals>();

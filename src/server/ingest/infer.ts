@@ -2,16 +2,20 @@
 // model matching, tokenization when nothing was provided, pricing tier and cost. Run once per
 // ingested observation, on the definitions as they are at ingestion: a definition changed later
 // does not re-price what is stored, only a new event for the observation does.
+import { Decimal } from 'decimal.js';
 import { estimateFromProvided } from '../../core/estimate.js';
 import { registerPatternEngine } from '../../core/models/engine.js';
 import { createMatcher, type MatchResult } from '../../core/models/match.js';
 import { PATTERN_ENGINE } from '../../core/models/pattern.js';
+import { useDecimal } from '../../core/precision.js';
 import type { ModelDefinition } from '../../core/models/types.js';
 import type { TokenCounter } from '../../core/tokenize.js';
 import type { ObservationLevel } from '../records.js';
 
-// Ingestion is synchronous and sees any name and tier: the server has the regex engine at hand.
+// Ingestion is synchronous and sees any name, tier and price: the server has the regex engine and
+// decimal.js at hand.
 registerPatternEngine(PATTERN_ENGINE);
+useDecimal(Decimal);
 
 export interface InferenceInput {
   model: string | null | undefined;

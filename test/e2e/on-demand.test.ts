@@ -1,9 +1,11 @@
-// The regex engine loads only when a pattern must be compiled (src/core/models/engine.ts): every
-// path that can need it must still get it. Each case runs the binary on a name or definition
-// that the patterns known at build time cannot decide, and checks the answer.
+// The regex engine loads only when a pattern must be compiled (src/core/models/engine.ts), and
+// decimal.js only when the exact fast paths of src/core/precision.ts do not apply: every path that
+// can need them must still get them. Each case runs the binary on a name, definition or price
+// that needs them, and checks the answer.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { estimate } from '../../src/core/estimate.js';
 import { llmobs } from '../helpers/bin.js';
 import { isolatedEnv, tempDir } from '../helpers/cli.js';
 
@@ -21,6 +23,8 @@ writeFileSync(
         { name: 'Large', isDefault: false, priority: 1, conditions: [{ usageDetailPattern: '^inp', operator: 'gt', value: 100 }], prices: { input: 0.000002 } },
       ],
     },
+    // 19 decimals: beyond the exact fast path of costs.
+    { modelName: 'fine', matchPattern: '^fine$', prices: { input: 0.0000001234567891234, output: 3.3e-7 } },
   ]),
 );
 
@@ -70,5 +74,20 @@ describe('matching and pricing that need the regex engine', () => {
   it('models lint of a file', async () => {
     const result = await llmobs(['models', 'lint', '--offline', '--models-file', modelsFile], { env: isolatedEnv() });
     expect(result.exitCode, result.stderr).toBe(0);
+  });
+});
+
+describe('costs that need decimal.js', () => {
+  it('are computed exactly, single or in a batch, as the core computes them', async () => {
+    const usage = { input: 3, output: 7 };
+    const single = await json(['estimate', '--model', 'fine', '--usage', JSON.stringify(usage), '--models-file', modelsFile, '--explain']);
+    const definition = { ...single.matchedModel, pricingTiers: [{ id: 't', name: 'Standard', isDefault: true, priority: 0, conditions: [], prices: { input: 0.0000001234567891234, output: 3.3e-7 } }] };
+    const core = estimate({ model: 'fine', usageDetails: usage }, { definitions: [definition], count: () => ({ ok: false, reason: 'not used' }) as never });
+    expect(single.costDetails).toEqual(core.costDetails);
+    expect(single.totalCost).toBe(core.totalCost);
+    expect(single.costDetails.input).toBe(3.7037e-7);
+    const batch = await llmobs(['estimate', '--batch', '-', '--models-file', modelsFile], { env: isolatedEnv(), input: `${JSON.stringify({ model: 'fine', usage })}\n` });
+    expect(batch.exitCode, batch.stderr).toBe(0);
+    expect((JSON.parse(batch.stdout) as Record<string, any>).totalCost).toBe(core.totalCost);
   });
 });

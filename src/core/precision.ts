@@ -208,6 +208,23 @@ const FAST_LIMIT = 8;
 const EXACT_LIMIT = 2 ** 52;
 
 /**
+ * A number cut to 12 decimals (toward zero), in units of 10^-12, exactly. The number is read as
+ * decimal.js reads it: its shortest decimal representation, which String() gives.
+ */
+function unitsOf(value: number): bigint {
+  const match = /^(-?)(\d+)(?:\.(\d+))?(?:e([-+]\d+))?$/.exec(String(value));
+  if (match === null) throw new Error(`not a finite number: ${value}`);
+  const digits = match[2]! + (match[3] ?? '');
+  // Digits after the decimal point; negative when the number ends in zeros not written.
+  const decimals = (match[3] ?? '').length - Number(match[4] ?? 0);
+  const shift = 12 - decimals;
+  let units: bigint;
+  if (shift >= 0) units = BigInt(digits) * 10n ** BigInt(shift);
+  else units = digits.length + shift > 0 ? BigInt(digits.slice(0, digits.length + shift)) : 0n;
+  return match[1] === '-' ? -units : units;
+}
+
+/**
  * The exact sum of stored costs (values of at most 12 decimals, as `storedCost` gives), the way
  * ClickHouse sums a Decimal64(12) column: no float drift, whatever the number of terms. A batch
  * summary adds up stored per-generation costs with it, and `--explain` adds up the components it
@@ -225,6 +242,8 @@ export class StoredCostSum {
     if (Math.abs(value) < FAST_LIMIT) {
       this.units += Math.round(value * UNITS_PER_DOLLAR);
       if (Math.abs(this.units) >= EXACT_LIMIT) this.flush();
+    } else if (Number.isFinite(value)) {
+      this.big += unitsOf(value);
     } else {
       const W = wide();
       this.slow = (this.slow ?? new W(0)).plus(new W(value).toDecimalPlaces(12, W.ROUND_DOWN));

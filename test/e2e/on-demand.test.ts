@@ -90,4 +90,12 @@ describe('costs that need decimal.js', () => {
     expect(batch.exitCode, batch.stderr).toBe(0);
     expect((JSON.parse(batch.stdout) as Record<string, any>).totalCost).toBe(core.totalCost);
   });
+
+  it('large amounts are added up exactly for the text output and --explain', async () => {
+    for (const extra of [[], ['--explain']]) {
+      const result = await llmobs(['estimate', '--model', 'gpt-4o', '--usage', '{"input": 100000000000, "output": 33333333333}', ...extra], { env: isolatedEnv() });
+      expect(result.exitCode, result.stderr).toBe(0);
+      expect(result.stdout).toMatch(/Total cost\s+\$583,333\.33333/);
+    }
+  });
 });

@@ -3,7 +3,7 @@ import type { Context } from '../../context.js';
 import { estimate, type EstimateInput } from '../../core/estimate.js';
 import { JsonTooDeepError } from '../../core/json-depth.js';
 import { compiledPatternCount, preparePatterns } from '../../core/models/engine.js';
-import { loadDecimal, withDecimal } from '../../core/precision.js';
+import { withDecimal } from '../../core/precision.js';
 import { ObservationRejectedError } from '../../core/usage.js';
 import { UsageError } from '../../errors.js';
 import { parseJson, parseJsonOrYaml, readTextInput, tooDeep } from '../../io/files.js';
@@ -52,8 +52,6 @@ export default async function action(ctx: Context, { opts }: ActionInput): Promi
     throw error;
   }
   assertUsable(loaded, result.matchedModel, input.model);
-  // --explain adds up the components exactly (StoredCostSum), which large amounts need decimal.js for.
-  if (opts.explain === true) await loadDecimal();
   if (ctx.globals.json) {
     ctx.out.printJson({ ...resultJson(result, opts.explain === true), definitions: loaded.origin });
     return;

@@ -38,4 +38,12 @@ describe('StoredCostSum', () => {
     expect(sum.toString()).toBe('71234.56789012');
     expect(new StoredCostSum().add(0.5).add(-0.75).toString()).toBe('-0.25');
   });
+
+  it('adds amounts of $8 and more exactly without decimal.js, in plain or exponent notation', () => {
+    const values = [8, 8.5, 9.999999999999, 123456.123456789012, 1e21, 1.2345678901234567e25, -3e22, 4.5e-7, 17.000000000000004, 2 ** 60, 999999.999999999999];
+    const sum = new StoredCostSum();
+    for (const v of values) sum.add(v);
+    expect(sum.toString()).toBe(exact(values).toFixed());
+    for (const v of values) expect(new StoredCostSum().add(v).toString(), String(v)).toBe(exact([v]).toFixed());
+  });
 });

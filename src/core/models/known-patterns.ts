@@ -35,7 +35,8 @@ const CLASSES = 16;
 const NON_ASCII = 32;
 const BACKREFS = 64;
 const NEGATED_ESCAPE = 128;
-const SEP = '\uffff';
+// Not ASCII, so not in any literal; Latin-1, so the table stays a one-byte string.
+const SEP = '\u00ff';
 
 /** The table of `precomputePatterns` in the form the bundle carries. */
 export function encodeKnownPatterns(table: Record<string, KnownPattern>): string {
@@ -43,7 +44,7 @@ export function encodeKnownPatterns(table: Record<string, KnownPattern>): string
     const f = k.features;
     let bits = (k.prefilter.icase ? ICASE : 0) | (f.usesClasses ? CLASSES : 0) | (f.hasNonAscii ? NON_ASCII : 0) | (f.hasBackrefs ? BACKREFS : 0) | (f.negatedEscapeWithNewlineMode ? NEGATED_ESCAPE : 0);
     if (k.literal === undefined) return [pattern, bits, k.prefilter.all];
-    if (k.literal.strings.some((s) => s.includes(SEP))) throw new Error(`a literal form holds U+FFFF: ${pattern}`);
+    if (k.literal.strings.some((s) => s.includes(SEP))) throw new Error(`a literal form holds U+00FF: ${pattern}`);
     bits |= LITERAL | (k.literal.start ? START : 0) | (k.literal.end ? END : 0);
     return [pattern, bits, `${SEP}${k.literal.strings.join(SEP)}${SEP}`];
   });

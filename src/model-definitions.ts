@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { configDir } from './config/dir.js';
 import type { Context } from './context.js';
 import type { ModelDefinition } from './core/models/types.js';
-import { builtInDefinitions, catalogueInfo } from './data/catalogue.js';
+import { builtInCandidates, builtInDefinitions, catalogueInfo } from './data/catalogue.js';
 import { CliError, UsageError } from './errors.js';
 import type { RemoteDefinitions } from './model-definitions/remote.js';
 
@@ -34,6 +34,18 @@ import type { RemoteDefinitions } from './model-definitions/remote.js';
 export function offlineDefinitions(fromFile: readonly ModelDefinition[] = []): { definitions: ModelDefinition[]; builtIn: 'catalogue' | 'file' } {
   if (fromFile.some((d) => d.isLangfuseManaged)) return { definitions: [...fromFile], builtIn: 'file' };
   return { definitions: [...fromFile, ...builtInDefinitions()], builtIn: 'catalogue' };
+}
+
+/**
+ * The offline definitions that matching `model` must look at: as `offlineDefinitions`, but without
+ * the catalogue's definitions whose pattern, known at build time, certainly does not match it
+ * (`omitted` counts them). They could take no part in the result, and an `estimate` of one name
+ * then builds a definition or two of the catalogue, not all of them.
+ */
+function offlineCandidates(fromFile: readonly ModelDefinition[], model: string): { definitions: ModelDefinition[]; builtIn: 'catalogue' | 'file'; omitted: number } {
+  if (fromFile.some((d) => d.isLangfuseManaged)) return { definitions: [...fromFile], builtIn: 'file', omitted: 0 };
+  const candidates = builtInCandidates(model);
+  return { definitions: [...fromFile, ...candidates], builtIn: 'catalogue', omitted: catalogueInfo().count - candidates.length };
 }
 
 export type DefinitionsMode = 'auto' | 'offline' | 'remote';
@@ -66,6 +78,11 @@ export interface DefinitionsOrigin {
 }
 
 export interface LoadedDefinitions {
+  /**
+   * What to match against. With `model` given to `loadDefinitions` and the built-in catalogue in
+   * use, the catalogue's definitions that certainly do not match that name are left out (`origin`
+   * counts every definition).
+   */
   definitions: ModelDefinition[];
   origin: DefinitionsOrigin;
   /** Why a definition must not be used, by id (the stand-ins of invalid file definitions). */
@@ -77,6 +94,8 @@ export interface LoadOptions {
   modelsFile?: string | undefined;
   /** Accept a cached copy of the project's definitions at most this old (0: always ask the server). */
   maxAgeMs: number;
+  /** The one model name the command matches, if it matches one (see `LoadedDefinitions.definitions`). */
+  model?: string | undefined;
 }
 
 /** How long cached project definitions are used by commands that accept a slightly old copy. */
@@ -116,6 +135,8 @@ export async function loadDefinitions(ctx: Context, options: LoadOptions): Promi
   const { project, why } = await chooseProject(ctx, options.mode);
 
   let definitions: ModelDefinition[];
+  // Built-in definitions left out of `definitions`, which cannot match `options.model`.
+  let omitted = 0;
   let origin: Omit<DefinitionsOrigin, 'total' | 'custom' | 'builtIn' | 'invalid' | 'modelsFile'>;
   if (project) {
     if (fromFile.some((definition) => definition.isLangfuseManaged)) {
@@ -134,8 +155,9 @@ export async function loadDefinitions(ctx: Context, options: LoadOptions): Promi
     definitions = [...fromFile, ...remote.definitions];
     origin = { source: 'project', why, baseUrl: remote.baseUrl, credentialsFrom: remote.credentialsFrom, fetchedAt: remote.fetchedAt, cached: remote.fromCache, catalogue: null };
   } else {
-    const offline = offlineDefinitions(fromFile);
+    const offline = options.model === undefined ? { ...offlineDefinitions(fromFile), omitted: 0 } : offlineCandidates(fromFile, options.model);
     definitions = offline.definitions;
+    omitted = offline.omitted;
     const info = offline.builtIn === 'catalogue' ? catalogueInfo() : undefined;
     origin = {
       source: offline.builtIn,
@@ -163,9 +185,9 @@ export async function loadDefinitions(ctx: Context, options: LoadOptions): Promi
   const full: DefinitionsOrigin = {
     ...origin,
     modelsFile: file?.path ?? null,
-    total: usable.length,
+    total: usable.length + omitted,
     custom,
-    builtIn: usable.length - custom,
+    builtIn: usable.length - custom + omitted,
     invalid: (file?.invalid ?? []).map(({ position, modelName, errors }) => ({ position, modelName, errors })),
   };
   ctx.trace(`models: ${describeOrigin(full)}`);

@@ -1,3 +1,4 @@
+import { knownVerdict } from '../core/models/known-patterns.js';
 import { flatPricesFromTiers, pricesFromTiers } from '../core/models/types.js';
 import type { ModelDefinition, PricingTier } from '../core/models/types.js';
 import raw from './catalogue.json' with { type: 'json' };
@@ -28,8 +29,9 @@ export interface CatalogueFile extends CatalogueInfo {
 // The catalogue as the bundle carries it (scripts/build.mjs writes it in as LLMOBS_CATALOGUE, so
 // that catalogue.json itself is not in the bundle): a first line of JSON with the provenance and,
 // per model, what matching a name reads (id, name, pattern, creation date, tokenizer); then one
-// line per model with the rest (tokenizer configuration, pricing tiers), parsed only when a
-// command reads it. An `estimate` reads one model's prices, not 167.
+// line per model with the rest (tokenizer configuration, pricing tiers), parsed only for the
+// definitions a command uses. An `estimate` of one name builds the definitions its patterns may
+// match (one, for gpt-4o), not 167.
 type IndexRow = [id: string, modelName: string, matchPattern: string, createdAt: string | null, tokenizerId: string | null];
 type ModelRecord = [tokenizerConfig: unknown, pricingTiers: PricingTier[]];
 
@@ -44,9 +46,19 @@ export function encodeCatalogue(file: CatalogueFile): string {
 
 declare const LLMOBS_CATALOGUE: string | undefined;
 
-let loaded: { info: CatalogueInfo; definitions: ModelDefinition[] } | undefined;
+interface Loaded {
+  info: CatalogueInfo;
+  index: IndexRow[];
+  text: string;
+  lines?: string[];
+  /** Each model's definition, built on first use (the same object every time). */
+  built: Array<ModelDefinition | undefined>;
+  all?: ModelDefinition[];
+}
 
-function load(): NonNullable<typeof loaded> {
+let loaded: Loaded | undefined;
+
+function load(): Loaded {
   if (loaded) return loaded;
   // The file is generated and shipped with the code, so it is not parsed with zod at every start
   // (that would load zod for `estimate` alone): test/unit/core/catalogue.test.ts checks that it
@@ -55,60 +67,55 @@ function load(): NonNullable<typeof loaded> {
   const text = typeof LLMOBS_CATALOGUE === 'string' ? LLMOBS_CATALOGUE : encodeCatalogue(raw as unknown as CatalogueFile);
   const head = text.indexOf('\n');
   const { info, index } = JSON.parse(head < 0 ? text : text.slice(0, head)) as { info: CatalogueInfo; index: IndexRow[] };
-  let lines: string[] | undefined;
-  const record = (i: number): ModelRecord => JSON.parse((lines ??= text.split('\n'))[i + 1]!) as ModelRecord;
-  // Managed models are stored without unit and start date; prices mirror the default tier. The
-  // fields read from a model's record are filled in, as plain properties, on the first read of any.
-  const field = (value: unknown): PropertyDescriptor => ({ value, writable: true, enumerable: true, configurable: true });
-  const fill = (d: ModelDefinition, i: number): ModelDefinition => {
-    const [tokenizerConfig, pricingTiers] = record(i);
-    const flat = flatPricesFromTiers(pricingTiers);
-    return Object.defineProperties(d, {
-      inputPrice: field(flat.inputPrice),
-      outputPrice: field(flat.outputPrice),
-      totalPrice: field(flat.totalPrice),
-      tokenizerConfig: field(tokenizerConfig ?? null),
-      prices: field(pricesFromTiers(pricingTiers)),
-      pricingTiers: field(pricingTiers),
-    });
-  };
-  const definitions = index.map((row, i): ModelDefinition => {
-    return {
+  loaded = { info, index, text, built: new Array<ModelDefinition | undefined>(index.length) };
+  return loaded;
+}
+
+function definitionAt(state: Loaded, i: number): ModelDefinition {
+  let definition = state.built[i];
+  if (definition === undefined) {
+    const row = state.index[i]!;
+    const [tokenizerConfig, pricingTiers] = JSON.parse((state.lines ??= state.text.split('\n'))[i + 1]!) as ModelRecord;
+    // Managed models are stored without unit and start date; prices mirror the default tier.
+    definition = {
       id: row[0],
       modelName: row[1],
       matchPattern: row[2],
       startDate: null,
       unit: null,
-      get inputPrice() {
-        return fill(this, i).inputPrice;
-      },
-      get outputPrice() {
-        return fill(this, i).outputPrice;
-      },
-      get totalPrice() {
-        return fill(this, i).totalPrice;
-      },
+      ...flatPricesFromTiers(pricingTiers),
       tokenizerId: row[4],
-      get tokenizerConfig() {
-        return fill(this, i).tokenizerConfig;
-      },
+      tokenizerConfig: tokenizerConfig ?? null,
       isLangfuseManaged: true,
       createdAt: row[3],
-      get prices() {
-        return fill(this, i).prices;
-      },
-      get pricingTiers() {
-        return fill(this, i).pricingTiers;
-      },
+      prices: pricesFromTiers(pricingTiers),
+      pricingTiers,
     };
-  });
-  loaded = { info, definitions };
-  return loaded;
+    state.built[i] = definition;
+  }
+  return definition;
 }
 
 /** The Langfuse-managed definitions, in the API's shape. Callers must not mutate them. */
 export function builtInDefinitions(): readonly ModelDefinition[] {
-  return load().definitions;
+  const state = load();
+  return (state.all ??= state.index.map((_, i) => definitionAt(state, i)));
+}
+
+/**
+ * The built-in definitions that matching `model` must look at, in catalogue order: all but those
+ * whose pattern, known at build time, certainly and exactly does not match it (they could take no
+ * part in the result: not as a match, nor as a pattern left unevaluated). The same objects as
+ * `builtInDefinitions()`.
+ */
+export function builtInCandidates(model: string): ModelDefinition[] {
+  const state = load();
+  const out: ModelDefinition[] = [];
+  state.index.forEach((row, i) => {
+    const verdict = knownVerdict(row[2], model);
+    if (verdict === undefined || verdict.status !== 'no-match' || !verdict.exact) out.push(definitionAt(state, i));
+  });
+  return out;
 }
 
 export function catalogueInfo(): CatalogueInfo {

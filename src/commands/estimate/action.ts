@@ -39,13 +39,13 @@ export default async function action(ctx: Context, { opts }: ActionInput): Promi
   input.metadata = json('metadata');
   if (opts.level !== undefined) input.level = opts.level as EstimateInput['level'];
 
-  const loaded = await loadDefinitions(ctx, { mode, modelsFile: opts.modelsFile as string | undefined, maxAgeMs: REMOTE_CACHE_TTL_MS });
+  const loaded = await loadDefinitions(ctx, { mode, modelsFile: opts.modelsFile as string | undefined, maxAgeMs: REMOTE_CACHE_TTL_MS, model: input.model });
   await preparePatterns(loaded.definitions, input.model);
   let result;
   try {
     // decimal.js loads only when the exact fast paths of core/precision.ts do not apply.
     result = await withDecimal(() => estimate(input, { definitions: loaded.definitions, count: engineCounter }));
-    ctx.trace(`models: ${compiledPatternCount()} match patterns compiled for ${loaded.definitions.length} definitions (a pattern whose literals are not in the name is not compiled)`);
+    ctx.trace(`models: ${compiledPatternCount()} match patterns compiled for ${loaded.origin.total} definitions (a pattern whose literals are not in the name is not compiled)`);
   } catch (error) {
     if (error instanceof ObservationRejectedError) throw new UsageError(error.message);
     if (error instanceof JsonTooDeepError) throw tooDeep(error.what);

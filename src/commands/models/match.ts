@@ -33,12 +33,12 @@ export default async function action(ctx: Context, { args, opts }: ActionInput):
 
 export async function run(ctx: Context, model: string, opts: Options): Promise<void> {
   // Always the server's current definitions (no cache): this is the command to check a change.
-  const loaded = await loadDefinitions(ctx, { mode: definitionsMode(opts), modelsFile: opts.modelsFile, maxAgeMs: 0 });
+  const loaded = await loadDefinitions(ctx, { mode: definitionsMode(opts), modelsFile: opts.modelsFile, maxAgeMs: 0, model });
   const { definitions } = loaded;
   await preparePatterns(definitions, model);
   // The server does no lookup for an empty model name.
   const result: MatchResult = model === '' ? { model, winner: null, tiedWith: [], losers: [], unevaluated: [] } : findModel(model, definitions);
-  ctx.trace(`models: ${compiledPatternCount()} match patterns compiled for ${definitions.length} definitions (a pattern whose literals are not in the name is not compiled)`);
+  ctx.trace(`models: ${compiledPatternCount()} match patterns compiled for ${loaded.origin.total} definitions (a pattern whose literals are not in the name is not compiled)`);
   assertUsable(loaded, result.winner?.definition, model);
   const view = matchView(result, loaded.origin);
 

@@ -59,7 +59,7 @@ function encodingFor(encoding: Encoding | undefined): Choice {
 async function encodingForModel(ctx: Context, model: string, opts: Record<string, unknown>): Promise<Choice> {
   const { assertUsable, definitionsMode, loadDefinitions, REMOTE_CACHE_TTL_MS } = await import('../../model-definitions.js');
   const [{ findModel }, { preparePatterns }, { resolveTokenizer }] = await Promise.all([import('../../core/models/match.js'), import('../../core/models/engine.js'), import('../../core/tokenize.js')]);
-  const loaded = await loadDefinitions(ctx, { mode: definitionsMode(opts), modelsFile: opts.modelsFile as string | undefined, maxAgeMs: REMOTE_CACHE_TTL_MS });
+  const loaded = await loadDefinitions(ctx, { mode: definitionsMode(opts), modelsFile: opts.modelsFile as string | undefined, maxAgeMs: REMOTE_CACHE_TTL_MS, model });
   await preparePatterns(loaded.definitions, model);
   const winner = findModel(model, loaded.definitions).winner;
   if (!winner) {

@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { modelDefinitionSchema } from '../../../src/core/models/schemas.js';
-import { builtInDefinitions, type CatalogueFile, catalogueInfo } from '../../../src/data/catalogue.js';
+import { findModel } from '../../../src/core/models/match.js';
+import { compilePattern, precomputePatterns, setKnownPatterns, testPattern } from '../../../src/core/models/pattern.js';
+import { builtInCandidates, builtInDefinitions, type CatalogueFile, catalogueInfo } from '../../../src/data/catalogue.js';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 
@@ -67,9 +69,11 @@ describe('the catalogue as the bundle carries it', () => {
     };
   });
 
-  it('reads as catalogue.json, keys in the same order, whichever field is read first', () => {
+  it('reads as catalogue.json, keys in the same order, whether built one by one or all together', () => {
+    // One model's definition is built when first used (a name that only it may match).
+    const [gpt4o] = builtInCandidates('gpt-4o').filter((d) => d.modelName === 'gpt-4o');
     const defs = builtInDefinitions();
-    // Each model's prices are read on first use: read them in different ways first.
+    expect(defs).toContain(gpt4o);
     expect(defs[0]!.pricingTiers).toEqual(file.models[0]!.pricingTiers);
     expect(defs[1]!.inputPrice).toBe(expected[1]!.inputPrice);
     expect({ ...defs[2] }).toEqual(expected[2]);
@@ -87,5 +91,27 @@ describe('the catalogue as the bundle carries it', () => {
     expect(Object.entries(meta.outputs).filter(([, output]) => 'src/data/catalogue.json' in output.inputs).map(([name]) => name)).toEqual([]);
     expect(bundled.catalogueInfo()).toEqual(catalogueInfo());
     expect(JSON.stringify(bundled.builtInDefinitions())).toBe(JSON.stringify(expected));
+  });
+});
+
+describe('the built-in definitions one name is matched against', () => {
+  afterEach(() => setKnownPatterns({}));
+  const names = ['gpt-4o', 'GPT-4o', 'openai/gpt-4o-mini', 'gpt-4.1', 'gpt-4x1', 'claude-3-5-sonnet-20241022', 'ft:gpt-3.5-turbo-0613:a:b:c', 'gemini-2.5-pro', 'chat-bison@001', 'nothing', '', 'gpt-4o\n', '\u212agpt-4o', 'ǧpt-4o'];
+
+  it('leave out only definitions that exactly do not match, and give the same match', () => {
+    const all = builtInDefinitions();
+    const compiled = (pattern: string, name: string) => testPattern(compilePattern(pattern), name);
+    // From the sources no pattern is known ahead: every definition is a candidate.
+    expect(builtInCandidates('gpt-4o')).toEqual(all);
+    setKnownPatterns(precomputePatterns(all.map((d) => d.matchPattern)));
+    for (const name of names) {
+      const candidates = builtInCandidates(name);
+      const left = all.filter((d) => !candidates.includes(d));
+      for (const d of left) expect(compiled(d.matchPattern, name), `${name} ~ ${d.matchPattern}`).toEqual({ status: 'no-match', exact: true });
+      // The same objects, in catalogue order.
+      expect(candidates).toEqual(all.filter((d) => candidates.includes(d)));
+      expect(findModel(name, candidates)).toEqual(findModel(name, all));
+    }
+    expect(builtInCandidates('gpt-4o').map((d) => d.modelName)).toEqual(['gpt-4o']);
   });
 });

@@ -83,11 +83,28 @@ function featuresOf(bits: number): AreFeatures {
   });
 }
 
+// What the literal forms anchored at both ends look for, per subject: the whole subject (ASCII
+// folded for case-insensitive patterns) between separators; null when it holds SEP (then it is
+// none of the strings, which are ASCII).
+let keysFor: string | undefined;
+let exactKey: string | null = null;
+let foldedKey: string | null = null;
+
+function wholeKey(subject: string, icase: boolean): string | null {
+  if (keysFor !== subject) {
+    keysFor = subject;
+    exactKey = subject.includes(SEP) ? null : `${SEP}${subject}${SEP}`;
+    const folded = foldAscii(subject);
+    foldedKey = exactKey === null ? null : folded === subject ? exactKey : `${SEP}${folded}${SEP}`;
+  }
+  return icase ? foldedKey : exactKey;
+}
+
 function literalEntryMatch(bits: number, data: string, subject: string): boolean {
   const icase = (bits & ICASE) !== 0;
   if ((bits & START) !== 0 && (bits & END) !== 0) {
-    const text = icase ? foldAscii(subject) : subject;
-    return !text.includes(SEP) && data.includes(`${SEP}${text}${SEP}`);
+    const key = wholeKey(subject, icase);
+    return key !== null && data.includes(key);
   }
   const form: LiteralForm = { icase, start: (bits & START) !== 0, end: (bits & END) !== 0, strings: data.slice(1, -1).split(SEP) };
   return literalMatch(form, subject);

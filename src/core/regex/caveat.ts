@@ -32,14 +32,25 @@ let lastTraits: SubjectTraits | undefined;
 function traitsOf(subject: string): SubjectTraits {
   if (subject !== lastSubject || lastTraits === undefined) {
     lastSubject = subject;
-    lastTraits = {
-      // eslint-disable-next-line no-control-regex
-      unstorable: /\p{Cs}|\u0000/u.test(subject),
-      // eslint-disable-next-line no-control-regex
-      nonAscii: /[^\u0000-\u007f]/.test(subject),
-      foldsToAscii: /[\u017f\u212a]/.test(subject),
-      newline: subject.includes('\n'),
-    };
+    // One pass over the code units (regular expressions with \p{...} cost more to build than this).
+    const traits: SubjectTraits = { unstorable: false, nonAscii: false, foldsToAscii: false, newline: false };
+    for (let i = 0; i < subject.length; i++) {
+      const c = subject.charCodeAt(i);
+      if (c < 0x80) {
+        if (c === 0) traits.unstorable = true;
+        else if (c === 0x0a) traits.newline = true;
+        continue;
+      }
+      traits.nonAscii = true;
+      if (c === 0x17f || c === 0x212a) traits.foldsToAscii = true;
+      else if (c >= 0xd800 && c <= 0xdbff) {
+        // A high surrogate followed by a low one is one code point; alone, it is a lone surrogate.
+        const next = i + 1 < subject.length ? subject.charCodeAt(i + 1) : 0;
+        if (next >= 0xdc00 && next <= 0xdfff) i++;
+        else traits.unstorable = true;
+      } else if (c >= 0xdc00 && c <= 0xdfff) traits.unstorable = true;
+    }
+    lastTraits = traits;
   }
   return lastTraits;
 }

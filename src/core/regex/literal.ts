@@ -35,7 +35,14 @@ let lastFolded = '';
 export function foldAscii(subject: string): string {
   if (subject !== lastSubject) {
     lastSubject = subject;
-    lastFolded = /[A-Z]/.test(subject) ? subject.replace(/[A-Z]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 0x20)) : subject;
+    lastFolded = subject;
+    for (let i = 0; i < subject.length; i++) {
+      const c = subject.charCodeAt(i);
+      if (c >= 0x41 && c <= 0x5a) {
+        lastFolded = subject.replace(/[A-Z]/g, (ch) => String.fromCharCode(ch.charCodeAt(0) + 0x20));
+        break;
+      }
+    }
   }
   return lastFolded;
 }

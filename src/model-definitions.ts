@@ -110,7 +110,7 @@ async function chooseProject(ctx: Context, mode: DefinitionsMode): Promise<{ pro
   if (mode === 'remote') return { project: true, why: '--remote' };
   // Nothing that could select a server: no flag, no variable, no profile file. Decided without
   // loading the profile store, so a first `npx llmobs estimate` stays quick.
-  const { ENVIRONMENT_VARIABLES } = await import('./config/resolve.js');
+  const { ENVIRONMENT_VARIABLES } = await import('./config/variables.js');
   if (!ctx.globals.profile && !ctx.globals.baseUrl && !ENVIRONMENT_VARIABLES.some((name) => ctx.env[name]) && !existsSync(join(configDir(ctx.env), 'config.json'))) {
     return { project: false, why: NOTHING_CONFIGURED };
   }

@@ -20,6 +20,10 @@ import { DEFAULT_REGION, REGION_NAMES, REGIONS, type Region } from './regions.js
 import type { Profile } from './schema.js';
 import type { ProfileStore } from './store.js';
 import { normaliseBaseUrl } from './url.js';
+import { KEY_VARS, URL_VARS } from './variables.js';
+
+// Where they are defined apart, so that a command can check them without loading this module.
+export { ENVIRONMENT_VARIABLES, SECRET_VARIABLES } from './variables.js';
 
 export interface Source {
   kind: 'flag' | 'env' | 'profile' | 'default';
@@ -68,25 +72,6 @@ interface ResolveInput {
   env: Record<string, string | undefined>;
   store: Pick<ProfileStore, 'get' | 'activeName' | 'names' | 'path'>;
 }
-
-const KEY_VARS = {
-  publicKey: ['LLMOBS_PUBLIC_KEY', 'LANGFUSE_PUBLIC_KEY'],
-  secretKey: ['LLMOBS_SECRET_KEY', 'LANGFUSE_SECRET_KEY'],
-  apiKey: ['LLMOBS_API_KEY'],
-} as const;
-
-const URL_VARS = ['LLMOBS_BASE_URL', 'LANGFUSE_BASE_URL', 'LANGFUSE_HOST'] as const;
-
-/** Variables whose values are secrets. */
-export const SECRET_VARIABLES = [...KEY_VARS.secretKey, ...KEY_VARS.apiKey] as const;
-
-export const ENVIRONMENT_VARIABLES = [
-  'LLMOBS_PROFILE',
-  ...URL_VARS,
-  ...KEY_VARS.publicKey,
-  ...KEY_VARS.secretKey,
-  ...KEY_VARS.apiKey,
-] as const;
 
 export function profileUrl(profile: Profile): string | undefined {
   if (profile.baseUrl) return profile.baseUrl;

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { Context, defaultDeps } from '../../../src/context.js';
 import { specToDefinition } from '../../../src/core/models/draft.js';
 import { modelDefinitionSchema } from '../../../src/core/models/schemas.js';
-import { UnknownCondition } from '../../../src/core/models/types.js';
+import { type ModelDefinition, UnknownCondition } from '../../../src/core/models/types.js';
 import { builtInDefinitions } from '../../../src/data/catalogue.js';
 import { UsageError } from '../../../src/errors.js';
 import { offlineDefinitions, REMOTE_CACHE_TTL_MS } from '../../../src/model-definitions.js';
@@ -125,7 +125,7 @@ describe('loadRemoteDefinitions', () => {
     return join(cacheDir, 'llmobs', files[0]!);
   }
 
-  async function cachedSetUp(definitions: Parameters<typeof fakeModelsApi>[0]['definitions']) {
+  async function cachedSetUp(definitions: ModelDefinition[]) {
     const api = fakeModelsApi({ definitions });
     const cacheDir = join(tempDir(), 'cache');
     const ctx = await contextIn(process.cwd(), { env: { ...api.env, XDG_CACHE_HOME: cacheDir }, dispatcher: api.agent });

@@ -28,27 +28,25 @@ export interface CatalogueFile extends CatalogueInfo {
 
 // The catalogue as the bundle carries it (scripts/build.mjs writes it in as LLMOBS_CATALOGUE, so
 // that catalogue.json itself is not in the bundle): a first line of JSON with the provenance and,
-// per model, what matching a name reads (id, name, pattern, creation date, tokenizer); then one
-// line per model with the rest (tokenizer configuration, pricing tiers), parsed only for the
-// definitions a command uses. An `estimate` of one name builds the definitions its patterns may
+// per model, what choosing the definitions to match a name against reads (its pattern); then one
+// line per model with the rest, parsed only for the definitions a command uses. An `estimate` of one name builds the definitions its patterns may
 // match (one, for gpt-4o), not 167.
-type IndexRow = [id: string, modelName: string, matchPattern: string, createdAt: string | null, tokenizerId: string | null];
-type ModelRecord = [tokenizerConfig: unknown, pricingTiers: PricingTier[]];
+type ModelRecord = [id: string, modelName: string, createdAt: string | null, tokenizerId: string | null, tokenizerConfig: unknown, pricingTiers: PricingTier[]];
 
 /** catalogue.json in the form the bundle carries. */
 export function encodeCatalogue(file: CatalogueFile): string {
   const { models, source, sourceSha256, license, copyright, generatedAt, count } = file;
   const info: CatalogueInfo = { source, sourceSha256, license, copyright, generatedAt, count };
-  const index = models.map((m): IndexRow => [m.id, m.modelName, m.matchPattern, m.createdAt, m.tokenizerId]);
-  const records = models.map((m) => JSON.stringify([m.tokenizerConfig ?? null, m.pricingTiers] satisfies ModelRecord));
-  return [JSON.stringify({ info, index }), ...records].join('\n');
+  const patterns = models.map((m) => m.matchPattern);
+  const records = models.map((m) => JSON.stringify([m.id, m.modelName, m.createdAt, m.tokenizerId, m.tokenizerConfig ?? null, m.pricingTiers] satisfies ModelRecord));
+  return [JSON.stringify({ info, patterns }), ...records].join('\n');
 }
 
 declare const LLMOBS_CATALOGUE: string | undefined;
 
 interface Loaded {
   info: CatalogueInfo;
-  index: IndexRow[];
+  patterns: string[];
   text: string;
   lines?: string[];
   /** Each model's definition, built on first use (the same object every time). */
@@ -66,28 +64,27 @@ function load(): Loaded {
   // sources, it is encoded here as the build does.
   const text = typeof LLMOBS_CATALOGUE === 'string' ? LLMOBS_CATALOGUE : encodeCatalogue(raw as unknown as CatalogueFile);
   const head = text.indexOf('\n');
-  const { info, index } = JSON.parse(head < 0 ? text : text.slice(0, head)) as { info: CatalogueInfo; index: IndexRow[] };
-  loaded = { info, index, text, built: new Array<ModelDefinition | undefined>(index.length) };
+  const { info, patterns } = JSON.parse(head < 0 ? text : text.slice(0, head)) as { info: CatalogueInfo; patterns: string[] };
+  loaded = { info, patterns, text, built: new Array<ModelDefinition | undefined>(patterns.length) };
   return loaded;
 }
 
 function definitionAt(state: Loaded, i: number): ModelDefinition {
   let definition = state.built[i];
   if (definition === undefined) {
-    const row = state.index[i]!;
-    const [tokenizerConfig, pricingTiers] = JSON.parse((state.lines ??= state.text.split('\n'))[i + 1]!) as ModelRecord;
+    const [id, modelName, createdAt, tokenizerId, tokenizerConfig, pricingTiers] = JSON.parse((state.lines ??= state.text.split('\n'))[i + 1]!) as ModelRecord;
     // Managed models are stored without unit and start date; prices mirror the default tier.
     definition = {
-      id: row[0],
-      modelName: row[1],
-      matchPattern: row[2],
+      id,
+      modelName,
+      matchPattern: state.patterns[i]!,
       startDate: null,
       unit: null,
       ...flatPricesFromTiers(pricingTiers),
-      tokenizerId: row[4],
+      tokenizerId,
       tokenizerConfig: tokenizerConfig ?? null,
       isLangfuseManaged: true,
-      createdAt: row[3],
+      createdAt,
       prices: pricesFromTiers(pricingTiers),
       pricingTiers,
     };
@@ -99,7 +96,7 @@ function definitionAt(state: Loaded, i: number): ModelDefinition {
 /** The Langfuse-managed definitions, in the API's shape. Callers must not mutate them. */
 export function builtInDefinitions(): readonly ModelDefinition[] {
   const state = load();
-  return (state.all ??= state.index.map((_, i) => definitionAt(state, i)));
+  return (state.all ??= state.patterns.map((_, i) => definitionAt(state, i)));
 }
 
 /**
@@ -111,8 +108,8 @@ export function builtInDefinitions(): readonly ModelDefinition[] {
 export function builtInCandidates(model: string): ModelDefinition[] {
   const state = load();
   const out: ModelDefinition[] = [];
-  state.index.forEach((row, i) => {
-    const verdict = knownVerdict(row[2], model);
+  state.patterns.forEach((pattern, i) => {
+    const verdict = knownVerdict(pattern, model);
     if (verdict === undefined || verdict.status !== 'no-match' || !verdict.exact) out.push(definitionAt(state, i));
   });
   return out;

@@ -5,6 +5,7 @@ export * from './models/schemas.js';
 export * from './models/issues.js';
 export * from './models/draft.js';
 export * from './models/pattern.js';
+export { loadPatternEngine, type PatternEngine, preparePatterns } from './models/engine.js';
 export * from './models/match.js';
 export * from './models/checks.js';
 export { checkPricingTiers, checkPrices } from './models/tier-checks.js';

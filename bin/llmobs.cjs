@@ -85,6 +85,19 @@ function compileCache() {
   };
   const folders = [path.dirname(dir), dir];
   if (folders.some((folder) => trusted(folder) === false)) return;
+  const packedChunks = Symbol.for('llmobs.chunks');
+  // path.join(folder, id) for a folder already normalised and the relative names the files of
+  // dist/ use (./a.cjs, ./chunks/a.cjs, ../cli.cjs), without normalising the whole path again.
+  const nameIn = (folder, id) => {
+    let rest = id;
+    while (rest.startsWith('../')) {
+      folder = folder.slice(0, folder.lastIndexOf(path.sep));
+      rest = rest.slice(3);
+    }
+    if (rest.startsWith('./')) rest = rest.slice(2);
+    if (rest.includes('./') || rest.includes('//')) return path.join(folder, rest);
+    return folder + path.sep + (path.sep === '/' ? rest : rest.replaceAll('/', path.sep));
+  };
   const compile = Module.prototype._compile;
   const fresh = [];
   Module.prototype._compile = function (content, filename) {
@@ -116,9 +129,12 @@ function compileCache() {
     // links. Anything else takes the usual way.
     const requireHere = (id) => {
       if ((id.startsWith('./') || id.startsWith('../')) && id.endsWith('.cjs')) {
-        const file = path.join(here, id);
+        const file = nameIn(here, id);
         const cached = Module._cache[file];
         if (cached !== undefined) return cached.exports;
+        // A chunk copied into a pack that is loaded already runs from there (scripts/pack-chunks.mjs).
+        const packed = globalThis[packedChunks]?.get(file);
+        if (packed !== undefined) return packed();
         if (file.startsWith(dist)) {
           const child = new Module(file, module);
           Module._cache[file] = child;

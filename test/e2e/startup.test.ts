@@ -16,6 +16,8 @@ interface Metafile {
   inputs: Record<string, { imports: Array<{ path: string; kind: string }> }>;
   outputs: Record<string, { inputs: Record<string, unknown> }>;
   folded: Record<string, string[]>;
+  /** Packs: lazily loaded chunks, with the small chunks copied into them (scripts/pack-chunks.mjs). */
+  packed: Record<string, string[]>;
 }
 
 function metafile(): Metafile {
@@ -23,9 +25,9 @@ function metafile(): Metafile {
   return JSON.parse(readFileSync(METAFILE, 'utf8')) as Metafile;
 }
 
-/** The source modules and packages bundled into an output file (with what was folded into it). */
+/** The source modules and packages bundled into an output file (with what was folded or packed into it). */
 function inputsOf(meta: Metafile, file: string): string[] {
-  return [file, ...(meta.folded[file] ?? [])].flatMap((f) => Object.keys(meta.outputs[f]?.inputs ?? {}));
+  return [file, ...(meta.folded[file] ?? []), ...(meta.packed[file] ?? [])].flatMap((f) => Object.keys(meta.outputs[f]?.inputs ?? {}));
 }
 
 const packageOf = (input: string) => /^node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input)?.[1];

@@ -370,8 +370,10 @@ async function toCommonJs(metafile, files) {
     const banner = ['"use strict";'];
     if (code.includes('__llmobsImport(')) banner.push('var __llmobsImport=(specifier)=>import(specifier);');
     if (code.includes('import.meta.url')) {
-      code = code.replaceAll('import.meta.url', '__llmobsImportMetaUrl');
-      banner.push('var __llmobsImportMetaUrl=require("node:url").pathToFileURL(__filename).href;');
+      // Computed on first use: most runs never use it, and the first pathToFileURL of a process
+      // costs (path.resolve, the URL parser).
+      code = code.replaceAll('import.meta.url', '__llmobsImportMetaUrl()');
+      banner.push('var __llmobsMetaUrl;function __llmobsImportMetaUrl(){return __llmobsMetaUrl??=require("node:url").pathToFileURL(__filename).href}');
     }
     // The bundle's source map goes in inline, so that the converted file maps to the sources.
     if (existsSync(mapPath)) code += `\n//# sourceMappingURL=data:application/json;base64,${readFileSync(mapPath).toString('base64')}`;

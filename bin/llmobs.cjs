@@ -54,6 +54,9 @@ run(process.argv.slice(2)).then((code) => {
 function compileCache() {
   const env = process.env;
   if (env.NODE_DISABLE_COMPILE_CACHE === '1' || env.LLMOBS_COMPILE_CACHE === '0') return;
+  // Stack traces through the source maps (node --enable-source-maps) need Node's own compile step:
+  // it is the one that reads a file's map.
+  if (process.sourceMapsEnabled) return;
   const path = require('node:path');
   const base = env.LLMOBS_CACHE_DIR || path.join(env.XDG_CACHE_HOME || path.join(env.HOME || require('node:os').homedir(), '.cache'), 'llmobs');
   if (typeof Module.enableCompileCache === 'function') {

@@ -135,7 +135,7 @@ describe('packs of small chunks', () => {
   }
 
   it('leave no instance of a chunk that throws while it loads: it runs again when required again', async () => {
-    for (const env of [{}, { LLMOBS_COMPILE_CACHE: '0' }]) {
+    for (const env of [{}, { LLMOBS_COMPILE_CACHE: '0' }] as Array<Record<string, string>>) {
       // a first, then d, which both carry shared.cjs; d throws through bad.cjs, which it carries.
       const report = await load(['a', 'd'], env);
       const after = ['a.cjs', 'helper.cjs', 'shared.cjs'];
@@ -146,7 +146,7 @@ describe('packs of small chunks', () => {
   });
 
   it('map the copied code to its sources: stack traces name the original file and line', async () => {
-    for (const env of [{}, { LLMOBS_COMPILE_CACHE: '0' }]) {
+    for (const env of [{}, { LLMOBS_COMPILE_CACHE: '0' }] as Array<Record<string, string>>) {
       const report = await load(['a'], env);
       // shared.ts line 3: exports.where = function where() { return new Error('here').stack; }
       expect(report.stack).toMatch(/at (Object\.)?where \(.*src\/shared\.ts:3:\d+\)/);
@@ -155,7 +155,7 @@ describe('packs of small chunks', () => {
     expect(pack.sources).toEqual(['../../src/helper.ts', '../../src/shared.ts', '../../src/a.ts']);
     const code = readFileSync(join(pkg, 'dist', 'chunks', 'a.cjs'), 'utf8').split('\n');
     const line = code.findIndex((text) => text.includes("new Error(\"here\")"));
-    const entry = new SourceMap(pack).findEntry(line, code[line]!.indexOf('new Error'));
+    const entry = new SourceMap(pack).findEntry(line, code[line]!.indexOf('new Error')) as { originalSource?: string; originalLine?: number };
     expect([entry.originalSource, entry.originalLine]).toEqual(['../../src/shared.ts', 2]);
   });
 

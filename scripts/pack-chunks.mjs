@@ -31,7 +31,8 @@ const FACTORY_HEAD = 'function(exports,require,module,__filename,__dirname){';
  * requires statically (at load); `roots` are the chunks loaded lazily (import() of a command or a
  * verb). Each root's file becomes a pack: the chunks of its static closure of at most `threshold`
  * bytes (and without import(), which the compile cache of bin/llmobs.cjs leaves to Node) are
- * copied into it as factories, its own code runs after them with the pack's require. The chunk
+ * copied into it as factories, its own code runs after them with the pack's require (a bigger
+ * chunk that requires small ones gets that require too, with no copies). The chunk
  * files all stay, as built (a pack holds copies): a bigger chunk loaded from its file, or any
  * plain require, finds them there. Source maps (file.map) are merged into the pack's map.
  * Returns, for each pack written, the chunks copied into it.
@@ -56,6 +57,14 @@ export function packChunks(dir, chunks, roots, threshold = PACK_THRESHOLD) {
     if (closure.length === 0) continue;
     packed[root] = closure;
     outputs.push(writePack(dir, root, closure, code));
+  }
+  // A bigger chunk that requires small ones takes them from the packs too (it gets the pack's
+  // require, with nothing copied into it): with plain require (Node 22's own compile cache,
+  // LLMOBS_COMPILE_CACHE=0) it would otherwise read them from their files.
+  for (const [name, deps] of Object.entries(chunks)) {
+    if (packed[name] !== undefined || !code.has(name) || packable(name) || !deps.some((dep) => code.has(dep) && packable(dep))) continue;
+    packed[name] = [];
+    outputs.push(writePack(dir, name, [], code));
   }
   // Written after all are made: a chunk is copied as built, never as a pack.
   for (const [file, text, map] of outputs) {

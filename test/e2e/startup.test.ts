@@ -122,6 +122,47 @@ describe('start-up structure of the built CLI', () => {
     expect(forbidden.filter((name) => loaded.has(name))).toEqual([]);
   });
 
+  // Packs (scripts/pack-chunks.mjs): the small chunks a command needs come in its own files. Some
+  // headroom over today's counts (estimate 12, models match 9, tokens count 8, profile list 7,
+  // bin/llmobs.cjs included); before packs these loaded 30, 20, 15 and 11 files.
+  it.each([
+    [['estimate', '--model', 'gpt-4o', '--input', 'hi'], 14],
+    [['models', 'match', 'gpt-4o', '--offline'], 10],
+    [['tokens', 'count', '--encoding', 'o200k_base', 'hello'], 10],
+    [['profile', 'list'], 9],
+  ])('%j loads at most %i files', async (args, most) => {
+    expect((await loadedFiles(args)).length).toBeLessThanOrEqual(most);
+  });
+
+  it('runs each chunk once when every pack loads in one process, in either order, with plain require', async () => {
+    const meta = metafile();
+    expect(Object.keys(meta.packed).length).toBeGreaterThan(20);
+    // Counts the runs of each module: from its file (Module.prototype._compile) or from a pack's
+    // copy (the factories packs register).
+    const script = join(tempDir('llmobs-packs-'), 'all.cjs');
+    writeFileSync(
+      script,
+      `const Module = require('node:module');
+const runs = new Map();
+const count = (file) => runs.set(file, (runs.get(file) ?? 0) + 1);
+const compile = Module.prototype._compile;
+Module.prototype._compile = function (content, file) { count(file); return compile.call(this, content, file); };
+globalThis[Symbol.for('llmobs.chunks')] = new (class extends Map { set(file, make) { return super.set(file, () => { count(file); return make(); }); } })();
+require(${JSON.stringify(join(ROOT, 'dist', 'cli.cjs'))});
+const packs = JSON.parse(process.argv[2]);
+for (const pack of packs) require(require('node:path').join(${JSON.stringify(ROOT)}, pack));
+process.stdout.write(JSON.stringify({ modules: runs.size, twice: [...runs].filter(([, n]) => n > 1) }));
+`,
+    );
+    const packs = Object.keys(meta.packed).sort();
+    for (const order of [packs, [...packs].reverse()]) {
+      const result = await execa(process.execPath, [script, JSON.stringify(order)], { env: isolatedEnv(), extendEnv: false, stdin: 'ignore' });
+      const report = JSON.parse(result.stdout) as { modules: number; twice: unknown[] };
+      expect(report.twice).toEqual([]);
+      expect(report.modules).toBeGreaterThan(packs.length);
+    }
+  });
+
   it('keeps V8\'s compiled code of dist/ in the cache directory, and runs the same from it, or from a damaged copy', async () => {
     const cache = tempDir('llmobs-cache-');
     const env = isolatedEnv({ LLMOBS_CACHE_DIR: cache });

@@ -5,7 +5,8 @@
 // each command's definition (each `import()` in src/commands/register.ts) and each verb (each
 // `import('./list.js')` in a command's index file) becomes a chunk in dist/chunks/ that loads when
 // it runs, with only the libraries it uses. A command added anywhere under src/commands/ is picked
-// up by the same rule: no list to keep here. The CLI's files are CommonJS (see toCommonJs). Type
+// up by the same rule: no list to keep here. Each such chunk then carries copies of the small
+// chunks it needs (see packLazyChunks). The CLI's files are CommonJS (see toCommonJs). Type
 // checking is not done here (esbuild strips types): `npm test` and `npm run typecheck` run tsc.
 //
 // Pure-JavaScript dependencies are bundled. A package with native or WebAssembly parts stays

@@ -407,7 +407,7 @@ async function toCommonJs(metafile, files) {
  * scripts/pack-chunks.mjs). Big shared chunks (the catalogue, decimal.js, zod...) stay files.
  * Returns, for each pack (a path of dist/chunks/), the chunks copied into it.
  */
-function packLazyChunks(metafile, folded) {
+function packLazyChunks(metafile) {
   const dir = 'dist/chunks/';
   const inDir = (file) => file.startsWith(dir) && file.endsWith('.cjs') && existsSync(join(root, file));
   const chunks = {};
@@ -421,18 +421,8 @@ function packLazyChunks(metafile, folded) {
     if (inDir(file)) chunks[file.slice(dir.length)] ??= [];
   }
   const threshold = Number(process.env.LLMOBS_PACK_THRESHOLD ?? PACK_THRESHOLD);
-  // The small chunks that the entry's shared modules (folded into it) load lazily at almost
-  // every run (output, colours, configuration) go into the entry. Not the command definitions
-  // that register.ts loads: one per run, and all of them made the entry 50% bigger for no gain
-  // (measured).
-  const entryLazy = folded
-    .flatMap((file) => metafile.outputs[file].imports)
-    .filter((imp) => imp.kind === 'dynamic-import' && inDir(imp.path))
-    .map((imp) => imp.path.slice(dir.length));
-  const entry = { name: relative(join(root, dir), join(root, CLI_OUTPUT)), lazy: [...new Set(entryLazy)] };
-  const packed = packChunks(join(root, dir), chunks, [...roots].sort(), threshold, entry);
-  const path = (name) => relative(root, join(root, dir, name));
-  return Object.fromEntries(Object.entries(packed).map(([pack, list]) => [path(pack), list.map(path)]));
+  const packed = packChunks(join(root, dir), chunks, [...roots].sort(), threshold);
+  return Object.fromEntries(Object.entries(packed).map(([pack, list]) => [dir + pack, list.map((name) => dir + name)]));
 }
 
 /** Imports a module of src/ (TypeScript) through an in-memory esbuild bundle. */
@@ -467,7 +457,7 @@ async function main() {
   writeLicenses(metafile);
   const folded = await foldEntryImports(cli.metafile, CLI_OUTPUT);
   await toCommonJs(cli.metafile, Object.keys(cli.metafile.outputs).filter((file) => file.endsWith('.cjs') && existsSync(join(root, file))));
-  const packed = packLazyChunks(cli.metafile, folded);
+  const packed = packLazyChunks(cli.metafile);
   // What each output file holds, for --analyze and for the test that guards the start-up path.
   mkdirSync(dirname(METAFILE), { recursive: true });
   writeFileSync(METAFILE, JSON.stringify({ ...metafile, folded: { [CLI_OUTPUT]: folded }, packed }));

@@ -2,7 +2,7 @@
 // Used by scripts/build.mjs on the CLI's CommonJS chunks; kept apart so that tests can pack
 // chunks of their own.
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { join } from 'node:path';
 
 /** Chunks up to this size are copied into the packs that need them; bigger ones stay files. */
 export const PACK_THRESHOLD = 16 * 1024;
@@ -12,20 +12,17 @@ export const REGISTRY_KEY = 'llmobs.chunks';
 
 /**
  * The runtime at the top of every pack, called with the pack's own require, its module and its
- * factories (file name relative to the pack's folder, with `/` -> function(exports, require,
- * module, __filename, __dirname) holding that chunk's code as built). It registers each factory,
- * under the chunk's absolute file name, in a registry that all packs of the process share, and
- * returns the require the pack's code uses: a chunk required by relative name that is loaded
- * already (from a pack or from its file) is taken from Module._cache, one registered runs from its
- * factory and goes into Module._cache under the same key that loading its file would use, anything
- * else goes to the pack's own require (or, for a copied chunk of another folder, to its module's).
- * So a chunk copied into two packs still runs once per process, whichever loads first, and
- * loading its file later (plain require) finds it cached. A chunk that throws while it runs is
- * taken out of the cache again, as Node does for a file, and runs again if required again. Names
- * are joined by hand: folders are normalised paths already, and path.join normalising them again
- * for each require showed in profiles.
+ * factories (file name in the pack's directory -> function(exports, require, module, __filename,
+ * __dirname) holding that chunk's code as built). It registers each factory, under the chunk's
+ * absolute file name, in a registry that all packs of the process share, and returns the require
+ * the pack's code uses: a chunk of the directory already loaded (from a pack or from its file) is
+ * taken from Module._cache, one registered runs from its factory and goes into Module._cache
+ * under the same key that loading its file would use, anything else goes to the pack's own
+ * require. So a chunk copied into two packs still runs once per process, whichever loads first,
+ * and loading its file later (plain require) finds it cached. A chunk that throws while it runs
+ * is taken out of the cache again, as Node does for a file, and runs again if required again.
  */
-const RUNTIME = `((outer,parent,factories)=>{const Module=parent.constructor,cache=Module._cache,sep=outer("node:path").sep,top=__dirname+sep,registry=globalThis[Symbol.for(${JSON.stringify(REGISTRY_KEY)})]??=new Map;const loader=(folder,fallback)=>{const load=id=>{if(id.endsWith(".cjs")){let base=folder,rest;if(id.startsWith("./"))rest=id.slice(2);else if(id.startsWith("../")){rest=id.slice(3);base=folder.slice(0,folder.lastIndexOf(sep,folder.length-2)+1)}if(rest!==void 0&&!rest.includes("./")&&base!==""){const file=base+(sep==="/"?rest:rest.replaceAll("/",sep)),hit=cache[file];if(hit!==void 0)return hit.exports;const make=registry.get(file);if(make!==void 0)return make()}}return fallback(id)};load.resolve=outer.resolve;load.cache=cache;load.main=outer.main;return load};const own=loader(top,outer);for(const name of Object.keys(factories)){const file=top+(sep==="/"?name:name.replaceAll("/",sep)),folder=file.slice(0,file.lastIndexOf(sep)+1),factory=factories[name];if(registry.has(file))continue;registry.set(file,()=>{const module=new Module(file,parent);module.filename=file;module.paths=folder===top?parent.paths:Module._nodeModulePaths(folder.slice(0,-1));cache[file]=module;let done=!1;try{factory.call(module.exports,module.exports,folder===top?own:loader(folder,id=>module.require(id)),module,file,folder.slice(0,-1));done=!0}finally{if(!done){delete cache[file];const index=parent.children.indexOf(module);if(index!==-1)parent.children.splice(index,1)}}module.loaded=!0;return module.exports})}return own})`;
+const RUNTIME = `((outer,parent,factories)=>{const Module=parent.constructor,cache=Module._cache,dir=__dirname+outer("node:path").sep,registry=globalThis[Symbol.for(${JSON.stringify(REGISTRY_KEY)})]??=new Map;const load=id=>{if(id.startsWith("./")&&id.endsWith(".cjs")&&id.indexOf("/",2)===-1){const file=dir+id.slice(2),hit=cache[file];if(hit!==void 0)return hit.exports;const make=registry.get(file);if(make!==void 0)return make()}return outer(id)};load.resolve=outer.resolve;load.cache=cache;load.main=outer.main;for(const name of Object.keys(factories)){const file=dir+name,factory=factories[name];if(registry.has(file))continue;registry.set(file,()=>{const module=new Module(file,parent);module.filename=file;module.paths=parent.paths;cache[file]=module;let done=!1;try{factory.call(module.exports,module.exports,load,module,file,__dirname);done=!0}finally{if(!done){delete cache[file];const index=parent.children.indexOf(module);if(index!==-1)parent.children.splice(index,1)}}module.loaded=!0;return module.exports})}return load})`;
 
 const FACTORY_HEAD = 'function(exports,require,module,__filename,__dirname){';
 
@@ -40,13 +37,14 @@ const FACTORY_HEAD = 'function(exports,require,module,__filename,__dirname){';
  * plain require, finds them there. Source maps (file.map) are merged into the pack's map.
  * Returns, for each pack written, the chunks copied into it.
  */
-export function packChunks(dir, chunks, roots, threshold = PACK_THRESHOLD, entry = undefined) {
+export function packChunks(dir, chunks, roots, threshold = PACK_THRESHOLD) {
   const code = new Map(Object.keys(chunks).map((name) => [name, readFileSync(join(dir, name), 'utf8')]));
   const packable = (name) => statSync(join(dir, name)).size <= threshold && !code.get(name).includes('import(');
   const packed = {};
   const outputs = [];
-  const closureOf = (starts, seen) => {
+  for (const root of roots) {
     const closure = [];
+    const seen = new Set([root]);
     const visit = (name) => {
       for (const dep of chunks[name] ?? []) {
         if (seen.has(dep) || !code.has(dep)) continue;
@@ -55,11 +53,7 @@ export function packChunks(dir, chunks, roots, threshold = PACK_THRESHOLD, entry
         visit(dep);
       }
     };
-    starts.forEach(visit);
-    return closure;
-  };
-  for (const root of roots) {
-    const closure = closureOf([root], new Set([root]));
+    visit(root);
     if (closure.length === 0) continue;
     packed[root] = closure;
     outputs.push(writePack(dir, root, closure, code));
@@ -72,17 +66,6 @@ export function packChunks(dir, chunks, roots, threshold = PACK_THRESHOLD, entry
     packed[name] = [];
     outputs.push(writePack(dir, name, [], code));
   }
-  // The entry (a file of the folder above) carries the small chunks it loads lazily at almost
-  // every run (`entry.lazy`: output, colours), with what they require.
-  if (entry !== undefined) {
-    const lazy = entry.lazy.filter((name) => code.has(name) && packable(name));
-    const closure = [...lazy, ...closureOf(lazy, new Set(lazy))];
-    if (closure.length > 0) {
-      code.set(entry.name, readFileSync(join(dir, entry.name), 'utf8'));
-      packed[entry.name] = closure;
-      outputs.push(writePack(dir, entry.name, closure, code));
-    }
-  }
   // Written after all are made: a chunk is copied as built, never as a pack.
   for (const [file, text, map] of outputs) {
     writeFileSync(join(dir, file), text);
@@ -94,9 +77,6 @@ export function packChunks(dir, chunks, roots, threshold = PACK_THRESHOLD, entry
 const MAP_COMMENT = /\n?\/\/# sourceMappingURL=\S+\s*$/;
 
 function writePack(dir, root, closure, code) {
-  // Factories are named relative to the pack's folder; so are the sources of its map.
-  const packDir = dirname(join(dir, root));
-  const nameOf = (name) => relative(packDir, join(dir, name)).split(sep).join('/');
   let text = `"use strict";var __llmobsRequire=${RUNTIME}(require,module,{\n`;
   const pieces = [];
   const add = (name) => {
@@ -106,26 +86,16 @@ function writePack(dir, root, closure, code) {
     text += body;
   };
   for (const name of closure) {
-    text += `${JSON.stringify(nameOf(name))}:${FACTORY_HEAD}\n`;
+    text += `${JSON.stringify(name)}:${FACTORY_HEAD}\n`;
     add(name);
     text += '},\n';
   }
   text += `});(${FACTORY_HEAD}\n`;
   add(root);
-  text += `}).call(exports,exports,__llmobsRequire,module,__filename,__dirname);\n//# sourceMappingURL=${basename(root)}.map\n`;
+  text += `}).call(exports,exports,__llmobsRequire,module,__filename,__dirname);\n//# sourceMappingURL=${root}.map\n`;
   const maps = pieces.map(({ name, line }) => ({ line, path: join(dir, `${name}.map`) }));
-  let map;
-  if (maps.every(({ path }) => existsSync(path))) {
-    map = mergeMaps(
-      basename(root),
-      maps.map(({ line, path }) => {
-        const piece = JSON.parse(readFileSync(path, 'utf8'));
-        const from = dirname(path);
-        if (from !== packDir) piece.sources = piece.sources.map((source) => relative(packDir, resolve(from, source)).split(sep).join('/'));
-        return { line, map: piece };
-      }),
-    );
-  } else text = text.replace(MAP_COMMENT, '\n');
+  const map = maps.every(({ path }) => existsSync(path)) ? mergeMaps(root, maps.map(({ line, path }) => ({ line, map: JSON.parse(readFileSync(path, 'utf8')) }))) : undefined;
+  if (map === undefined) text = text.replace(MAP_COMMENT, '\n');
   return [root, text, map];
 }
 

@@ -420,6 +420,7 @@ function packLazyChunks(metafile) {
     }
     if (inDir(file)) chunks[file.slice(dir.length)] ??= [];
   }
+  // LLMOBS_PACK_THRESHOLD=bytes builds with another threshold, to measure one.
   const threshold = Number(process.env.LLMOBS_PACK_THRESHOLD ?? PACK_THRESHOLD);
   const packed = packChunks(join(root, dir), chunks, [...roots].sort(), threshold);
   return Object.fromEntries(Object.entries(packed).map(([pack, list]) => [dir + pack, list.map((name) => dir + name)]));

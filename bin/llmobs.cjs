@@ -44,7 +44,9 @@ run(process.argv.slice(2)).then((code) => {
  *
  * Kept in $LLMOBS_CACHE_DIR (default $XDG_CACHE_HOME/llmobs, else ~/.cache/llmobs), in a folder
  * per build: the package's version, the size and modification time of dist/cli.cjs, the Node
- * version and architecture (a new build starts a new folder and removes the others). Within it an
+ * version and architecture. A new build starts a new folder and removes those of other builds
+ * not written to for a week, and the oldest past the eight most recent: two installs used in turn
+ * (a global one and a project's) keep a folder each instead of evicting each other. Within it an
  * entry is keyed by the file's name and length; V8 itself refuses data made for another source
  * length, V8 version or set of flags. Nothing is cached with NODE_DISABLE_COMPILE_CACHE=1 or
  * LLMOBS_COMPILE_CACHE=0, or when the folder cannot be written; any failure falls back to
@@ -161,13 +163,9 @@ function compileCache() {
   process.once('exit', () => {
     if (fresh.length === 0) return;
     try {
-      // A new folder: the entries of other builds go.
       const created = fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
       if (!folders.every((folder) => trusted(folder) === true)) return;
-      if (created !== undefined) {
-        const parent = path.dirname(dir);
-        for (const name of fs.readdirSync(parent)) if (name !== path.basename(dir)) fs.rmSync(path.join(parent, name), { recursive: true, force: true });
-      }
+      if (created !== undefined) removeStaleBuilds(fs, path, path.dirname(dir), path.basename(dir));
       for (const { script, key } of fresh) {
         // Written whole under a temporary name, then renamed: a process starting meanwhile reads
         // no entry or a whole one.
@@ -178,5 +176,22 @@ function compileCache() {
     } catch {
       // A cache that cannot be written is no cache.
     }
+  });
+}
+
+/** Removes the cache folders of other builds that are a week old or more, and all but the newest eight. */
+function removeStaleBuilds(fs, path, parent, current) {
+  const WEEK_MS = 7 * 24 * 3600 * 1000;
+  const KEEP = 8;
+  const others = [];
+  for (const name of fs.readdirSync(parent)) {
+    if (name === current) continue;
+    const stat = fs.statSync(path.join(parent, name), { throwIfNoEntry: false });
+    if (stat !== undefined) others.push({ name, mtimeMs: stat.mtimeMs });
+  }
+  others.sort((a, b) => b.mtimeMs - a.mtimeMs);
+  const now = Date.now();
+  others.forEach(({ name, mtimeMs }, index) => {
+    if (index >= KEEP - 1 || now - mtimeMs >= WEEK_MS) fs.rmSync(path.join(parent, name), { recursive: true, force: true });
   });
 }

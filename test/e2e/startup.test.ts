@@ -1,7 +1,7 @@
 // Guards the start-up structure of the shipped binary, not its speed (that is bench/startup.mjs):
 // which files each everyday command loads, traced with a module loader hook, and what the build
 // put in dist/cli.js. A command that starts loading zod or the HTTP stack fails here.
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { execa } from 'execa';
@@ -190,14 +190,29 @@ process.stdout.write(JSON.stringify({ modules: runs.size, twice: [...runs].filte
     for (const name of entries()) writeFileSync(join(cache, 'compile-cache', build!, name), 'not V8 code');
     expect(await run()).toBe(uncached.stdout);
     expect(readFileSync(join(cache, 'compile-cache', build!, entries()[0]!), 'utf8')).not.toBe('not V8 code');
-    // Another build's folder goes when this one starts a new folder.
-    const stale = join(cache, 'compile-cache', '0.0.0-1-1-v0-x');
+    // When this build starts a new folder, another build's folder stays if it was written to in
+    // the last week (two installs used in turn keep theirs), and goes once it is older.
+    const folder = (name: string, daysOld: number) => {
+      const path = join(cache, 'compile-cache', name);
+      mkdirSync(path);
+      const time = new Date(Date.now() - daysOld * 24 * 3600 * 1000);
+      utimesSync(path, time, time);
+      return name;
+    };
     writeFileSync(join(cache, 'stale-marker'), '');
-    mkdirSync(stale);
+    const recent = folder('0.0.0-1-1-v0-recent', 1);
+    folder('0.0.0-1-1-v0-stale', 8);
     rmSync(join(cache, 'compile-cache', build!), { recursive: true });
     expect(await run()).toBe(uncached.stdout);
-    expect(readdirSync(join(cache, 'compile-cache'))).toEqual([build]);
+    expect(readdirSync(join(cache, 'compile-cache')).sort()).toEqual([build, recent].sort());
     expect(existsSync(join(cache, 'stale-marker')), 'only compile-cache/ is cleaned').toBe(true);
+    // At most eight folders: the oldest others go.
+    const crowd = Array.from({ length: 9 }, (_, i) => folder(`0.0.0-${i}-1-v0-x`, 6 - i * 0.1));
+    rmSync(join(cache, 'compile-cache', build!), { recursive: true });
+    expect(await run()).toBe(uncached.stdout);
+    const kept = readdirSync(join(cache, 'compile-cache')).sort();
+    expect(kept).toHaveLength(8);
+    expect(kept).toEqual([build, recent, ...crowd.slice(-6)].sort());
   });
 
   it('neither reads nor writes compiled code in a folder that others can write', async () => {

@@ -369,8 +369,10 @@ async function toCommonJs(metafile, files) {
     const banner = ['"use strict";'];
     if (code.includes('__llmobsImport(')) banner.push('var __llmobsImport=(specifier)=>import(specifier);');
     if (code.includes('import.meta.url')) {
-      code = code.replaceAll('import.meta.url', '__llmobsImportMetaUrl');
-      banner.push('var __llmobsImportMetaUrl=require("node:url").pathToFileURL(__filename).href;');
+      // Computed on first use: pathToFileURL costs a fraction of a millisecond, and most uses are
+      // in functions that a command may never call (output.ts loads cli-table3 by it).
+      code = code.replaceAll('import.meta.url', '__llmobsImportMetaUrl()');
+      banner.push('var __llmobsImportMetaUrlValue,__llmobsImportMetaUrl=()=>__llmobsImportMetaUrlValue??=require("node:url").pathToFileURL(__filename).href;');
     }
     // The bundle's source map goes in inline, so that the converted file maps to the sources.
     if (existsSync(mapPath)) code += `\n//# sourceMappingURL=data:application/json;base64,${readFileSync(mapPath).toString('base64')}`;

@@ -19,9 +19,9 @@ export type { StreamingCounter } from '../core/tokenizer/streaming.js';
  * sources (src/tokenizer/, as the test runner does), the built tables are in ../../dist/ranks/.
  */
 export const DEFAULT_RANKS_DIR = ((): string => {
-  const beside = fileURLToPath(new URL('../ranks/', import.meta.url));
-  const built = fileURLToPath(new URL('../../dist/ranks/', import.meta.url));
-  return import.meta.url.endsWith('.ts') && !existsSync(beside) ? built : beside;
+  const here = import.meta.url;
+  const beside = fileURLToPath(new URL('../ranks/', here));
+  return here.endsWith('.ts') && !existsSync(beside) ? fileURLToPath(new URL('../../dist/ranks/', here)) : beside;
 })();
 
 const loaded = new Map<string, Tokenizer>();

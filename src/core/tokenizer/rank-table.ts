@@ -211,7 +211,7 @@ function tableOver(buf: Uint8Array, size: number, paging: Paging | undefined): R
     throw new Error('rank table: inconsistent section sizes');
   }
   paging?.ensure(HEADER_BYTES, HEADER_BYTES + metaLength);
-  const meta = JSON.parse(new TextDecoder().decode(buf.subarray(HEADER_BYTES, HEADER_BYTES + metaLength))) as RankTableMeta;
+  const meta = JSON.parse(decodeUtf8(buf.subarray(HEADER_BYTES, HEADER_BYTES + metaLength))) as RankTableMeta;
   const offsets = new Uint32Array(buf.buffer, buf.byteOffset + offsetsStart, rankCount + 1);
   const slots = new Uint32Array(buf.buffer, buf.byteOffset + slotsStart, slotCount);
   const blob = buf.subarray(blobStart);
@@ -296,6 +296,16 @@ function tableOver(buf: Uint8Array, size: number, paging: Paging | undefined): R
   };
   if (paging) paging.onWhole = () => (table.lookup = lookupWhole);
   return table;
+}
+
+/**
+ * UTF-8 text, decoded without a TextDecoder when it is ASCII (the metadata of the tables built
+ * here is): making the first TextDecoder of a process loads Node's encoding module.
+ */
+function decodeUtf8(bytes: Uint8Array): string {
+  let ascii = bytes.length <= 4096;
+  for (let i = 0; ascii && i < bytes.length; i++) ascii = bytes[i]! < 0x80;
+  return ascii ? String.fromCharCode.apply(null, bytes as unknown as number[]) : new TextDecoder().decode(bytes);
 }
 
 /** UNKNOWN of bpe.ts (not imported, so that this module stays a leaf). */

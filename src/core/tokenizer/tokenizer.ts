@@ -2,7 +2,7 @@ import { BytePairMerger } from './bpe.js';
 import { ENCODINGS, type EncodingName } from './encodings.js';
 import { familyOfPattern, type PatternFamily } from './patterns.js';
 import type { RankTable } from './rank-table.js';
-import { makeScanner, type Scanner } from './scanner.js';
+import { asciiClassTable, makeScanner, type Scanner } from './scanner.js';
 import { createStreamingCounter, type StreamingCounter } from './streaming.js';
 import { wellFormed } from './well-formed.js';
 
@@ -38,6 +38,12 @@ export interface TokenizerOptions {
 
 /** Pieces longer than this are not cached: they rarely repeat and would pin memory. */
 const MAX_CACHED_PIECE = 48;
+
+/**
+ * Texts are checked for being ASCII, to be split with the small class table, until this many
+ * characters have been checked; then, or at the first other character, the full table is built.
+ */
+const ASCII_CHECK_BUDGET = 1 << 16;
 
 const HOT_BITS = 13;
 const HOT_WIDTH = 16;
@@ -108,16 +114,58 @@ function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/**
+ * Finds the special tokens of a text from left to right, as the reference's alternation of them
+ * does (no special token contains another, so at most one starts at any index). Searches with
+ * `indexOf`, which needs no regex compiled, and remembers where each name occurs next, so that a
+ * text is searched once per name whatever the number of matches.
+ */
+class SpecialFinder {
+  private text = '';
+  private readonly next: number[];
+  /** The special token found by the last `find`. */
+  name = '';
+
+  constructor(private readonly names: readonly string[]) {
+    this.next = names.map(() => -1);
+  }
+
+  reset(text: string): void {
+    this.text = text;
+    // -2: not searched yet.
+    this.next.fill(-2);
+  }
+
+  /** Index of the first special token at or after `from`, which `name` then holds; -1 if none. */
+  find(from: number): number {
+    const names = this.names;
+    const next = this.next;
+    let at = -1;
+    for (let j = 0; j < names.length; j++) {
+      let p = next[j]!;
+      if (p === -1) continue;
+      if (p < from) p = next[j] = this.text.indexOf(names[j]!, from);
+      if (p >= 0 && (at < 0 || p < at)) {
+        at = p;
+        this.name = names[j]!;
+      }
+    }
+    return at;
+  }
+}
+
 /** The engine shared by `count`, `encode` and streaming counters of one tokenizer. */
 export class TokenizerCore {
   readonly family: PatternFamily;
   readonly nfkc: boolean;
   readonly specials: ReadonlyMap<string, number>;
   readonly maxSpecialLength: number;
-  /** Source of a regex that finds any special token (undefined if there is none). */
-  readonly specialPattern: string | undefined;
-  private readonly specialRe: RegExp | undefined;
-  private readonly scan: Scanner;
+  private readonly specialFinder: SpecialFinder | undefined;
+  /** The scanner over all code points, once a text has needed it. */
+  private scan: Scanner | undefined;
+  /** The scanner for ASCII text, while no other text has come. */
+  private asciiScan: Scanner | undefined;
+  private asciiCheckBudget = ASCII_CHECK_BUDGET;
   // Called through the table: a table read in part replaces its lookup once read whole.
   private readonly table: RankTable;
   private readonly merger: BytePairMerger;
@@ -150,11 +198,31 @@ export class TokenizerCore {
       if (names.some((b) => b !== a && b.includes(a))) throw new Error(`special token ${a} is part of another one`);
     }
     this.maxSpecialLength = Math.max(0, ...names.map((s) => s.length));
-    this.specialPattern = names.length > 0 ? names.map(escapeRegExp).join('|') : undefined;
-    this.specialRe = this.specialPattern === undefined ? undefined : new RegExp(this.specialPattern, 'g');
-    this.scan = makeScanner(family);
+    this.specialFinder = names.length > 0 ? new SpecialFinder(names) : undefined;
     const cacheSize = options.cacheSize ?? 65_536;
     this.cache = cacheSize > 0 ? new PieceCache(cacheSize) : undefined;
+  }
+
+  /** Source of a regex that finds any special token (undefined if there is none). */
+  get specialPattern(): string | undefined {
+    return this.specials.size > 0 ? [...this.specials.keys()].map(escapeRegExp).join('|') : undefined;
+  }
+
+  /**
+   * The scanner for `text`: one over ASCII only while texts are ASCII (it needs a class table of
+   * 128 entries, not one over every code point), until the first other text or until
+   * {@link ASCII_CHECK_BUDGET} characters have been checked; from then on the full one.
+   */
+  private scannerFor(text: string): Scanner {
+    if (this.scan) return this.scan;
+    const n = text.length;
+    if (n <= this.asciiCheckBudget) {
+      this.asciiCheckBudget -= n;
+      let i = 0;
+      while (i < n && text.charCodeAt(i) < 0x80) i++;
+      if (i === n) return (this.asciiScan ??= makeScanner(this.family, asciiClassTable()));
+    }
+    return (this.scan = makeScanner(this.family));
   }
 
   /** What the reference actually encodes: NFKC for Claude, and no lone surrogates. */
@@ -164,17 +232,17 @@ export class TokenizerCore {
 
   /** Counts prepared text, special tokens included. */
   countPrepared(text: string): number {
-    const re = this.specialRe;
-    if (!re) return this.countOrdinary(text);
+    const finder = this.specialFinder;
+    if (!finder) return this.countOrdinary(text);
     let total = 0;
     let start = 0;
-    re.lastIndex = 0;
-    for (let m = re.exec(text); m; m = re.exec(text)) {
+    finder.reset(text);
+    for (let at = finder.find(0); at >= 0; at = finder.find(start)) {
       // Each stretch between special tokens is matched on its own, as a whole string: the
       // pattern's look-ahead must see its end, not the special token.
-      if (m.index > start) total += this.countOrdinary(start === 0 ? text.slice(0, m.index) : text.slice(start, m.index));
+      if (at > start) total += this.countOrdinary(start === 0 ? text.slice(0, at) : text.slice(start, at));
       total += 1;
-      start = m.index + m[0].length;
+      start = at + finder.name.length;
     }
     if (start < text.length) total += this.countOrdinary(start === 0 ? text : text.slice(start));
     return total;
@@ -182,14 +250,14 @@ export class TokenizerCore {
 
   encodePrepared(text: string): number[] {
     const out: number[] = [];
-    const re = this.specialRe;
+    const finder = this.specialFinder;
     let start = 0;
-    if (re) {
-      re.lastIndex = 0;
-      for (let m = re.exec(text); m; m = re.exec(text)) {
-        if (m.index > start) this.encodeOrdinary(text.slice(start, m.index), out);
-        out.push(this.specials.get(m[0])!);
-        start = m.index + m[0].length;
+    if (finder) {
+      finder.reset(text);
+      for (let at = finder.find(0); at >= 0; at = finder.find(start)) {
+        if (at > start) this.encodeOrdinary(text.slice(start, at), out);
+        out.push(this.specials.get(finder.name)!);
+        start = at + finder.name.length;
       }
     }
     if (start < text.length) this.encodeOrdinary(start === 0 ? text : text.slice(start), out);
@@ -198,7 +266,7 @@ export class TokenizerCore {
 
   /** Counts text that holds no special token. */
   countOrdinary(text: string): number {
-    const scan = this.scan;
+    const scan = this.scan ?? this.scannerFor(text);
     const n = text.length;
     let total = 0;
     for (let pos = 0; pos < n; ) {
@@ -244,7 +312,7 @@ export class TokenizerCore {
   }
 
   private encodeOrdinary(text: string, out: number[]): void {
-    const scan = this.scan;
+    const scan = this.scan ?? this.scannerFor(text);
     const n = text.length;
     for (let pos = 0; pos < n; ) {
       const end = scan(text, pos, n);

@@ -368,6 +368,8 @@ async function toCommonJs(metafile, files) {
     }
     const banner = ['"use strict";'];
     if (code.includes('__llmobsImport(')) banner.push('var __llmobsImport=(specifier)=>import(specifier);');
+    // A CommonJS module has its own file and folder names at hand, at no cost.
+    code = code.replaceAll('import.meta.dirname', '__dirname').replaceAll('import.meta.filename', '__filename');
     if (code.includes('import.meta.url')) {
       // Computed on first use: pathToFileURL costs a fraction of a millisecond, and most uses are
       // in functions that a command may never call (output.ts loads cli-table3 by it).

@@ -177,7 +177,8 @@ class TokenStream implements StreamingCounter {
 }
 
 const HANGUL_JAMO = /[\u1100-\u11ff\u3130-\u318f\ua960-\ua97f\ud7b0-\ud7ff\uffa0-\uffdc]/;
-const NODE_MARK = /\p{M}/u;
+/** \p{M} as Node sees it; made on first use (see well-formed.ts). */
+let nodeMark: RegExp | undefined;
 
 /**
  * Whether NFKC(a + b) = NFKC(a) + NFKC(b) for any a, when b starts with `ch` (one UTF-16 unit).
@@ -190,7 +191,7 @@ export function isNormalizationBoundary(ch: string): boolean {
   const u = ch.charCodeAt(0);
   if (u < 0x80) return true;
   if (u >= 0xd800 && u < 0xe000) return false;
-  return !NODE_MARK.test(ch) && !HANGUL_JAMO.test(ch) && ch.normalize('NFKC') === ch;
+  return !(nodeMark ??= /\p{M}/u).test(ch) && !HANGUL_JAMO.test(ch) && ch.normalize('NFKC') === ch;
 }
 
 class NfkcStream implements StreamingCounter {

@@ -47,6 +47,11 @@ const ASCII_CHECK_BUDGET = 1 << 16;
 
 const HOT_BITS = 13;
 const HOT_WIDTH = 16;
+/**
+ * Pieces counted before the hot-piece table is made: a short text ("hello") does not need its
+ * 300 KB, a long one soon repeats its words.
+ */
+const PIECES_BEFORE_HOT = 64;
 
 /**
  * The counts of the most recent short pieces, by a hash of their UTF-16 units, stored inline in
@@ -170,7 +175,8 @@ export class TokenizerCore {
   private readonly table: RankTable;
   private readonly merger: BytePairMerger;
   private readonly cache: PieceCache | undefined;
-  private readonly hot = new HotPieces();
+  private hot: HotPieces | undefined;
+  private piecesBeforeHot = PIECES_BEFORE_HOT;
   private scratch = new Uint8Array(1024);
   /** The statistics of pieces over HOT_WIDTH units counted since they were last reset. */
   longestPiece = 0;
@@ -280,6 +286,10 @@ export class TokenizerCore {
   private countPiece(text: string, start: number, end: number): number {
     if (end - start > HOT_WIDTH) return this.countColdPiece(text, start, end);
     const hot = this.hot;
+    if (hot === undefined) {
+      if (--this.piecesBeforeHot <= 0) this.hot = new HotPieces();
+      return this.countColdPiece(text, start, end);
+    }
     const known = hot.get(text, start, end);
     if (known >= 0) return known;
     const count = this.countColdPiece(text, start, end);

@@ -61,24 +61,30 @@ const SPACE = 0x20;
 const QUOTE = 0x27;
 const SLASH = 0x2f;
 
-const foldSet = (letter: string): Set<number> => new Set([...(CASE_FOLDS[letter] ?? letter)].map((c) => c.charCodeAt(0)));
+/** Kinds of contraction letters: 's|'t|'m|'d end after one, r and v need an e, l another l. */
+const ENDS = 1;
+const R_OR_V = 2;
+const E = 4;
+const L = 8;
 
 /** End of a contraction of `(?i:'s|'t|'re|'ve|'m|'ll|'d)` at p (text[p] is "'"), or -1. */
 function makeContraction(caseInsensitive: boolean): (t: string, p: number, n: number) => number {
-  const f = (letter: string): Set<number> => (caseInsensitive ? foldSet(letter) : new Set([letter.charCodeAt(0)]));
-  const one = new Set([...f('s'), ...f('t'), ...f('m'), ...f('d')]);
-  const r = f('r');
-  const v = f('v');
-  const e = f('e');
-  const l = f('l');
+  const letters: [string, number][] = [['s', ENDS], ['t', ENDS], ['m', ENDS], ['d', ENDS], ['r', R_OR_V], ['v', R_OR_V], ['e', E], ['l', L]];
+  const spellings = letters.map(([letter, kind]): [string, number] => [caseInsensitive ? (CASE_FOLDS[letter] ?? letter) : letter, kind]);
+  let size = 0;
+  for (const [spelled] of spellings) for (let i = 0; i < spelled.length; i++) size = Math.max(size, spelled.charCodeAt(i) + 1);
+  // Kind bits by UTF-16 unit: a few hundred entries (U+017F, the long s, is the highest).
+  const kinds = new Uint8Array(size);
+  for (const [spelled, kind] of spellings) for (let i = 0; i < spelled.length; i++) kinds[spelled.charCodeAt(i)]! |= kind;
+  const kindOf = (c: number): number => (c < size ? kinds[c]! : 0);
   return (t, p, n) => {
     if (p + 1 >= n) return -1;
-    const a = t.charCodeAt(p + 1);
-    if (one.has(a)) return p + 2;
+    const a = kindOf(t.charCodeAt(p + 1));
+    if (a & ENDS) return p + 2;
     if (p + 2 >= n) return -1;
-    const b = t.charCodeAt(p + 2);
-    if ((r.has(a) || v.has(a)) && e.has(b)) return p + 3;
-    if (l.has(a) && l.has(b)) return p + 3;
+    const b = kindOf(t.charCodeAt(p + 2));
+    if (a & R_OR_V && b & E) return p + 3;
+    if (a & L && b & L) return p + 3;
     return -1;
   };
 }

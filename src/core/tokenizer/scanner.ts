@@ -24,33 +24,37 @@ export const LOW = CLASS_BITS.LOWERISH;
 export const MRK = CLASS_BITS.MARK;
 
 let table: Uint8Array | undefined;
-let ascii: Uint8Array | undefined;
+/** Code points below this have their bits in `table` already; the others read 0 until filled. */
+let filledTo = 0;
 
-/** Writes the class bits of U+0000 up to `t.length` (exclusive) into `t`. */
-function fillClasses(t: Uint8Array): Uint8Array {
-  const end = t.length;
+/** The class table, with the bits of every code point below `end` filled in. */
+function filledTable(end: number): Uint8Array {
+  // Zeroed memory that is never written costs nothing: only the pages filled in are touched.
+  const t = (table ??= new Uint8Array(0x110000));
+  if (filledTo >= end) return t;
   let cp = 0;
   for (let i = 0; cp < end; i++) {
-    const bits = RUN_BITS.charCodeAt(i) - 48;
     const next = cp + RUN_LENGTHS[i]!;
-    if (bits !== 0) t.fill(bits, cp, Math.min(next, end));
+    const bits = RUN_BITS.charCodeAt(i) - 48;
+    if (bits !== 0 && next > filledTo) t.fill(bits, Math.max(cp, filledTo), Math.min(next, end));
     cp = next;
   }
+  filledTo = end;
   return t;
 }
 
 /** Class bits of every code point, as the reference engine sees them. */
 export function classTable(): Uint8Array {
-  return (table ??= fillClasses(new Uint8Array(0x110000)));
+  return filledTable(0x110000);
 }
 
 /**
- * Class bits of U+0000..U+007F only: all that a scanner needs for ASCII text, which most short
- * inputs are. Building it takes a few runs, where {@link classTable} walks some 3,200 runs over
- * 1.1 M code points.
+ * The same table, of which only U+0000..U+007F need be filled in yet: enough for ASCII text,
+ * which most short inputs are. That takes a few runs, where the whole of it walks some 3,200
+ * runs over 1.1 M code points. {@link classTable} fills in the rest, in the same table.
  */
 export function asciiClassTable(): Uint8Array {
-  return (ascii ??= table ? table.subarray(0, 0x80) : fillClasses(new Uint8Array(0x80)));
+  return filledTable(0x80);
 }
 
 export type Scanner = (text: string, p: number, n: number) => number;
@@ -90,10 +94,12 @@ function makeContraction(caseInsensitive: boolean): (t: string, p: number, n: nu
 }
 
 /**
- * The scanner of a pattern family. `cls` is {@link classTable}, or {@link asciiClassTable} for a
- * scanner that is only given ASCII text.
+ * The scanner of a pattern family. With `asciiFirst`, the class table may only cover ASCII when
+ * the scanner is made: the caller gives it other text only after calling {@link classTable}.
  */
-export function makeScanner(family: PatternFamily, cls: Uint8Array = classTable()): Scanner {
+export function makeScanner(family: PatternFamily, asciiFirst = false): Scanner {
+  // One table, in a constant: the compiler then reads it as a known array in the loops below.
+  const cls = asciiFirst ? asciiClassTable() : classTable();
 
   /** Code point at i (a high surrogate at i is followed by its low half). */
   const cpAt = (t: string, i: number): number => {

@@ -2,7 +2,7 @@ import { BytePairMerger } from './bpe.js';
 import { ENCODINGS, type EncodingName } from './encodings.js';
 import { familyOfPattern, type PatternFamily } from './patterns.js';
 import type { RankTable } from './rank-table.js';
-import { asciiClassTable, makeScanner, type Scanner } from './scanner.js';
+import { classTable, makeScanner, type Scanner } from './scanner.js';
 import { createStreamingCounter, type StreamingCounter } from './streaming.js';
 import { wellFormed } from './well-formed.js';
 
@@ -40,8 +40,9 @@ export interface TokenizerOptions {
 const MAX_CACHED_PIECE = 48;
 
 /**
- * Texts are checked for being ASCII, to be split with the small class table, until this many
- * characters have been checked; then, or at the first other character, the full table is built.
+ * Texts are checked for being ASCII, which the class table covers from the start, until this
+ * many characters have been checked; then, or at the first other character, the rest of the
+ * table is filled in.
  */
 const ASCII_CHECK_BUDGET = 1 << 16;
 
@@ -166,10 +167,9 @@ export class TokenizerCore {
   readonly specials: ReadonlyMap<string, number>;
   readonly maxSpecialLength: number;
   private readonly specialFinder: SpecialFinder | undefined;
-  /** The scanner over all code points, once a text has needed it. */
-  private scan: Scanner | undefined;
-  /** The scanner for ASCII text, while no other text has come. */
-  private asciiScan: Scanner | undefined;
+  private readonly scan: Scanner;
+  /** Whether the scanner's class table covers every code point, not just ASCII. */
+  private allClasses = false;
   private asciiCheckBudget = ASCII_CHECK_BUDGET;
   // Called through the table: a table read in part replaces its lookup once read whole.
   private readonly table: RankTable;
@@ -205,6 +205,7 @@ export class TokenizerCore {
     }
     this.maxSpecialLength = Math.max(0, ...names.map((s) => s.length));
     this.specialFinder = names.length > 0 ? new SpecialFinder(names) : undefined;
+    this.scan = makeScanner(family, true);
     const cacheSize = options.cacheSize ?? 65_536;
     this.cache = cacheSize > 0 ? new PieceCache(cacheSize) : undefined;
   }
@@ -215,20 +216,20 @@ export class TokenizerCore {
   }
 
   /**
-   * The scanner for `text`: one over ASCII only while texts are ASCII (it needs a class table of
-   * 128 entries, not one over every code point), until the first other text or until
-   * {@link ASCII_CHECK_BUDGET} characters have been checked; from then on the full one.
+   * Makes the class table cover `text`: the scanner starts with ASCII only, which is all a short
+   * count usually needs; the first other text, or {@link ASCII_CHECK_BUDGET} characters of
+   * ASCII, fill in the rest.
    */
-  private scannerFor(text: string): Scanner {
-    if (this.scan) return this.scan;
+  private coverClasses(text: string): void {
     const n = text.length;
     if (n <= this.asciiCheckBudget) {
       this.asciiCheckBudget -= n;
       let i = 0;
       while (i < n && text.charCodeAt(i) < 0x80) i++;
-      if (i === n) return (this.asciiScan ??= makeScanner(this.family, asciiClassTable()));
+      if (i === n) return;
     }
-    return (this.scan = makeScanner(this.family));
+    classTable();
+    this.allClasses = true;
   }
 
   /** What the reference actually encodes: NFKC for Claude, and no lone surrogates. */
@@ -272,7 +273,8 @@ export class TokenizerCore {
 
   /** Counts text that holds no special token. */
   countOrdinary(text: string): number {
-    const scan = this.scan ?? this.scannerFor(text);
+    if (!this.allClasses) this.coverClasses(text);
+    const scan = this.scan;
     const n = text.length;
     let total = 0;
     for (let pos = 0; pos < n; ) {
@@ -322,7 +324,8 @@ export class TokenizerCore {
   }
 
   private encodeOrdinary(text: string, out: number[]): void {
-    const scan = this.scan ?? this.scannerFor(text);
+    if (!this.allClasses) this.coverClasses(text);
+    const scan = this.scan;
     const n = text.length;
     for (let pos = 0; pos < n; ) {
       const end = scan(text, pos, n);

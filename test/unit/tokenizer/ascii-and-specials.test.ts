@@ -1,11 +1,13 @@
 /**
- * The paths that keep a short count cheap: the scanner over ASCII text (with a class table of 128
- * entries, until a text holds anything else) and the search for special tokens with indexOf.
+ * The paths that keep a short count cheap: the scanner over ASCII text (with a class table that
+ * covers ASCII only, until a text holds anything else) and the search for special tokens with
+ * indexOf.
  * Both must give what the reference gives, whatever order texts come in.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { asciiClassTable, classTable, makeScanner } from '../../../src/core/tokenizer/scanner.js';
+import { RUN_BITS, RUN_LENGTHS } from '../../../src/core/tokenizer/unicode-classes.js';
 import type { PatternFamily } from '../../../src/core/tokenizer/patterns.js';
 import { decodeRankTable } from '../../../src/core/tokenizer/rank-table.js';
 import { createTokenizer, type Tokenizer } from '../../../src/core/tokenizer/tokenizer.js';
@@ -23,20 +25,13 @@ function freshTokenizer(name: EncodingName): Tokenizer {
   return createTokenizer(name, decodeRankTable(readFileSync(`${RANKS_DIR}${name}.bin`)));
 }
 
-describe('ASCII class table', () => {
-  it('is the first 128 entries of the full table', () => {
-    // Built before the full table, from its own walk over the runs.
-    const ascii = asciiClassTable();
-    expect(ascii.length).toBe(128);
-    expect([...ascii]).toEqual([...classTable().subarray(0, 128)]);
-  });
-});
-
 const ASCII_ALPHABET = ["'", 's', 'S', 'l', 'L', 'e', 'x', 'X', '1', ' ', '\n', '\r', '\t', '/', '!', '\u000b'];
 const ASCII_ALL = Array.from({ length: 128 }, (_, i) => String.fromCharCode(i));
 
-describe.each(FAMILIES)('%s scanner over the ASCII table', (family) => {
-  const scan = makeScanner(family, asciiClassTable());
+// These run first in this file, while the class table covers ASCII only (as does the first
+// tokenizer test below, until its first text that is not ASCII).
+describe.each(FAMILIES)('%s scanner made before the class table is complete', (family) => {
+  const scan = makeScanner(family, true);
   const split = (_: PatternFamily, text: string): string[] => {
     const pieces: string[] = [];
     for (let p = 0; p < text.length; ) {
@@ -46,6 +41,12 @@ describe.each(FAMILIES)('%s scanner over the ASCII table', (family) => {
     }
     return pieces;
   };
+
+  it('has only ASCII to go by yet', () => {
+    const partial = asciiClassTable();
+    expect(partial.subarray(0x80).every((bits) => bits === 0)).toBe(true);
+    expect(partial[0x61]).not.toBe(0);
+  });
 
   it('splits every ASCII string of up to 3 characters of a branch-covering alphabet like the reference', () => {
     const texts: string[] = [];
@@ -95,5 +96,23 @@ describe.each(['o200k_base', 'cl100k_base', 'gpt2'] as const)('%s', (name) => {
         expect(tokenizer.count(text), text).toBe(reference.length);
       }
     });
+  });
+});
+
+describe('class table filled in two steps', () => {
+  it('is the table a single walk over the runs gives, in the same array', () => {
+    const partial = asciiClassTable();
+    const ascii = [...partial.subarray(0, 0x80)];
+    const full = classTable();
+    expect(full).toBe(partial);
+    expect([...full.subarray(0, 0x80)]).toEqual(ascii);
+    // Every code point, against the runs expanded directly.
+    const expected = new Uint8Array(0x110000);
+    let cp = 0;
+    RUN_LENGTHS.forEach((length, i) => {
+      expected.fill(RUN_BITS.charCodeAt(i) - 48, cp, cp + length);
+      cp += length;
+    });
+    expect(Buffer.compare(full, expected)).toBe(0);
   });
 });

@@ -133,7 +133,7 @@ class SpecialFinder {
   name = '';
 
   constructor(private readonly names: readonly string[]) {
-    this.next = names.map(() => -1);
+    this.next = names.map(() => -2);
   }
 
   reset(text: string): void {

@@ -10,7 +10,8 @@ const registered = new WeakMap<Command, readonly string[]>();
  */
 export function examples<T extends Command>(command: T, ...lines: string[]): T {
   registered.set(command, lines);
-  command.addHelpText('after', `\nExamples:\n${lines.map((line) => `  ${line}`).join('\n')}`);
+  // Made when a help is shown, not at every start.
+  command.addHelpText('after', () => `\nExamples:\n${lines.map((line) => `  ${line}`).join('\n')}`);
   return command;
 }
 
@@ -25,8 +26,13 @@ const HELP_WIDTH = 80;
  * Prose for the end of a command's help, reflowed to 80 columns. Paragraphs are separated by a
  * blank line; inside one, a line that starts a sentence (a capital letter, or an option such as
  * `--json` after a full stop) starts a new line, and the others continue the line before.
+ * Reflowed when a help is shown (commander calls the function), not whenever the command is defined.
  */
-export function helpText(text: string): string {
+export function helpText(text: string): () => string {
+  return () => reflow(text);
+}
+
+function reflow(text: string): string {
   return text
     .split('\n\n')
     .map((paragraph) => {

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Context, defaultDeps } from '../../../src/context.js';
 import { specToDefinition } from '../../../src/core/models/draft.js';
+import { modelDefinitionSchema } from '../../../src/core/models/schemas.js';
+import { type ModelDefinition, UnknownCondition } from '../../../src/core/models/types.js';
 import { builtInDefinitions } from '../../../src/data/catalogue.js';
 import { UsageError } from '../../../src/errors.js';
 import { offlineDefinitions, REMOTE_CACHE_TTL_MS } from '../../../src/model-definitions.js';
@@ -113,6 +115,79 @@ describe('loadRemoteDefinitions', () => {
 
     await forgetRemoteDefinitions(ctx, await ctx.api());
     expect(existsSync(join(cacheDir, 'llmobs', files[0]!))).toBe(false);
+    await ctx.dispose();
+  });
+
+  /** The cache file of a context's server and key (there is one). */
+  function cacheFile(cacheDir: string): string {
+    const files = readdirSync(join(cacheDir, 'llmobs')).filter((f) => f.endsWith('.json'));
+    expect(files).toHaveLength(1);
+    return join(cacheDir, 'llmobs', files[0]!);
+  }
+
+  async function cachedSetUp(definitions: ModelDefinition[]) {
+    const api = fakeModelsApi({ definitions });
+    const cacheDir = join(tempDir(), 'cache');
+    const ctx = await contextIn(process.cwd(), { env: { ...api.env, XDG_CACHE_HOME: cacheDir }, dispatcher: api.agent });
+    const fetched = await loadRemoteDefinitions(ctx, { maxAgeMs: REMOTE_CACHE_TTL_MS });
+    return { api, ctx, fetched, file: cacheFile(cacheDir) };
+  }
+
+  it('reads a cached copy back exactly as the schema reads the server\'s answer, without the schema when nothing needs it', async () => {
+    const custom = specToDefinition({ name: 'c', match_pattern: '(?i)^c$', pricing: { input: 1e-6, output: 3e-6 }, unit: 'TOKENS' }, { id: 'c-1', createdAt: '2025-01-01T00:00:00.000Z' });
+    const { api, ctx, fetched, file } = await cachedSetUp([custom, ...builtInDefinitions()]);
+    const [header, body] = readFileSync(file, 'utf8').split('\n');
+    expect(JSON.parse(header!)).toMatchObject({ version: 2, count: fetched.definitions.length, plain: true });
+    const cached = await loadRemoteDefinitions(ctx, { maxAgeMs: REMOTE_CACHE_TTL_MS });
+    expect(cached.fromCache).toBe(true);
+    expect(api.requests.filter((r) => r.path.startsWith('/api/public/models'))).toHaveLength(2);
+    // Strictly: the same keys, no undefined ones, the same classes, as the schema gives.
+    expect(cached.definitions).toStrictEqual(fetched.definitions);
+    expect(cached.definitions).toStrictEqual(JSON.parse(body!).map((d: unknown) => modelDefinitionSchema.loose().parse(d)));
+    await ctx.dispose();
+  });
+
+  it('keeps conditions of an unknown kind through the cache (read with the schema)', async () => {
+    const night = modelDefinitionSchema.parse({
+      ...specToDefinition({ name: 'night', match_pattern: '(?i)^night$', pricing: { input: 2e-6 }, unit: 'TOKENS' }, { id: 'n-1', createdAt: '2025-01-01T00:00:00.000Z' }),
+      pricingTiers: [
+        { id: 'n-1_default', name: 'Standard', isDefault: true, priority: 0, conditions: [], prices: { input: 2e-6 } },
+        { id: 'n-1_night', name: 'Night', isDefault: false, priority: 1, conditions: [{ source: 'clock', after: '22:00' }], prices: { input: 1e-6 } },
+      ],
+    });
+    const { ctx, fetched, file } = await cachedSetUp([night]);
+    expect(fetched.definitions[0]!.pricingTiers[1]!.conditions[0]).toBeInstanceOf(UnknownCondition);
+    expect(JSON.parse(readFileSync(file, 'utf8').split('\n')[0]!)).toMatchObject({ plain: false });
+    const cached = await loadRemoteDefinitions(ctx, { maxAgeMs: REMOTE_CACHE_TTL_MS });
+    expect(cached.fromCache).toBe(true);
+    expect(cached.definitions[0]!.pricingTiers[1]!.conditions[0]).toBeInstanceOf(UnknownCondition);
+    expect(cached.definitions).toStrictEqual(fetched.definitions);
+    await ctx.dispose();
+  });
+
+  it('asks the server again when the cached copy was changed, is damaged, or has an older format', async () => {
+    const { api, ctx, file } = await cachedSetUp(builtInDefinitions().slice(0, 3));
+    const asked = () => api.requests.filter((r) => r.path.startsWith('/api/public/models')).length;
+    const original = readFileSync(file, 'utf8');
+    const [header, body] = original.split('\n') as [string, string];
+    const variants = [
+      `${header}\n${body.replace('"inputPrice":', '"inputPrice":1e9,"x":')}`, // an edit of the body
+      `${header}\n${body.slice(0, -10)}`, // cut short
+      header, // no body
+      `${header.replace('"count":3', '"count":2')}\n${body}`, // a header that does not fit
+      JSON.stringify({ version: 1, baseUrl: JSON.parse(header).baseUrl, fetchedAt: JSON.parse(header).fetchedAt, definitions: JSON.parse(body) }), // the earlier format
+      '',
+    ];
+    for (const [i, text] of variants.entries()) {
+      writeFileSync(file, text);
+      const before = asked();
+      const result = await loadRemoteDefinitions(ctx, { maxAgeMs: REMOTE_CACHE_TTL_MS });
+      expect(result.fromCache, `variant ${i}`).toBe(false);
+      expect(asked(), `variant ${i}`).toBe(before + 1);
+      expect(result.definitions).toHaveLength(3);
+      // Rewritten whole: the next read uses it.
+      expect((await loadRemoteDefinitions(ctx, { maxAgeMs: REMOTE_CACHE_TTL_MS })).fromCache).toBe(true);
+    }
     await ctx.dispose();
   });
 });

@@ -3,6 +3,7 @@ import { ENCODINGS, type EncodingName } from './encodings.js';
 import { familyOfPattern, type PatternFamily } from './patterns.js';
 import type { RankTable } from './rank-table.js';
 import { classTable, makeScanner, type Scanner } from './scanner.js';
+import { SpecialFinder } from './special-finder.js';
 import { createStreamingCounter, type StreamingCounter } from './streaming.js';
 import { wellFormed } from './well-formed.js';
 
@@ -116,50 +117,6 @@ class PieceCache {
   }
 }
 
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/**
- * Finds the special tokens of a text from left to right, as the reference's alternation of them
- * does (no special token contains another, so at most one starts at any index). Searches with
- * `indexOf`, which needs no regex compiled, and remembers where each name occurs next, so that a
- * text is searched once per name whatever the number of matches.
- */
-class SpecialFinder {
-  private text = '';
-  private readonly next: number[];
-  /** The special token found by the last `find`. */
-  name = '';
-
-  constructor(private readonly names: readonly string[]) {
-    this.next = names.map(() => -2);
-  }
-
-  reset(text: string): void {
-    this.text = text;
-    // -2: not searched yet.
-    this.next.fill(-2);
-  }
-
-  /** Index of the first special token at or after `from`, which `name` then holds; -1 if none. */
-  find(from: number): number {
-    const names = this.names;
-    const next = this.next;
-    let at = -1;
-    for (let j = 0; j < names.length; j++) {
-      let p = next[j]!;
-      if (p === -1) continue;
-      if (p < from) p = next[j] = this.text.indexOf(names[j]!, from);
-      if (p >= 0 && (at < 0 || p < at)) {
-        at = p;
-        this.name = names[j]!;
-      }
-    }
-    return at;
-  }
-}
-
 /** The engine shared by `count`, `encode` and streaming counters of one tokenizer. */
 export class TokenizerCore {
   readonly family: PatternFamily;
@@ -210,17 +167,13 @@ export class TokenizerCore {
     this.cache = cacheSize > 0 ? new PieceCache(cacheSize) : undefined;
   }
 
-  /** Source of a regex that finds any special token (undefined if there is none). */
-  get specialPattern(): string | undefined {
-    return this.specials.size > 0 ? [...this.specials.keys()].map(escapeRegExp).join('|') : undefined;
-  }
-
   /**
    * Makes the class table cover `text`: the scanner starts with ASCII only, which is all a short
    * count usually needs; the first other text, or {@link ASCII_CHECK_BUDGET} characters of
    * ASCII, fill in the rest.
    */
-  private coverClasses(text: string): void {
+  coverClasses(text: string): void {
+    if (this.allClasses) return;
     const n = text.length;
     if (n <= this.asciiCheckBudget) {
       this.asciiCheckBudget -= n;

@@ -66,6 +66,20 @@ describe.each(FAMILIES)('%s scanner made before the class table is complete', (f
 });
 
 describe.each(['o200k_base', 'cl100k_base', 'gpt2'] as const)('%s', (name) => {
+  it('streams ASCII, then other text, then special tokens, like the reference', () => {
+    const tokenizer = freshTokenizer(name);
+    const r = rng(name.length * 17);
+    const ascii = fuzzString(r, 40_000, ASCII_ALPHABET);
+    // After the ASCII, letters and white space that are not ASCII, where cuts need the classes.
+    const other = Array.from({ length: 4000 }, (_, i) => ['日\u3000  ', 'ż\u00a0  ', 'é\u2028  '][i % 3]).join('');
+    const text = `${ascii}${other}<|endoftext|>${ascii.slice(0, 20_000)}<|endoftext|>`;
+    const counter = tokenizer.counter();
+    for (let at = 0; at < text.length; at += 997) counter.write(text.slice(at, at + 997));
+    withTiktoken(name, (enc) => {
+      expect(counter.end()).toBe(enc.encode(text, 'all').length);
+    });
+  });
+
   it('counts ASCII texts, then others, then ASCII again like the reference', () => {
     const tokenizer = freshTokenizer(name);
     const texts = ["hello world, it's 2024!", 'x'.repeat(100), 'héllo wörld', 'Straße 日本語 😀 \u0301x', "don't STOP\r\n  now", 'naïve café'];

@@ -10,7 +10,7 @@
 // "hello" (slow: js-tiktoken takes over a second a run). Exit code 0 whatever the numbers: it
 // reports, it does not judge (the goal column does).
 import { spawn as spawnAsync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -113,6 +113,16 @@ await new Promise((resolveStart, rejectStart) => {
   });
   server.on('exit', (code) => rejectStart(new Error(`bench: llmobs server exited with ${code}`)));
 });
+// Each compared build runs in copies of the homes: the compile cache of bin/llmobs.cjs keeps one
+// build's folder at a time, so builds sharing a home would find their compiled code gone each run.
+const homeOf = (home, index) => (index === 0 ? home : `${home}-${index}`);
+for (let index = 1; index < builds.length; index++) {
+  for (const home of ['fresh', 'profiles']) {
+    homes[homeOf(home, index)] = join(top, homeOf(home, index));
+    cpSync(homes[home], homes[homeOf(home, index)], { recursive: true });
+    envs[homeOf(home, index)] = envOf(homes[homeOf(home, index)]);
+  }
+}
 const cacheDir = join(homes.profiles, '.cache', 'llmobs');
 /**
  * Fills the definitions cache (`models match` always asks the server and rewrites the cache).
@@ -121,7 +131,7 @@ const cacheDir = join(homes.profiles, '.cache', 'llmobs');
  */
 let warmedAt = 0;
 function warmCache() {
-  spawn(process.execPath, [bin(root), 'models', 'match', 'gpt-4o'], 'profiles');
+  builds.forEach((_, index) => spawn(process.execPath, [bin(root), 'models', 'match', 'gpt-4o'], homeOf('profiles', index)));
   warmedAt = Date.now();
 }
 warmCache();
@@ -131,7 +141,7 @@ const cacheFile = join(cacheDir, cacheFiles()[0]);
 
 const cases = [{ label: 'node -e ""', home: 'fresh', argv: ['-e', ''] }];
 for (const [label, argv, home, goal] of basket) {
-  for (const build of builds) cases.push({ label: `${build.label} ${label}`, home, argv: [bin(build.dir), ...argv], goal: build.dir === root ? goal : undefined });
+  for (const [index, build] of builds.entries()) cases.push({ label: `${build.label} ${label}`, home: homeOf(home, index), argv: [bin(build.dir), ...argv], goal: build.dir === root ? goal : undefined });
 }
 const require = createRequire(join(root, 'package.json'));
 let langfuseCli;

@@ -4,8 +4,9 @@
 'use strict';
 const Module = require('node:module');
 
-compileCache();
-const { run } = require('../dist/cli.cjs');
+// The entry is loaded as its own files load each other (see compileCache), without the resolver.
+const loadFromDist = compileCache();
+const { run } = loadFromDist ? loadFromDist(require('node:path').join(__dirname, '..', 'dist', 'cli.cjs'), module) : require('../dist/cli.cjs');
 
 // A reader that stops early (`llmobs prompts list | head`) closes the pipe: that is not an error,
 // so stop quietly instead of crashing with an unhandled EPIPE. Node makes process.stdout on first
@@ -43,8 +44,10 @@ run(process.argv.slice(2)).then((code) => {
  * loader's compile step is replaced for the files of dist/ only.
  *
  * Kept in $LLMOBS_CACHE_DIR (default $XDG_CACHE_HOME/llmobs, else ~/.cache/llmobs), in a folder
- * per build: the package's version, the size and modification time of dist/cli.cjs, the Node
- * version and architecture (a new build starts a new folder and removes the others). Within it an
+ * per build: the size and modification time of dist/cli.cjs, the Node
+ * version and architecture. A new build starts a new folder and removes those of other builds
+ * not written to for a week, and the oldest past the eight most recent: two installs used in turn
+ * (a global one and a project's) keep a folder each instead of evicting each other. Within it an
  * entry is keyed by the file's name and length; V8 itself refuses data made for another source
  * length, V8 version or set of flags. Nothing is cached with NODE_DISABLE_COMPILE_CACHE=1 or
  * LLMOBS_COMPILE_CACHE=0, or when the folder cannot be written; any failure falls back to
@@ -53,7 +56,10 @@ run(process.argv.slice(2)).then((code) => {
  */
 function compileCache() {
   const env = process.env;
-  if (env.NODE_DISABLE_COMPILE_CACHE === '1' || env.LLMOBS_COMPILE_CACHE === '0') return;
+  if (env.NODE_DISABLE_COMPILE_CACHE === '1' || env.LLMOBS_COMPILE_CACHE === '0') return undefined;
+  // Stack traces through the source maps (node --enable-source-maps) need Node's own compile step:
+  // it is the one that reads a file's map.
+  if (process.sourceMapsEnabled) return undefined;
   const path = require('node:path');
   const base = env.LLMOBS_CACHE_DIR || path.join(env.XDG_CACHE_HOME || path.join(env.HOME || require('node:os').homedir(), '.cache'), 'llmobs');
   if (typeof Module.enableCompileCache === 'function') {
@@ -62,18 +68,18 @@ function compileCache() {
     } catch {
       // Not cached: the same as before.
     }
-    return;
+    return undefined;
   }
   const fs = require('node:fs');
   const vm = require('node:vm');
   const dist = path.join(__dirname, '..', 'dist') + path.sep;
   let dir;
   try {
-    const { version } = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8'));
+    // A build is told apart by its entry's size and time (a new build writes a new dist/cli.cjs).
     const cli = fs.statSync(path.join(dist, 'cli.cjs'));
-    dir = path.join(base, 'compile-cache', `${version}-${cli.size}-${Math.trunc(cli.mtimeMs)}-${process.version}-${process.arch}`);
+    dir = path.join(base, 'compile-cache', `${cli.size}-${Math.trunc(cli.mtimeMs)}-${process.version}-${process.arch}`);
   } catch {
-    return;
+    return undefined;
   }
   // Compiled code runs as it is read: it is read only from folders of this user that no one else
   // can write (a folder not there yet is made so at exit), and written only there.
@@ -84,9 +90,35 @@ function compileCache() {
     return stat.isDirectory() && (uid === undefined || stat.uid === uid) && (process.platform === 'win32' || (stat.mode & 0o022) === 0);
   };
   const folders = [path.dirname(dir), dir];
-  if (folders.some((folder) => trusted(folder) === false)) return;
+  if (folders.some((folder) => trusted(folder) === false)) return undefined;
+  const packedChunks = Symbol.for('llmobs.chunks');
+  // path.join(folder, id) for a folder already normalised and the relative names the files of
+  // dist/ use (./a.cjs, ./chunks/a.cjs, ../cli.cjs), without normalising the whole path again.
+  const nameIn = (folder, id) => {
+    let rest = id;
+    while (rest.startsWith('../')) {
+      folder = folder.slice(0, folder.lastIndexOf(path.sep));
+      rest = rest.slice(3);
+    }
+    if (rest.startsWith('./')) rest = rest.slice(2);
+    if (rest.includes('./') || rest.includes('//')) return path.join(folder, rest);
+    return folder + path.sep + (path.sep === '/' ? rest : rest.replaceAll('/', path.sep));
+  };
   const compile = Module.prototype._compile;
   const fresh = [];
+  /** Loads a file of dist/ (a real path) as require() would, without the resolver. */
+  const loadFromDist = (file, parent) => {
+    const child = new Module(file, parent);
+    Module._cache[file] = child;
+    let loaded = false;
+    try {
+      child.load(file);
+      loaded = true;
+    } finally {
+      if (!loaded) delete Module._cache[file];
+    }
+    return child.exports;
+  };
   Module.prototype._compile = function (content, filename) {
     // Files of dist/ only, and not the few that use import() (of a package that stays in
     // node_modules): a vm.Script gets the main loader's import() only through an experimental
@@ -102,7 +134,10 @@ function compileCache() {
         // Not cached yet.
       }
       const script = new vm.Script(Module.wrap(content), { filename, cachedData });
-      if (cachedData === undefined || script.cachedDataRejected) fresh.push({ script, key });
+      if (cachedData === undefined || script.cachedDataRejected) {
+        if (fresh.length === 0) process.once('exit', saveFresh);
+        fresh.push({ script, key });
+      }
       wrapper = script.runInThisContext({ displayErrors: true });
     } catch {
       return compile.call(this, content, filename);
@@ -116,21 +151,13 @@ function compileCache() {
     // links. Anything else takes the usual way.
     const requireHere = (id) => {
       if ((id.startsWith('./') || id.startsWith('../')) && id.endsWith('.cjs')) {
-        const file = path.join(here, id);
+        const file = nameIn(here, id);
         const cached = Module._cache[file];
         if (cached !== undefined) return cached.exports;
-        if (file.startsWith(dist)) {
-          const child = new Module(file, module);
-          Module._cache[file] = child;
-          let loaded = false;
-          try {
-            child.load(file);
-            loaded = true;
-          } finally {
-            if (!loaded) delete Module._cache[file];
-          }
-          return child.exports;
-        }
+        // A chunk copied into a pack that is loaded already runs from there (scripts/pack-chunks.mjs).
+        const packed = globalThis[packedChunks]?.get(file);
+        if (packed !== undefined) return packed();
+        if (file.startsWith(dist)) return loadFromDist(file, module);
       }
       return module.require(id);
     };
@@ -139,16 +166,11 @@ function compileCache() {
     requireHere.cache = Module._cache;
     return wrapper.call(module.exports, module.exports, requireHere, module, filename, path.dirname(filename));
   };
-  process.once('exit', () => {
-    if (fresh.length === 0) return;
+  function saveFresh() {
     try {
-      // A new folder: the entries of other builds go.
       const created = fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
       if (!folders.every((folder) => trusted(folder) === true)) return;
-      if (created !== undefined) {
-        const parent = path.dirname(dir);
-        for (const name of fs.readdirSync(parent)) if (name !== path.basename(dir)) fs.rmSync(path.join(parent, name), { recursive: true, force: true });
-      }
+      if (created !== undefined) removeStaleBuilds(fs, path, path.dirname(dir), path.basename(dir));
       for (const { script, key } of fresh) {
         // Written whole under a temporary name, then renamed: a process starting meanwhile reads
         // no entry or a whole one.
@@ -159,5 +181,23 @@ function compileCache() {
     } catch {
       // A cache that cannot be written is no cache.
     }
+  }
+  return loadFromDist;
+}
+
+/** Removes the cache folders of other builds that are a week old or more, and all but the newest eight. */
+function removeStaleBuilds(fs, path, parent, current) {
+  const WEEK_MS = 7 * 24 * 3600 * 1000;
+  const KEEP = 8;
+  const others = [];
+  for (const name of fs.readdirSync(parent)) {
+    if (name === current) continue;
+    const stat = fs.statSync(path.join(parent, name), { throwIfNoEntry: false });
+    if (stat !== undefined) others.push({ name, mtimeMs: stat.mtimeMs });
+  }
+  others.sort((a, b) => b.mtimeMs - a.mtimeMs);
+  const now = Date.now();
+  others.forEach(({ name, mtimeMs }, index) => {
+    if (index >= KEEP - 1 || now - mtimeMs >= WEEK_MS) fs.rmSync(path.join(parent, name), { recursive: true, force: true });
   });
 }

@@ -5,7 +5,8 @@
 // each command's definition (each `import()` in src/commands/register.ts) and each verb (each
 // `import('./list.js')` in a command's index file) becomes a chunk in dist/chunks/ that loads when
 // it runs, with only the libraries it uses. A command added anywhere under src/commands/ is picked
-// up by the same rule: no list to keep here. The CLI's files are CommonJS (see toCommonJs). Type
+// up by the same rule: no list to keep here. Each such chunk then carries copies of the small
+// chunks it needs (see packLazyChunks). The CLI's files are CommonJS (see toCommonJs). Type
 // checking is not done here (esbuild strips types): `npm test` and `npm run typecheck` run tsc.
 //
 // Pure-JavaScript dependencies are bundled. A package with native or WebAssembly parts stays
@@ -21,6 +22,7 @@ import { createRequire } from 'node:module';
 import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { analyzeMetafile, build, transform } from 'esbuild';
+import { PACK_THRESHOLD, packChunks } from './pack-chunks.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
@@ -371,10 +373,10 @@ async function toCommonJs(metafile, files) {
     // A CommonJS module has its own file and folder names at hand, at no cost.
     code = code.replaceAll('import.meta.dirname', '__dirname').replaceAll('import.meta.filename', '__filename');
     if (code.includes('import.meta.url')) {
-      // Computed on first use: pathToFileURL costs a fraction of a millisecond, and most uses are
-      // in functions that a command may never call (output.ts loads cli-table3 by it).
+      // Computed on first use: most runs never use it, and the first pathToFileURL of a process
+      // costs (path.resolve, the URL parser).
       code = code.replaceAll('import.meta.url', '__llmobsImportMetaUrl()');
-      banner.push('var __llmobsImportMetaUrlValue,__llmobsImportMetaUrl=()=>__llmobsImportMetaUrlValue??=require("node:url").pathToFileURL(__filename).href;');
+      banner.push('var __llmobsMetaUrl;function __llmobsImportMetaUrl(){return __llmobsMetaUrl??=require("node:url").pathToFileURL(__filename).href}');
     }
     // The bundle's source map goes in inline, so that the converted file maps to the sources.
     if (existsSync(mapPath)) code += `\n//# sourceMappingURL=data:application/json;base64,${readFileSync(mapPath).toString('base64')}`;
@@ -396,6 +398,34 @@ async function toCommonJs(metafile, files) {
     writeFileSync(path, `${out.code}//# sourceMappingURL=${basename(file)}.map\n`);
     writeFileSync(mapPath, out.map);
   }
+}
+
+/**
+ * Code splitting makes a chunk for each set of entries that share code, so a command loads
+ * dozens of small chunks (`estimate` some thirty files), and each file costs a trip through the
+ * module loader, a read, and a read of its compiled code. Each chunk that loads lazily (a
+ * command's definition, a verb) becomes a pack: the small chunks it needs at load are copied into
+ * its file, and run from there, once per process whichever pack loads them first (see
+ * scripts/pack-chunks.mjs). Big shared chunks (the catalogue, decimal.js, zod...) stay files.
+ * Returns, for each pack (a path of dist/chunks/), the chunks copied into it.
+ */
+function packLazyChunks(metafile) {
+  const dir = 'dist/chunks/';
+  const inDir = (file) => file.startsWith(dir) && file.endsWith('.cjs') && existsSync(join(root, file));
+  const chunks = {};
+  const roots = new Set();
+  for (const [file, output] of Object.entries(metafile.outputs)) {
+    for (const imp of output.imports) {
+      if (imp.external || !inDir(imp.path)) continue;
+      if (imp.kind === 'dynamic-import') roots.add(imp.path.slice(dir.length));
+      else if (inDir(file)) (chunks[file.slice(dir.length)] ??= []).push(imp.path.slice(dir.length));
+    }
+    if (inDir(file)) chunks[file.slice(dir.length)] ??= [];
+  }
+  // LLMOBS_PACK_THRESHOLD=bytes builds with another threshold, to measure one.
+  const threshold = Number(process.env.LLMOBS_PACK_THRESHOLD ?? PACK_THRESHOLD);
+  const packed = packChunks(join(root, dir), chunks, [...roots].sort(), threshold);
+  return Object.fromEntries(Object.entries(packed).map(([pack, list]) => [dir + pack, list.map((name) => dir + name)]));
 }
 
 /** Imports a module of src/ (TypeScript) through an in-memory esbuild bundle. */
@@ -430,9 +460,10 @@ async function main() {
   writeLicenses(metafile);
   const folded = await foldEntryImports(cli.metafile, CLI_OUTPUT);
   await toCommonJs(cli.metafile, Object.keys(cli.metafile.outputs).filter((file) => file.endsWith('.cjs') && existsSync(join(root, file))));
+  const packed = packLazyChunks(cli.metafile);
   // What each output file holds, for --analyze and for the test that guards the start-up path.
   mkdirSync(dirname(METAFILE), { recursive: true });
-  writeFileSync(METAFILE, JSON.stringify({ ...metafile, folded: { [CLI_OUTPUT]: folded } }));
+  writeFileSync(METAFILE, JSON.stringify({ ...metafile, folded: { [CLI_OUTPUT]: folded }, packed }));
   if (process.argv.includes('--analyze')) console.log(await analyzeMetafile(metafile));
 
   // Steps that generate runtime data register themselves as scripts/build-*.mjs.
@@ -459,7 +490,8 @@ async function main() {
     }
   }
   const size = files.reduce((n, f) => n + statSync(join(root, f)).size, 0);
-  console.log(`build: ${files.length} files, ${(size / 1024).toFixed(0)} KB of JavaScript in dist/ (${folded.length} chunks folded into ${CLI_OUTPUT})`);
+  const copies = Object.values(packed).reduce((n, list) => n + list.length, 0);
+  console.log(`build: ${files.length} files, ${(size / 1024).toFixed(0)} KB of JavaScript in dist/ (${folded.length} chunks folded into ${CLI_OUTPUT}, ${copies} copies of small chunks in ${Object.keys(packed).length} packs)`);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) await main();

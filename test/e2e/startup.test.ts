@@ -1,7 +1,7 @@
 // Guards the start-up structure of the shipped binary, not its speed (that is bench/startup.mjs):
 // which files each everyday command loads, traced with a module loader hook, and what the build
 // put in dist/cli.js. A command that starts loading zod or the HTTP stack fails here.
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { execa } from 'execa';
@@ -16,6 +16,8 @@ interface Metafile {
   inputs: Record<string, { imports: Array<{ path: string; kind: string }> }>;
   outputs: Record<string, { inputs: Record<string, unknown> }>;
   folded: Record<string, string[]>;
+  /** Packs: lazily loaded chunks, with the small chunks copied into them (scripts/pack-chunks.mjs). */
+  packed: Record<string, string[]>;
 }
 
 function metafile(): Metafile {
@@ -23,9 +25,9 @@ function metafile(): Metafile {
   return JSON.parse(readFileSync(METAFILE, 'utf8')) as Metafile;
 }
 
-/** The source modules and packages bundled into an output file (with what was folded into it). */
+/** The source modules and packages bundled into an output file (with what was folded or packed into it). */
 function inputsOf(meta: Metafile, file: string): string[] {
-  return [file, ...(meta.folded[file] ?? [])].flatMap((f) => Object.keys(meta.outputs[f]?.inputs ?? {}));
+  return [file, ...(meta.folded[file] ?? []), ...(meta.packed[file] ?? [])].flatMap((f) => Object.keys(meta.outputs[f]?.inputs ?? {}));
 }
 
 const packageOf = (input: string) => /^node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input)?.[1];
@@ -120,6 +122,47 @@ describe('start-up structure of the built CLI', () => {
     expect(forbidden.filter((name) => loaded.has(name))).toEqual([]);
   });
 
+  // Packs (scripts/pack-chunks.mjs): the small chunks a command needs come in its own files. Some
+  // headroom over today's counts (estimate 12, models match 8, tokens count 8, profile list 7,
+  // bin/llmobs.cjs included); before packs these loaded 30, 20, 15 and 16 files.
+  it.each([
+    [['estimate', '--model', 'gpt-4o', '--input', 'hi'], 14],
+    [['models', 'match', 'gpt-4o', '--offline'], 10],
+    [['tokens', 'count', '--encoding', 'o200k_base', 'hello'], 10],
+    [['profile', 'list'], 9],
+  ])('%j loads at most %i files', async (args, most) => {
+    expect((await loadedFiles(args)).length).toBeLessThanOrEqual(most);
+  });
+
+  it('runs each chunk once when every pack loads in one process, in either order, with plain require', async () => {
+    const meta = metafile();
+    expect(Object.keys(meta.packed).length).toBeGreaterThan(20);
+    // Counts the runs of each module: from its file (Module.prototype._compile) or from a pack's
+    // copy (the factories packs register).
+    const script = join(tempDir('llmobs-packs-'), 'all.cjs');
+    writeFileSync(
+      script,
+      `const Module = require('node:module');
+const runs = new Map();
+const count = (file) => runs.set(file, (runs.get(file) ?? 0) + 1);
+const compile = Module.prototype._compile;
+Module.prototype._compile = function (content, file) { count(file); return compile.call(this, content, file); };
+globalThis[Symbol.for('llmobs.chunks')] = new (class extends Map { set(file, make) { return super.set(file, () => { count(file); return make(); }); } })();
+require(${JSON.stringify(join(ROOT, 'dist', 'cli.cjs'))});
+const packs = JSON.parse(process.argv[2]);
+for (const pack of packs) require(require('node:path').join(${JSON.stringify(ROOT)}, pack));
+process.stdout.write(JSON.stringify({ modules: runs.size, twice: [...runs].filter(([, n]) => n > 1) }));
+`,
+    );
+    const packs = Object.keys(meta.packed).sort();
+    for (const order of [packs, [...packs].reverse()]) {
+      const result = await execa(process.execPath, [script, JSON.stringify(order)], { env: isolatedEnv(), extendEnv: false, stdin: 'ignore' });
+      const report = JSON.parse(result.stdout) as { modules: number; twice: unknown[] };
+      expect(report.twice).toEqual([]);
+      expect(report.modules).toBeGreaterThan(packs.length);
+    }
+  });
+
   it('keeps V8\'s compiled code of dist/ in the cache directory, and runs the same from it, or from a damaged copy', async () => {
     const cache = tempDir('llmobs-cache-');
     const env = isolatedEnv({ LLMOBS_CACHE_DIR: cache });
@@ -147,14 +190,29 @@ describe('start-up structure of the built CLI', () => {
     for (const name of entries()) writeFileSync(join(cache, 'compile-cache', build!, name), 'not V8 code');
     expect(await run()).toBe(uncached.stdout);
     expect(readFileSync(join(cache, 'compile-cache', build!, entries()[0]!), 'utf8')).not.toBe('not V8 code');
-    // Another build's folder goes when this one starts a new folder.
-    const stale = join(cache, 'compile-cache', '0.0.0-1-1-v0-x');
+    // When this build starts a new folder, another build's folder stays if it was written to in
+    // the last week (two installs used in turn keep theirs), and goes once it is older.
+    const folder = (name: string, daysOld: number) => {
+      const path = join(cache, 'compile-cache', name);
+      mkdirSync(path);
+      const time = new Date(Date.now() - daysOld * 24 * 3600 * 1000);
+      utimesSync(path, time, time);
+      return name;
+    };
     writeFileSync(join(cache, 'stale-marker'), '');
-    mkdirSync(stale);
+    const recent = folder('0.0.0-1-1-v0-recent', 1);
+    folder('0.0.0-1-1-v0-stale', 8);
     rmSync(join(cache, 'compile-cache', build!), { recursive: true });
     expect(await run()).toBe(uncached.stdout);
-    expect(readdirSync(join(cache, 'compile-cache'))).toEqual([build]);
+    expect(readdirSync(join(cache, 'compile-cache')).sort()).toEqual([build, recent].sort());
     expect(existsSync(join(cache, 'stale-marker')), 'only compile-cache/ is cleaned').toBe(true);
+    // At most eight folders: the oldest others go.
+    const crowd = Array.from({ length: 9 }, (_, i) => folder(`0.0.0-${i}-1-v0-x`, 6 - i * 0.1));
+    rmSync(join(cache, 'compile-cache', build!), { recursive: true });
+    expect(await run()).toBe(uncached.stdout);
+    const kept = readdirSync(join(cache, 'compile-cache')).sort();
+    expect(kept).toHaveLength(8);
+    expect(kept).toEqual([build, recent, ...crowd.slice(-6)].sort());
   });
 
   it('neither reads nor writes compiled code in a folder that others can write', async () => {

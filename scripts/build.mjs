@@ -370,6 +370,8 @@ async function toCommonJs(metafile, files) {
     }
     const banner = ['"use strict";'];
     if (code.includes('__llmobsImport(')) banner.push('var __llmobsImport=(specifier)=>import(specifier);');
+    // A CommonJS module has its own file and folder names at hand, at no cost.
+    code = code.replaceAll('import.meta.dirname', '__dirname').replaceAll('import.meta.filename', '__filename');
     if (code.includes('import.meta.url')) {
       // Computed on first use: most runs never use it, and the first pathToFileURL of a process
       // costs (path.resolve, the URL parser).

@@ -4,9 +4,8 @@
  * fast.
  */
 import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { FileError } from '../errors.js';
-import { fileURLToPath } from 'node:url';
 import { createTokenizer, type Tokenizer } from '../core/tokenizer/tokenizer.js';
 import { openRankTable, type RankTable } from '../core/tokenizer/rank-table.js';
 import type { EncodingName } from '../core/tokenizer/encodings.js';
@@ -15,13 +14,15 @@ export type { EncodingName, Tokenizer };
 export type { StreamingCounter } from '../core/tokenizer/streaming.js';
 
 /**
- * The tables sit in dist/ranks/, beside the compiled dist/tokenizer/ of this module. Run from the
- * sources (src/tokenizer/, as the test runner does), the built tables are in ../../dist/ranks/.
+ * The tables sit in dist/ranks/, beside the compiled dist/tokenizer/ (or dist/chunks/) of this
+ * module. Run from the sources (src/tokenizer/, as the test runner does), the built tables are in
+ * ../../dist/ranks/. Found from the module's folder name, not its URL: in the bundled CLI, which
+ * is CommonJS, that name is at hand, and the first URL a process parses costs more than a count.
  */
 export const DEFAULT_RANKS_DIR = ((): string => {
-  const beside = fileURLToPath(new URL('../ranks/', import.meta.url));
-  const built = fileURLToPath(new URL('../../dist/ranks/', import.meta.url));
-  return import.meta.url.endsWith('.ts') && !existsSync(beside) ? built : beside;
+  const here = import.meta.dirname;
+  const beside = join(here, '..', 'ranks') + sep;
+  return import.meta.filename.endsWith('.ts') && !existsSync(beside) ? join(here, '..', '..', 'dist', 'ranks') + sep : beside;
 })();
 
 const loaded = new Map<string, Tokenizer>();

@@ -4,7 +4,6 @@ import type { Context } from '../../context.js';
 import type { DefinitionsOrigin } from '../../model-definitions.js';
 import type { Encoding } from '../../core/tokenizer-models.js';
 import { FileError, UsageError } from '../../errors.js';
-import { cannotRead, openInputStream } from '../../io/files.js';
 import type { ActionInput } from '../action.js';
 import { ENCODINGS } from './index.js';
 
@@ -84,6 +83,8 @@ export const MAX_UNCUT_CHARS = 4 * 1024 * 1024;
 
 /** Streams a file or stdin through the counter: memory stays flat whatever the size. */
 async function countStream(ctx: Context, file: string, counter: { write(chunk: string): void; end(): number; readonly pending: number }): Promise<number> {
+  // Loaded here: a count of a text given as an argument reads no file.
+  const { cannotRead, openInputStream } = await import('../../io/files.js');
   const { stream } = await openInputStream(ctx, file, 1 << 20);
   // A streaming decoder keeps multi-byte characters split across chunks intact, and the BOM.
   stream.setEncoding('utf8');

@@ -24,20 +24,37 @@ export const LOW = CLASS_BITS.LOWERISH;
 export const MRK = CLASS_BITS.MARK;
 
 let table: Uint8Array | undefined;
+/** Code points below this have their bits in `table` already; the others read 0 until filled. */
+let filledTo = 0;
+
+/** The class table, with the bits of every code point below `end` filled in. */
+function filledTable(end: number): Uint8Array {
+  // Zeroed memory that is never written costs nothing: only the pages filled in are touched.
+  const t = (table ??= new Uint8Array(0x110000));
+  if (filledTo >= end) return t;
+  let cp = 0;
+  for (let i = 0; cp < end; i++) {
+    const next = cp + RUN_LENGTHS[i]!;
+    const bits = RUN_BITS.charCodeAt(i) - 48;
+    if (bits !== 0 && next > filledTo) t.fill(bits, Math.max(cp, filledTo), Math.min(next, end));
+    cp = next;
+  }
+  filledTo = end;
+  return t;
+}
 
 /** Class bits of every code point, as the reference engine sees them. */
 export function classTable(): Uint8Array {
-  if (table) return table;
-  const t = new Uint8Array(0x110000);
-  let cp = 0;
-  for (let i = 0; i < RUN_LENGTHS.length; i++) {
-    const bits = RUN_BITS.charCodeAt(i) - 48;
-    const next = cp + RUN_LENGTHS[i]!;
-    if (bits !== 0) t.fill(bits, cp, next);
-    cp = next;
-  }
-  table = t;
-  return t;
+  return filledTable(0x110000);
+}
+
+/**
+ * The same table, of which only U+0000..U+007F need be filled in yet: enough for ASCII text,
+ * which most short inputs are. That takes a few runs, where the whole of it walks some 3,200
+ * runs over 1.1 M code points. {@link classTable} fills in the rest, in the same table.
+ */
+export function asciiClassTable(): Uint8Array {
+  return filledTable(0x80);
 }
 
 export type Scanner = (text: string, p: number, n: number) => number;
@@ -48,30 +65,41 @@ const SPACE = 0x20;
 const QUOTE = 0x27;
 const SLASH = 0x2f;
 
-const foldSet = (letter: string): Set<number> => new Set([...(CASE_FOLDS[letter] ?? letter)].map((c) => c.charCodeAt(0)));
+/** Kinds of contraction letters: 's|'t|'m|'d end after one, r and v need an e, l another l. */
+const ENDS = 1;
+const R_OR_V = 2;
+const E = 4;
+const L = 8;
 
 /** End of a contraction of `(?i:'s|'t|'re|'ve|'m|'ll|'d)` at p (text[p] is "'"), or -1. */
 function makeContraction(caseInsensitive: boolean): (t: string, p: number, n: number) => number {
-  const f = (letter: string): Set<number> => (caseInsensitive ? foldSet(letter) : new Set([letter.charCodeAt(0)]));
-  const one = new Set([...f('s'), ...f('t'), ...f('m'), ...f('d')]);
-  const r = f('r');
-  const v = f('v');
-  const e = f('e');
-  const l = f('l');
+  const letters: [string, number][] = [['s', ENDS], ['t', ENDS], ['m', ENDS], ['d', ENDS], ['r', R_OR_V], ['v', R_OR_V], ['e', E], ['l', L]];
+  const spellings = letters.map(([letter, kind]): [string, number] => [caseInsensitive ? (CASE_FOLDS[letter] ?? letter) : letter, kind]);
+  let size = 0;
+  for (const [spelled] of spellings) for (let i = 0; i < spelled.length; i++) size = Math.max(size, spelled.charCodeAt(i) + 1);
+  // Kind bits by UTF-16 unit: a few hundred entries (U+017F, the long s, is the highest).
+  const kinds = new Uint8Array(size);
+  for (const [spelled, kind] of spellings) for (let i = 0; i < spelled.length; i++) kinds[spelled.charCodeAt(i)]! |= kind;
+  const kindOf = (c: number): number => (c < size ? kinds[c]! : 0);
   return (t, p, n) => {
     if (p + 1 >= n) return -1;
-    const a = t.charCodeAt(p + 1);
-    if (one.has(a)) return p + 2;
+    const a = kindOf(t.charCodeAt(p + 1));
+    if (a & ENDS) return p + 2;
     if (p + 2 >= n) return -1;
-    const b = t.charCodeAt(p + 2);
-    if ((r.has(a) || v.has(a)) && e.has(b)) return p + 3;
-    if (l.has(a) && l.has(b)) return p + 3;
+    const b = kindOf(t.charCodeAt(p + 2));
+    if (a & R_OR_V && b & E) return p + 3;
+    if (a & L && b & L) return p + 3;
     return -1;
   };
 }
 
-export function makeScanner(family: PatternFamily): Scanner {
-  const cls = classTable();
+/**
+ * The scanner of a pattern family. With `asciiFirst`, the class table may only cover ASCII when
+ * the scanner is made: the caller gives it other text only after calling {@link classTable}.
+ */
+export function makeScanner(family: PatternFamily, asciiFirst = false): Scanner {
+  // One table, in a constant: the compiler then reads it as a known array in the loops below.
+  const cls = asciiFirst ? asciiClassTable() : classTable();
 
   /** Code point at i (a high surrogate at i is followed by its low half). */
   const cpAt = (t: string, i: number): number => {

@@ -27,7 +27,8 @@
  * Work is batched: a stage only looks at its buffer once the new input is at least as long as
  * what it carried over, so a tail that never finds a cut costs linear time in total.
  */
-import { classTable, LET, MRK, NUM, WS } from './scanner.js';
+import { asciiClassTable, classTable, LET, MRK, NUM, WS } from './scanner.js';
+import { SpecialFinder } from './special-finder.js';
 import type { PatternFamily } from './patterns.js';
 import type { TokenizerCore } from './tokenizer.js';
 import { wellFormed } from './well-formed.js';
@@ -57,9 +58,11 @@ function codePointBefore(s: string, end: number): number {
   return lo;
 }
 
-/** Whether ordinary text may be cut before index c (1 <= c < text.length); see the module comment. */
-export function isSafeCut(text: string, c: number, family: PatternFamily): boolean {
-  const cls = classTable();
+/**
+ * Whether ordinary text may be cut before index c (1 <= c < text.length); see the module comment.
+ * `cls` is the class table, which must cover the characters of `text` (see `coverClasses`).
+ */
+export function isSafeCut(text: string, c: number, family: PatternFamily, cls: Uint8Array = classTable()): boolean {
   const at = text.charCodeAt(c);
   // White space is all in the BMP, so a surrogate before the space is not white space.
   if (at === 0x20) return (cls[text.charCodeAt(c - 1)]! & WS) === 0;
@@ -106,7 +109,7 @@ class TokenStream implements StreamingCounter {
   private total = 0;
   private done = false;
   private readonly batch: Batcher;
-  private readonly specialRe: RegExp | undefined;
+  private readonly specials: SpecialFinder | undefined;
   private readonly specialNames: string[];
 
   constructor(
@@ -115,7 +118,7 @@ class TokenStream implements StreamingCounter {
   ) {
     this.batch = new Batcher(minBatch);
     this.specialNames = [...core.specials.keys()];
-    this.specialRe = core.specialPattern === undefined ? undefined : new RegExp(core.specialPattern, 'g');
+    this.specials = this.specialNames.length > 0 ? new SpecialFinder(this.specialNames) : undefined;
   }
 
   get pending(): number {
@@ -137,13 +140,13 @@ class TokenStream implements StreamingCounter {
 
   private process(text: string, final: boolean): void {
     let start = 0;
-    const re = this.specialRe;
-    if (re) {
-      re.lastIndex = 0;
-      for (let m = re.exec(text); m; m = re.exec(text)) {
-        if (m.index > start) this.total += this.core.countOrdinary(wellFormed(text.slice(start, m.index)));
+    const finder = this.specials;
+    if (finder) {
+      finder.reset(text);
+      for (let at = finder.find(0); at >= 0; at = finder.find(start)) {
+        if (at > start) this.total += this.core.countOrdinary(wellFormed(text.slice(start, at)));
         this.total += 1;
-        start = m.index + m[0].length;
+        start = at + finder.name.length;
       }
     }
     if (final) {
@@ -151,9 +154,12 @@ class TokenStream implements StreamingCounter {
       return;
     }
     const limit = this.specialStart(text, start);
+    // The class table need only cover what this text holds (ASCII, for most input).
+    this.core.coverClasses(text);
+    const cls = asciiClassTable();
     let cut = -1;
     for (let c = limit - 1; c > start; c--) {
-      if (isSafeCut(text, c, this.core.family)) {
+      if (isSafeCut(text, c, this.core.family, cls)) {
         cut = c;
         break;
       }
@@ -177,7 +183,8 @@ class TokenStream implements StreamingCounter {
 }
 
 const HANGUL_JAMO = /[\u1100-\u11ff\u3130-\u318f\ua960-\ua97f\ud7b0-\ud7ff\uffa0-\uffdc]/;
-const NODE_MARK = /\p{M}/u;
+/** \p{M} as Node sees it; made on first use (see well-formed.ts). */
+let nodeMark: RegExp | undefined;
 
 /**
  * Whether NFKC(a + b) = NFKC(a) + NFKC(b) for any a, when b starts with `ch` (one UTF-16 unit).
@@ -190,7 +197,7 @@ export function isNormalizationBoundary(ch: string): boolean {
   const u = ch.charCodeAt(0);
   if (u < 0x80) return true;
   if (u >= 0xd800 && u < 0xe000) return false;
-  return !NODE_MARK.test(ch) && !HANGUL_JAMO.test(ch) && ch.normalize('NFKC') === ch;
+  return !(nodeMark ??= /\p{M}/u).test(ch) && !HANGUL_JAMO.test(ch) && ch.normalize('NFKC') === ch;
 }
 
 class NfkcStream implements StreamingCounter {

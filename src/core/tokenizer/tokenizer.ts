@@ -2,7 +2,8 @@ import { BytePairMerger } from './bpe.js';
 import { ENCODINGS, type EncodingName } from './encodings.js';
 import { familyOfPattern, type PatternFamily } from './patterns.js';
 import type { RankTable } from './rank-table.js';
-import { makeScanner, type Scanner } from './scanner.js';
+import { classTable, makeScanner, type Scanner } from './scanner.js';
+import { SpecialFinder } from './special-finder.js';
 import { createStreamingCounter, type StreamingCounter } from './streaming.js';
 import { wellFormed } from './well-formed.js';
 
@@ -39,8 +40,20 @@ export interface TokenizerOptions {
 /** Pieces longer than this are not cached: they rarely repeat and would pin memory. */
 const MAX_CACHED_PIECE = 48;
 
+/**
+ * Texts are checked for being ASCII, which the class table covers from the start, until this
+ * many characters have been checked; then, or at the first other character, the rest of the
+ * table is filled in.
+ */
+const ASCII_CHECK_BUDGET = 1 << 16;
+
 const HOT_BITS = 13;
 const HOT_WIDTH = 16;
+/**
+ * Pieces counted before the hot-piece table is made: a short text ("hello") does not need its
+ * 300 KB, a long one soon repeats its words.
+ */
+const PIECES_BEFORE_HOT = 64;
 
 /**
  * The counts of the most recent short pieces, by a hash of their UTF-16 units, stored inline in
@@ -104,25 +117,23 @@ class PieceCache {
   }
 }
 
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
 /** The engine shared by `count`, `encode` and streaming counters of one tokenizer. */
 export class TokenizerCore {
   readonly family: PatternFamily;
   readonly nfkc: boolean;
   readonly specials: ReadonlyMap<string, number>;
   readonly maxSpecialLength: number;
-  /** Source of a regex that finds any special token (undefined if there is none). */
-  readonly specialPattern: string | undefined;
-  private readonly specialRe: RegExp | undefined;
+  private readonly specialFinder: SpecialFinder | undefined;
   private readonly scan: Scanner;
+  /** Whether the scanner's class table covers every code point, not just ASCII. */
+  private allClasses = false;
+  private asciiCheckBudget = ASCII_CHECK_BUDGET;
   // Called through the table: a table read in part replaces its lookup once read whole.
   private readonly table: RankTable;
   private readonly merger: BytePairMerger;
   private readonly cache: PieceCache | undefined;
-  private readonly hot = new HotPieces();
+  private hot: HotPieces | undefined;
+  private piecesBeforeHot = PIECES_BEFORE_HOT;
   private scratch = new Uint8Array(1024);
   /** The statistics of pieces over HOT_WIDTH units counted since they were last reset. */
   longestPiece = 0;
@@ -150,11 +161,28 @@ export class TokenizerCore {
       if (names.some((b) => b !== a && b.includes(a))) throw new Error(`special token ${a} is part of another one`);
     }
     this.maxSpecialLength = Math.max(0, ...names.map((s) => s.length));
-    this.specialPattern = names.length > 0 ? names.map(escapeRegExp).join('|') : undefined;
-    this.specialRe = this.specialPattern === undefined ? undefined : new RegExp(this.specialPattern, 'g');
-    this.scan = makeScanner(family);
+    this.specialFinder = names.length > 0 ? new SpecialFinder(names) : undefined;
+    this.scan = makeScanner(family, true);
     const cacheSize = options.cacheSize ?? 65_536;
     this.cache = cacheSize > 0 ? new PieceCache(cacheSize) : undefined;
+  }
+
+  /**
+   * Makes the class table cover `text`: the scanner starts with ASCII only, which is all a short
+   * count usually needs; the first other text, or {@link ASCII_CHECK_BUDGET} characters of
+   * ASCII, fill in the rest.
+   */
+  coverClasses(text: string): void {
+    if (this.allClasses) return;
+    const n = text.length;
+    if (n <= this.asciiCheckBudget) {
+      this.asciiCheckBudget -= n;
+      let i = 0;
+      while (i < n && text.charCodeAt(i) < 0x80) i++;
+      if (i === n) return;
+    }
+    classTable();
+    this.allClasses = true;
   }
 
   /** What the reference actually encodes: NFKC for Claude, and no lone surrogates. */
@@ -164,17 +192,17 @@ export class TokenizerCore {
 
   /** Counts prepared text, special tokens included. */
   countPrepared(text: string): number {
-    const re = this.specialRe;
-    if (!re) return this.countOrdinary(text);
+    const finder = this.specialFinder;
+    if (!finder) return this.countOrdinary(text);
     let total = 0;
     let start = 0;
-    re.lastIndex = 0;
-    for (let m = re.exec(text); m; m = re.exec(text)) {
+    finder.reset(text);
+    for (let at = finder.find(0); at >= 0; at = finder.find(start)) {
       // Each stretch between special tokens is matched on its own, as a whole string: the
       // pattern's look-ahead must see its end, not the special token.
-      if (m.index > start) total += this.countOrdinary(start === 0 ? text.slice(0, m.index) : text.slice(start, m.index));
+      if (at > start) total += this.countOrdinary(start === 0 ? text.slice(0, at) : text.slice(start, at));
       total += 1;
-      start = m.index + m[0].length;
+      start = at + finder.name.length;
     }
     if (start < text.length) total += this.countOrdinary(start === 0 ? text : text.slice(start));
     return total;
@@ -182,14 +210,14 @@ export class TokenizerCore {
 
   encodePrepared(text: string): number[] {
     const out: number[] = [];
-    const re = this.specialRe;
+    const finder = this.specialFinder;
     let start = 0;
-    if (re) {
-      re.lastIndex = 0;
-      for (let m = re.exec(text); m; m = re.exec(text)) {
-        if (m.index > start) this.encodeOrdinary(text.slice(start, m.index), out);
-        out.push(this.specials.get(m[0])!);
-        start = m.index + m[0].length;
+    if (finder) {
+      finder.reset(text);
+      for (let at = finder.find(0); at >= 0; at = finder.find(start)) {
+        if (at > start) this.encodeOrdinary(text.slice(start, at), out);
+        out.push(this.specials.get(finder.name)!);
+        start = at + finder.name.length;
       }
     }
     if (start < text.length) this.encodeOrdinary(start === 0 ? text : text.slice(start), out);
@@ -198,6 +226,7 @@ export class TokenizerCore {
 
   /** Counts text that holds no special token. */
   countOrdinary(text: string): number {
+    if (!this.allClasses) this.coverClasses(text);
     const scan = this.scan;
     const n = text.length;
     let total = 0;
@@ -212,6 +241,10 @@ export class TokenizerCore {
   private countPiece(text: string, start: number, end: number): number {
     if (end - start > HOT_WIDTH) return this.countColdPiece(text, start, end);
     const hot = this.hot;
+    if (hot === undefined) {
+      if (--this.piecesBeforeHot <= 0) this.hot = new HotPieces();
+      return this.countColdPiece(text, start, end);
+    }
     const known = hot.get(text, start, end);
     if (known >= 0) return known;
     const count = this.countColdPiece(text, start, end);
@@ -244,6 +277,7 @@ export class TokenizerCore {
   }
 
   private encodeOrdinary(text: string, out: number[]): void {
+    if (!this.allClasses) this.coverClasses(text);
     const scan = this.scan;
     const n = text.length;
     for (let pos = 0; pos < n; ) {

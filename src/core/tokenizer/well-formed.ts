@@ -1,5 +1,6 @@
-const LONE_SURROGATE = /\p{Cs}/u;
-const LONE_SURROGATES = /\p{Cs}/gu;
+// Made on first use: a regex with a Unicode property costs a compile of its class when created,
+// and most texts are well formed, which Node 20 checks natively.
+let loneSurrogate: RegExp | undefined;
 
 // ES2024; Node 20 has it, the declared library does not.
 const native = String.prototype as unknown as { isWellFormed?: (this: string) => boolean };
@@ -9,6 +10,6 @@ const native = String.prototype as unknown as { isWellFormed?: (this: string) =>
  * conversion replaces each with U+FFFD.
  */
 export function wellFormed(text: string): string {
-  const ok = native.isWellFormed ? native.isWellFormed.call(text) : !LONE_SURROGATE.test(text);
-  return ok ? text : text.replace(LONE_SURROGATES, '\ufffd');
+  const ok = native.isWellFormed ? native.isWellFormed.call(text) : !(loneSurrogate ??= /\p{Cs}/u).test(text);
+  return ok ? text : text.replace(/\p{Cs}/gu, '\ufffd');
 }

@@ -41,11 +41,15 @@ function shortcut<T extends z.ZodType>(schema: T, accept: (value: unknown) => bo
   });
 }
 
-/** An object zod's record takes: its prototype is Object's or none. */
+/**
+ * An object zod's record gives back as it is: its prototype is Object's or none, and it has no
+ * own `__proto__` key (JSON.parse makes one of `{"__proto__": ...}`; the record's copy drops it,
+ * so such an object takes the full schema).
+ */
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null) return false;
   const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
+  return (proto === Object.prototype || proto === null) && !Object.hasOwn(value, '__proto__');
 }
 
 /** A JSON value as the schemas below take it: finite numbers, plain objects, null only nested. */

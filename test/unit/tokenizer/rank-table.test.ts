@@ -29,6 +29,14 @@ describe('rank table format', () => {
     expect(table.lookup(probe, 1, 1)).toBe(-1);
   });
 
+  it('writes the metadata as ASCII JSON, other characters escaped, and reads them back', () => {
+    const wide: RankTableMeta = { ...meta, specials: { '<\u00e9t\u00e9>': 3, '<\u{1f600}>': 4 }, source: 'caf\u00e9 \u2713 \u{1f600}' };
+    const encoded = encodeRankTable(wide, [bytes('a')]);
+    const metaLength = new DataView(encoded.buffer, encoded.byteOffset).getUint32(8, true);
+    expect(encoded.subarray(24, 24 + metaLength).every((b) => b < 0x80)).toBe(true);
+    expect(decodeRankTable(encoded).meta).toEqual(wide);
+  });
+
   it('rejects duplicate tokens, bad magic and truncated input', () => {
     expect(() => encodeRankTable(meta, [bytes('a'), bytes('a')])).toThrow(/same bytes/);
     const good = encodeRankTable(meta, [bytes('a')]);

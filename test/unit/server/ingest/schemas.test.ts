@@ -51,6 +51,18 @@ describe('event schemas with and without shortcuts', () => {
     );
   });
 
+  it('read an own "__proto__" key (as JSON.parse makes it) as the full schemas do', () => {
+    for (const type of ['sdk-log', 'span-create', 'generation-create']) {
+      for (const inner of ['""', '{"a": 1}', '[1]', 'null']) {
+        const fields = JSON.parse(`{"log": {"__proto__": ${inner}, "b": 2}, "metadata": {"__proto__": ${inner}}, "modelParameters": {"__proto__": "x"}, "usageDetails": {"__proto__": 1, "input": 3}}`);
+        const { fast, full } = both({ id: 'e', type, timestamp: '2026-03-01T10:00:00.000Z', body: { id: 'x', ...fields }, metadata: fields.metadata });
+        expect(fast.success, `${type} ${inner}`).toBe(full.success);
+        if (fast.success && full.success) expect(fast.data, `${type} ${inner}`).toEqual(full.data);
+        else expect(fast.error!.message).toBe(full.error!.message);
+      }
+    }
+  });
+
   it('refuses non-finite numbers and non-JSON values as the full schemas do', () => {
     for (const metadata of [{ a: Number.NaN }, { a: [1, Infinity] }, { a: new Date(0) }, { a: undefined }]) {
       const { fast, full } = both({ id: 'e', type: 'span-create', timestamp: '2026-03-01T10:00:00.000Z', body: { id: 's', metadata } });

@@ -48,7 +48,7 @@ run(process.argv.slice(2)).then((code) => {
  * version and architecture. A new build starts a new folder and removes those of other builds
  * not written to for a week, and the oldest past the eight most recent: two installs used in turn
  * (a global one and a project's) keep a folder each instead of evicting each other. Within it an
- * entry is keyed by the file's name and length; V8 itself refuses data made for another source
+ * entry is keyed by the file's name and length (the entry's, by command too); V8 itself refuses data made for another source
  * length, V8 version or set of flags. Nothing is cached with NODE_DISABLE_COMPILE_CACHE=1 or
  * LLMOBS_COMPILE_CACHE=0, or when the folder cannot be written; any failure falls back to
  * compiling. The cache holds compiled code only, never data of a run; it is used only when its
@@ -73,6 +73,12 @@ function compileCache() {
   const fs = require('node:fs');
   const vm = require('node:vm');
   const dist = path.join(__dirname, '..', 'dist') + path.sep;
+  // The entry's compiled code is kept per command: what V8 compiles of it (commander's parsing,
+  // the help) depends on the command, and an entry cached by the first command run would lack the
+  // rest for good. The command is the first argument that is not an option, when it looks like a
+  // command name (an option's value only makes one more variant).
+  const command = process.argv.slice(2).find((arg) => !arg.startsWith('-'));
+  const entryVariant = command !== undefined && /^[a-z][a-z0-9-]{0,31}$/.test(command) ? `@${command}` : '';
   let dir;
   try {
     // A build is told apart by its entry's size and time (a new build writes a new dist/cli.cjs).
@@ -126,7 +132,8 @@ function compileCache() {
     if (!filename.startsWith(dist) || content.includes('import(')) return compile.call(this, content, filename);
     let wrapper;
     try {
-      const key = path.join(dir, `${filename.slice(dist.length).replace(/[/\\]/g, '+')}-${content.length}.bin`);
+      const name = filename.slice(dist.length).replace(/[/\\]/g, '+');
+      const key = path.join(dir, `${name}${name === 'cli.cjs' ? entryVariant : ''}-${content.length}.bin`);
       let cachedData;
       try {
         cachedData = fs.readFileSync(key);

@@ -190,7 +190,7 @@ process.stdout.write(JSON.stringify({ modules: runs.size, twice: [...runs].filte
     const [build, ...others] = readdirSync(join(cache, 'compile-cache'));
     expect(others).toEqual([]);
     const entries = () => readdirSync(join(cache, 'compile-cache', build!));
-    expect(entries()).toContain(`cli.cjs-${readFileSync(join(ROOT, 'dist', 'cli.cjs'), 'utf8').length}.bin`);
+    expect(entries()).toContain(`cli.cjs@estimate-${readFileSync(join(ROOT, 'dist', 'cli.cjs'), 'utf8').length}.bin`);
     expect(entries().some((name) => name.startsWith('chunks+'))).toBe(true);
     expect(entries().filter((name) => name.endsWith('.tmp'))).toEqual([]);
     // The second run starts from the entries: V8 took them, none was written again.
@@ -198,10 +198,17 @@ process.stdout.write(JSON.stringify({ modules: runs.size, twice: [...runs].filte
     const first = written();
     expect(await run()).toBe(uncached.stdout);
     expect(written()).toEqual(first);
+    // The entry's code is kept per command: another command writes its own, and leaves the
+    // other entries as they were.
+    const length = readFileSync(join(ROOT, 'dist', 'cli.cjs'), 'utf8').length;
+    await execa(process.execPath, [BIN, '--json', 'tokens', 'count', 'hi'], { env, extendEnv: false, stdin: 'ignore' });
+    await execa(process.execPath, [BIN, '--version'], { env, extendEnv: false, stdin: 'ignore' });
+    expect(entries().filter((name) => name.startsWith('cli.cjs')).sort()).toEqual([`cli.cjs-${length}.bin`, `cli.cjs@estimate-${length}.bin`, `cli.cjs@tokens-${length}.bin`]);
+    expect(written().filter(([name]) => (name as string).startsWith('cli.cjs@estimate'))).toEqual(first.filter(([name]) => (name as string).startsWith('cli.cjs@estimate')));
     // Damaged entries are refused by V8 and written again.
     for (const name of entries()) writeFileSync(join(cache, 'compile-cache', build!, name), 'not V8 code');
     expect(await run()).toBe(uncached.stdout);
-    expect(readFileSync(join(cache, 'compile-cache', build!, entries()[0]!), 'utf8')).not.toBe('not V8 code');
+    expect(readFileSync(join(cache, 'compile-cache', build!, `cli.cjs@estimate-${length}.bin`), 'utf8')).not.toBe('not V8 code');
     // When this build starts a new folder, another build's folder stays if it was written to in
     // the last week (two installs used in turn keep theirs), and goes once it is older.
     const folder = (name: string, daysOld: number) => {

@@ -212,7 +212,7 @@ function writeLicenses(metafile) {
  */
 // sqlite.ts and otel/decode.ts require libsql and protobufjs at run time (createRequire), which is
 // why those two stay runtime dependencies; output.ts only as a fallback outside the CLI.
-const RELATIVE_PATHS_CHECKED = new Set(['src/tokenizer/load.ts', 'src/version.ts', 'src/server/store/sqlite.ts', 'src/server/ingest/otel/decode.ts', 'src/output/output.ts']);
+const RELATIVE_PATHS_CHECKED = new Set(['src/data/catalogue.ts', 'src/tokenizer/load.ts', 'src/version.ts', 'src/server/store/sqlite.ts', 'src/server/ingest/otel/decode.ts', 'src/output/output.ts']);
 function warnRelativePaths(metafile) {
   const users = Object.keys(metafile.inputs).filter(
     (input) => input.startsWith('src/') && !RELATIVE_PATHS_CHECKED.has(input) && /import\.meta\.(url|dirname|filename)|__dirname/.test(readFileSync(join(root, input), 'utf8')),
@@ -449,8 +449,10 @@ async function knownPatterns() {
 
 /**
  * The built-in catalogue in the form src/data/catalogue.ts reads at start: what matching needs
- * first, each model's prices apart, parsed when read. Written into the bundle as LLMOBS_CATALOGUE.
+ * first, each model's prices apart, parsed when read. Written to dist/ as CATALOGUE_FILE, whose
+ * name the bundle gets as LLMOBS_CATALOGUE_FILE.
  */
+export const CATALOGUE_FILE = 'catalogue.data';
 async function catalogueText() {
   const { encodeCatalogue } = await importSource('src/data/catalogue.ts');
   return encodeCatalogue(JSON.parse(readFileSync(join(root, 'src', 'data', 'catalogue.json'), 'utf8')));
@@ -461,7 +463,9 @@ async function main() {
   for (const entry of existsSync(dist) ? readdirSync(dist) : []) {
     if (entry !== 'ranks') rmSync(join(dist, entry), { recursive: true, force: true });
   }
-  const define = { LLMOBS_KNOWN_PATTERNS: JSON.stringify(await knownPatterns()), LLMOBS_CATALOGUE: JSON.stringify(await catalogueText()) };
+  mkdirSync(dist, { recursive: true });
+  writeFileSync(join(dist, CATALOGUE_FILE), await catalogueText());
+  const define = { LLMOBS_KNOWN_PATTERNS: JSON.stringify(await knownPatterns()), LLMOBS_CATALOGUE_FILE: JSON.stringify(CATALOGUE_FILE) };
   const cli = await build({ ...buildOptions(CLI_ENTRY, 'chunks', [], define), outExtension: { '.js': '.cjs' } });
   const library = await build(buildOptions(LIBRARY_ENTRIES, 'lib', [], define));
   const metafile = { inputs: { ...library.metafile.inputs, ...cli.metafile.inputs }, outputs: { ...library.metafile.outputs, ...cli.metafile.outputs } };
@@ -491,6 +495,11 @@ async function main() {
     process.exit(1);
   }
   execFileSync(process.execPath, [join(root, 'bin', 'llmobs.cjs'), 'tokens', 'count', 'hello'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const { builtInDefinitions } = await import(pathToFileURL(join(dist, 'data', 'catalogue.js')).href);
+  if (builtInDefinitions().length !== JSON.parse(readFileSync(join(root, 'src', 'data', 'catalogue.json'), 'utf8')).models.length) {
+    console.error(`build: the bundle does not read the catalogue in ${CATALOGUE_FILE} whole`);
+    process.exit(1);
+  }
   const files = Object.keys(metafile.outputs).filter((f) => /\.c?js$/.test(f) && existsSync(join(root, f)));
   // A require() of Node's own module that the plugin missed would throw at run time in an ES
   // module (or be silently skipped where the package tries it in a try block).

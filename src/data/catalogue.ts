@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { knownVerdict } from '../core/models/known-patterns.js';
 import { flatPricesFromTiers, pricesFromTiers } from '../core/models/types.js';
 import type { ModelDefinition, PricingTier } from '../core/models/types.js';
@@ -26,11 +28,12 @@ export interface CatalogueFile extends CatalogueInfo {
   }>;
 }
 
-// The catalogue as the bundle carries it (scripts/build.mjs writes it in as LLMOBS_CATALOGUE, so
-// that catalogue.json itself is not in the bundle): a first line of JSON with the provenance and,
-// per model, what choosing the definitions to match a name against reads (its pattern); then one
-// line per model with the rest, parsed only for the definitions a command uses. An `estimate` of one name builds the definitions its patterns may
-// match (one, for gpt-4o), not 167.
+// The catalogue as the build writes it, in a data file beside the bundle (dist/catalogue.data;
+// code would carry it in V8's compiled code too, read and copied at every start): a first line of
+// JSON with the provenance and, per model, what choosing the definitions to match a name against
+// reads (its pattern); then one line per model with the rest, parsed only for the definitions a
+// command uses. An `estimate` of one name builds the definitions its patterns may match (one, for
+// gpt-4o), not 167, and decodes only their lines.
 type ModelRecord = [id: string, modelName: string, createdAt: string | null, tokenizerId: string | null, tokenizerConfig: unknown, pricingTiers: PricingTier[]];
 
 /** catalogue.json in the form the bundle carries. */
@@ -42,13 +45,15 @@ export function encodeCatalogue(file: CatalogueFile): string {
   return [JSON.stringify({ info, patterns }), ...records].join('\n');
 }
 
-declare const LLMOBS_CATALOGUE: string | undefined;
+/** The data file's name in dist/, written in by the build; run from the sources, there is none. */
+declare const LLMOBS_CATALOGUE_FILE: string | undefined;
 
 interface Loaded {
   info: CatalogueInfo;
   patterns: string[];
-  text: string;
-  lines?: string[];
+  data: Buffer;
+  /** Where each model's line starts in `data`, found on first use (one more for the end). */
+  starts?: number[];
   /** Each model's definition, built on first use (the same object every time). */
   built: Array<ModelDefinition | undefined>;
   all?: ModelDefinition[];
@@ -61,18 +66,32 @@ function load(): Loaded {
   // The file is generated and shipped with the code, so it is not parsed with zod at every start
   // (that would load zod for `estimate` alone): test/unit/core/catalogue.test.ts checks that it
   // reads exactly as the API schema reads it, every pricing condition a known kind. Run from the
-  // sources, it is encoded here as the build does.
-  const text = typeof LLMOBS_CATALOGUE === 'string' ? LLMOBS_CATALOGUE : encodeCatalogue(raw as unknown as CatalogueFile);
-  const head = text.indexOf('\n');
-  const { info, patterns } = JSON.parse(head < 0 ? text : text.slice(0, head)) as { info: CatalogueInfo; patterns: string[] };
-  loaded = { info, patterns, text, built: new Array<ModelDefinition | undefined>(patterns.length) };
+  // sources, it is encoded here as the build does. The bundle's files are one folder below dist/.
+  const data =
+    typeof LLMOBS_CATALOGUE_FILE === 'string'
+      ? readFileSync(join(import.meta.dirname, '..', LLMOBS_CATALOGUE_FILE))
+      : Buffer.from(encodeCatalogue(raw as unknown as CatalogueFile), 'utf8');
+  const head = data.indexOf(10);
+  const { info, patterns } = JSON.parse(data.toString('utf8', 0, head < 0 ? data.length : head)) as { info: CatalogueInfo; patterns: string[] };
+  loaded = { info, patterns, data, built: new Array<ModelDefinition | undefined>(patterns.length) };
   return loaded;
+}
+
+/** Model i's line of the data file. */
+function recordLine(state: Loaded, i: number): string {
+  if (state.starts === undefined) {
+    const starts: number[] = [];
+    for (let at = state.data.indexOf(10); at !== -1; at = state.data.indexOf(10, at + 1)) starts.push(at + 1);
+    starts.push(state.data.length + 1);
+    state.starts = starts;
+  }
+  return state.data.toString('utf8', state.starts[i]!, state.starts[i + 1]! - 1);
 }
 
 function definitionAt(state: Loaded, i: number): ModelDefinition {
   let definition = state.built[i];
   if (definition === undefined) {
-    const [id, modelName, createdAt, tokenizerId, tokenizerConfig, pricingTiers] = JSON.parse((state.lines ??= state.text.split('\n'))[i + 1]!) as ModelRecord;
+    const [id, modelName, createdAt, tokenizerId, tokenizerConfig, pricingTiers] = JSON.parse(recordLine(state, i)) as ModelRecord;
     // Managed models are stored without unit and start date; prices mirror the default tier.
     definition = {
       id,

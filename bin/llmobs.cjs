@@ -44,15 +44,16 @@ run(process.argv.slice(2)).then((code) => {
  * loader's compile step is replaced for the files of dist/ only.
  *
  * Kept in $LLMOBS_CACHE_DIR (default $XDG_CACHE_HOME/llmobs, else ~/.cache/llmobs), in a folder
- * per build: the size and modification time of dist/cli.cjs, the Node
- * version and architecture. A new build starts a new folder and removes those of other builds
- * not written to for a week, and the oldest past the eight most recent: two installs used in turn
- * (a global one and a project's) keep a folder each instead of evicting each other. Within it an
- * entry is keyed by the file's name and length (the entry's, by command too); V8 itself refuses data made for another source
- * length, V8 version or set of flags. Nothing is cached with NODE_DISABLE_COMPILE_CACHE=1 or
- * LLMOBS_COMPILE_CACHE=0, or when the folder cannot be written; any failure falls back to
- * compiling. The cache holds compiled code only, never data of a run; it is used only when its
- * folders belong to this user and no one else can write them.
+ * per build: a digest of the build's files (dist/build-id, written by the build), the Node version
+ * and architecture. A new build starts a new folder and removes those of other builds not used for
+ * a week (a folder in use is marked once a day), and the oldest past the eight most recent: two
+ * installs used in turn (a global one and a project's) keep a folder each instead of evicting each
+ * other. Within it an entry is keyed by the file's name and length (the entry's, by command too);
+ * V8 itself refuses data made for another source length, V8 version or set of flags. Nothing is
+ * cached with NODE_DISABLE_COMPILE_CACHE=1 or LLMOBS_COMPILE_CACHE=0, or when the folder cannot
+ * be written; any failure falls back to compiling. The cache holds compiled code only, never data
+ * of a run; it is used only when its folders and files belong to this user and no one else can
+ * write them (on Node 22.1+, Node's own cache: its folders only).
  */
 function compileCache() {
   const env = process.env;
@@ -61,42 +62,79 @@ function compileCache() {
   // it is the one that reads a file's map.
   if (process.sourceMapsEnabled) return undefined;
   const path = require('node:path');
+  const fs = require('node:fs');
   const base = env.LLMOBS_CACHE_DIR || path.join(env.XDG_CACHE_HOME || path.join(env.HOME || require('node:os').homedir(), '.cache'), 'llmobs');
+  // Compiled code runs as it is read: it is read only from folders of this user that no one else
+  // can write, each file checked again once open (this user's, written by no one else), and
+  // written only there (folders not there yet are made so at exit).
+  const uid = process.getuid?.();
+  const safe = (stat) => (uid === undefined || stat.uid === uid) && (process.platform === 'win32' || (stat.mode & 0o022) === 0);
+  const folderStat = (folder) => fs.statSync(folder, { throwIfNoEntry: false });
+  const trusted = (folder) => {
+    const stat = folderStat(folder);
+    return stat === undefined ? undefined : stat.isDirectory() && safe(stat);
+  };
+  const top = [base, path.join(base, 'compile-cache')];
   if (typeof Module.enableCompileCache === 'function') {
+    if (top.some((folder) => trusted(folder) === false)) return undefined;
     try {
-      Module.enableCompileCache(path.join(base, 'compile-cache'));
+      Module.enableCompileCache(top[1]);
     } catch {
       // Not cached: the same as before.
     }
     return undefined;
   }
-  const fs = require('node:fs');
   const vm = require('node:vm');
   const dist = path.join(__dirname, '..', 'dist') + path.sep;
   // The entry's compiled code is kept per command: what V8 compiles of it (commander's parsing,
   // the help) depends on the command, and an entry cached by the first command run would lack the
-  // rest for good. The command is the first argument that is not an option, when it looks like a
-  // command name (an option's value only makes one more variant).
-  const command = process.argv.slice(2).find((arg) => !arg.startsWith('-'));
+  // rest for good. The command is the first argument, when it is not an option and looks like a
+  // command name.
+  const command = process.argv[2];
   const entryVariant = command !== undefined && /^[a-z][a-z0-9-]{0,31}$/.test(command) ? `@${command}` : '';
   let dir;
   try {
-    // A build is told apart by its entry's size and time (a new build writes a new dist/cli.cjs).
-    const cli = fs.statSync(path.join(dist, 'cli.cjs'));
-    dir = path.join(base, 'compile-cache', `${cli.size}-${Math.trunc(cli.mtimeMs)}-${process.version}-${process.arch}`);
+    // A build is told apart by a digest of its files that the build writes (V8 checks only the
+    // length of the source it is given cached code for: code cached for another build's file of
+    // the same name and length would run).
+    const id = fs.readFileSync(path.join(dist, 'build-id'), 'latin1').trim();
+    if (!/^[0-9a-f]{16}$/.test(id)) return undefined;
+    dir = path.join(top[1], `${id}-${process.version}-${process.arch}`);
   } catch {
     return undefined;
   }
-  // Compiled code runs as it is read: it is read only from folders of this user that no one else
-  // can write (a folder not there yet is made so at exit), and written only there.
-  const uid = process.getuid?.();
-  const trusted = (folder) => {
-    const stat = fs.statSync(folder, { throwIfNoEntry: false });
-    if (stat === undefined) return undefined;
-    return stat.isDirectory() && (uid === undefined || stat.uid === uid) && (process.platform === 'win32' || (stat.mode & 0o022) === 0);
+  const folders = [...top, dir];
+  const states = folders.map(trusted);
+  if (states.includes(false)) return undefined;
+  // Nothing is read unless every folder is there and trusted now (a folder made later by someone
+  // else is never read from); each file is checked again once open.
+  const readable = states.every((state) => state === true);
+  const readCached = (file) => {
+    if (!readable) return undefined;
+    let fd;
+    try {
+      fd = fs.openSync(file, 'r');
+    } catch {
+      return undefined;
+    }
+    try {
+      const stat = fs.fstatSync(fd);
+      return stat.isFile() && safe(stat) ? fs.readFileSync(fd) : undefined;
+    } catch {
+      return undefined;
+    } finally {
+      fs.closeSync(fd);
+    }
   };
-  const folders = [path.dirname(dir), dir];
-  if (folders.some((folder) => trusted(folder) === false)) return undefined;
+  // A folder in use is marked so once a day: other builds remove folders a week old.
+  if (readable) {
+    try {
+      const now = Date.now();
+      if (now - folderStat(dir).mtimeMs > 24 * 3600 * 1000) fs.utimesSync(dir, now / 1000, now / 1000);
+    } catch {
+      // Only housekeeping.
+    }
+  }
   const packedChunks = Symbol.for('llmobs.chunks');
   // path.join(folder, id) for a folder already normalised and the relative names the files of
   // dist/ use (./a.cjs, ./chunks/a.cjs, ../cli.cjs), without normalising the whole path again.
@@ -134,12 +172,7 @@ function compileCache() {
     try {
       const name = filename.slice(dist.length).replace(/[/\\]/g, '+');
       const key = path.join(dir, `${name}${name === 'cli.cjs' ? entryVariant : ''}-${content.length}.bin`);
-      let cachedData;
-      try {
-        cachedData = fs.readFileSync(key);
-      } catch {
-        // Not cached yet.
-      }
+      const cachedData = readCached(key);
       const script = new vm.Script(Module.wrap(content), { filename, cachedData });
       if (cachedData === undefined || script.cachedDataRejected) {
         if (fresh.length === 0) process.once('exit', saveFresh);
@@ -192,13 +225,18 @@ function compileCache() {
   return loadFromDist;
 }
 
-/** Removes the cache folders of other builds that are a week old or more, and all but the newest eight. */
+/**
+ * Removes the cache folders of other builds that are a week old or more, and all but the newest
+ * eight. Only folders named as this launcher names them (and as earlier ones did): others in
+ * compile-cache/ (Node's own, on Node 22) are left alone.
+ */
 function removeStaleBuilds(fs, path, parent, current) {
   const WEEK_MS = 7 * 24 * 3600 * 1000;
   const KEEP = 8;
+  const ours = /^(?:[0-9a-f]{16}|(?:\d+\.\d+\.\d+[\w.+-]*-)?\d+-\d+)-v\d+\.\d+\.\d+-\w+$/;
   const others = [];
   for (const name of fs.readdirSync(parent)) {
-    if (name === current) continue;
+    if (name === current || !ours.test(name)) continue;
     const stat = fs.statSync(path.join(parent, name), { throwIfNoEntry: false });
     if (stat !== undefined) others.push({ name, mtimeMs: stat.mtimeMs });
   }

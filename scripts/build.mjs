@@ -17,6 +17,7 @@
 //   node scripts/build.mjs            build dist/
 //   node scripts/build.mjs --analyze  also print what each output file holds
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join, relative } from 'node:path';
@@ -458,6 +459,28 @@ async function catalogueText() {
   return encodeCatalogue(JSON.parse(readFileSync(join(root, 'src', 'data', 'catalogue.json'), 'utf8')));
 }
 
+/**
+ * dist/build-id: a digest of the CLI's files, which bin/llmobs.cjs names its compile-cache folder
+ * by. V8 checks only the length of a source it is given cached code for, so a folder must never
+ * hold code cached for another build's files.
+ */
+export function buildId(dir) {
+  const hash = createHash('sha256');
+  const walk = (folder) => {
+    for (const entry of readdirSync(folder, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+      const path = join(folder, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.endsWith('.cjs')) hash.update(`${relative(dir, path)}\0`).update(readFileSync(path)).update('\0');
+    }
+  };
+  walk(dir);
+  return hash.digest('hex').slice(0, 16);
+}
+
+function writeBuildId() {
+  writeFileSync(join(dist, 'build-id'), `${buildId(dist)}\n`);
+}
+
 async function main() {
   // Stale chunks from an earlier build must not linger (their hashes differ).
   for (const entry of existsSync(dist) ? readdirSync(dist) : []) {
@@ -475,6 +498,7 @@ async function main() {
   const folded = await foldEntryImports(cli.metafile, CLI_OUTPUT);
   await toCommonJs(cli.metafile, Object.keys(cli.metafile.outputs).filter((file) => file.endsWith('.cjs') && existsSync(join(root, file))));
   const packed = packLazyChunks(cli.metafile);
+  writeBuildId();
   // What each output file holds, for --analyze and for the test that guards the start-up path.
   mkdirSync(dirname(METAFILE), { recursive: true });
   writeFileSync(METAFILE, JSON.stringify({ ...metafile, folded: { [CLI_OUTPUT]: folded }, packed }));

@@ -228,7 +228,10 @@ function unitsOf(value: number): bigint {
  * The exact sum of stored costs (values of at most 12 decimals, as `storedCost` gives), the way
  * ClickHouse sums a Decimal64(12) column: no float drift, whatever the number of terms. A batch
  * summary adds up stored per-generation costs with it, and `--explain` adds up the components it
- * shows. Values that are not 12-decimal numbers (out of range) are cut to 12 decimals first.
+ * shows. Terms are expected to be stored costs already: below $8 a term is taken as the nearest
+ * whole number of 10^-12 (the stored value it is, read without the double's error; a term with
+ * more decimals would be rounded there, not cut); from $8 on, as decimal.js reads it, cut to 12
+ * decimals.
  */
 export class StoredCostSum {
   /** In units of 10^-12, while it stays an exact integer. */

@@ -201,8 +201,10 @@ process.stdout.write(JSON.stringify({ modules: runs.size, twice: [...runs].filte
     // The entry's code is kept per command: another command writes its own, and leaves the
     // other entries as they were.
     const length = readFileSync(join(ROOT, 'dist', 'cli.cjs'), 'utf8').length;
-    await execa(process.execPath, [BIN, '--json', 'tokens', 'count', 'hi'], { env, extendEnv: false, stdin: 'ignore' });
+    await execa(process.execPath, [BIN, 'tokens', 'count', 'hi', '--json'], { env, extendEnv: false, stdin: 'ignore' });
     await execa(process.execPath, [BIN, '--version'], { env, extendEnv: false, stdin: 'ignore' });
+    // A run that starts with an option uses the entry's common code (an option's value is no command).
+    await execa(process.execPath, [BIN, '--profile', 'nosuch', 'tokens', 'count', 'hi'], { env, extendEnv: false, stdin: 'ignore', reject: false });
     expect(entries().filter((name) => name.startsWith('cli.cjs')).sort()).toEqual([`cli.cjs-${length}.bin`, `cli.cjs@estimate-${length}.bin`, `cli.cjs@tokens-${length}.bin`]);
     expect(written().filter(([name]) => (name as string).startsWith('cli.cjs@estimate'))).toEqual(first.filter(([name]) => (name as string).startsWith('cli.cjs@estimate')));
     // Damaged entries are refused by V8 and written again.
@@ -219,19 +221,21 @@ process.stdout.write(JSON.stringify({ modules: runs.size, twice: [...runs].filte
       return name;
     };
     writeFileSync(join(cache, 'stale-marker'), '');
-    const recent = folder('0.0.0-1-1-v0-recent', 1);
-    folder('0.0.0-1-1-v0-stale', 8);
+    const recent = folder('00000000000000a1-v20.0.0-x64', 1);
+    folder('00000000000000a2-v20.0.0-x64', 8);
+    // Folders not named as the launcher names them (Node's own cache, on Node 22) are left alone.
+    const foreign = folder('v22.1.0-x64-efbf4b2c-0', 30);
     rmSync(join(cache, 'compile-cache', build!), { recursive: true });
     expect(await run()).toBe(uncached.stdout);
-    expect(readdirSync(join(cache, 'compile-cache')).sort()).toEqual([build, recent].sort());
+    expect(readdirSync(join(cache, 'compile-cache')).sort()).toEqual([build, recent, foreign].sort());
     expect(existsSync(join(cache, 'stale-marker')), 'only compile-cache/ is cleaned').toBe(true);
     // At most eight folders: the oldest others go.
-    const crowd = Array.from({ length: 9 }, (_, i) => folder(`0.0.0-${i}-1-v0-x`, 6 - i * 0.1));
+    const crowd = Array.from({ length: 9 }, (_, i) => folder(`000000000000000${i}-v20.0.0-x64`, 6 - i * 0.1));
     rmSync(join(cache, 'compile-cache', build!), { recursive: true });
     expect(await run()).toBe(uncached.stdout);
     const kept = readdirSync(join(cache, 'compile-cache')).sort();
-    expect(kept).toHaveLength(8);
-    expect(kept).toEqual([build, recent, ...crowd.slice(-6)].sort());
+    expect(kept).toHaveLength(9);
+    expect(kept).toEqual([build, recent, foreign, ...crowd.slice(-6)].sort());
   });
 
   it('neither reads nor writes compiled code in a folder that others can write', async () => {
@@ -247,5 +251,15 @@ process.stdout.write(JSON.stringify({ modules: runs.size, twice: [...runs].filte
     chmodSync(join(cache, 'compile-cache'), 0o700);
     await execa(process.execPath, [BIN, ...args], { env, extendEnv: false, stdin: 'ignore' });
     expect(readdirSync(join(cache, 'compile-cache'))).toHaveLength(1);
+    // A file in it that others can write is not read: it is compiled again and written anew, private.
+    const [build] = readdirSync(join(cache, 'compile-cache'));
+    const entry = join(cache, 'compile-cache', build!, readdirSync(join(cache, 'compile-cache', build!)).find((name) => name.startsWith('cli.cjs'))!);
+    const written = statSync(entry).mtimeMs;
+    await execa(process.execPath, [BIN, ...args], { env, extendEnv: false, stdin: 'ignore' });
+    expect(statSync(entry).mtimeMs, 'a private entry is read, not written again').toBe(written);
+    chmodSync(entry, 0o666);
+    const again = await execa(process.execPath, [BIN, ...args], { env, extendEnv: false, stdin: 'ignore' });
+    expect(again.stdout).toBe('1');
+    expect(statSync(entry).mode & 0o777).toBe(0o600);
   });
 });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
 // @ts-expect-error: a build script in plain JavaScript, without type declarations
-import { ALWAYS_EXTERNAL, hasNativeParts } from '../../scripts/build.mjs';
+import { ALWAYS_EXTERNAL, buildId, hasNativeParts } from '../../scripts/build.mjs';
 
 function fakePackage(files: Record<string, string>): string {
   const dir = tempDir('llmobs-pkg-');
@@ -40,5 +40,23 @@ describe('modules of dist/ that scripts and benchmarks load', () => {
     );
     expect(named).toContain('dist/cli.cjs');
     expect(named.filter((path) => !existsSync(join(root, path)))).toEqual([]);
+  });
+});
+
+describe('the build id the launcher names its compile-cache folder by', () => {
+  it('changes with the content of any CommonJS file, even one of the same name and length', () => {
+    const dist = fakePackage({ 'cli.cjs': 'require("./chunks/a-AAAA.cjs")', 'chunks/a-AAAA.cjs': 'module.exports = 1', 'lib/x.js': 'export {}' });
+    const id = buildId(dist);
+    expect(id).toMatch(/^[0-9a-f]{16}$/);
+    expect(buildId(dist)).toBe(id);
+    writeFileSync(join(dist, 'cli.cjs'), 'require("./chunks/a-BBBB.cjs")');
+    const renamed = buildId(dist);
+    expect(renamed).not.toBe(id);
+    writeFileSync(join(dist, 'chunks', 'a-AAAA.cjs'), 'module.exports = 2');
+    expect(buildId(dist)).not.toBe(renamed);
+    // Files the launcher does not compile do not count.
+    const before = buildId(dist);
+    writeFileSync(join(dist, 'lib', 'x.js'), 'export const y = 1');
+    expect(buildId(dist)).toBe(before);
   });
 });

@@ -15,6 +15,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { configDir } from './config/dir.js';
+import { ENVIRONMENT_VARIABLES } from './config/variables.js';
 import type { Context } from './context.js';
 import type { ModelDefinition } from './core/models/types.js';
 import { builtInCandidates, builtInDefinitions, catalogueInfo } from './data/catalogue.js';
@@ -110,7 +111,6 @@ async function chooseProject(ctx: Context, mode: DefinitionsMode): Promise<{ pro
   if (mode === 'remote') return { project: true, why: '--remote' };
   // Nothing that could select a server: no flag, no variable, no profile file. Decided without
   // loading the profile store, so a first `npx llmobs estimate` stays quick.
-  const { ENVIRONMENT_VARIABLES } = await import('./config/variables.js');
   if (!ctx.globals.profile && !ctx.globals.baseUrl && !ENVIRONMENT_VARIABLES.some((name) => ctx.env[name]) && !existsSync(join(configDir(ctx.env), 'config.json'))) {
     return { project: false, why: NOTHING_CONFIGURED };
   }

@@ -32,10 +32,14 @@ if (countTokens('hello') !== 1) process.exit(2);`,
 const only = args.only?.split(',');
 const labels = Object.keys(scripts).filter((l) => l === 'node -e ""' || !only || only.includes(l));
 
+// A small environment, as bench/startup.mjs gives: in particular no NODE_EXTRA_CA_CERTS, which
+// makes every Node process (bare node too) read a certificate bundle at start.
+const env = { PATH: process.env.PATH, HOME: process.env.HOME };
+
 function once(script) {
   const argv = script ? ['--input-type=module', '-e', script] : ['-e', ''];
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, argv, { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  const r = spawnSync(process.execPath, argv, { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   if (r.status !== 0) throw new Error(`startup script failed (${r.status})`);
   return ms;

@@ -40,6 +40,27 @@ function literal(cp: number, icase: boolean): string | null {
 
 const unique = (xs: string[]): string[] => [...new Set(xs)];
 
+/**
+ * The literals of a bracket expression's members, or null when one is not a literal (a class, a
+ * character that is not ASCII), the set is negated, or a range spans `max` code points or more.
+ */
+function setLiterals(node: Extract<AreNode, { type: 'set' }>, icase: boolean, max: number): string[] | null {
+  if (node.negated) return null;
+  const chars: string[] = [];
+  for (const item of node.items) {
+    if (item.kind === 'class') return null;
+    const from = item.kind === 'char' ? item.cp : item.from;
+    const to = item.kind === 'char' ? item.cp : item.to;
+    if (to - from >= max) return null;
+    for (let cp = from; cp <= to; cp++) {
+      const c = literal(cp, icase);
+      if (c === null) return null;
+      chars.push(c);
+    }
+  }
+  return chars;
+}
+
 /** An exact set as a group of literals; none when it holds the empty string (always satisfied). */
 function asGroups(info: Info): string[][] {
   return info.exact !== null && !info.exact.includes('') ? [info.exact] : [];
@@ -135,19 +156,8 @@ function infoOf(node: AreNode, icase: boolean): Info {
       return c === null ? ANY : { exact: [c], all: [] };
     }
     case 'set': {
-      if (node.negated) return ANY;
-      const chars: string[] = [];
-      for (const item of node.items) {
-        if (item.kind === 'class') return ANY;
-        const from = item.kind === 'char' ? item.cp : item.from;
-        const to = item.kind === 'char' ? item.cp : item.to;
-        if (to - from >= MAX_SET) return ANY;
-        for (let cp = from; cp <= to; cp++) {
-          const c = literal(cp, icase);
-          if (c === null) return ANY;
-          chars.push(c);
-        }
-      }
+      const chars = setLiterals(node, icase, MAX_SET);
+      if (chars === null) return ANY;
       const exact = unique(chars);
       return exact.length === 0 || exact.length > MAX_SET ? ANY : { exact, all: [] };
     }
@@ -193,20 +203,8 @@ function language(node: AreNode, icase: boolean): string[] | null {
       return c === null ? null : [c];
     }
     case 'set': {
-      if (node.negated) return null;
-      const chars: string[] = [];
-      for (const item of node.items) {
-        if (item.kind === 'class') return null;
-        const from = item.kind === 'char' ? item.cp : item.from;
-        const to = item.kind === 'char' ? item.cp : item.to;
-        if (to - from >= MAX_STRINGS) return null;
-        for (let cp = from; cp <= to; cp++) {
-          const c = literal(cp, icase);
-          if (c === null) return null;
-          chars.push(c);
-        }
-      }
-      return chars.length === 0 ? null : unique(chars);
+      const chars = setLiterals(node, icase, MAX_STRINGS);
+      return chars === null || chars.length === 0 ? null : unique(chars);
     }
     case 'group':
       return language(node.body, icase);

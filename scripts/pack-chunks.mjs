@@ -5,7 +5,7 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Chunks up to this size are copied into the packs that need them; bigger ones stay files. */
-export const PACK_THRESHOLD = 16 * 1024;
+export const PACK_THRESHOLD = 64 * 1024;
 
 /** The key under which packs share their module factories in a process (bin/llmobs.cjs reads it too). */
 export const REGISTRY_KEY = 'llmobs.chunks';

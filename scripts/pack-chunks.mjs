@@ -35,9 +35,12 @@ const FACTORY_HEAD = 'function(exports,require,module,__filename,__dirname){';
  * chunk that requires small ones gets that require too, with no copies). The chunk
  * files all stay, as built (a pack holds copies): a bigger chunk loaded from its file, or any
  * plain require, finds them there. Source maps (file.map) are merged into the pack's map.
- * Returns, for each pack written, the chunks copied into it.
+ * `companions` maps a root to chunks loaded lazily that every run of it loads too (a command's
+ * definition: the output modules its command's run imports): they are copied in as well, so
+ * that their import() finds them registered. Returns, for each pack written, the chunks copied
+ * into it.
  */
-export function packChunks(dir, chunks, roots, threshold = PACK_THRESHOLD) {
+export function packChunks(dir, chunks, roots, threshold = PACK_THRESHOLD, companions = {}) {
   const code = new Map(Object.keys(chunks).map((name) => [name, readFileSync(join(dir, name), 'utf8')]));
   const packable = (name) => statSync(join(dir, name)).size <= threshold && !code.get(name).includes('import(');
   const packed = {};
@@ -53,6 +56,14 @@ export function packChunks(dir, chunks, roots, threshold = PACK_THRESHOLD) {
         visit(dep);
       }
     };
+    // Chunks the root's code loads later, by import(), on every run (see `companions` above):
+    // copied with what they need.
+    for (const companion of companions[root] ?? []) {
+      if (seen.has(companion) || !code.has(companion)) continue;
+      seen.add(companion);
+      if (packable(companion)) closure.push(companion);
+      visit(companion);
+    }
     visit(root);
     if (closure.length === 0) continue;
     packed[root] = closure;

@@ -28,6 +28,10 @@ const SOURCES: Record<string, string> = {
   'c.cjs': `${run('c')}exports.shared = require('./shared.cjs');\n`,
   // Throws at load, through a chunk that it carries.
   'd.cjs': `${run('d')}exports.shared = require('./shared.cjs');\nrequire('./bad.cjs');\n`,
+  // Loads late.cjs lazily, when asked (as a command's definition has the output modules imported):
+  // late.cjs is its companion, and comes from its pack.
+  'e.cjs': `${run('e')}exports.later = () => require('./late.cjs');\n`,
+  'late.cjs': `${run('late')}exports.shared = require('./shared.cjs');\n`,
 };
 const GRAPH = {
   'shared.cjs': [],
@@ -38,6 +42,8 @@ const GRAPH = {
   'b.cjs': ['shared.cjs', 'big.cjs', 'helper.cjs'],
   'c.cjs': ['shared.cjs'],
   'd.cjs': ['shared.cjs', 'bad.cjs'],
+  'e.cjs': [],
+  'late.cjs': ['shared.cjs'],
 };
 
 // Loads the chunks named on the command line in that order (a name alone: a plain require of the
@@ -45,6 +51,7 @@ const GRAPH = {
 const CLI = `'use strict';
 exports.run = async (argv) => {
   const loaded = argv.filter((name) => name !== 'd').map((name) => require('./chunks/' + name + '.cjs'));
+  for (const m of [...loaded]) if (m.later) loaded.push(m.later());
   const shared = require('./chunks/shared.cjs');
   const refs = loaded.flatMap((m) => [m.shared, m.big?.shared, m.helper?.shared].filter(Boolean));
   const cached = () => Object.keys(require.cache).filter((f) => f.includes('chunks')).map((f) => f.slice(f.lastIndexOf('/') + 1)).sort();
@@ -78,7 +85,9 @@ beforeAll(async () => {
     writeFileSync(join(pkg, 'dist', 'chunks', name), `${out.code}//# sourceMappingURL=${name}.map\n`);
     writeFileSync(join(pkg, 'dist', 'chunks', `${name}.map`), out.map);
   }
-  packed = packChunks(join(pkg, 'dist', 'chunks'), GRAPH, ['a.cjs', 'b.cjs', 'c.cjs', 'd.cjs'], THRESHOLD);
+  packed = packChunks(join(pkg, 'dist', 'chunks'), GRAPH, ['a.cjs', 'b.cjs', 'c.cjs', 'd.cjs', 'e.cjs', 'late.cjs'], THRESHOLD, { 'e.cjs': ['late.cjs'] });
+  // e.cjs runs late.cjs from its pack: the file, were it read, would throw.
+  writeFileSync(join(pkg, 'dist', 'chunks', 'late.cjs'), `throw new Error('late.cjs was read from its file');\n`);
 });
 
 interface Report {
@@ -109,7 +118,15 @@ function closure(names: string[]): Set<string> {
 
 describe('packs of small chunks', () => {
   it('copy the small chunks of each lazily loaded chunk, never a big one', () => {
-    expect(packed).toEqual({ 'a.cjs': ['helper.cjs', 'shared.cjs'], 'b.cjs': ['shared.cjs', 'helper.cjs'], 'c.cjs': ['shared.cjs'], 'd.cjs': ['shared.cjs', 'bad.cjs'], 'big.cjs': [] });
+    expect(packed).toEqual({
+      'a.cjs': ['helper.cjs', 'shared.cjs'],
+      'b.cjs': ['shared.cjs', 'helper.cjs'],
+      'c.cjs': ['shared.cjs'],
+      'd.cjs': ['shared.cjs', 'bad.cjs'],
+      'e.cjs': ['late.cjs', 'shared.cjs'],
+      'late.cjs': ['shared.cjs'],
+      'big.cjs': [],
+    });
     expect(readFileSync(join(pkg, 'dist', 'chunks', 'b.cjs'), 'utf8')).not.toContain('xxxx');
     // The big chunk takes small ones from the packs too, with nothing copied into it.
     expect(readFileSync(join(pkg, 'dist', 'chunks', 'big.cjs'), 'utf8')).toContain('factories');
@@ -135,6 +152,15 @@ describe('packs of small chunks', () => {
       }
     });
   }
+
+  it('carry the chunks a root loads later (its companions), which then run from the pack, once', async () => {
+    for (const env of [{}, { LLMOBS_COMPILE_CACHE: '0' }] as Array<Record<string, string>>) {
+      const report = await load(['e', 'a'], env);
+      expect(report.runs).toEqual({ e: 1, late: 1, shared: 1, a: 1, helper: 1 });
+      expect(report.same).toBe(true);
+      expect(report.cached).toEqual(['a.cjs', 'e.cjs', 'helper.cjs', 'late.cjs', 'shared.cjs']);
+    }
+  });
 
   it('leave no instance of a chunk that throws while it loads: it runs again when required again', async () => {
     for (const env of [{}, { LLMOBS_COMPILE_CACHE: '0' }] as Array<Record<string, string>>) {

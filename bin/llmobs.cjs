@@ -100,10 +100,11 @@ function compileCache() {
   const dist = path.join(__dirname, '..', 'dist') + path.sep;
   // The entry's compiled code is kept per command: what V8 compiles of it (commander's parsing,
   // the help) depends on the command, and an entry cached by the first command run would lack the
-  // rest for good. The command is the first argument, when it is not an option and looks like a
-  // command name.
+  // rest for good. The command is the first argument when it looks like a command name or an
+  // option (`--help` and `--version` then keep theirs apart; a run that starts with an option
+  // that takes a value shares that option's).
   const command = process.argv[2];
-  const entryVariant = command !== undefined && /^[a-z][a-z0-9-]{0,31}$/.test(command) ? `@${command}` : '';
+  const entryVariant = command !== undefined && /^(?:[a-z][a-z0-9-]{0,31}|-[a-zA-Z]|--[a-z][a-z0-9-]{0,31})$/.test(command) ? `@${command}` : '';
   let dir;
   try {
     // A build is told apart by a digest of its files that the build writes (V8 checks only the

@@ -203,9 +203,14 @@ process.stdout.write(JSON.stringify({ modules: runs.size, twice: [...runs].filte
     const length = readFileSync(join(ROOT, 'dist', 'cli.cjs'), 'utf8').length;
     await execa(process.execPath, [BIN, 'tokens', 'count', 'hi', '--json'], { env, extendEnv: false, stdin: 'ignore' });
     await execa(process.execPath, [BIN, '--version'], { env, extendEnv: false, stdin: 'ignore' });
-    // A run that starts with an option uses the entry's common code (an option's value is no command).
+    // A run that starts with an option keeps that option's (--help and --version theirs; an
+    // option's value is no command), one with anything else the common one.
     await execa(process.execPath, [BIN, '--profile', 'nosuch', 'tokens', 'count', 'hi'], { env, extendEnv: false, stdin: 'ignore', reject: false });
-    expect(entries().filter((name) => name.startsWith('cli.cjs')).sort()).toEqual([`cli.cjs-${length}.bin`, `cli.cjs@estimate-${length}.bin`, `cli.cjs@tokens-${length}.bin`]);
+    await execa(process.execPath, [BIN, '--help'], { env, extendEnv: false, stdin: 'ignore' });
+    await execa(process.execPath, [BIN, 'Nope'], { env, extendEnv: false, stdin: 'ignore', reject: false });
+    expect(entries().filter((name) => name.startsWith('cli.cjs')).sort()).toEqual(
+      ['', '@--help', '@--profile', '@--version', '@estimate', '@tokens'].map((variant) => `cli.cjs${variant}-${length}.bin`),
+    );
     expect(written().filter(([name]) => (name as string).startsWith('cli.cjs@estimate'))).toEqual(first.filter(([name]) => (name as string).startsWith('cli.cjs@estimate')));
     // Damaged entries are refused by V8 and written again.
     for (const name of entries()) writeFileSync(join(cache, 'compile-cache', build!, name), 'not V8 code');

@@ -1,13 +1,13 @@
-// stdout and stderr of the CLI. Piped or redirected to a file (scripts, CI), they are written with
-// fs.writeSync on the file descriptor: Node's process.stdout is a stream that loads Node's whole
-// stream stack, and for a pipe the network stack too, some 2 to 6 ms of CPU at every start of a
-// process whose own start is 25 ms. On a terminal or a character device (/dev/null) they stay
-// Node's streams (a terminal needs its width and colours).
+// stdout and stderr of the CLI. Piped or redirected to a file or to /dev/null (scripts, CI), they
+// are written with fs.writeSync on the file descriptor: Node's process.stdout is a stream that
+// loads Node's whole stream stack, and for a pipe the network stack too, some 2 to 6 ms of CPU at
+// every start of a process whose own start is 25 ms. On a terminal or another character device
+// they stay Node's streams (a terminal needs its width and colours).
 //
 // A write the descriptor does not take whole at once (a non-blocking pipe that is full answers
 // EAGAIN) or that fails (EPIPE: the reader is gone) hands the rest, and every later write, to
 // Node's stream, which waits for the pipe or reports the error as it always did.
-import { fstatSync, writeSync } from 'node:fs';
+import { fstatSync, statSync, type Stats, writeSync } from 'node:fs';
 import type { OutStream } from '../output/output.js';
 
 const streams = new Map<1 | 2, OutStream>();
@@ -26,19 +26,29 @@ const nodeStream = (fd: 1 | 2): NodeJS.WriteStream => (fd === 1 ? process.stdout
 
 const pipedFds = new Map<1 | 2, boolean>();
 
-/** Whether stdout (1) or stderr (2) is a pipe, a socket or a regular file: never a terminal. */
+/** Whether stdout (1) or stderr (2) is a pipe, a socket, a regular file or /dev/null: never a terminal. */
 export function piped(fd: 1 | 2): boolean {
   let answer = pipedFds.get(fd);
   if (answer === undefined) {
     try {
       const stat = fstatSync(fd);
-      answer = stat.isFIFO() || stat.isSocket() || stat.isFile();
+      answer = stat.isFIFO() || stat.isSocket() || stat.isFile() || (stat.isCharacterDevice() && isDevNull(stat));
     } catch {
       answer = false;
     }
     pipedFds.set(fd, answer);
   }
   return answer;
+}
+
+/**
+ * Whether a character device is /dev/null (`>/dev/null 2>&1` in scripts), by its device number.
+ * Telling a terminal apart in general takes Node's tty module, which loads the network stack.
+ */
+export function isDevNull(stat: Stats): boolean {
+  if (process.platform === 'win32') return false;
+  const devNull = statSync('/dev/null', { throwIfNoEntry: false });
+  return devNull !== undefined && devNull.isCharacterDevice() && devNull.rdev === stat.rdev;
 }
 
 /** Writes to a file descriptor; after a write it cannot finish, to `stream()` instead. */

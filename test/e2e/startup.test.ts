@@ -124,6 +124,22 @@ describe('start-up structure of the built CLI', () => {
     expect(forbidden.filter((name) => loaded.has(name))).toEqual([]);
   });
 
+  it('writes to a pipe or /dev/null without making Node\'s stdio streams (their modules are not loaded)', async () => {
+    const dir = tempDir('llmobs-streams-');
+    const preload = join(dir, 'modules.cjs');
+    writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(process.env.MODULES_OUT, process.moduleLoadList.join('\\n')));\n`);
+    const streamModules = async (stdio: 'pipe' | 'ignore', args: string[]) => {
+      const out = join(dir, `${stdio}.txt`);
+      const result = await execa(process.execPath, ['-r', preload, BIN, ...args], { env: isolatedEnv({ MODULES_OUT: out }), extendEnv: false, reject: false, stdin: 'ignore', stdout: stdio, stderr: stdio });
+      expect(result.exitCode).toBe(0);
+      return readFileSync(out, 'utf8').split('\n').filter((name) => /^NativeModule (stream|internal\/streams\/(readable|writable|duplex)|internal\/fs\/sync_write_stream|net|tty)$/.test(name));
+    };
+    for (const args of [['estimate', '--model', 'gpt-4o', '--input', 'hi'], ['--help']]) {
+      expect(await streamModules('pipe', args), `piped: ${args.join(' ')}`).toEqual([]);
+      expect(await streamModules('ignore', args), `to /dev/null: ${args.join(' ')}`).toEqual([]);
+    }
+  });
+
   it('loads the regex engine when a pattern must be compiled, and only then', async () => {
     const meta = metafile();
     const loads = async (args: string[]) => (await loadedFiles(args)).flatMap((file) => inputsOf(meta, file)).includes('src/core/regex/automaton.ts');
@@ -134,14 +150,14 @@ describe('start-up structure of the built CLI', () => {
     expect(await loads(['models', 'match', 'gpt-4o', '--offline'])).toBe(false);
   });
 
-  // Packs (scripts/pack-chunks.mjs): the small chunks a command needs come in its own files. Some
-  // headroom over today's counts (estimate 12, models match 8, tokens count 8, profile list 7,
+  // Packs (scripts/pack-chunks.mjs): the chunks a command needs come in its own files. Some
+  // headroom over today's counts (estimate 4, models match 4, tokens count 5, profile list 5,
   // bin/llmobs.cjs included); before packs these loaded 30, 20, 15 and 16 files.
   it.each([
-    [['estimate', '--model', 'gpt-4o', '--input', 'hi'], 14],
-    [['models', 'match', 'gpt-4o', '--offline'], 10],
-    [['tokens', 'count', '--encoding', 'o200k_base', 'hello'], 10],
-    [['profile', 'list'], 9],
+    [['estimate', '--model', 'gpt-4o', '--input', 'hi'], 6],
+    [['models', 'match', 'gpt-4o', '--offline'], 6],
+    [['tokens', 'count', '--encoding', 'o200k_base', 'hello'], 7],
+    [['profile', 'list'], 7],
   ])('%j loads at most %i files', async (args, most) => {
     expect((await loadedFiles(args)).length).toBeLessThanOrEqual(most);
   });

@@ -1,7 +1,7 @@
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FdWriter } from '../../../src/io/stdio.js';
+import { FdWriter, isDevNull } from '../../../src/io/stdio.js';
 import { tempDir } from '../../helpers/cli.js';
 
 describe('piped output without Node streams', () => {
@@ -28,5 +28,18 @@ describe('piped output without Node streams', () => {
     writer.write('third\n');
     expect(readFileSync(file, 'utf8')).toBe('first\n');
     expect(fallback).toEqual(['second\n', 'third\n']);
+  });
+
+  it.skipIf(process.platform === 'win32')('tells /dev/null from other character devices', () => {
+    const statOf = (path: string) => {
+      const fd = openSync(path, 'r');
+      try {
+        return fstatSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+    };
+    expect(isDevNull(statOf('/dev/null'))).toBe(true);
+    expect(isDevNull(statOf('/dev/zero'))).toBe(false);
   });
 });

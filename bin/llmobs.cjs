@@ -52,7 +52,7 @@ function nothingPending() {
  * V8's code cache for the files of dist/: compiling them is a third of the CPU time of an
  * `estimate` and a good part of `--version`. The first run of a command compiles as usual and
  * saves, at exit, what V8 compiled of each file (the functions that ran, too); later runs start
- * from that. Node 22.1+ has this built in (module.enableCompileCache); on Node 20 the CommonJS
+ * from that, and one a minute or more later saves it again with what it compiled itself. Node 22.1+ has this built in (module.enableCompileCache); on Node 20 the CommonJS
  * loader's compile step is replaced for the files of dist/ only.
  *
  * Kept in $LLMOBS_CACHE_DIR (default $XDG_CACHE_HOME/llmobs, else ~/.cache/llmobs), in a folder
@@ -124,6 +124,11 @@ function compileCache() {
   // Nothing is read unless every folder is there and trusted now (a folder made later by someone
   // else is never read from); each file is checked again once open.
   const readable = states.every((state) => state === true);
+  // An entry holds the functions of the runs that wrote it: one written by a run that took another
+  // path (an error, other options) lacks what later runs compile again each time. So an entry a
+  // minute old or more is written again as a run that used it exits, with what that run compiled
+  // too: the entries of a command soon hold all it runs, at the cost of a write a minute at most.
+  const REFRESH_AFTER_MS = 60_000;
   const readCached = (file) => {
     if (!readable) return undefined;
     let fd;
@@ -136,7 +141,8 @@ function compileCache() {
       const stat = fs.fstatSync(fd);
       if (!stat.isFile() || !safe(stat)) return undefined;
       const data = Buffer.allocUnsafe(stat.size);
-      return fs.readSync(fd, data, 0, data.length, 0) === data.length ? data : undefined;
+      if (fs.readSync(fd, data, 0, data.length, 0) !== data.length) return undefined;
+      return { data, stale: Date.now() - stat.mtimeMs > REFRESH_AFTER_MS };
     } catch {
       return undefined;
     } finally {
@@ -189,9 +195,9 @@ function compileCache() {
     try {
       const name = filename.slice(dist.length).replace(/[/\\]/g, '+');
       const key = path.join(dir, `${name}${name === 'cli.cjs' ? entryVariant : ''}-${content.length}.bin`);
-      const cachedData = readCached(key);
-      const script = new vm.Script(Module.wrap(content), { filename, cachedData });
-      if (cachedData === undefined || script.cachedDataRejected) {
+      const cached = readCached(key);
+      const script = new vm.Script(Module.wrap(content), { filename, cachedData: cached?.data });
+      if (cached === undefined || cached.stale || script.cachedDataRejected) {
         if (fresh.length === 0) process.once('exit', saveFresh);
         fresh.push({ script, key });
       }

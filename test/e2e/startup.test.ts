@@ -214,6 +214,15 @@ process.stdout.write(JSON.stringify({ modules: runs.size, twice: [...runs].filte
     const first = written();
     expect(await run()).toBe(uncached.stdout);
     expect(written()).toEqual(first);
+    // An entry a minute old or more is written again by a run that uses it (with what that run
+    // compiled too), then used as it is.
+    const aged = Date.now() / 1000 - 120;
+    for (const name of entries()) utimesSync(join(cache, 'compile-cache', build!, name), aged, aged);
+    expect(await run()).toBe(uncached.stdout);
+    const refreshed = written();
+    expect(refreshed.every(([, mtimeMs]) => (mtimeMs as number) > aged * 1000 + 60_000)).toBe(true);
+    expect(await run()).toBe(uncached.stdout);
+    expect(written()).toEqual(refreshed);
     // The entry's code is kept per command: another command writes its own, and leaves the
     // other entries as they were.
     const length = readFileSync(join(ROOT, 'dist', 'cli.cjs'), 'utf8').length;
@@ -227,7 +236,7 @@ process.stdout.write(JSON.stringify({ modules: runs.size, twice: [...runs].filte
     expect(entries().filter((name) => name.startsWith('cli.cjs')).sort()).toEqual(
       ['', '@--help', '@--profile', '@--version', '@estimate', '@tokens'].map((variant) => `cli.cjs${variant}-${length}.bin`),
     );
-    expect(written().filter(([name]) => (name as string).startsWith('cli.cjs@estimate'))).toEqual(first.filter(([name]) => (name as string).startsWith('cli.cjs@estimate')));
+    expect(written().filter(([name]) => (name as string).startsWith('cli.cjs@estimate'))).toEqual(refreshed.filter(([name]) => (name as string).startsWith('cli.cjs@estimate')));
     // Damaged entries are refused by V8 and written again.
     for (const name of entries()) writeFileSync(join(cache, 'compile-cache', build!, name), 'not V8 code');
     expect(await run()).toBe(uncached.stdout);

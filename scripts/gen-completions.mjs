@@ -2,9 +2,9 @@
 // Writes completions/ and src/commands/top-level.json from the built command tree. Run after
 // changing commands or options (a test fails when either is stale):
 //   npm run build && npm run completions && npm run build
-// top-level.json is what the top-level help shows of each command (src/commands/register.ts
-// defines only the commands a run names, and stands in for the others with these entries); it is
-// bundled, hence the second build.
+// top-level.json is what the help shows of each command and verb (src/commands/register.ts
+// defines only the commands and verbs a run names, and stands in for the others with these
+// entries); it is bundled, hence the second build.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,12 +23,14 @@ console.log(`wrote ${SHELLS.map(completionFileName).map((name) => `completions/$
 
 const program = await buildProgram(new Context(defaultDeps()));
 const help = program.createHelp();
-const commands = program.commands.map((command) => ({
+const entry = (command) => ({
   name: command.name(),
   aliases: command.aliases(),
   term: help.subcommandTerm(command),
   description: command.description(),
-}));
+});
+// A group's verbs too: a run defines only the verbs it names (src/commands/register.ts, verb()).
+const commands = program.commands.map((command) => (command.commands.length > 0 ? { ...entry(command), verbs: command.commands.map(entry) } : entry(command)));
 const topLevel = { generatedBy: 'npm run completions (scripts/gen-completions.mjs), from the command tree', commands };
 writeFileSync(join(root, 'src', 'commands', 'top-level.json'), `${JSON.stringify(topLevel, null, 2)}\n`);
 console.log('wrote src/commands/top-level.json');

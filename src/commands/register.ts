@@ -41,6 +41,8 @@ export interface TopLevelEntry {
   aliases: string[];
   term: string;
   description: string;
+  /** A command group's verbs, the same for its own help. */
+  verbs?: TopLevelEntry[];
 }
 export const TOP_LEVEL: readonly TopLevelEntry[] = topLevel.commands;
 
@@ -53,6 +55,26 @@ const standIns = new WeakMap<Command, string>();
 /** The help's term for a command that stands in for one not loaded (see registerCommands). */
 export function standInTerm(command: Command): string | undefined {
   return standIns.get(command);
+}
+
+/** The arguments of the run whose commands are being defined; undefined: define every verb. */
+let namedWords: ReadonlySet<string> | undefined;
+
+/**
+ * Defines a verb of a command group, as `define` does, when the run names it (by name or alias)
+ * or the whole tree is built; else it stands in with its name, aliases and description from
+ * top-level.json, all the group's help, suggestions and dispatch need: a run of one verb does
+ * not make the options of ten.
+ */
+export function verb(group: Command, name: string, define: () => void): void {
+  const entry = namedWords === undefined ? undefined : TOP_LEVEL.find((command) => command.name === group.name())?.verbs?.find((v) => v.name === name);
+  if (entry === undefined || [name, ...entry.aliases].some((word) => namedWords!.has(word))) {
+    define();
+    return;
+  }
+  const standIn = group.command(name).description(entry.description);
+  if (entry.aliases.length) standIn.aliases(entry.aliases);
+  standIns.set(standIn, entry.term);
 }
 
 /**
@@ -76,7 +98,12 @@ export async function registerCommands(program: Command, ctx: Context, argv?: re
   names.forEach((name, i) => {
     const register = registers[i];
     if (register) {
-      register(program, ctx);
+      namedWords = whole ? undefined : named;
+      try {
+        register(program, ctx);
+      } finally {
+        namedWords = undefined;
+      }
       return;
     }
     const entry = entries.get(name)!;

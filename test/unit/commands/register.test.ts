@@ -41,12 +41,36 @@ describe('command tree of a run', () => {
     for (const group of groups(full)) expect(verbs(run, group.name())).toEqual(verbs(full, group.name()));
   });
 
+  it('defines the named verbs of a group only; the others stand in, with no options', async () => {
+    const full = await build();
+    const run = await build(['models', 'match', 'gpt-4o', '--offline']);
+    const verb = (program: Command, group: string, name: string) => find(program, group).commands.find((command) => command.name() === name)!;
+    expect(verb(run, 'models', 'match').options.map((o) => o.long)).toEqual(verb(full, 'models', 'match').options.map((o) => o.long));
+    expect(verb(full, 'models', 'list').options.length).toBeGreaterThan(3);
+    expect(verb(run, 'models', 'list').options).toEqual([]);
+    expect(standInTerm(verb(run, 'models', 'list'))).toBe('list|ls');
+    expect(standInTerm(verb(run, 'models', 'match'))).toBeUndefined();
+    // By alias too.
+    expect(verb(await build(['prompt', 'ls']), 'prompts', 'list').options.map((o) => o.long)).toEqual(verb(full, 'prompts', 'list').options.map((o) => o.long));
+  });
+
+  it('shows the same help of each group, verb names, aliases and descriptions as the whole tree', async () => {
+    const full = await build();
+    for (const group of groups(full)) {
+      const first = group.commands[0]!.name();
+      for (const argv of [[group.name()], [group.name(), '--help'], ['help', group.name()], [group.name(), first, '--help']]) {
+        const run = find(await build(argv), group.name());
+        expect(run.helpInformation(), argv.join(' ')).toBe(group.helpInformation());
+        expect(run.commands.map((c) => [c.name(), c.aliases(), c.description()])).toEqual(group.commands.map((c) => [c.name(), c.aliases(), c.description()]));
+      }
+    }
+  });
+
   it('top-level.json is up to date with the command tree (run `npm run build && npm run completions`)', async () => {
     const full = await build();
     const help = full.createHelp();
-    expect(TOP_LEVEL).toEqual(
-      full.commands.map((command) => ({ name: command.name(), aliases: command.aliases(), term: help.subcommandTerm(command), description: command.description() })),
-    );
+    const entry = (command: Command) => ({ name: command.name(), aliases: command.aliases(), term: help.subcommandTerm(command), description: command.description() });
+    expect(TOP_LEVEL).toEqual(full.commands.map((command) => (command.commands.length > 0 ? { ...entry(command), verbs: command.commands.map(entry) } : entry(command))));
     expect(Object.keys(REGISTRARS)).toEqual(full.commands.map((command) => command.name()));
   });
 });

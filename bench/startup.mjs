@@ -24,8 +24,13 @@ const { values: args } = parseArgs({
     compare: { type: 'string', multiple: true, default: [] },
     only: { type: 'string' },
     libraries: { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
   },
 });
+if (args.help) {
+  console.log('node bench/startup.mjs [--runs 11] [--compare DIR[=LABEL]]... [--only version,help,...] [--libraries]\nSee bench/README.md.');
+  process.exit(0);
+}
 const runs = Number(args.runs);
 if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs needs a positive whole number');
 

@@ -2,7 +2,6 @@
 // under $XDG_CACHE_HOME/llmobs, one file per server and key, named by a hash, holding no secret.
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { z } from 'zod';
 import type { ApiModel } from '../api/schemas/models.js';
@@ -59,7 +58,7 @@ const sha256 = (text: string): string => createHash('sha256').update(text).diges
 
 export function cacheDirectory(env: Record<string, string | undefined>): string {
   if (env.LLMOBS_CACHE_DIR) return env.LLMOBS_CACHE_DIR;
-  return join(env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache'), 'llmobs');
+  return join(env.XDG_CACHE_HOME || join(env.HOME || process.getBuiltinModule('node:os').homedir(), '.cache'), 'llmobs');
 }
 
 /** One cache file per server and key; the name is a hash, and the file never holds a secret. */

@@ -124,7 +124,7 @@ describe('start-up structure of the built CLI', () => {
     expect(forbidden.filter((name) => loaded.has(name))).toEqual([]);
   });
 
-  it('writes to a pipe or /dev/null without making Node\'s stdio streams (their modules are not loaded)', async () => {
+  it('writes to a pipe or /dev/null without making Node\'s stdio streams (their modules are not loaded), nor loading node:os', async () => {
     const dir = tempDir('llmobs-streams-');
     const preload = join(dir, 'modules.cjs');
     writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(process.env.MODULES_OUT, process.moduleLoadList.join('\\n')));\n`);
@@ -132,7 +132,7 @@ describe('start-up structure of the built CLI', () => {
       const out = join(dir, `${stdio}.txt`);
       const result = await execa(process.execPath, ['-r', preload, BIN, ...args], { env: isolatedEnv({ MODULES_OUT: out }), extendEnv: false, reject: false, stdin: 'ignore', stdout: stdio, stderr: stdio });
       expect(result.exitCode).toBe(0);
-      return readFileSync(out, 'utf8').split('\n').filter((name) => /^NativeModule (stream|internal\/streams\/(readable|writable|duplex)|internal\/fs\/sync_write_stream|net|tty)$/.test(name));
+      return readFileSync(out, 'utf8').split('\n').filter((name) => /^NativeModule (stream|internal\/streams\/(readable|writable|duplex)|internal\/fs\/sync_write_stream|net|tty|os)$/.test(name));
     };
     for (const args of [['estimate', '--model', 'gpt-4o', '--input', 'hi'], ['--help']]) {
       expect(await streamModules('pipe', args), `piped: ${args.join(' ')}`).toEqual([]);

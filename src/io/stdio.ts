@@ -92,7 +92,8 @@ export class FdWriter implements OutStream {
     waiting.add(this);
     if (!flushQueued) {
       flushQueued = true;
-      queueMicrotask(flushWaiting);
+      // A promise's reaction rather than queueMicrotask, which makes an async resource each time.
+      void Promise.resolve().then(flushWaiting);
     }
     if (!exitHooked) {
       exitHooked = true;

@@ -52,7 +52,7 @@ interface Loaded {
   info: CatalogueInfo;
   patterns: string[];
   data: Buffer;
-  /** Where each model's line starts in `data`, found on first use (one more for the end). */
+  /** Where the models' lines start in `data`, found as far as needed (one more for the end). */
   starts?: number[];
   /** Each model's definition, built on first use (the same object every time). */
   built: Array<ModelDefinition | undefined>;
@@ -77,15 +77,14 @@ function load(): Loaded {
   return loaded;
 }
 
-/** Model i's line of the data file. */
+/** Model i's line of the data file (lines are found as far as needed: a name matches the first few). */
 function recordLine(state: Loaded, i: number): string {
-  if (state.starts === undefined) {
-    const starts: number[] = [];
-    for (let at = state.data.indexOf(10); at !== -1; at = state.data.indexOf(10, at + 1)) starts.push(at + 1);
-    starts.push(state.data.length + 1);
-    state.starts = starts;
+  const starts = (state.starts ??= [state.data.indexOf(10) + 1]);
+  while (starts.length < i + 2) {
+    const end = state.data.indexOf(10, starts[starts.length - 1]!);
+    starts.push(end === -1 ? state.data.length + 1 : end + 1);
   }
-  return state.data.toString('utf8', state.starts[i]!, state.starts[i + 1]! - 1);
+  return state.data.toString('utf8', starts[i]!, starts[i + 1]! - 1);
 }
 
 function definitionAt(state: Loaded, i: number): ModelDefinition {

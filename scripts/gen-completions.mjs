@@ -28,6 +28,7 @@ const entry = (command) => ({
   aliases: command.aliases(),
   term: help.subcommandTerm(command),
   description: command.description(),
+  summary: help.subcommandDescription(command),
 });
 // A group's verbs too: a run defines only the verbs it names (src/commands/register.ts, verb()).
 const commands = program.commands.map((command) => (command.commands.length > 0 ? { ...entry(command), verbs: command.commands.map(entry) } : entry(command)));

@@ -5,7 +5,7 @@ import { type Argument, Command, CommanderError, Help, Option, type OutputConfig
 import { summary } from './completion/shared.js';
 import { examples, wrapLine } from './commands/examples.js';
 import { wholeNumberArg } from './commands/options.js';
-import { registerCommands, standInTerm } from './commands/register.js';
+import { registerCommands, standInSummary, standInTerm } from './commands/register.js';
 import { Context, type ContextDeps, defaultDeps, type GlobalOptions } from './context.js';
 import { CliError, EXIT_CODE_HELP, ExitCode } from './errors.js';
 import { piped } from './io/stdio.js';
@@ -42,10 +42,10 @@ export async function buildProgram(ctx: Context, argv?: readonly string[]): Prom
     .configureHelp({
       sortSubcommands: false,
       // Lists of commands: the name and arguments, and the first clause of the description (the
-      // whole one is in the command's own help). A top-level command not defined in this run
-      // stands in with the term of its definition (see registerCommands).
+      // whole one is in the command's own help). A command or verb not defined in this run
+      // stands in with the term and summary of its definition, made ahead (see registerCommands).
       subcommandTerm: (command) => standInTerm(command) ?? subcommandTerm(command),
-      subcommandDescription: (command) => summary(command.description(), 100),
+      subcommandDescription: (command) => standInSummary(command) ?? summary(command.description(), 100),
       // Below a command's own options, the global ones by name: the program's help describes them.
       formatHelp(command, helper) {
         const text = Help.prototype.formatHelp.call(this, command, helper);

@@ -41,6 +41,8 @@ export interface TopLevelEntry {
   aliases: string[];
   term: string;
   description: string;
+  /** What a list of commands shows of the description (the help's `subcommandDescription`). */
+  summary: string;
   /** A command group's verbs, the same for its own help. */
   verbs?: TopLevelEntry[];
 }
@@ -49,12 +51,17 @@ export const TOP_LEVEL: readonly TopLevelEntry[] = topLevel.commands;
 /** Commands whose action needs every command defined (the completion script is generated from the tree). */
 const WHOLE_TREE = new Set(['completion']);
 
-/** Terms of the top-level help for commands that stand in for a definition not loaded. */
-const standIns = new WeakMap<Command, string>();
+/** What the help shows of commands that stand in for a definition not loaded. */
+const standIns = new WeakMap<Command, TopLevelEntry>();
 
 /** The help's term for a command that stands in for one not loaded (see registerCommands). */
 export function standInTerm(command: Command): string | undefined {
-  return standIns.get(command);
+  return standIns.get(command)?.term;
+}
+
+/** The help's summary of the description of a command that stands in for one not loaded. */
+export function standInSummary(command: Command): string | undefined {
+  return standIns.get(command)?.summary;
 }
 
 /** The arguments of the run whose commands are being defined; undefined: define every verb. */
@@ -74,7 +81,7 @@ export function verb(group: Command, name: string, define: () => void): void {
   }
   const standIn = group.command(name).description(entry.description);
   if (entry.aliases.length) standIn.aliases(entry.aliases);
-  standIns.set(standIn, entry.term);
+  standIns.set(standIn, entry);
 }
 
 /**
@@ -109,7 +116,7 @@ export async function registerCommands(program: Command, ctx: Context, argv?: re
     const entry = entries.get(name)!;
     const standIn = program.command(name).description(entry.description);
     if (entry.aliases.length) standIn.aliases(entry.aliases);
-    standIns.set(standIn, entry.term);
+    standIns.set(standIn, entry);
   });
   // `help` replaces commander's own, which stops at the first level.
   program.helpCommand(false);

@@ -69,7 +69,13 @@ describe('command tree of a run', () => {
   it('top-level.json is up to date with the command tree (run `npm run build && npm run completions`)', async () => {
     const full = await build();
     const help = full.createHelp();
-    const entry = (command: Command) => ({ name: command.name(), aliases: command.aliases(), term: help.subcommandTerm(command), description: command.description() });
+    const entry = (command: Command) => ({
+      name: command.name(),
+      aliases: command.aliases(),
+      term: help.subcommandTerm(command),
+      description: command.description(),
+      summary: help.subcommandDescription(command),
+    });
     expect(TOP_LEVEL).toEqual(full.commands.map((command) => (command.commands.length > 0 ? { ...entry(command), verbs: command.commands.map(entry) } : entry(command))));
     expect(Object.keys(REGISTRARS)).toEqual(full.commands.map((command) => command.name()));
   });

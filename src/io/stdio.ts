@@ -51,32 +51,11 @@ export function isDevNull(stat: Stats): boolean {
   return devNull !== undefined && devNull.isCharacterDevice() && devNull.rdev === stat.rdev;
 }
 
-/** Text kept before it is written: past this many characters or bytes it goes out at once. */
-const FLUSH_AT = 64 * 1024;
-
-/** Writers holding text not written yet. */
-const waiting = new Set<FdWriter>();
-let flushQueued = false;
-let exitHooked = false;
-
-function flushWaiting(): void {
-  flushQueued = false;
-  for (const writer of waiting) writer.flush();
-}
-
-/**
- * Writes to a file descriptor; after a write it cannot finish, to `stream()` instead. What is
- * written in one synchronous run of code goes out in one write (a table is one call, not one per
- * line) at the end of that run (a microtask), before the process exits, or once 64 KB are
- * waiting; a write to the other descriptor first sends what waits here, so stdout and stderr keep
- * their order.
- */
+/** Writes to a file descriptor; after a write it cannot finish, to `stream()` instead. */
 export class FdWriter implements OutStream {
   readonly isTTY = false;
   readonly columns = undefined;
   private fallback: OutStream | undefined;
-  private pending: Array<string | Uint8Array> = [];
-  private pendingLength = 0;
 
   constructor(
     private readonly fd: number,
@@ -84,34 +63,8 @@ export class FdWriter implements OutStream {
   ) {}
 
   write(chunk: string | Uint8Array): boolean {
-    for (const other of waiting) if (other !== this) other.flush();
     if (this.fallback) return this.fallback.write(chunk) !== false;
-    this.pending.push(chunk);
-    this.pendingLength += chunk.length;
-    if (this.pendingLength >= FLUSH_AT) return this.flush();
-    waiting.add(this);
-    if (!flushQueued) {
-      flushQueued = true;
-      // A promise's reaction rather than queueMicrotask, which makes an async resource each time.
-      void Promise.resolve().then(flushWaiting);
-    }
-    if (!exitHooked) {
-      exitHooked = true;
-      process.once('exit', flushWaiting);
-    }
-    return true;
-  }
-
-  /** Writes what waits now; false once the stream took over and asks to wait (backpressure). */
-  flush(): boolean {
-    waiting.delete(this);
-    if (this.pending.length === 0) return true;
-    const chunks = this.pending;
-    this.pending = [];
-    this.pendingLength = 0;
-    let bytes = chunks.every((chunk) => typeof chunk === 'string')
-      ? Buffer.from(chunks.length === 1 ? chunks[0]! : chunks.join(''), 'utf8')
-      : Buffer.concat(chunks.map((chunk) => (typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk)));
+    let bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
     while (bytes.length > 0) {
       let written: number;
       try {
@@ -123,5 +76,16 @@ export class FdWriter implements OutStream {
       bytes = bytes.subarray(written);
     }
     return true;
+  }
+
+  /**
+   * `once('drain')` for writers that wait when a write returns false: that happens only once Node's
+   * stream has taken over, and it is that stream's event (without one, the listener runs at once).
+   */
+  once(event: 'drain', listener: () => void): this {
+    const stream = this.fallback as Partial<NodeJS.WritableStream> | undefined;
+    if (typeof stream?.once === 'function') stream.once(event, listener);
+    else queueMicrotask(listener);
+    return this;
   }
 }

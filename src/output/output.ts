@@ -210,14 +210,17 @@ export class Output {
   table(columns: Column[], rows: Cell[][]): boolean {
     let text = rows.map((row) => row.map((cell) => (this.isTTY ? escapeValue(cellText(cell), this.csv) : cellText(cell))));
     let cut = false;
+    // CSV and piped tables go out in one write, not one per row.
     if (this.csv) {
-      if (this.headers !== false) this.line(columns.map((col) => csvField(col.header)).join(','));
-      for (const row of text) this.line(row.map(csvField).join(','));
+      const lines = this.headers !== false ? [columns.map((col) => csvField(col.header)).join(',')] : [];
+      for (const row of text) lines.push(row.map(csvField).join(','));
+      if (lines.length > 0) this.write(`${lines.join('\n')}\n`);
       return cut;
     }
     if (!this.isTTY) {
-      if (this.headers === true) this.line(columns.map((col) => tsvSafe(col.header)).join('\t'));
-      for (const row of text) this.line(row.map(tsvSafe).join('\t'));
+      const lines = this.headers === true ? [columns.map((col) => tsvSafe(col.header)).join('\t')] : [];
+      for (const row of text) lines.push(row.map(tsvSafe).join('\t'));
+      if (lines.length > 0) this.write(`${lines.join('\n')}\n`);
       return cut;
     }
     const width = this.stdout.columns;

@@ -52,8 +52,9 @@ function nothingPending() {
  * V8's code cache for the files of dist/: compiling them is a third of the CPU time of an
  * `estimate` and a good part of `--version`. The first run of a command compiles as usual and
  * saves, at exit, what V8 compiled of each file (the functions that ran, too); later runs start
- * from that, and one a minute or more later saves it again with what it compiled itself. Node 22.1+ has this built in (module.enableCompileCache); on Node 20 the CommonJS
- * loader's compile step is replaced for the files of dist/ only.
+ * from that, and one a minute or more later saves it again with what it compiled itself. Node
+ * 22.1+ has this built in (module.enableCompileCache); on Node 20 the CommonJS loader's compile
+ * step is replaced for the files of dist/ only.
  *
  * Kept in $LLMOBS_CACHE_DIR (default $XDG_CACHE_HOME/llmobs, else ~/.cache/llmobs), in a folder
  * per build: a digest of the build's files (dist/build-id, written by the build), the Node version

@@ -83,10 +83,8 @@ function compileCache() {
   const uid = process.getuid?.();
   const safe = (stat) => (uid === undefined || stat.uid === uid) && (process.platform === 'win32' || (stat.mode & 0o022) === 0);
   const folderStat = (folder) => fs.statSync(folder, { throwIfNoEntry: false });
-  const trusted = (folder) => {
-    const stat = folderStat(folder);
-    return stat === undefined ? undefined : stat.isDirectory() && safe(stat);
-  };
+  const trustedStat = (stat) => (stat === undefined ? undefined : stat.isDirectory() && safe(stat));
+  const trusted = (folder) => trustedStat(folderStat(folder));
   const top = [base, path.join(base, 'compile-cache')];
   // Node's public module API (enableCompileCache is set on it only when node:module loads), on
   // the versions that have the built-in cache: loading it elsewhere costs a third of a millisecond.
@@ -124,7 +122,8 @@ function compileCache() {
     return undefined;
   }
   const folders = [...top, dir];
-  const states = folders.map(trusted);
+  const stats = folders.map(folderStat);
+  const states = stats.map(trustedStat);
   if (states.includes(false)) return undefined;
   // Nothing is read unless every folder is there and trusted now (a folder made later by someone
   // else is never read from); each file is checked again once open.
@@ -158,7 +157,7 @@ function compileCache() {
   if (readable) {
     try {
       const now = Date.now();
-      if (now - folderStat(dir).mtimeMs > 24 * 3600 * 1000) fs.utimesSync(dir, now / 1000, now / 1000);
+      if (now - stats[2].mtimeMs > 24 * 3600 * 1000) fs.utimesSync(dir, now / 1000, now / 1000);
     } catch {
       // Only housekeeping.
     }

@@ -64,8 +64,23 @@ export function standInSummary(command: Command): string | undefined {
   return standIns.get(command)?.summary;
 }
 
-/** The arguments of the run whose commands are being defined; undefined: define every verb. */
-let namedWords: ReadonlySet<string> | undefined;
+/** Whether the run's arguments name this command or verb, by name or alias. */
+function namedIn(entry: TopLevelEntry, words: ReadonlySet<string>): boolean {
+  return words.has(entry.name) || entry.aliases.some((alias) => words.has(alias));
+}
+
+/** Adds to `parent` a command that stands in for `entry`, not defined in this run. */
+function standIn(parent: Command, entry: TopLevelEntry): void {
+  const command = parent.command(entry.name).description(entry.description);
+  if (entry.aliases.length) command.aliases(entry.aliases);
+  standIns.set(command, entry);
+}
+
+/**
+ * While a group's registrar runs (registerCommands): the run's arguments and the group's entry.
+ * Undefined (the whole tree, or a registrar called directly): every verb is defined.
+ */
+let defining: { words: ReadonlySet<string>; group: TopLevelEntry | undefined } | undefined;
 
 /**
  * Defines a verb of a command group, as `define` does, when the run names it (by name or alias)
@@ -74,14 +89,9 @@ let namedWords: ReadonlySet<string> | undefined;
  * not make the options of ten.
  */
 export function verb(group: Command, name: string, define: () => void): void {
-  const entry = namedWords === undefined ? undefined : TOP_LEVEL.find((command) => command.name === group.name())?.verbs?.find((v) => v.name === name);
-  if (entry === undefined || [name, ...entry.aliases].some((word) => namedWords!.has(word))) {
-    define();
-    return;
-  }
-  const standIn = group.command(name).description(entry.description);
-  if (entry.aliases.length) standIn.aliases(entry.aliases);
-  standIns.set(standIn, entry);
+  const entry = defining?.group?.verbs?.find((v) => v.name === name);
+  if (entry === undefined || namedIn(entry, defining!.words)) define();
+  else standIn(group, entry);
 }
 
 /**
@@ -99,24 +109,21 @@ export async function registerCommands(program: Command, ctx: Context, argv?: re
   // A command missing from top-level.json (added since it was generated) is loaded, never hidden.
   const defined = names.map((name) => {
     const entry = entries.get(name);
-    return whole || entry === undefined || [name, ...entry.aliases].some((word) => named.has(word));
+    return whole || entry === undefined || namedIn(entry, named);
   });
   const registers = await Promise.all(names.map((name, i) => (defined[i] ? REGISTRARS[name]!() : undefined)));
   names.forEach((name, i) => {
     const register = registers[i];
     if (register) {
-      namedWords = whole ? undefined : named;
+      defining = whole ? undefined : { words: named, group: entries.get(name) };
       try {
         register(program, ctx);
       } finally {
-        namedWords = undefined;
+        defining = undefined;
       }
       return;
     }
-    const entry = entries.get(name)!;
-    const standIn = program.command(name).description(entry.description);
-    if (entry.aliases.length) standIn.aliases(entry.aliases);
-    standIns.set(standIn, entry);
+    standIn(program, entries.get(name)!);
   });
   // `help` replaces commander's own, which stops at the first level.
   program.helpCommand(false);

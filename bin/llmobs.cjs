@@ -175,6 +175,16 @@ function compileCache() {
     if (rest.includes('./') || rest.includes('//')) return path.join(folder, rest);
     return folder + path.sep + (path.sep === '/' ? rest : rest.replaceAll('/', path.sep));
   };
+  // The files of dist/ come wrapped as Module.wrap would wrap them, and run through
+  // `.apply(this, arguments)` when Node's loader wraps them again (see LOADER_HEAD in
+  // scripts/build.mjs): the function is compiled from the file's text as read, cut before that
+  // call (V8 copies no part of it), instead of a joined copy of the whole file.
+  const HEAD = '(function(exports,require,module,__filename,__dirname){\n';
+  const TAIL = '\n}).apply(this,arguments);\n';
+  const wrapped = (content) => {
+    const end = content.startsWith(HEAD) ? content.lastIndexOf(TAIL) : -1;
+    return end === -1 ? Module.wrap(content) : content.slice(0, end + 3);
+  };
   const compile = Module.prototype._compile;
   const fresh = [];
   /** Loads a file of dist/ (a real path) as require() would, without the resolver. */
@@ -200,7 +210,7 @@ function compileCache() {
       const name = filename.slice(dist.length).replace(/[/\\]/g, '+');
       const key = path.join(dir, `${name}${name === 'cli.cjs' ? entryVariant : ''}-${content.length}.bin`);
       const cached = readCached(key);
-      const script = new vm.Script(Module.wrap(content), { filename, cachedData: cached?.data });
+      const script = new vm.Script(wrapped(content), { filename, cachedData: cached?.data });
       if (cached === undefined || cached.stale || script.cachedDataRejected) {
         if (fresh.length === 0) process.once('exit', saveFresh);
         fresh.push({ script, key, refresh: cached !== undefined && !script.cachedDataRejected });

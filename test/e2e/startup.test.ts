@@ -268,6 +268,32 @@ process.stdout.write(JSON.stringify({ modules: runs.size, twice: [...runs].filte
     expect(kept).toEqual([build, recent, foreign, ...crowd.slice(-6)].sort());
   });
 
+  it('ships each CommonJS file wrapped as the launcher compiles it, and runs it so through Node\'s own loader too', async () => {
+    const { LOADER_HEAD, LOADER_TAIL } = (await import(pathToFileURL(join(ROOT, 'scripts', 'build.mjs')).href)) as { LOADER_HEAD: string; LOADER_TAIL: string };
+    const launcher = readFileSync(BIN, 'utf8');
+    expect(launcher).toContain(`const HEAD = ${JSON.stringify(LOADER_HEAD).replaceAll('"', "'")};`);
+    expect(launcher).toContain(`const TAIL = ${JSON.stringify(LOADER_TAIL).replaceAll('"', "'")};`);
+    const files: string[] = [];
+    const walk = (folder: string) => {
+      for (const entry of readdirSync(folder, { withFileTypes: true })) {
+        if (entry.isDirectory()) walk(join(folder, entry.name));
+        else if (entry.name.endsWith('.cjs')) files.push(join(folder, entry.name));
+      }
+    };
+    walk(join(ROOT, 'dist'));
+    expect(files.length).toBeGreaterThan(100);
+    for (const file of files) {
+      const text = readFileSync(file, 'utf8');
+      expect(text.startsWith(LOADER_HEAD), relative(ROOT, file)).toBe(true);
+      // Once, at the end (before the source map's comment): the launcher cuts the text there.
+      expect(text.indexOf(LOADER_TAIL), relative(ROOT, file)).toBe(text.lastIndexOf(LOADER_TAIL));
+      expect(text.slice(text.indexOf(LOADER_TAIL) + LOADER_TAIL.length), relative(ROOT, file)).toMatch(/^(\/\/# sourceMappingURL=[^\n]+\n)?$/);
+    }
+    // Node's loader (no compile cache) and a plain require() run the same files.
+    const plain = await execa(process.execPath, ['-e', `require(${JSON.stringify(join(ROOT, 'dist', 'cli.cjs'))}).run(['--version']).then((code) => process.exit(code))`], { env: isolatedEnv(), extendEnv: false });
+    expect(plain.stdout).toBe(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
+  });
+
   it('neither reads nor writes compiled code in a folder that others can write', async () => {
     const cache = tempDir('llmobs-cache-');
     const env = isolatedEnv({ LLMOBS_CACHE_DIR: cache });

@@ -1,9 +1,10 @@
 // Builds the commander program and runs it. The only place where an error becomes a message and
 // an exit code. Kept light: command modules, output styling, zod, undici and the config store
 // load only when a command actually runs, so `--version` and `--help` start fast.
-import { type Argument, Command, CommanderError, Help, Option, type OutputConfiguration } from 'commander';
+import { type Argument, Command, CommanderError, Option, type OutputConfiguration } from 'commander';
 import { summary } from './completion/shared.js';
 import { examples, wrapLine } from './commands/examples.js';
+import { formatHelp } from './commands/help-format.js';
 import { wholeNumberArg } from './commands/options.js';
 import { registerCommands, standInSummary, standInTerm } from './commands/register.js';
 import { Context, type ContextDeps, defaultDeps, type GlobalOptions } from './context.js';
@@ -47,8 +48,9 @@ export async function buildProgram(ctx: Context, argv?: readonly string[]): Prom
       subcommandTerm: (command) => standInTerm(command) ?? subcommandTerm(command),
       subcommandDescription: (command) => standInSummary(command) ?? summary(command.description(), 100),
       // Below a command's own options, the global ones by name: the program's help describes them.
+      // Commander's layout, written by a shorter way (see commands/help-format.ts).
       formatHelp(command, helper) {
-        const text = Help.prototype.formatHelp.call(this, command, helper);
+        const text = formatHelp(command, helper);
         return command.parent ? withGlobalOptions(text, inheritedOptions(command), helper.helpWidth ?? 80) : text;
       },
     })

@@ -1,0 +1,115 @@
+// The text of a command's help, as commander's Help.formatHelp writes it, in fewer steps.
+// Commander's formatter styles and measures each term and each word of each description through
+// a chain of overridable methods (a colour-stripping regex per word): most of the time of a
+// `--help`, all of it code run once per process. This one writes the same text for what llmobs
+// uses of commander's help (no styles, no help groups, no global options section) and leaves
+// anything else to commander. A test compares the two for every command of the tree at many widths.
+import { type Command, Help } from 'commander';
+
+type Item = readonly [term: string, description: string];
+
+export function formatHelp(command: Command, helper: Help): string {
+  const commanders = () => Help.prototype.formatHelp.call(helper, command, helper);
+  if (!plain(helper)) return commanders();
+  const options = helper.visibleOptions(command);
+  const commands = helper.visibleCommands(command);
+  // Help groups make sections of their own.
+  if (options.some((option) => option.helpGroupHeading !== undefined) || commands.some((sub) => sub.helpGroup() !== '')) return commanders();
+  const sections: Array<[heading: string, items: Item[]]> = [
+    ['Arguments:', helper.visibleArguments(command).map((argument) => [helper.argumentTerm(argument), helper.argumentDescription(argument)])],
+    ['Options:', options.map((option) => [helper.optionTerm(option), helper.optionDescription(option)])],
+    ['Commands:', commands.map((sub) => [helper.subcommandTerm(sub), helper.subcommandDescription(sub)])],
+  ];
+  let termWidth = 0;
+  for (const [, items] of sections) {
+    for (const [term, description] of items) {
+      // Colour codes take no columns: commander strips them to measure; left to it.
+      if (term.includes('\x1b') || description.includes('\x1b')) return commanders();
+      termWidth = Math.max(termWidth, term.length);
+    }
+  }
+  const width = helper.helpWidth ?? 80;
+  const lines = [`Usage: ${helper.commandUsage(command)}`, ''];
+  const description = helper.commandDescription(command);
+  if (description.includes('\x1b')) return commanders();
+  if (description.length > 0) lines.push(boxWrap(description, width, helper.minWidthToWrap), '');
+  // The term, padded; the description wrapped beside it, its lines indented to the term's width.
+  const remaining = width - termWidth - 4;
+  const hanging = `\n${' '.repeat(termWidth + 2)}`;
+  for (const [heading, items] of sections) {
+    if (items.length === 0) continue;
+    lines.push(heading);
+    for (const [term, text] of items) {
+      if (!text) {
+        lines.push(`  ${term}`);
+        continue;
+      }
+      const body = remaining < helper.minWidthToWrap || /\n[^\S\r\n]/.test(text) ? text : boxWrap(text, remaining, helper.minWidthToWrap).replaceAll('\n', hanging);
+      lines.push(`  ${term.padEnd(termWidth)}  ${body.replaceAll('\n', '\n  ')}`);
+    }
+    lines.push('');
+  }
+  return lines.join('\n');
+}
+
+/** Whether commander's formatter would only lay out text: no style or section this one does not write. */
+function plain(helper: Help): boolean {
+  if (helper.showGlobalOptions) return false;
+  const own = helper as unknown as Record<string, unknown>;
+  const stock = Help.prototype as unknown as Record<string, unknown>;
+  return REPLACED.every((name) => own[name] === stock[name]);
+}
+
+/** Help's methods whose work this formatter does itself: when one is overridden, commander's formatter runs. */
+const REPLACED = [
+  'displayWidth',
+  'boxWrap',
+  'preformatted',
+  'formatItem',
+  'formatItemList',
+  'groupItems',
+  'padWidth',
+  'longestOptionTermLength',
+  'longestSubcommandTermLength',
+  'longestArgumentTermLength',
+  'longestGlobalOptionTermLength',
+  'styleTitle',
+  'styleUsage',
+  'styleCommandDescription',
+  'styleOptionDescription',
+  'styleSubcommandDescription',
+  'styleArgumentDescription',
+  'styleDescriptionText',
+  'styleOptionTerm',
+  'styleSubcommandTerm',
+  'styleArgumentTerm',
+  'styleOptionText',
+  'styleArgumentText',
+  'styleSubcommandText',
+  'styleCommandText',
+] as const;
+
+/** Help.boxWrap for text without colour codes: words (with the spaces before them) fill lines up to `width`. */
+function boxWrap(text: string, width: number, minWidth: number): string {
+  if (width < minWidth) return text;
+  const out: string[] = [];
+  for (const line of text.split(/\r\n|\n/)) {
+    const chunks = line.match(/\s*\S+/g);
+    if (chunks === null) {
+      out.push('');
+      continue;
+    }
+    let current = chunks[0]!;
+    for (let i = 1; i < chunks.length; i++) {
+      const chunk = chunks[i]!;
+      if (current.length + chunk.length <= width) {
+        current += chunk;
+        continue;
+      }
+      out.push(current);
+      current = chunk.trimStart();
+    }
+    out.push(current);
+  }
+  return out.join('\n');
+}

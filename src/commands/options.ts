@@ -3,6 +3,7 @@
 import type { z } from 'zod';
 import { InvalidArgumentError } from 'commander';
 import { UsageError } from '../errors.js';
+import { formatInteger } from '../core/thousands.js';
 
 /** Positions and page sizes the API takes are 32-bit integers on the server. */
 export const MAX_INT32 = 2_147_483_647;
@@ -17,7 +18,7 @@ export function checkWholeNumber(value: string, min: number, max: number): numbe
   const text = value.trim();
   const n = /^\d{1,16}$/.test(text) ? Number(text) : NaN;
   if (Number.isSafeInteger(n) && n >= min && n <= max) return n;
-  return { message: `must be a whole number from ${min.toLocaleString('en-US')} to ${max.toLocaleString('en-US')}` };
+  return { message: `must be a whole number from ${formatInteger(min)} to ${formatInteger(max)}` };
 }
 
 /** `checkWholeNumber` as a zod transform: `z.string().transform(wholeNumber(1, 100))`. */

@@ -14,6 +14,7 @@ import type { DroppedValue, ProvidedUsage, UsageDetailsShape } from './usage.js'
 import { finalizeProvidedUsage, mergeProvidedUsage, ObservationRejectedError } from './usage.js';
 import type { EstimateWarning } from './warnings.js';
 import { inputWithToolDefinitions } from './tools.js';
+import { formatInteger } from './thousands.js';
 
 /** One generation as it would be sent to the ingestion API. */
 export interface EstimateInput {
@@ -226,7 +227,7 @@ export function estimateFromProvided(input: GenerationFields, provided: Provided
     usageSource = isEmpty(usage) ? 'none' : 'tokenized';
     const slow = slowestCall(result.input, result.output);
     if (!result.failed && slow && slow.pieceWork >= SLOW_PIECE_BYTES ** 2) {
-      const bytes = (n: number) => Math.round(n).toLocaleString('en-US');
+      const bytes = (n: number) => formatInteger(Math.round(n));
       const runs =
         slow.longestPiece >= SLOW_PIECE_BYTES
           ? `a run of ${bytes(slow.longestPiece)} bytes`

@@ -15,6 +15,10 @@
  */
 export type UsdStyle = 'exact' | 'price' | 'report';
 
+import { formatInteger, groupThousands } from '../core/thousands.js';
+
+export { formatInteger } from '../core/thousands.js';
+
 // At most 20 decimals (what Intl.NumberFormat takes on Node 20).
 const MAX_DECIMALS = 20;
 
@@ -48,13 +52,20 @@ export function formatDecimal(value: number, decimals: number): string {
     }
     kept = chars.join('');
   }
-  const integer = kept.slice(0, point).replace(/^0+(?=\d)/, '') || '0';
-  let decimalsText = kept.slice(point).replace(/0+$/, '');
+  // Digits only, from here on: loops instead of regexes, whose first uses compile them at every
+  // start of a command that prints an amount.
+  let first = 0;
+  while (first < point - 1 && kept.charCodeAt(first) === 48 /* '0' */) first++;
+  const integer = point > 0 ? kept.slice(first, point) : '0';
+  let end = kept.length;
+  while (end > point && kept.charCodeAt(end - 1) === 48) end--;
+  let decimalsText = kept.slice(point, end);
   const least = Math.min(2, decimals);
   if (decimalsText.length < least) decimalsText = decimalsText.padEnd(least, '0');
-  const groups = integer.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  const groups = groupThousands(integer);
   return decimalsText ? `${groups}.${decimalsText}` : groups;
 }
+
 
 /** Decimals of a number's shortest representation (1.5e-7 has 8). */
 function decimalsOf(value: number): number {
@@ -82,8 +93,17 @@ function digits(abs: number, style: UsdStyle): string {
 export function formatUsd(value: number | null | undefined, style: UsdStyle): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '-';
   const text = digits(Math.abs(value), style);
-  if (/^[0.,]+$/.test(text)) return '$0.00';
+  if (roundsToZero(text)) return '$0.00';
   return `${value < 0 ? '-' : ''}$${text}`;
+}
+
+/** Whether formatted digits are all zeros (with their separators). */
+function roundsToZero(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 48 && c !== 46 && c !== 44) return false;
+  }
+  return true;
 }
 
 /** Dollars in a report (see `formatUsd`, style `report`). */
@@ -92,8 +112,9 @@ export function formatCost(value: number): string {
 }
 
 export function formatTokens(value: number): string {
-  return Math.round(value).toLocaleString('en-US');
+  return formatInteger(Math.round(value));
 }
+
 
 export function formatShare(share: number): string {
   if (!Number.isFinite(share)) return '';
@@ -111,5 +132,5 @@ export function formatSeconds(seconds: number | null): string {
 
 /** A count with its noun, thousands separated, singular for one: "1 observation", "3,002 observations". */
 export function countOf(n: number, singular: string, plural = `${singular}s`): string {
-  return `${n.toLocaleString('en-US')} ${n === 1 ? singular : plural}`;
+  return `${formatInteger(n)} ${n === 1 ? singular : plural}`;
 }

@@ -26,6 +26,7 @@ import { LineTooLongError, lineChunks } from '../../io/line-chunks.js';
 import { countOf, formatCost, formatTokens } from '../../output/format.js';
 import { RecomputeLines, writeResult } from './recompute-lines.js';
 import { resolveRange } from './report.js';
+import { formatInteger } from '../../core/thousands.js';
 
 const CHUNK = 1 << 18;
 const MAX_REPORTED = 20;
@@ -85,7 +86,7 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
   const seconds = (performance.now() - started) / 1000;
   const models = recomputer.report();
   ctx.out.info(
-    `Re-priced ${countOf(stats.generations, 'generation')}${opts.input !== undefined ? ` from ${countOf(stats.lines, 'line')}` : ''} in ${seconds.toFixed(2)} s (${Math.round(stats.generations / Math.max(seconds, 0.001)).toLocaleString('en-US')}/s)${recomputer.skipped ? `; ${countOf(recomputer.skipped, 'observation')} without a model or cost skipped` : ''}${sink ? `; one line per generation in ${opts.output}` : ''}`,
+    `Re-priced ${countOf(stats.generations, 'generation')}${opts.input !== undefined ? ` from ${countOf(stats.lines, 'line')}` : ''} in ${seconds.toFixed(2)} s (${formatInteger(Math.round(stats.generations / Math.max(seconds, 0.001)))}/s)${recomputer.skipped ? `; ${countOf(recomputer.skipped, 'observation')} without a model or cost skipped` : ''}${sink ? `; one line per generation in ${opts.output}` : ''}`,
   );
   if (ctx.globals.json) ctx.out.printJson(models.map((m) => ({ ...m, model: m.model === '' ? null : m.model })));
   else printReport(ctx, models);
@@ -151,7 +152,7 @@ async function fromFile(ctx: Context, file: string, recomputer: Recomputer, sink
       if (outcome.output && sink) await sink.write(outcome.output);
       progress.update(() => {
         const rate = Math.round(stats.generations / Math.max((performance.now() - started) / 1000, 0.001));
-        return `re-pricing: ${stats.generations.toLocaleString('en-US')} generations${size ? ` ${Math.min(100, Math.floor((bytes / size) * 100))}%` : ''}, ${rate.toLocaleString('en-US')}/s`;
+        return `re-pricing: ${formatInteger(stats.generations)} generations${size ? ` ${Math.min(100, Math.floor((bytes / size) * 100))}%` : ''}, ${formatInteger(rate)}/s`;
       });
     }
   } catch (error) {

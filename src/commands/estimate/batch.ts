@@ -10,6 +10,7 @@ import { lineChunks } from '../../io/line-chunks.js';
 import { type DefinitionsMode, type DefinitionsOrigin, describeOrigin, loadDefinitions, REMOTE_CACHE_TTL_MS } from '../../model-definitions.js';
 import { BatchProcessor, type ChunkResult, mergeTotals, type ModelTotals } from './batch-lines.js';
 import { formatUsd } from '../../output/format.js';
+import { formatInteger } from '../../core/thousands.js';
 
 const CHUNK = 1 << 18;
 const MAX_REPORTED_ERRORS = 20;
@@ -89,7 +90,7 @@ export async function runBatch(ctx: Context, options: BatchOptions): Promise<voi
 function progressText(lines: number, bytes: number, size: number | undefined, started: number): string {
   const seconds = Math.max((Date.now() - started) / 1000, 0.001);
   const share = size ? ` ${Math.min(100, Math.floor((bytes / size) * 100))}%` : '';
-  return `estimating: ${lines.toLocaleString('en-US')} lines${share}, ${Math.round(lines / seconds).toLocaleString('en-US')} lines/s`;
+  return `estimating: ${formatInteger(lines)} lines${share}, ${formatInteger(Math.round(lines / seconds))} lines/s`;
 }
 
 function printSummary(ctx: Context, models: ModelTotals[], stats: { lines: number; estimated: number; failed: number; skipped: number }, totalCost: number, elapsedMs: number, origin: DefinitionsOrigin): void {

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import type { Query } from '../../api/client.js';
 import { parseTime, TIME_FORMAT } from '../../core/time-range.js';
+import { formatInteger } from '../../core/thousands.js';
 
 export const OBSERVATION_TYPES = ['GENERATION', 'SPAN', 'EVENT', 'AGENT', 'TOOL', 'CHAIN', 'RETRIEVER', 'EVALUATOR', 'EMBEDDING', 'GUARDRAIL'] as const;
 export const LEVELS = ['DEBUG', 'DEFAULT', 'WARNING', 'ERROR'] as const;
@@ -22,7 +23,7 @@ export function wholeNumber(min: number, max = Number.MAX_SAFE_INTEGER) {
     .string()
     .regex(/^\d+$/, 'must be a whole number')
     .transform(Number)
-    .pipe(z.number().min(min, `must be at least ${min}`).max(max, `must be at most ${max.toLocaleString('en-US')}`));
+    .pipe(z.number().min(min, `must be at least ${min}`).max(max, `must be at most ${formatInteger(max)}`));
 }
 
 const nonEmpty = z.string().min(1, 'must not be empty');

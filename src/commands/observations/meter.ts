@@ -5,6 +5,7 @@ import { performance } from 'node:perf_hooks';
 import type { ApiClient } from '../../api/client.js';
 import type { Context } from '../../context.js';
 import { countOf } from '../../output/format.js';
+import { formatInteger } from '../../core/thousands.js';
 
 const LOG_EVERY_MS = 30_000;
 
@@ -34,7 +35,7 @@ export class Meter {
 
   private text(): string {
     const total = this.itemsBefore + this.items;
-    return `${total.toLocaleString('en-US')} ${this.noun}, ${countOf(this.pagesBefore + this.pages, 'page')}, ${this.rate().toLocaleString('en-US')}/s`;
+    return `${formatInteger(total)} ${this.noun}, ${countOf(this.pagesBefore + this.pages, 'page')}, ${formatInteger(this.rate())}/s`;
   }
 
   page(items: number): void {
@@ -69,6 +70,6 @@ export class Meter {
 
   done(message: string): void {
     this.clear();
-    this.ctx.out.info(`${message} in ${this.seconds().toFixed(1)} s (${this.rate().toLocaleString('en-US')}/s)`);
+    this.ctx.out.info(`${message} in ${this.seconds().toFixed(1)} s (${formatInteger(this.rate())}/s)`);
   }
 }

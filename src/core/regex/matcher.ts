@@ -1,6 +1,7 @@
 import type { AreNode, ParsedAre } from './are-ast.js';
 import { type Budget, buildAutomata, BudgetExceededError, type CompiledAutomata, LOOK_SHIFT, TooComplexError } from './automaton.js';
 import { Backtracker } from './backtrack.js';
+import { formatInteger } from '../thousands.js';
 
 /**
  * `subject ~ pattern` for a parsed Postgres ARE, in time linear in the subject's length for
@@ -179,8 +180,8 @@ class Matcher implements AreMatcher {
     } catch (error) {
       if (!(error instanceof BudgetExceededError)) throw error;
       return this.backtracker
-        ? { error: `deciding it needs more than the ${this.limits.backtrackBudget.toLocaleString('en-US')} steps a pattern with back references may take; it cannot be evaluated safely for this name` }
-        : { error: `deciding it needs more than ${this.limits.workBudget.toLocaleString('en-US')} units of work for this name` };
+        ? { error: `deciding it needs more than the ${formatInteger(this.limits.backtrackBudget)} steps a pattern with back references may take; it cannot be evaluated safely for this name` }
+        : { error: `deciding it needs more than ${formatInteger(this.limits.workBudget)} units of work for this name` };
     }
   }
 }

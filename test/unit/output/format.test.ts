@@ -2,7 +2,7 @@
 // missing-value rules in every style; the styles differ only in the decimals they keep.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { countOf, formatCost, formatDecimal, formatUsd, type UsdStyle } from '../../../src/output/format.js';
+import { countOf, formatCost, formatDecimal, formatInteger, formatUsd, type UsdStyle } from '../../../src/output/format.js';
 
 const STYLES: UsdStyle[] = ['exact', 'price', 'report'];
 
@@ -72,6 +72,19 @@ describe('formatDecimal', () => {
     fc.assert(
       fc.property(fc.oneof(fc.double({ min: 0, max: 1e25, noNaN: true }), fc.integer({ min: 0, max: 10 ** 9 }).map((n) => n / 1000), fc.double({ min: 0, max: 1e-3, noNaN: true })), fc.constantFrom(...DECIMALS), (v, d) => {
         expect(formatDecimal(v, d)).toBe(intl(v, d));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+});
+
+describe('formatInteger', () => {
+  it('prints what toLocaleString("en-US") prints, for whole numbers and the rest it leaves to it', () => {
+    const values = [0, -0, 1, -1, 12, 123, 1234, -1234, 12345, 999_999, 1_000_000, -1_000_000, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 2 ** 53, 1e21, 1.5, -2.25, NaN, Infinity, -Infinity];
+    for (const v of values) expect(formatInteger(v), String(v)).toBe(v.toLocaleString('en-US'));
+    fc.assert(
+      fc.property(fc.oneof(fc.integer(), fc.maxSafeInteger(), fc.integer({ min: -1000, max: 1000 })), (n) => {
+        expect(formatInteger(n)).toBe(n.toLocaleString('en-US'));
       }),
       { numRuns: 5000 },
     );

@@ -77,6 +77,9 @@ export async function buildProgram(ctx: Context, argv?: readonly string[]): Prom
     getErrHelpWidth: () => (piped(2) || !process.stderr.isTTY ? undefined : process.stderr.columns) as number,
     getOutHasColors: () => !piped(1) && commanderDefaults.getOutHasColors(),
     getErrHasColors: () => !piped(2) && commanderDefaults.getErrHasColors(),
+    // Commander strips colour codes from every help and message it writes without colours, with a
+    // regex compiled at first use: text without an escape character has none to strip.
+    stripColor: (text) => (text.includes('\x1b') ? commanderDefaults.stripColor(text) : text),
   });
 
   await registerCommands(program, ctx, argv);

@@ -60,7 +60,8 @@ function table(): Map<string, Entry> {
   if (known === undefined) {
     const entries = typeof LLMOBS_KNOWN_PATTERNS === 'string' ? (JSON.parse(LLMOBS_KNOWN_PATTERNS) as Entry[]) : [];
     known = new Map();
-    for (const entry of entries) known.set(entry[0], entry);
+    // Indexed: a for-of loop makes an iterator result per entry in code that runs once per process.
+    for (let i = 0; i < entries.length; i++) known.set(entries[i]![0], entries[i]!);
   }
   return known;
 }
@@ -118,13 +119,20 @@ function literalEntryMatch(bits: number, data: string, subject: string): boolean
 export function knownVerdict(pattern: string, subject: string): PatternTest | undefined {
   const entry = table().get(pattern);
   if (entry === undefined) return undefined;
-  const [, bits, data] = entry;
+  // Read by index: destructuring an array runs its iterator, objects made per call, for each of
+  // the catalogue's patterns that a name is checked against.
+  const bits = entry[1];
+  const data = entry[2];
   const icase = (bits & ICASE) !== 0;
   let matched: boolean;
   if ((bits & LITERAL) !== 0) matched = literalEntryMatch(bits, data as string, subject);
   else if (mayMatch({ icase, all: data as string[][] }, subject)) return undefined;
   else matched = false;
-  const status = matched ? 'match' : 'no-match';
   const caveat = subjectCaveat(featuresOf(bits), icase, subject);
-  return caveat === null ? { status, exact: true } : { status, exact: false, reason: caveat };
+  if (caveat === null) return matched ? EXACT_MATCH : EXACT_NO_MATCH;
+  return { status: matched ? 'match' : 'no-match', exact: false, reason: caveat };
 }
+
+// The exact verdicts, one object each for every pattern and name (read only).
+const EXACT_MATCH: PatternTest = Object.freeze({ status: 'match', exact: true });
+const EXACT_NO_MATCH: PatternTest = Object.freeze({ status: 'no-match', exact: true });

@@ -72,3 +72,15 @@ describe('formatHelp', () => {
     expect(formatHelp(child, helperFor(child, 80))).toContain('Global Options:');
   });
 });
+
+describe('the program\'s output without colours', () => {
+  it('strips colour codes as commander does, and passes text without an escape character as it is', async () => {
+    const program = await buildProgram(new Context(defaultDeps()));
+    const { stripColor } = program.configureOutput() as { stripColor: (text: string) => string };
+    const coloured = 'a \x1b[1mbold\x1b[22m and \x1b[31;1mred\x1b[0m word';
+    expect(stripColor(coloured)).toBe('a bold and red word');
+    expect(stripColor(coloured)).toBe(new Command().configureOutput().stripColor!(coloured));
+    const plain = 'Usage: llmobs [options] [command]\n';
+    expect(stripColor(plain)).toBe(plain);
+  });
+});

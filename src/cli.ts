@@ -6,7 +6,7 @@ import { summary } from './completion/shared.js';
 import { examples, wrapLine } from './commands/examples.js';
 import { formatHelp } from './commands/help-format.js';
 import { wholeNumberArg } from './commands/options.js';
-import { registerCommands, standInSummary, standInTerm } from './commands/register.js';
+import { registerCommands, standInSummary, standInTerm, wholeTree } from './commands/register.js';
 import { Context, type ContextDeps, defaultDeps, type GlobalOptions } from './context.js';
 import { CliError, EXIT_CODE_HELP, ExitCode } from './errors.js';
 import { piped } from './io/stdio.js';
@@ -16,29 +16,64 @@ import { VERSION } from './version.js';
 const MAX_TIMEOUT_MS = 3_600_000;
 const MAX_RETRIES = 20;
 
-/** The command tree; `argv` lets a run define only the commands it names (see registerCommands). */
-export async function buildProgram(ctx: Context, argv?: readonly string[]): Promise<Command> {
+/**
+ * The program's options, as flags, in the order of its help (a test checks them against the
+ * options defined). A run defines them only when its arguments may name one (see buildProgram).
+ */
+export const PROGRAM_FLAGS: ReadonlyArray<readonly [short: string | undefined, long: string | undefined]> = [
+  ['-V', undefined],
+  [undefined, '--profile'],
+  [undefined, '--base-url'],
+  [undefined, '--json'],
+  ['-q', '--jq'],
+  [undefined, '--csv'],
+  [undefined, '--headers'],
+  [undefined, '--no-headers'],
+  [undefined, '--verbose'],
+  [undefined, '--no-color'],
+  [undefined, '--timeout'],
+  [undefined, '--retries'],
+  [undefined, '--max-pages'],
+];
+const PROGRAM_LONG = new Set<string | undefined>([...PROGRAM_FLAGS.map(([, long]) => long), '--version', '--help']);
+const PROGRAM_SHORT = new Set<string | undefined>([...PROGRAM_FLAGS.map(([short]) => short?.[1]), 'h']);
+
+/**
+ * Whether a run's arguments may name an option of the program, or need them all: a help (which
+ * describes them), no arguments (the help), or the whole tree. Cautious: any argument that could
+ * be one of the program's flags counts, an option's value or an operand after `--` too, and a
+ * cluster of short flags that holds one of its letters.
+ */
+export function needsProgramOptions(argv: readonly string[]): boolean {
+  if (argv.length === 0 || wholeTree(argv)) return true;
+  for (const arg of argv) {
+    if (arg === 'help') return true;
+    if (arg.startsWith('--')) {
+      const equals = arg.indexOf('=');
+      if (PROGRAM_LONG.has(equals === -1 ? arg : arg.slice(0, equals))) return true;
+    } else if (arg.startsWith('-')) {
+      for (let i = 1; i < arg.length; i++) if (PROGRAM_SHORT.has(arg[i])) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * The command tree; `argv` lets a run define only the commands it names (see registerCommands),
+ * and the program's options only when it may name one (see needsProgramOptions): a run that names
+ * none of them needs only their defaults, which the commands' actions apply (context.ts,
+ * globalsFrom). An option the tree does not know makes run() build it again whole, for the error
+ * to suggest the program's options too.
+ */
+export async function buildProgram(ctx: Context, argv?: readonly string[], programOptions = argv === undefined || needsProgramOptions(argv)): Promise<Command> {
   const program = new Command('llmobs');
   program
     .description('Operate a Langfuse project from the terminal and CI: model definitions, prompts and labels, offline token and cost estimates, and a local Langfuse-compatible server.')
-    // Only -V is the program's: commander would take a program-level --version anywhere on the
-    // line, and prompt commands need --version for themselves. A leading --version still works.
-    .version(VERSION, '-V', 'print the version (also --version before any command)')
     .helpOption('-h, --help', 'show help for a command')
     // The command groups' own `help`; the program's is registered with the commands.
-    .helpCommand('help [command]', 'show the help of a command')
-    .addOption(new Option('--profile <profile>', 'use this profile (default: $LLMOBS_PROFILE, then the active profile)'))
-    .addOption(new Option('--base-url <url>', 'server address, e.g. https://us.cloud.langfuse.com or http://localhost:3000'))
-    .option('--json', 'print JSON on stdout (errors as JSON on stderr)')
-    .option('-q, --jq <expression>', 'filter the JSON output with jq (implies --json), e.g. --jq \'.data[].name\'')
-    .option('--csv', 'print tables as CSV (RFC 4180, with a header row)')
-    .option('--headers', 'print a header row in piped tables too')
-    .option('--no-headers', 'no header row, even on a terminal or in CSV')
-    .option('--verbose', 'trace requests, retries and timings on stderr (also LLMOBS_DEBUG=1)')
-    .option('--no-color', 'disable colour (also NO_COLOR)')
-    .addOption(new Option('--timeout <ms>', `time limit per request attempt in milliseconds, 1 to ${thousands(MAX_TIMEOUT_MS)}`).argParser(wholeNumberArg('--timeout', 1, MAX_TIMEOUT_MS)).default(30_000))
-    .addOption(new Option('--retries <n>', `retries after a rate limit or a transient server error, 0 to ${MAX_RETRIES}`).argParser(wholeNumberArg('--retries', 0, MAX_RETRIES)).default(3))
-    .addOption(new Option('--max-pages <n>', 'most pages a listing (--all, --paginate) follows before it stops with an error').argParser(wholeNumberArg('--max-pages', 1, 1_000_000)).default(1000))
+    .helpCommand('help [command]', 'show the help of a command');
+  if (programOptions) addProgramOptions(program);
+  program
     .showSuggestionAfterError(true)
     .configureHelp({
       sortSubcommands: false,
@@ -51,7 +86,7 @@ export async function buildProgram(ctx: Context, argv?: readonly string[]): Prom
       // Commander's layout, written by a shorter way (see commands/help-format.ts).
       formatHelp(command, helper) {
         const text = formatHelp(command, helper);
-        return command.parent ? withGlobalOptions(text, inheritedOptions(command), helper.helpWidth ?? 80) : text;
+        return command.parent ? withGlobalOptions(text, globalFlags(command), helper.helpWidth ?? 80) : text;
       },
     })
     .addHelpText('after', helpFooter);
@@ -86,11 +121,40 @@ export async function buildProgram(ctx: Context, argv?: readonly string[]): Prom
   return program;
 }
 
+/** The program's options (PROGRAM_FLAGS), in the order of its help. */
+function addProgramOptions(program: Command): void {
+  program
+    // Only -V is the program's: commander would take a program-level --version anywhere on the
+    // line, and prompt commands need --version for themselves. A leading --version still works.
+    .version(VERSION, '-V', 'print the version (also --version before any command)')
+    .addOption(new Option('--profile <profile>', 'use this profile (default: $LLMOBS_PROFILE, then the active profile)'))
+    .addOption(new Option('--base-url <url>', 'server address, e.g. https://us.cloud.langfuse.com or http://localhost:3000'))
+    .option('--json', 'print JSON on stdout (errors as JSON on stderr)')
+    .option('-q, --jq <expression>', 'filter the JSON output with jq (implies --json), e.g. --jq \'.data[].name\'')
+    .option('--csv', 'print tables as CSV (RFC 4180, with a header row)')
+    .option('--headers', 'print a header row in piped tables too')
+    .option('--no-headers', 'no header row, even on a terminal or in CSV')
+    .option('--verbose', 'trace requests, retries and timings on stderr (also LLMOBS_DEBUG=1)')
+    .option('--no-color', 'disable colour (also NO_COLOR)')
+    .addOption(new Option('--timeout <ms>', `time limit per request attempt in milliseconds, 1 to ${thousands(MAX_TIMEOUT_MS)}`).argParser(wholeNumberArg('--timeout', 1, MAX_TIMEOUT_MS)).default(30_000))
+    .addOption(new Option('--retries <n>', `retries after a rate limit or a transient server error, 0 to ${MAX_RETRIES}`).argParser(wholeNumberArg('--retries', 0, MAX_RETRIES)).default(3))
+    .addOption(new Option('--max-pages <n>', 'most pages a listing (--all, --paginate) follows before it stops with an error').argParser(wholeNumberArg('--max-pages', 1, 1_000_000)).default(1000));
+}
+
 export async function run(argv: string[], deps: Partial<ContextDeps> = {}): Promise<number> {
   const ctx = new Context({ ...defaultDeps(), ...deps });
-  const program = await buildProgram(ctx, argv);
+  let program = await buildProgram(ctx, argv);
   try {
-    await program.parseAsync(programVersionFlag(argv, program), { from: 'user' });
+    try {
+      await program.parseAsync(programVersionFlag(argv, program), { from: 'user' });
+    } catch (error) {
+      // An option the tree does not know, in a run that left the program's options out: parsed
+      // again with them (commander stops at an unknown option before any action runs), for the
+      // error to be the same as with the whole tree (it suggests the closest of all options).
+      if (!(error instanceof CommanderError && error.code === 'commander.unknownOption' && program.options.length === 0)) throw error;
+      program = await buildProgram(ctx, argv, true);
+      await program.parseAsync(programVersionFlag(argv, program), { from: 'user' });
+    }
     await ctx.prepare();
     ctx.out.finish();
     return ctx.exitCode;
@@ -183,14 +247,21 @@ function argumentText(argument: Argument): string {
   return argument.required ? `<${name}>` : `[${name}]`;
 }
 
-function inheritedOptions(command: Command): Option[] {
-  const options: Option[] = [];
-  for (let parent = command.parent; parent; parent = parent.parent) options.push(...parent.options.filter((option) => !option.hidden));
-  return options;
+/**
+ * The flags of the options a command inherits, nearest first, as its help lists them: the
+ * program's from PROGRAM_FLAGS, which a run may not have defined (see needsProgramOptions).
+ */
+function globalFlags(command: Command): string[] {
+  const named = (short: string | undefined, long: string | undefined) => (long === undefined || long === '--version' ? [] : [short ? `${short}/${long}` : long]);
+  const flags: string[] = [];
+  for (let parent = command.parent; parent; parent = parent.parent) {
+    if (parent.parent === null) flags.push(...PROGRAM_FLAGS.flatMap(([short, long]) => named(short, long)));
+    else flags.push(...parent.options.filter((option) => !option.hidden).flatMap((option) => named(option.short, option.long)));
+  }
+  return flags;
 }
 
-function withGlobalOptions(text: string, options: readonly Option[], width: number): string {
-  const flags = options.filter((option) => option.long !== undefined && option.long !== '--version').map((option) => (option.short ? `${option.short}/${option.long}` : option.long!));
+function withGlobalOptions(text: string, flags: readonly string[], width: number): string {
   const block = `Global options (llmobs --help describes them):\n${wrapLine(`  ${flags.join(', ')}`, width, '  ')}\n`;
   const commands = text.indexOf('\nCommands:\n');
   return commands === -1 ? `${text.replace(/\n*$/, '\n')}\n${block}` : `${text.slice(0, commands + 1)}${block}\n${text.slice(commands + 1)}`;

@@ -50,7 +50,10 @@ function reflow(text: string): string {
 
 /** Greedy word wrap; `indent` starts each continuation line. A word longer than a line stays whole. */
 export function wrapLine(line: string, width: number, indent = ''): string {
-  const lead = /^ */.exec(line)![0];
+  // The leading spaces, found without a regex (its first use compiles it, in every --help).
+  let spaces = 0;
+  while (line.charCodeAt(spaces) === 32) spaces++;
+  const lead = line.slice(0, spaces);
   const out: string[] = [];
   let current = lead;
   for (const word of line.slice(lead.length).split(' ')) {

@@ -51,6 +51,11 @@ export const TOP_LEVEL: readonly TopLevelEntry[] = topLevel.commands;
 /** Commands whose action needs every command defined (the completion script is generated from the tree). */
 const WHOLE_TREE = new Set(['completion']);
 
+/** Whether a run's arguments name a command that needs the whole tree. */
+export function wholeTree(argv: readonly string[]): boolean {
+  return argv.some((arg) => WHOLE_TREE.has(arg));
+}
+
 /** What the help shows of commands that stand in for a definition not loaded. */
 const standIns = new WeakMap<Command, TopLevelEntry>();
 
@@ -102,7 +107,7 @@ export function verb(group: Command, name: string, define: () => void): void {
  * or for a command that walks the whole tree (WHOLE_TREE), every command is defined.
  */
 export async function registerCommands(program: Command, ctx: Context, argv?: readonly string[]): Promise<void> {
-  const whole = argv === undefined || argv.some((arg) => WHOLE_TREE.has(arg));
+  const whole = argv === undefined || wholeTree(argv);
   const named = new Set(argv);
   const entries = new Map(TOP_LEVEL.map((entry) => [entry.name, entry]));
   const names = Object.keys(REGISTRARS);

@@ -319,3 +319,17 @@ process.stdout.write(JSON.stringify({ modules: runs.size, twice: [...runs].filte
     expect(statSync(entry).mode & 0o777).toBe(0o600);
   });
 });
+
+describe('the program\'s options in a run that names none', () => {
+  it('reports an unknown option with the suggestion the whole tree gives, before anything runs', async () => {
+    for (const [typo, suggestion] of [
+      ['--jsn', '--json'],
+      ['--timout', '--timeout'],
+      ['--encodng', '--encoding'],
+    ]) {
+      const result = await execa(process.execPath, [BIN, 'tokens', 'count', typo!, 'hi'], { env: isolatedEnv(), extendEnv: false, reject: false, stdin: 'ignore' });
+      expect([result.exitCode, result.stdout], typo).toEqual([2, '']);
+      expect(result.stderr, typo).toBe(`error: unknown option '${typo}'\n(Did you mean ${suggestion}?)\nRun with --help to see the usage.`);
+    }
+  });
+});

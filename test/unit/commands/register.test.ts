@@ -1,9 +1,9 @@
 // A run defines only the commands it names (start-up); what the user sees must not depend on it.
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { buildProgram } from '../../../src/cli.js';
+import { buildProgram, needsProgramOptions, PROGRAM_FLAGS } from '../../../src/cli.js';
 import { REGISTRARS, standInTerm, TOP_LEVEL } from '../../../src/commands/register.js';
-import { Context, defaultDeps } from '../../../src/context.js';
+import { Context, defaultDeps, globalsFrom } from '../../../src/context.js';
 
 const build = (argv?: string[]) => buildProgram(new Context(defaultDeps()), argv);
 const find = (program: Command, name: string) => program.commands.find((command) => command.name() === name)!;
@@ -27,10 +27,44 @@ describe('command tree of a run', () => {
 
   it('shows the same top-level help, command names, aliases and descriptions as the whole tree', async () => {
     const full = await build();
-    for (const argv of [['--help'], ['-V'], ['profile', 'list'], ['version'], []]) {
+    for (const argv of [['--help'], ['-V'], ['help'], ['-h', 'profile'], []]) {
       const run = await build(argv);
       expect(run.helpInformation(), argv.join(' ')).toBe(full.helpInformation());
-      expect(run.commands.map((c) => [c.name(), c.aliases(), c.description()])).toEqual(full.commands.map((c) => [c.name(), c.aliases(), c.description()]));
+    }
+    for (const argv of [['profile', 'list'], ['version'], ['--help'], []]) {
+      const run = await build(argv);
+      expect(run.commands.map((c) => [c.name(), c.aliases(), c.description()]), argv.join(' ')).toEqual(full.commands.map((c) => [c.name(), c.aliases(), c.description()]));
+    }
+  });
+
+  it('defines the program\'s options when the arguments may name one, or show a help; the flags it lists are theirs', async () => {
+    const full = await build();
+    expect(full.options.map((option) => [option.short, option.long])).toEqual(PROGRAM_FLAGS);
+    const named = [['--json', 'profile', 'list'], ['tokens', 'count', '--max-pages=3'], ['estimate', '-q', '.x'], ['estimate', '-xq'], ['--no-color', 'version'], ['-V'], ['--version'], ['models', '-h'], ['help', 'models'], ['completion', 'bash'], []];
+    for (const argv of named) {
+      expect(needsProgramOptions(argv), argv.join(' ')).toBe(true);
+      expect((await build(argv)).options.map((option) => option.flags), argv.join(' ')).toEqual(full.options.map((option) => option.flags));
+    }
+    for (const argv of [['profile', 'list'], ['estimate', '--model', 'gpt-4o', '--input', 'hi', '--offline'], ['tokens', 'count', '--encoding', 'o200k_base', 'hello'], ['models', 'match', 'gpt-4o', '--offline'], ['prompts', 'get', 'x', '--version', '3'].slice(0, 3)]) {
+      expect(needsProgramOptions(argv), argv.join(' ')).toBe(false);
+      expect((await build(argv)).options, argv.join(' ')).toEqual([]);
+    }
+  });
+
+  it('gives a run without the program\'s options their defaults', async () => {
+    const full = await build();
+    expect(Object.keys(full.opts()).sort()).toEqual(['color', 'maxPages', 'retries', 'timeout']);
+    expect(globalsFrom({})).toEqual(globalsFrom(full.opts()));
+  });
+
+  it('lists the same global options in every command\'s help, with the program\'s options defined or not', async () => {
+    const full = await build();
+    for (const group of groups(full)) {
+      const run = await build([group.name()]);
+      expect(run.options).toEqual([]);
+      const helpOf = (program: Command) => find(program, group.name()).helpInformation();
+      expect(helpOf(run), group.name()).toBe(helpOf(full));
+      expect(helpOf(run)).toContain('--profile, --base-url, --json, -q/--jq');
     }
   });
 

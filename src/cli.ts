@@ -3,7 +3,7 @@
 // load only when a command actually runs, so `--version` and `--help` start fast.
 import { type Argument, Command, CommanderError, Option, type OutputConfiguration } from 'commander';
 import { summary } from './completion/shared.js';
-import { examples, wrapLine } from './commands/examples.js';
+import { examplesAfter, wrapLine } from './commands/examples.js';
 import { formatHelp } from './commands/help-format.js';
 import { wholeNumberArg } from './commands/options.js';
 import { registerCommands, standInSummary, standInTerm, wholeTree } from './commands/register.js';
@@ -88,10 +88,10 @@ export async function buildProgram(ctx: Context, argv?: readonly string[], progr
         const text = formatHelp(command, helper);
         return command.parent ? withGlobalOptions(text, globalFlags(command), helper.helpWidth ?? 80) : text;
       },
-    })
-    .addHelpText('after', helpFooter);
-  examples(
+    });
+  examplesAfter(
     program,
+    helpFooter,
     'llmobs profile add prod-us --region us',
     "llmobs prompts list --all --jq '.data[].name'",
     'llmobs labels promote support/agent --from staging --to production',

@@ -9,9 +9,18 @@ const registered = new WeakMap<Command, readonly string[]>();
  * starts with `#` is a comment that explains the next one.
  */
 export function examples<T extends Command>(command: T, ...lines: string[]): T {
+  return examplesAfter(command, undefined, ...lines);
+}
+
+/**
+ * examples(), below another text at the end of the help, written with it (commander writes each
+ * text added to a help apart).
+ */
+export function examplesAfter<T extends Command>(command: T, before: (() => string) | undefined, ...lines: string[]): T {
   registered.set(command, lines);
   // Made when a help is shown, not at every start.
-  command.addHelpText('after', () => `\nExamples:\n${lines.map((line) => `  ${line}`).join('\n')}`);
+  const section = () => `\nExamples:\n${lines.map((line) => `  ${line}`).join('\n')}`;
+  command.addHelpText('after', before === undefined ? section : () => `${before()}\n${section()}`);
   return command;
 }
 

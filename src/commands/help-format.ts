@@ -44,7 +44,7 @@ export function formatHelp(command: Command, helper: Help): string {
         lines.push(`  ${term}`);
         continue;
       }
-      const body = remaining < helper.minWidthToWrap || /\n[^\S\r\n]/.test(text) ? text : boxWrap(text, remaining, helper.minWidthToWrap).replaceAll('\n', hanging);
+      const body = remaining < helper.minWidthToWrap || preformatted(text) ? text : boxWrap(text, remaining, helper.minWidthToWrap).replaceAll('\n', hanging);
       lines.push(`  ${term.padEnd(termWidth)}  ${body.replaceAll('\n', '\n  ')}`);
     }
     lines.push('');
@@ -89,27 +89,57 @@ const REPLACED = [
   'styleCommandText',
 ] as const;
 
-/** Help.boxWrap for text without colour codes: words (with the spaces before them) fill lines up to `width`. */
+/**
+ * Help.boxWrap for text without colour codes: words (with the white space before them) fill lines
+ * up to `width`. Written out, as the rest of this file, without the regexes commander uses: each
+ * one's first uses compile it, in every help.
+ */
 function boxWrap(text: string, width: number, minWidth: number): string {
   if (width < minWidth) return text;
   const out: string[] = [];
-  for (const line of text.split(/\r\n|\n/)) {
-    const chunks = line.match(/\s*\S+/g);
-    if (chunks === null) {
-      out.push('');
-      continue;
-    }
-    let current = chunks[0]!;
-    for (let i = 1; i < chunks.length; i++) {
-      const chunk = chunks[i]!;
-      if (current.length + chunk.length <= width) {
-        current += chunk;
-        continue;
-      }
-      out.push(current);
-      current = chunk.trimStart();
-    }
-    out.push(current);
+  // Lines as split(/\r\n|\n/) makes them, but for the \r before a \n: white space at the end of
+  // a line, which the chunks leave out anyway.
+  let lineStart = 0;
+  for (let i = 0; i <= text.length; i++) {
+    if (i < text.length && text.charCodeAt(i) !== 10) continue;
+    wrapLine(text, lineStart, i, width, out);
+    lineStart = i + 1;
   }
   return out.join('\n');
+}
+
+/** One line's chunks as match(/\s*\S+/g) finds them (none: an empty line), laid out as boxWrap does. */
+function wrapLine(text: string, start: number, end: number, width: number, out: string[]): void {
+  let current: string | undefined;
+  let i = start;
+  while (i < end) {
+    const chunkStart = i;
+    while (i < end && isSpace(text.charCodeAt(i))) i++;
+    if (i === end) break;
+    const wordStart = i;
+    while (i < end && !isSpace(text.charCodeAt(i))) i++;
+    if (current === undefined) current = text.slice(chunkStart, i);
+    else if (current.length + (i - chunkStart) <= width) current += text.slice(chunkStart, i);
+    else {
+      out.push(current);
+      current = text.slice(wordStart, i);
+    }
+  }
+  out.push(current ?? '');
+}
+
+/** Whether a help text is laid out by hand: a line break followed by white space (Help.preformatted). */
+function preformatted(text: string): boolean {
+  for (let i = text.indexOf('\n'); i !== -1 && i + 1 < text.length; i = text.indexOf('\n', i + 1)) {
+    const next = text.charCodeAt(i + 1);
+    if (next !== 10 && next !== 13 && isSpace(next)) return true;
+  }
+  return false;
+}
+
+/** JavaScript's \s: white space and line terminators. */
+function isSpace(c: number): boolean {
+  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+  if (c < 0xa0) return false;
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
 }

@@ -1,6 +1,7 @@
 // The help's own formatter against commander's: the same text for every command of the tree, at
 // every width, and commander's wherever the help uses what the formatter does not write.
 import { Command, Help } from 'commander';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../../src/cli.js';
 import { formatHelp } from '../../../src/commands/help-format.js';
@@ -49,6 +50,20 @@ describe('formatHelp', () => {
     for (const command of walk(program)) {
       for (const width of widths) expect(formatHelp(command, helperFor(command, width)), `${name(command)} at ${width}`).toBe(commanders(command, helperFor(command, width)));
     }
+  });
+
+  it('wraps and measures any text as commander does: every kind of white space, line breaks, text laid out by hand', () => {
+    const pieces = [' ', '  ', '\t', '\n', '\r\n', '\r', '\n ', '\n\t', '\u00a0', '\u3000', '\u2028', '\ufeff', '\u200b', 'a', 'word', 'é', '😀', 'x'.repeat(45), '-', '[options]'];
+    const text = fc.array(fc.constantFrom(...pieces), { maxLength: 40 }).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(text, text, text, fc.integer({ min: 1, max: 140 }), (description, optionText, commandText, width) => {
+        const program = new Command('demo').description(description);
+        program.option('--some-option <value>', optionText);
+        program.command('sub').description(commandText);
+        expect(formatHelp(program, helperFor(program, width))).toBe(commanders(program, helperFor(program, width)));
+      }),
+      { numRuns: 3000 },
+    );
   });
 
   it('leaves to commander a help with colour codes, styles, help groups or global options', () => {

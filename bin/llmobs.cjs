@@ -107,7 +107,8 @@ function compileCache() {
   // option (`--help` and `--version` then keep theirs apart; a run that starts with an option
   // that takes a value shares that option's).
   const command = process.argv[2];
-  const entryVariant = command !== undefined && /^(?:[a-z][a-z0-9-]{0,31}|-[a-zA-Z]|--[a-z][a-z0-9-]{0,31})$/.test(command) ? `@${command}` : '';
+  // (Checked without regexes here: compiling one costs more than these loops, in every run.)
+  const entryVariant = command !== undefined && variantName(command) ? `@${command}` : '';
   let dir;
   try {
     // A build is told apart by a digest of its files that the build writes (V8 checks only the
@@ -116,7 +117,7 @@ function compileCache() {
     // As UTF-8 (hexadecimal digits), which Node reads in one step; any other encoding takes its
     // general path, a good part of a millisecond the first time.
     const id = fs.readFileSync(path.join(dist, 'build-id'), 'utf8').trim();
-    if (!/^[0-9a-f]{16}$/.test(id)) return undefined;
+    if (id.length !== 16 || ![...id].every((c) => (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return undefined;
     dir = path.join(top[1], `${id}-${process.version}-${process.arch}`);
   } catch {
     return undefined;
@@ -207,7 +208,7 @@ function compileCache() {
     if (!filename.startsWith(dist) || content.includes('import(')) return compile.call(this, content, filename);
     let wrapper;
     try {
-      const name = filename.slice(dist.length).replace(/[/\\]/g, '+');
+      const name = filename.slice(dist.length).replaceAll('/', '+').replaceAll('\\', '+');
       const key = path.join(dir, `${name}${name === 'cli.cjs' ? entryVariant : ''}-${content.length}.bin`);
       const cached = readCached(key);
       const script = new vm.Script(wrapped(content), { filename, cachedData: cached?.data });
@@ -267,6 +268,21 @@ function compileCache() {
     }
   }
   return loadFromDist;
+}
+
+/**
+ * Whether the first argument names the entry's cache variant: a command name (a lower-case letter,
+ * then up to 31 lower-case letters, digits or dashes), `-x`, or `--name` (the same up to 31).
+ */
+function variantName(arg) {
+  const word = (text) => {
+    if (text.length < 1 || text.length > 32 || !(text[0] >= 'a' && text[0] <= 'z')) return false;
+    for (const c of text) if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c === '-')) return false;
+    return true;
+  };
+  if (arg.startsWith('--')) return word(arg.slice(2));
+  if (arg.startsWith('-')) return arg.length === 2 && ((arg[1] >= 'a' && arg[1] <= 'z') || (arg[1] >= 'A' && arg[1] <= 'Z'));
+  return word(arg);
 }
 
 /**

@@ -17,62 +17,87 @@ const MAX_TIMEOUT_MS = 3_600_000;
 const MAX_RETRIES = 20;
 
 /**
- * The program's options, as flags, in the order of its help (a test checks them against the
- * options defined). A run defines them only when its arguments may name one (see buildProgram).
+ * The program's options, in the order of its help, each with its flags (a test checks them
+ * against the options defined). A run defines those its arguments may name (see programOptionsFor).
  */
-export const PROGRAM_FLAGS: ReadonlyArray<readonly [short: string | undefined, long: string | undefined]> = [
-  ['-V', undefined],
-  [undefined, '--profile'],
-  [undefined, '--base-url'],
-  [undefined, '--json'],
-  ['-q', '--jq'],
-  [undefined, '--csv'],
-  [undefined, '--headers'],
-  [undefined, '--no-headers'],
-  [undefined, '--verbose'],
-  [undefined, '--no-color'],
-  [undefined, '--timeout'],
-  [undefined, '--retries'],
-  [undefined, '--max-pages'],
+const PROGRAM_OPTIONS: ReadonlyArray<{ flags: readonly [short: string | undefined, long: string | undefined]; add: (program: Command) => void }> = [
+  // Only -V is the program's: commander would take a program-level --version anywhere on the
+  // line, and prompt commands need --version for themselves. A leading --version still works.
+  { flags: ['-V', undefined], add: (p) => p.version(VERSION, '-V', 'print the version (also --version before any command)') },
+  { flags: [undefined, '--profile'], add: (p) => p.addOption(new Option('--profile <profile>', 'use this profile (default: $LLMOBS_PROFILE, then the active profile)')) },
+  { flags: [undefined, '--base-url'], add: (p) => p.addOption(new Option('--base-url <url>', 'server address, e.g. https://us.cloud.langfuse.com or http://localhost:3000')) },
+  { flags: [undefined, '--json'], add: (p) => p.option('--json', 'print JSON on stdout (errors as JSON on stderr)') },
+  { flags: ['-q', '--jq'], add: (p) => p.option('-q, --jq <expression>', "filter the JSON output with jq (implies --json), e.g. --jq '.data[].name'") },
+  { flags: [undefined, '--csv'], add: (p) => p.option('--csv', 'print tables as CSV (RFC 4180, with a header row)') },
+  { flags: [undefined, '--headers'], add: (p) => p.option('--headers', 'print a header row in piped tables too') },
+  { flags: [undefined, '--no-headers'], add: (p) => p.option('--no-headers', 'no header row, even on a terminal or in CSV') },
+  { flags: [undefined, '--verbose'], add: (p) => p.option('--verbose', 'trace requests, retries and timings on stderr (also LLMOBS_DEBUG=1)') },
+  { flags: [undefined, '--no-color'], add: (p) => p.option('--no-color', 'disable colour (also NO_COLOR)') },
+  {
+    flags: [undefined, '--timeout'],
+    add: (p) => p.addOption(new Option('--timeout <ms>', `time limit per request attempt in milliseconds, 1 to ${thousands(MAX_TIMEOUT_MS)}`).argParser(wholeNumberArg('--timeout', 1, MAX_TIMEOUT_MS)).default(30_000)),
+  },
+  {
+    flags: [undefined, '--retries'],
+    add: (p) => p.addOption(new Option('--retries <n>', `retries after a rate limit or a transient server error, 0 to ${MAX_RETRIES}`).argParser(wholeNumberArg('--retries', 0, MAX_RETRIES)).default(3)),
+  },
+  {
+    flags: [undefined, '--max-pages'],
+    add: (p) => p.addOption(new Option('--max-pages <n>', 'most pages a listing (--all, --paginate) follows before it stops with an error').argParser(wholeNumberArg('--max-pages', 1, 1_000_000)).default(1000)),
+  },
 ];
-const PROGRAM_LONG = new Set<string | undefined>([...PROGRAM_FLAGS.map(([, long]) => long), '--version', '--help']);
-const PROGRAM_SHORT = new Set<string | undefined>([...PROGRAM_FLAGS.map(([short]) => short?.[1]), 'h']);
+
+/** The program's options as flags, in the order of its help. */
+export const PROGRAM_FLAGS = PROGRAM_OPTIONS.map((option) => option.flags);
 
 /**
- * Whether a run's arguments may name an option of the program, or need them all: a help (which
- * describes them), no arguments (the help), or the whole tree. Cautious: any argument that could
- * be one of the program's flags counts, an option's value or an operand after `--` too, and a
- * cluster of short flags that holds one of its letters.
+ * Which of the program's options a run defines: all of them for a help (which describes them), no
+ * arguments (the help) or the whole tree; else each one its arguments may name, and none when
+ * they name none (the commands' actions apply the defaults: context.ts, globalsFrom). Cautious:
+ * any argument that could be a flag of one counts (a value or an operand after `--` too), a
+ * cluster of short flags names each of its letters, --headers and --no-headers come together
+ * (each changes the other's default), and a leading --version is -V (programVersionFlag).
  */
-export function needsProgramOptions(argv: readonly string[]): boolean {
-  if (argv.length === 0 || wholeTree(argv)) return true;
+export function programOptionsFor(argv: readonly string[]): 'all' | ReadonlySet<number> {
+  if (argv.length === 0 || wholeTree(argv)) return 'all';
+  const named = new Set<number>();
+  const name = (test: (short: string | undefined, long: string | undefined) => boolean) => {
+    PROGRAM_FLAGS.forEach(([short, long], index) => {
+      if (test(short, long)) named.add(index);
+    });
+  };
   for (const arg of argv) {
-    if (arg === 'help') return true;
+    if (arg === 'help' || arg === '--help' || arg === '-h') return 'all';
     if (arg.startsWith('--')) {
       const equals = arg.indexOf('=');
-      if (PROGRAM_LONG.has(equals === -1 ? arg : arg.slice(0, equals))) return true;
+      const flag = equals === -1 ? arg : arg.slice(0, equals);
+      name((short, long) => long === flag || (flag === '--version' && short === '-V') || (long !== undefined && (flag === '--headers' || flag === '--no-headers') && long.endsWith('-headers')));
     } else if (arg.startsWith('-')) {
-      for (let i = 1; i < arg.length; i++) if (PROGRAM_SHORT.has(arg[i])) return true;
+      for (let i = 1; i < arg.length; i++) {
+        if (arg[i] === 'h') return 'all';
+        name((short) => short === `-${arg[i]}`);
+      }
     }
   }
-  return false;
+  return named;
 }
 
 /**
- * The command tree; `argv` lets a run define only the commands it names (see registerCommands),
- * and the program's options only when it may name one (see needsProgramOptions): a run that names
- * none of them needs only their defaults, which the commands' actions apply (context.ts,
- * globalsFrom). An option the tree does not know makes run() build it again whole, for the error
- * to suggest the program's options too.
+ * The command tree; `argv` lets a run define only the commands it names (see registerCommands)
+ * and the program's options it may name (see programOptionsFor). An option the tree does not
+ * know makes run() build it again with all of the program's, for the error to suggest the
+ * closest of all options.
  */
-export async function buildProgram(ctx: Context, argv?: readonly string[], programOptions = argv === undefined || needsProgramOptions(argv)): Promise<Command> {
+export async function buildProgram(ctx: Context, argv?: readonly string[], programOptions: 'all' | ReadonlySet<number> = argv === undefined ? 'all' : programOptionsFor(argv)): Promise<Command> {
   const program = new Command('llmobs');
   program
     .description('Operate a Langfuse project from the terminal and CI: model definitions, prompts and labels, offline token and cost estimates, and a local Langfuse-compatible server.')
     .helpOption('-h, --help', 'show help for a command')
     // The command groups' own `help`; the program's is registered with the commands.
     .helpCommand('help [command]', 'show the help of a command');
-  if (programOptions) addProgramOptions(program);
+  PROGRAM_OPTIONS.forEach((option, index) => {
+    if (programOptions === 'all' || programOptions.has(index)) option.add(program);
+  });
   program
     .showSuggestionAfterError(true)
     .configureHelp({
@@ -121,26 +146,6 @@ export async function buildProgram(ctx: Context, argv?: readonly string[], progr
   return program;
 }
 
-/** The program's options (PROGRAM_FLAGS), in the order of its help. */
-function addProgramOptions(program: Command): void {
-  program
-    // Only -V is the program's: commander would take a program-level --version anywhere on the
-    // line, and prompt commands need --version for themselves. A leading --version still works.
-    .version(VERSION, '-V', 'print the version (also --version before any command)')
-    .addOption(new Option('--profile <profile>', 'use this profile (default: $LLMOBS_PROFILE, then the active profile)'))
-    .addOption(new Option('--base-url <url>', 'server address, e.g. https://us.cloud.langfuse.com or http://localhost:3000'))
-    .option('--json', 'print JSON on stdout (errors as JSON on stderr)')
-    .option('-q, --jq <expression>', 'filter the JSON output with jq (implies --json), e.g. --jq \'.data[].name\'')
-    .option('--csv', 'print tables as CSV (RFC 4180, with a header row)')
-    .option('--headers', 'print a header row in piped tables too')
-    .option('--no-headers', 'no header row, even on a terminal or in CSV')
-    .option('--verbose', 'trace requests, retries and timings on stderr (also LLMOBS_DEBUG=1)')
-    .option('--no-color', 'disable colour (also NO_COLOR)')
-    .addOption(new Option('--timeout <ms>', `time limit per request attempt in milliseconds, 1 to ${thousands(MAX_TIMEOUT_MS)}`).argParser(wholeNumberArg('--timeout', 1, MAX_TIMEOUT_MS)).default(30_000))
-    .addOption(new Option('--retries <n>', `retries after a rate limit or a transient server error, 0 to ${MAX_RETRIES}`).argParser(wholeNumberArg('--retries', 0, MAX_RETRIES)).default(3))
-    .addOption(new Option('--max-pages <n>', 'most pages a listing (--all, --paginate) follows before it stops with an error').argParser(wholeNumberArg('--max-pages', 1, 1_000_000)).default(1000));
-}
-
 export async function run(argv: string[], deps: Partial<ContextDeps> = {}): Promise<number> {
   const ctx = new Context({ ...defaultDeps(), ...deps });
   let program = await buildProgram(ctx, argv);
@@ -151,8 +156,8 @@ export async function run(argv: string[], deps: Partial<ContextDeps> = {}): Prom
       // An option the tree does not know, in a run that left the program's options out: parsed
       // again with them (commander stops at an unknown option before any action runs), for the
       // error to be the same as with the whole tree (it suggests the closest of all options).
-      if (!(error instanceof CommanderError && error.code === 'commander.unknownOption' && program.options.length === 0)) throw error;
-      program = await buildProgram(ctx, argv, true);
+      if (!(error instanceof CommanderError && error.code === 'commander.unknownOption' && program.options.length < PROGRAM_OPTIONS.length)) throw error;
+      program = await buildProgram(ctx, argv, 'all');
       await program.parseAsync(programVersionFlag(argv, program), { from: 'user' });
     }
     await ctx.prepare();
@@ -249,7 +254,7 @@ function argumentText(argument: Argument): string {
 
 /**
  * The flags of the options a command inherits, nearest first, as its help lists them: the
- * program's from PROGRAM_FLAGS, which a run may not have defined (see needsProgramOptions).
+ * program's from PROGRAM_FLAGS, which a run may not have defined (see programOptionsFor).
  */
 function globalFlags(command: Command): string[] {
   const named = (short: string | undefined, long: string | undefined) => (long === undefined || long === '--version' ? [] : [short ? `${short}/${long}` : long]);

@@ -320,16 +320,20 @@ process.stdout.write(JSON.stringify({ modules: runs.size, twice: [...runs].filte
   });
 });
 
-describe('the program\'s options in a run that names none', () => {
+describe('the program\'s options in a run that names few or none', () => {
   it('reports an unknown option with the suggestion the whole tree gives, before anything runs', async () => {
-    for (const [typo, suggestion] of [
+    for (const [typo, suggestion, ...named] of [
       ['--jsn', '--json'],
       ['--timout', '--timeout'],
       ['--encodng', '--encoding'],
+      ['--timout', '--timeout', '--json'],
+      ['--max-page', '--max-pages', '--verbose', '--no-color'],
     ]) {
-      const result = await execa(process.execPath, [BIN, 'tokens', 'count', typo!, 'hi'], { env: isolatedEnv(), extendEnv: false, reject: false, stdin: 'ignore' });
+      const result = await execa(process.execPath, [BIN, ...named, 'tokens', 'count', typo!, 'hi'], { env: isolatedEnv(), extendEnv: false, reject: false, stdin: 'ignore' });
       expect([result.exitCode, result.stdout], typo).toEqual([2, '']);
-      expect(result.stderr, typo).toBe(`error: unknown option '${typo}'\n(Did you mean ${suggestion}?)\nRun with --help to see the usage.`);
+      const expected = `unknown option '${typo}'\n(Did you mean ${suggestion}?)`;
+      if (named.includes('--json')) expect(JSON.parse(result.stderr).error.message, typo).toBe(expected);
+      else expect(result.stderr, typo).toBe(`error: ${expected}\nRun with --help to see the usage.`);
     }
   });
 });

@@ -1,7 +1,7 @@
 // A run defines only the commands it names (start-up); what the user sees must not depend on it.
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { buildProgram, needsProgramOptions, PROGRAM_FLAGS } from '../../../src/cli.js';
+import { buildProgram, PROGRAM_FLAGS, programOptionsFor } from '../../../src/cli.js';
 import { REGISTRARS, standInTerm, TOP_LEVEL } from '../../../src/commands/register.js';
 import { Context, defaultDeps, globalsFrom } from '../../../src/context.js';
 
@@ -27,7 +27,7 @@ describe('command tree of a run', () => {
 
   it('shows the same top-level help, command names, aliases and descriptions as the whole tree', async () => {
     const full = await build();
-    for (const argv of [['--help'], ['-V'], ['help'], ['-h', 'profile'], []]) {
+    for (const argv of [['--help'], ['help'], ['-h', 'profile'], []]) {
       const run = await build(argv);
       expect(run.helpInformation(), argv.join(' ')).toBe(full.helpInformation());
     }
@@ -37,18 +37,29 @@ describe('command tree of a run', () => {
     }
   });
 
-  it('defines the program\'s options when the arguments may name one, or show a help; the flags it lists are theirs', async () => {
+  it('defines the program\'s options the arguments may name, all of them for a help; the flags it lists are theirs', async () => {
     const full = await build();
     expect(full.options.map((option) => [option.short, option.long])).toEqual(PROGRAM_FLAGS);
-    const named = [['--json', 'profile', 'list'], ['tokens', 'count', '--max-pages=3'], ['estimate', '-q', '.x'], ['estimate', '-xq'], ['--no-color', 'version'], ['-V'], ['--version'], ['models', '-h'], ['help', 'models'], ['completion', 'bash'], []];
-    for (const argv of named) {
-      expect(needsProgramOptions(argv), argv.join(' ')).toBe(true);
-      expect((await build(argv)).options.map((option) => option.flags), argv.join(' ')).toEqual(full.options.map((option) => option.flags));
+    const flagsOf = async (argv: string[]) => (await build(argv)).options.map((option) => option.short ?? option.long);
+    for (const argv of [['-h'], ['models', '--help'], ['help', 'models'], ['completion', 'bash'], [], ['-Vh']]) {
+      expect(programOptionsFor(argv), argv.join(' ')).toBe('all');
+      expect(await flagsOf(argv), argv.join(' ')).toEqual(full.options.map((option) => option.short ?? option.long));
     }
-    for (const argv of [['profile', 'list'], ['estimate', '--model', 'gpt-4o', '--input', 'hi', '--offline'], ['tokens', 'count', '--encoding', 'o200k_base', 'hello'], ['models', 'match', 'gpt-4o', '--offline'], ['prompts', 'get', 'x', '--version', '3'].slice(0, 3)]) {
-      expect(needsProgramOptions(argv), argv.join(' ')).toBe(false);
-      expect((await build(argv)).options, argv.join(' ')).toEqual([]);
-    }
+    const cases: Array<[string[], Array<string | undefined>]> = [
+      [['--json', 'profile', 'list'], ['--json']],
+      [['tokens', 'count', '--max-pages=3'], ['--max-pages']],
+      [['estimate', '-q', '.x'], ['-q']],
+      [['estimate', '-xqV'], ['-V', '-q']],
+      [['--no-color', 'version'], ['--no-color']],
+      [['-V'], ['-V']],
+      [['--version'], ['-V']],
+      [['tokens', 'count', '--no-headers', 'hi'], ['--headers', '--no-headers']],
+      [['profile', 'list'], []],
+      [['estimate', '--model', 'gpt-4o', '--input', 'hi', '--offline'], []],
+      [['tokens', 'count', '--encoding', 'o200k_base', 'hello'], []],
+      [['models', 'match', 'gpt-4o', '--offline'], []],
+    ];
+    for (const [argv, flags] of cases) expect(await flagsOf(argv), argv.join(' ')).toEqual(flags);
   });
 
   it('gives a run without the program\'s options their defaults', async () => {

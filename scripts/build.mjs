@@ -23,7 +23,7 @@ import { createRequire } from 'node:module';
 import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { analyzeMetafile, build, transform } from 'esbuild';
-import { PACK_THRESHOLD, packChunks } from './pack-chunks.mjs';
+import { decodeMappings, encodeMappings, PACK_THRESHOLD, packChunks } from './pack-chunks.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
@@ -308,8 +308,12 @@ async function foldEntryImports(metafile, entry) {
     if (!/\.c?js$/.test(file) || file === entry || foldedIndex.has(absolute(file))) continue;
     const path = absolute(file);
     const code = readFileSync(path, 'utf8');
-    const rewritten = importsFromEntry(code, dirname(path), foldedIndex, `./${relative(dirname(path), absolute(entry))}`.replace('./../', '../'), prefix);
-    if (rewritten !== code) writeFileSync(path, rewritten);
+    const edits = [];
+    const rewritten = importsFromEntry(code, dirname(path), foldedIndex, `./${relative(dirname(path), absolute(entry))}`.replace('./../', '../'), prefix, edits);
+    if (rewritten !== code) {
+      writeFileSync(path, rewritten);
+      if (existsSync(`${path}.map`)) writeFileSync(`${path}.map`, shiftMap(readFileSync(`${path}.map`, 'utf8'), code, edits));
+    }
   }
   for (const file of folded) {
     rmSync(absolute(file));
@@ -323,7 +327,7 @@ async function foldEntryImports(metafile, entry) {
  * a folded chunk: `import{a as b}from"./chunk-X.js"` becomes an import of the prefixed name from
  * the entry, and a bare `import"./chunk-X.js"` goes (the entry has run it already).
  */
-function importsFromEntry(code, dir, foldedIndex, entryPath, prefix) {
+function importsFromEntry(code, dir, foldedIndex, entryPath, prefix, edits = []) {
   const statement = /^import\s*(?:\{([^}]*)\}\s*from\s*)?"([^"]+)";?/;
   let rest = code;
   let head = '';
@@ -345,6 +349,8 @@ function importsFromEntry(code, dir, foldedIndex, entryPath, prefix) {
     const name = path.slice(path.lastIndexOf('/') + 1);
     if (rest.includes(`/${name}"`) || rest.includes(`"./${name}"`)) throw new Error(`build: an import of ${name} that the fold cannot rewrite`);
   }
+  // One edit, for the source map: the import statements at the top, as rewritten.
+  if (code.length - rest.length !== head.length || !code.startsWith(head)) edits.push({ offset: 0, before: code.length - rest.length, after: head });
   return head + rest;
 }
 
@@ -362,25 +368,30 @@ async function toCommonJs(metafile, files) {
   for (const file of files) {
     const path = join(root, file);
     const mapPath = `${path}.map`;
-    let code = readFileSync(path, 'utf8').replace(/\n?\/\/# sourceMappingURL=\S+\s*$/, '');
+    const original = readFileSync(path, 'utf8').replace(/\n?\/\/# sourceMappingURL=\S+\s*$/, '');
+    // What changes before the conversion, in one pass (its source map follows: shiftMap).
+    const replacements = new Map([
+      // A CommonJS module has its own file and folder names at hand, at no cost.
+      ['import.meta.dirname', '__dirname'],
+      ['import.meta.filename', '__filename'],
+      // Computed on first use: most runs never use it, and the first pathToFileURL of a process
+      // costs (path.resolve, the URL parser).
+      ['import.meta.url', '__llmobsImportMetaUrl()'],
+    ]);
     for (const imp of metafile.outputs[file]?.imports ?? []) {
       if (!imp.external) continue;
       if (imp.path.startsWith('node:') || isBuiltin(imp.path.split('/')[0])) continue;
       if (imp.kind !== 'dynamic-import') throw new Error(`build: ${file} imports ${imp.path} statically; load a package that stays external with import() or createRequire`);
-      code = code.replaceAll(`import(${JSON.stringify(imp.path)})`, `__llmobsImport(${JSON.stringify(imp.path)})`);
+      replacements.set(`import(${JSON.stringify(imp.path)})`, `__llmobsImport(${JSON.stringify(imp.path)})`);
     }
+    const edits = [];
+    const literal = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    let code = replaceRecorded(original, new RegExp([...replacements.keys()].map(literal).join('|'), 'g'), (text) => replacements.get(text), edits);
     const banner = ['"use strict";'];
     if (code.includes('__llmobsImport(')) banner.push('var __llmobsImport=(specifier)=>import(specifier);');
-    // A CommonJS module has its own file and folder names at hand, at no cost.
-    code = code.replaceAll('import.meta.dirname', '__dirname').replaceAll('import.meta.filename', '__filename');
-    if (code.includes('import.meta.url')) {
-      // Computed on first use: most runs never use it, and the first pathToFileURL of a process
-      // costs (path.resolve, the URL parser).
-      code = code.replaceAll('import.meta.url', '__llmobsImportMetaUrl()');
-      banner.push('var __llmobsMetaUrl;function __llmobsImportMetaUrl(){return __llmobsMetaUrl??=require("node:url").pathToFileURL(__filename).href}');
-    }
+    if (code.includes('__llmobsImportMetaUrl()')) banner.push('var __llmobsMetaUrl;function __llmobsImportMetaUrl(){return __llmobsMetaUrl??=require("node:url").pathToFileURL(__filename).href}');
     // The bundle's source map goes in inline, so that the converted file maps to the sources.
-    if (existsSync(mapPath)) code += `\n//# sourceMappingURL=data:application/json;base64,${readFileSync(mapPath).toString('base64')}`;
+    if (existsSync(mapPath)) code += `\n//# sourceMappingURL=data:application/json;base64,${Buffer.from(shiftMap(readFileSync(mapPath, 'utf8'), original, edits)).toString('base64')}`;
     const out = await transform(code, {
       format: 'cjs',
       platform: 'node',
@@ -396,8 +407,13 @@ async function toCommonJs(metafile, files) {
     });
     if (out.warnings.length) throw new Error(`build: ${file} does not convert to CommonJS cleanly: ${out.warnings.map((w) => w.text).join('; ')}`);
     if (/\bimport\.meta\b/.test(out.code)) throw new Error(`build: ${file} still uses import.meta after the conversion to CommonJS`);
-    writeFileSync(path, `${exportGetters(oneLayerOfExports(out.code, file), file)}//# sourceMappingURL=${basename(file)}.map\n`);
-    writeFileSync(mapPath, out.map);
+    // Two rewrites of esbuild's output, each followed by its source map.
+    const layerEdits = [];
+    const oneLayer = oneLayerOfExports(out.code, file, layerEdits);
+    const getterEdits = [];
+    const final = exportGetters(oneLayer, file, getterEdits);
+    writeFileSync(path, `${final}//# sourceMappingURL=${basename(file)}.map\n`);
+    writeFileSync(mapPath, shiftMap(shiftMap(out.map, out.code, layerEdits), oneLayer, getterEdits));
   }
 }
 
@@ -409,12 +425,66 @@ async function toCommonJs(metafile, files) {
  * live): fewer objects and property definitions as each file loads, a few hundred per command.
  * A bundled package built by esbuild carries the same helper, and gets the same change.
  */
-function oneLayerOfExports(code, file) {
+function oneLayerOfExports(code, file, edits = []) {
   const copying = /__toCommonJS=(\w+)=>__copyProps\(__defProp\(\{\},"__esModule",\{value:!0\}\),\1\)/g;
   if (!code.includes('__toCommonJS')) return code;
-  const changed = code.replace(copying, '__toCommonJS=$1=>__defProp($1,"__esModule",{value:!0})');
+  const changed = replaceRecorded(code, copying, (_whole, name) => `__toCommonJS=${name}=>__defProp(${name},"__esModule",{value:!0})`, edits);
   if (changed === code) throw new Error(`build: ${file}: esbuild's __toCommonJS is not in the expected form; update oneLayerOfExports`);
   return changed;
+}
+
+/** String.replace that records each replacement (where, how long before and after) in `edits`. */
+function replaceRecorded(code, pattern, replacer, edits) {
+  return code.replace(pattern, (...match) => {
+    const whole = match[0];
+    const offset = match.at(-2);
+    const replacement = replacer(...match);
+    if (replacement !== whole) edits.push({ offset, before: whole.length, after: replacement });
+    return replacement;
+  });
+}
+
+/**
+ * The source map (JSON text) of `code` after the edits made to it (replaceRecorded: where, how
+ * long the text replaced, and its replacement): the mappings of the code after each edit move
+ * with it, by lines and columns; those of the text replaced go. (Each rewrite of esbuild's output
+ * that does not follow it leaves everything after it on its line, on bundles' long lines most of
+ * a file, mapped to other lines or other files.)
+ */
+export function shiftMap(mapText, code, edits) {
+  if (edits.length === 0) return mapText;
+  const map = JSON.parse(mapText);
+  let lines = decodeMappings(map.mappings);
+  const lineStarts = [0];
+  for (let i = code.indexOf('\n'); i !== -1; i = code.indexOf('\n', i + 1)) lineStarts.push(i + 1);
+  while (lines.length < lineStarts.length) lines.push([]);
+  const position = (offset) => {
+    let low = 0;
+    let high = lineStarts.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if (lineStarts[mid] <= offset) low = mid;
+      else high = mid - 1;
+    }
+    return [low, offset - lineStarts[low]];
+  };
+  // From the last edit to the first: an edit moves only what follows it, so the positions of the
+  // ones before it stay those of `code`.
+  for (const { offset, before, after } of [...edits].sort((a, b) => b.offset - a.offset)) {
+    const [startLine, startColumn] = position(offset);
+    const [endLine, endColumn] = position(offset + before);
+    const added = after.split('\n');
+    const newEndLine = startLine + added.length - 1;
+    const newEndColumn = (added.length === 1 ? startColumn : 0) + added.at(-1).length;
+    const moved = (lines[endLine] ?? []).filter((segment) => segment[0] >= endColumn).map(([column, ...rest]) => [newEndColumn + column - endColumn, ...rest]);
+    const kept = (lines[startLine] ?? []).filter((segment) => segment[0] < startColumn);
+    const middle = Array.from({ length: newEndLine - startLine }, () => []);
+    const joined = [kept, ...middle];
+    joined[joined.length - 1] = [...joined[joined.length - 1], ...moved];
+    lines = [...lines.slice(0, startLine), ...joined, ...lines.slice(endLine + 1)];
+  }
+  map.mappings = encodeMappings(lines);
+  return JSON.stringify(map);
 }
 
 /**
@@ -425,10 +495,10 @@ function oneLayerOfExports(code, file) {
  * are configurable where defineProperty's are not: nothing redefines a module's exports.) Any
  * other shape of the call is left as it is.
  */
-export function exportGetters(code, file) {
+export function exportGetters(code, file, edits = []) {
   const call = /var ([\w$]+)=\{\};__export\(\1,\{([^{}]*)\}\);/g;
   let changed = 0;
-  const out = code.replace(call, (whole, name, body) => {
+  const out = replaceRecorded(code, call, (whole, name, body) => {
     const entries = body.split(',');
     const getters = [];
     for (const entry of entries) {
@@ -438,7 +508,7 @@ export function exportGetters(code, file) {
     }
     changed++;
     return `var ${name}={${getters.join(',')}};`;
-  });
+  }, edits);
   if (changed > 1) throw new Error(`build: ${file} has ${changed} export lists; exportGetters expects one per file`);
   return out;
 }

@@ -6,7 +6,7 @@ import { summary } from './completion/shared.js';
 import { examplesAfter, wrapLine } from './commands/examples.js';
 import { formatHelp } from './commands/help-format.js';
 import { wholeNumberArg } from './commands/options.js';
-import { registerCommands, standInSummary, standInTerm, wholeTree } from './commands/register.js';
+import { registerCommands, standInSummary, standInTerm, TOP_LEVEL, wholeTree } from './commands/register.js';
 import { Context, type ContextDeps, defaultDeps, type GlobalOptions } from './context.js';
 import { CliError, EXIT_CODE_HELP, ExitCode } from './errors.js';
 import { piped } from './io/stdio.js';
@@ -51,15 +51,16 @@ const PROGRAM_OPTIONS: ReadonlyArray<{ flags: readonly [short: string | undefine
 export const PROGRAM_FLAGS = PROGRAM_OPTIONS.map((option) => option.flags);
 
 /**
- * Which of the program's options a run defines: all of them for a help (which describes them), no
- * arguments (the help) or the whole tree; else each one its arguments may name, and none when
+ * Which of the program's options a run defines: all of them for a help (which describes them), a
+ * run that no command takes (the program's help or errors) or the whole tree; else each one its
+ * arguments may name, and none when
  * they name none (the commands' actions apply the defaults: context.ts, globalsFrom). Cautious:
  * any argument that could be a flag of one counts (a value or an operand after `--` too), a
  * cluster of short flags names each of its letters, --headers and --no-headers come together
  * (each changes the other's default), and a leading --version is -V (programVersionFlag).
  */
 export function programOptionsFor(argv: readonly string[]): 'all' | ReadonlySet<number> {
-  if (argv.length === 0 || wholeTree(argv)) return 'all';
+  if (argv.length === 0 || wholeTree(argv) || mayShowProgramHelp(argv)) return 'all';
   const named = new Set<number>();
   const name = (test: (short: string | undefined, long: string | undefined) => boolean) => {
     PROGRAM_FLAGS.forEach(([short, long], index) => {
@@ -80,6 +81,33 @@ export function programOptionsFor(argv: readonly string[]): 'all' | ReadonlySet<
     }
   }
   return named;
+}
+
+/** The program's options that take a value, by their flags. */
+const VALUE_FLAGS = new Set(['--profile', '--base-url', '-q', '--jq', '--timeout', '--retries', '--max-pages']);
+
+/**
+ * Whether the program itself may answer the run with its help, which lists all its options: no
+ * command takes the run (its first operand, past the program's options and their values, is no
+ * command's name or alias) and no -V (or leading --version) answers first with the version.
+ * Cautious: `--`, or a short-flag cluster that takes a value, counts as may.
+ */
+function mayShowProgramHelp(argv: readonly string[]): boolean {
+  const commands = new Set(TOP_LEVEL.flatMap((entry) => [entry.name, ...entry.aliases]));
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') return true;
+    if (arg === '-V' || arg === '--version') return false;
+    if (arg.startsWith('--')) {
+      if (!arg.includes('=') && VALUE_FLAGS.has(arg)) i++;
+    } else if (arg.startsWith('-') && arg.length > 1) {
+      if (arg === '-q') i++;
+      else if (arg.slice(1).includes('q')) return true;
+    } else {
+      return !commands.has(arg);
+    }
+  }
+  return true;
 }
 
 /**

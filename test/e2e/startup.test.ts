@@ -3,6 +3,7 @@
 // put in dist/cli.js. A command that starts loading zod or the HTTP stack fails here.
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
@@ -53,6 +54,7 @@ export async function load(url, context, next) {
     join(dir, 'trace.mjs'),
     `import Module, { register } from 'node:module';
 import { appendFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 register(new URL('./hooks.mjs', import.meta.url), { data: { out: ${JSON.stringify(file)} } });
 const compile = Module.prototype._compile;
@@ -335,5 +337,32 @@ describe('the program\'s options in a run that names few or none', () => {
       if (named.includes('--json')) expect(JSON.parse(result.stderr).error.message, typo).toBe(expected);
       else expect(result.stderr, typo).toBe(`error: ${expected}\nRun with --help to see the usage.`);
     }
+  });
+});
+
+describe('source maps of the built files', () => {
+  it('map every function of dist/cli.cjs and of the chunks estimate loads to its declaration in src/', () => {
+    const { SourceMap } = createRequire(import.meta.url)('node:module') as typeof import('node:module');
+    const files = ['cli.cjs', ...readdirSync(join(ROOT, 'dist', 'chunks')).filter((name) => /^(estimate|action|count|match)-.*\.cjs$/.test(name)).map((name) => `chunks/${name}`)];
+    expect(files.length).toBeGreaterThan(3);
+    let checked = 0;
+    for (const file of files) {
+      const path = join(ROOT, 'dist', file);
+      const code = readFileSync(path, 'utf8');
+      const map = new SourceMap(JSON.parse(readFileSync(`${path}.map`, 'utf8')));
+      const lines = code.split('\n');
+      lines.forEach((line, lineNumber) => {
+        for (const match of line.matchAll(/(?<![\w$.])function ([A-Za-z_$][\w$]*)\(/g)) {
+          const entry = map.findEntry(lineNumber, match.index!) as { generatedLine?: number; originalSource?: string; originalLine?: number };
+          // A declaration whose first mapping is further on (esbuild maps some from their
+          // parameters) finds the last one before it, on an earlier line: not its own.
+          if (entry.generatedLine !== lineNumber || !entry.originalSource?.includes('/src/') || !entry.originalSource.endsWith('.ts')) continue;
+          const source = readFileSync(new URL(entry.originalSource, pathToFileURL(path)), 'utf8').split('\n');
+          expect(source[entry.originalLine!], `${file}: ${match[1]} maps to ${entry.originalSource}:${entry.originalLine! + 1}`).toContain(`function ${match[1]!.replace(/\d+$/, '')}`);
+          checked++;
+        }
+      });
+    }
+    expect(checked).toBeGreaterThan(200);
   });
 });

@@ -80,7 +80,9 @@ export function precomputePatterns(patterns: Iterable<string>): Record<string, K
 export function testPattern(pattern: string | CompiledPattern, subject: string): PatternTest {
   if (typeof pattern === 'string') {
     const verdict = knownVerdict(pattern, subject);
-    if (verdict !== undefined) return verdict;
+    // A copy: knownVerdict shares one frozen object per exact verdict, and a caller may keep or
+    // change what it gets.
+    if (verdict !== undefined) return { ...verdict };
   }
   const c = typeof pattern === 'string' ? compilePattern(pattern) : pattern;
   if (c.status === 'invalid') return { status: 'error', reason: `invalid pattern: ${c.reason}` };

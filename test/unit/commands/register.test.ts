@@ -27,7 +27,8 @@ describe('command tree of a run', () => {
 
   it('shows the same top-level help, command names, aliases and descriptions as the whole tree', async () => {
     const full = await build();
-    for (const argv of [['--help'], ['help'], ['-h', 'profile'], []]) {
+    // Every run whose arguments no command takes: the program answers, with its help or an error.
+    for (const argv of [['--help'], ['help'], ['-h', 'profile'], [], ['--json'], ['--'], ['--', 'models'], ['--profile', 'models'], ['--verbose', '--timeout', '5'], ['-q', '.x'], ['-Vq', 'models'], ['nosuch', '--json'], ['--json', '-']]) {
       const run = await build(argv);
       expect(run.helpInformation(), argv.join(' ')).toBe(full.helpInformation());
     }
@@ -41,7 +42,7 @@ describe('command tree of a run', () => {
     const full = await build();
     expect(full.options.map((option) => [option.short, option.long])).toEqual(PROGRAM_FLAGS);
     const flagsOf = async (argv: string[]) => (await build(argv)).options.map((option) => option.short ?? option.long);
-    for (const argv of [['-h'], ['models', '--help'], ['help', 'models'], ['completion', 'bash'], [], ['-Vh']]) {
+    for (const argv of [['-h'], ['models', '--help'], ['help', 'models'], ['completion', 'bash'], [], ['-Vh'], ['--json'], ['--profile', 'models']]) {
       expect(programOptionsFor(argv), argv.join(' ')).toBe('all');
       expect(await flagsOf(argv), argv.join(' ')).toEqual(full.options.map((option) => option.short ?? option.long));
     }
@@ -51,8 +52,13 @@ describe('command tree of a run', () => {
       [['estimate', '-q', '.x'], ['-q']],
       [['estimate', '-xqV'], ['-V', '-q']],
       [['--no-color', 'version'], ['--no-color']],
+      [['--profile', 'estimate', 'estimate'], ['--profile']],
+      [['-q', '.x', 'tokens', 'count', 'hi'], ['-q']],
       [['-V'], ['-V']],
       [['--version'], ['-V']],
+      [['--json', '-V'], ['-V', '--json']],
+      [['version', '-V'], ['-V']],
+      [['version', '--version'], ['-V']],
       [['tokens', 'count', '--no-headers', 'hi'], ['--headers', '--no-headers']],
       [['profile', 'list'], []],
       [['estimate', '--model', 'gpt-4o', '--input', 'hi', '--offline'], []],

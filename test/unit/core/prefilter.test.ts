@@ -169,6 +169,16 @@ describe('the catalogue\'s patterns known ahead', () => {
     }
   });
 
+  it('answer each call with an object of its own, as compiled patterns do', () => {
+    setKnownPatterns(known);
+    const first = testPattern(definitions[0]!.matchPattern, definitions[0]!.modelName);
+    const second = testPattern(definitions[0]!.matchPattern, definitions[0]!.modelName);
+    expect(first).toEqual({ status: 'match', exact: true });
+    expect(first).not.toBe(second);
+    (first as { note?: string }).note = 'a caller may keep and change it';
+    expect(second).toEqual({ status: 'match', exact: true });
+  });
+
   it('leave out the patterns that cannot be evaluated', () => {
     expect(precomputePatterns(['(?i)^ok$', '(unbalanced', '^((a{255}){255}){255}$', '[[.space.]]'])).toEqual({ '(?i)^ok$': expect.anything() });
   });

@@ -60,7 +60,7 @@ export const PROGRAM_FLAGS = PROGRAM_OPTIONS.map((option) => option.flags);
  * (each changes the other's default), and a leading --version is -V (programVersionFlag).
  */
 export function programOptionsFor(argv: readonly string[]): 'all' | ReadonlySet<number> {
-  if (argv.length === 0 || wholeTree(argv) || mayShowProgramHelp(argv)) return 'all';
+  if (argv.length === 0 || argv.some((arg) => arg === 'help' || arg === '--help' || arg === '-h') || wholeTree(argv) || mayShowProgramHelp(argv)) return 'all';
   const named = new Set<number>();
   const name = (test: (short: string | undefined, long: string | undefined) => boolean) => {
     PROGRAM_FLAGS.forEach(([short, long], index) => {
@@ -93,7 +93,6 @@ const VALUE_FLAGS = new Set(['--profile', '--base-url', '-q', '--jq', '--timeout
  * Cautious: `--`, or a short-flag cluster that takes a value, counts as may.
  */
 function mayShowProgramHelp(argv: readonly string[]): boolean {
-  const commands = new Set(TOP_LEVEL.flatMap((entry) => [entry.name, ...entry.aliases]));
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--') return true;
@@ -104,7 +103,7 @@ function mayShowProgramHelp(argv: readonly string[]): boolean {
       if (arg === '-q') i++;
       else if (arg.slice(1).includes('q')) return true;
     } else {
-      return !commands.has(arg);
+      return !TOP_LEVEL.some((entry) => entry.name === arg || entry.aliases.includes(arg));
     }
   }
   return true;

@@ -407,13 +407,11 @@ async function toCommonJs(metafile, files) {
     });
     if (out.warnings.length) throw new Error(`build: ${file} does not convert to CommonJS cleanly: ${out.warnings.map((w) => w.text).join('; ')}`);
     if (/\bimport\.meta\b/.test(out.code)) throw new Error(`build: ${file} still uses import.meta after the conversion to CommonJS`);
-    // Two rewrites of esbuild's output, each followed by its source map.
+    // A rewrite of esbuild's output, and its source map with it.
     const layerEdits = [];
     const oneLayer = oneLayerOfExports(out.code, file, layerEdits);
-    const getterEdits = [];
-    const final = exportGetters(oneLayer, file, getterEdits);
-    writeFileSync(path, `${final}//# sourceMappingURL=${basename(file)}.map\n`);
-    writeFileSync(mapPath, shiftMap(shiftMap(out.map, out.code, layerEdits), oneLayer, getterEdits));
+    writeFileSync(path, `${oneLayer}//# sourceMappingURL=${basename(file)}.map\n`);
+    writeFileSync(mapPath, shiftMap(out.map, out.code, layerEdits));
   }
 }
 
@@ -485,32 +483,6 @@ export function shiftMap(mapText, code, edits) {
   }
   map.mappings = encodeMappings(lines);
   return JSON.stringify(map);
-}
-
-/**
- * esbuild's CommonJS form defines a file's exports one by one: `__export(x_exports, { name: () =>
- * local, ... })` calls Object.defineProperty with a new descriptor for each name, a few hundred
- * times per command, all at start. An object literal with a getter per name makes the same
- * enumerable, read-only live bindings in one expression, about a third of the time. (Its getters
- * are configurable where defineProperty's are not: nothing redefines a module's exports.) Any
- * other shape of the call is left as it is.
- */
-export function exportGetters(code, file, edits = []) {
-  const call = /var ([\w$]+)=\{\};__export\(\1,\{([^{}]*)\}\);/g;
-  let changed = 0;
-  const out = replaceRecorded(code, call, (whole, name, body) => {
-    const entries = body.split(',');
-    const getters = [];
-    for (const entry of entries) {
-      const m = /^([A-Za-z_$][\w$]*):\(\)=>([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)$/.exec(entry);
-      if (m === null) return whole;
-      getters.push(`get ${m[1]}(){return ${m[2]}}`);
-    }
-    changed++;
-    return `var ${name}={${getters.join(',')}};`;
-  }, edits);
-  if (changed > 1) throw new Error(`build: ${file} has ${changed} export lists; exportGetters expects one per file`);
-  return out;
 }
 
 /**

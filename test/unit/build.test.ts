@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
 // @ts-expect-error: a build script in plain JavaScript, without type declarations
-import { ALWAYS_EXTERNAL, buildId, exportGetters, hasNativeParts } from '../../scripts/build.mjs';
+import { ALWAYS_EXTERNAL, buildId, hasNativeParts } from '../../scripts/build.mjs';
 
 function fakePackage(files: Record<string, string>): string {
   const dir = tempDir('llmobs-pkg-');
@@ -58,36 +58,5 @@ describe('the build id the launcher names its compile-cache folder by', () => {
     const before = buildId(dist);
     writeFileSync(join(dist, 'lib', 'x.js'), 'export const y = 1');
     expect(buildId(dist)).toBe(before);
-  });
-});
-
-describe('exports of the CommonJS files', () => {
-  // esbuild's helpers, as they stand in each CommonJS file of dist/ (oneLayerOfExports applied).
-  const HELPERS = 'var __defProp=Object.defineProperty;var __export=(target,all)=>{for(var name in all)__defProp(target,name,{get:all[name],enumerable:!0})},__toCommonJS=mod=>__defProp(mod,"__esModule",{value:!0});';
-  const file = 'var x_exports={};__export(x_exports,{answer:()=>answer,bump:()=>bump,other:()=>import_y.other});module.exports=__toCommonJS(x_exports);var import_y={other:"from y"};let answer=41;function bump(){answer++}';
-  const load = (code: string) => {
-    const module = { exports: {} as Record<string, unknown> };
-    new Function('module', 'exports', HELPERS + code)(module, module.exports);
-    return module.exports;
-  };
-
-  it('become an object of getters with the same names, order, values and live bindings', () => {
-    const rewritten = exportGetters(file, 'x.cjs') as string;
-    expect(rewritten).not.toContain('__export(');
-    expect(rewritten).toContain('var x_exports={get answer(){return answer},get bump(){return bump},get other(){return import_y.other}};');
-    for (const exports of [load(file), load(rewritten)]) {
-      expect(Object.keys(exports)).toEqual(['answer', 'bump', 'other']);
-      expect(exports.__esModule).toBe(true);
-      expect([exports.answer, exports.other]).toEqual([41, 'from y']);
-      (exports.bump as () => void)();
-      expect(exports.answer, 'a live binding').toBe(42);
-      expect(Object.getOwnPropertyDescriptor(exports, 'answer')).toMatchObject({ enumerable: true, set: undefined });
-    }
-  });
-
-  it('are left as they are in any other shape', () => {
-    for (const code of ['var x_exports={};__export(x_exports,{"a-b":()=>c});', 'var x_exports={};__export(x_exports,{a:()=>f()});', 'var x_exports={};__export(y_exports,{a:()=>b});']) {
-      expect(exportGetters(code, 'x.cjs')).toBe(code);
-    }
   });
 });

@@ -5,49 +5,6 @@
 // Node's Module class, as require('node:module') gives it, without loading that module's other parts.
 const Module = module.constructor;
 
-// The entry is loaded as its own files load each other (see compileCache), without the resolver.
-const loadFromDist = compileCache();
-const { run } = loadFromDist ? loadFromDist(require('node:path').join(__dirname, '..', 'dist', 'cli.cjs'), module) : require('../dist/cli.cjs');
-
-// A reader that stops early (`llmobs prompts list | head`) closes the pipe: that is not an error,
-// so stop quietly instead of crashing with an unhandled EPIPE. Node makes process.stdout on first
-// use (piped output is mostly written without it, see src/io/stdio.ts): the handler is added then.
-const stdout = Object.getOwnPropertyDescriptor(process, 'stdout');
-if (stdout?.get && stdout.configurable) {
-  Object.defineProperty(process, 'stdout', {
-    configurable: true,
-    enumerable: stdout.enumerable,
-    get() {
-      const stream = stdout.get.call(process);
-      Object.defineProperty(process, 'stdout', { configurable: true, enumerable: stdout.enumerable, writable: false, value: stream });
-      stream.on('error', quietOnEpipe);
-      return stream;
-    },
-  });
-} else {
-  process.stdout.on('error', quietOnEpipe);
-}
-
-function quietOnEpipe(error) {
-  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-  throw error;
-}
-
-run(process.argv.slice(2)).then((code) => {
-  process.exitCode = code;
-  // When nothing is left to run (no timer, socket, child, file operation or write in progress),
-  // leave now rather than after Node has taken the heap down piece by piece: a millisecond or
-  // two of every command. Anything still under way is left to finish as usual.
-  if (nothingPending()) process.exit(code);
-});
-
-function nothingPending() {
-  if (process.getActiveResourcesInfo().length > 0 || process.listenerCount('beforeExit') > 0) return false;
-  // Output still buffered in a stream Node made for stdout (an asynchronous pipe, on some systems).
-  const stdout = Object.getOwnPropertyDescriptor(process, 'stdout');
-  return stdout === undefined || !('value' in stdout) || !(stdout.value?.writableLength > 0);
-}
-
 /**
  * V8's code cache for the files of dist/: compiling them is a third of the CPU time of an
  * `estimate` and a good part of `--version`. The first run of a command compiles as usual and
@@ -68,7 +25,10 @@ function nothingPending() {
  * of a run; it is used only when its folders and files belong to this user and no one else can
  * write them (on Node 22.1+, Node's own cache: its folders only).
  */
-function compileCache() {
+// In parentheses, here and for the functions below that every run calls: V8 then compiles each
+// with the script, instead of scanning it first and parsing it again at its first call. This file
+// is compiled at every run (Node has no cached code for it); most of it runs every time.
+const compileCache = (function compileCache() {
   const env = process.env;
   if (env.NODE_DISABLE_COMPILE_CACHE === '1' || env.LLMOBS_COMPILE_CACHE === '0') return undefined;
   // Stack traces through the source maps (node --enable-source-maps) need Node's own compile step:
@@ -134,7 +94,7 @@ function compileCache() {
   // minute old or more is written again as a run that used it exits, with what that run compiled
   // too: the entries of a command soon hold all it runs, at the cost of a write a minute at most.
   const REFRESH_AFTER_MS = 60_000;
-  const readCached = (file) => {
+  const readCached = (function readCached(file) {
     if (!readable) return undefined;
     let fd;
     try {
@@ -153,7 +113,7 @@ function compileCache() {
     } finally {
       fs.closeSync(fd);
     }
-  };
+  });
   // A folder in use is marked so once a day: other builds remove folders a week old.
   if (readable) {
     try {
@@ -182,14 +142,14 @@ function compileCache() {
   // call (V8 copies no part of it), instead of a joined copy of the whole file.
   const HEAD = '(function(exports,require,module,__filename,__dirname){\n';
   const TAIL = '\n}).apply(this,arguments);\n';
-  const wrapped = (content) => {
+  const wrapped = (function wrapped(content) {
     const end = content.startsWith(HEAD) ? content.lastIndexOf(TAIL) : -1;
     return end === -1 ? Module.wrap(content) : content.slice(0, end + 3);
-  };
+  });
   const compile = Module.prototype._compile;
   const fresh = [];
   /** Loads a file of dist/ (a real path) as require() would, without the resolver. */
-  const loadFromDist = (file, parent) => {
+  const loadFromDist = (function loadFromDist(file, parent) {
     const child = new Module(file, parent);
     Module._cache[file] = child;
     let loaded = false;
@@ -200,8 +160,8 @@ function compileCache() {
       if (!loaded) delete Module._cache[file];
     }
     return child.exports;
-  };
-  Module.prototype._compile = function (content, filename) {
+  });
+  Module.prototype._compile = (function (content, filename) {
     // Files of dist/ only, and not the few that use import() (of a package that stays in
     // node_modules): a vm.Script gets the main loader's import() only through an experimental
     // option, which prints a warning.
@@ -243,7 +203,7 @@ function compileCache() {
     requireHere.main = require.main;
     requireHere.cache = Module._cache;
     return wrapper.call(module.exports, module.exports, requireHere, module, filename, path.dirname(filename));
-  };
+  });
   function saveFresh() {
     try {
       const created = fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -268,7 +228,7 @@ function compileCache() {
     }
   }
   return loadFromDist;
-}
+});
 
 /**
  * Whether the first argument names the entry's cache variant: a command name (a lower-case letter,
@@ -305,4 +265,47 @@ function removeStaleBuilds(fs, path, parent, current) {
   others.forEach(({ name, mtimeMs }, index) => {
     if (index >= KEEP - 1 || now - mtimeMs >= WEEK_MS) fs.rmSync(path.join(parent, name), { recursive: true, force: true });
   });
+}
+
+// The entry is loaded as its own files load each other (see compileCache), without the resolver.
+const loadFromDist = compileCache();
+const { run } = loadFromDist ? loadFromDist(require('node:path').join(__dirname, '..', 'dist', 'cli.cjs'), module) : require('../dist/cli.cjs');
+
+// A reader that stops early (`llmobs prompts list | head`) closes the pipe: that is not an error,
+// so stop quietly instead of crashing with an unhandled EPIPE. Node makes process.stdout on first
+// use (piped output is mostly written without it, see src/io/stdio.ts): the handler is added then.
+const stdout = Object.getOwnPropertyDescriptor(process, 'stdout');
+if (stdout?.get && stdout.configurable) {
+  Object.defineProperty(process, 'stdout', {
+    configurable: true,
+    enumerable: stdout.enumerable,
+    get() {
+      const stream = stdout.get.call(process);
+      Object.defineProperty(process, 'stdout', { configurable: true, enumerable: stdout.enumerable, writable: false, value: stream });
+      stream.on('error', quietOnEpipe);
+      return stream;
+    },
+  });
+} else {
+  process.stdout.on('error', quietOnEpipe);
+}
+
+function quietOnEpipe(error) {
+  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw error;
+}
+
+run(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+  // When nothing is left to run (no timer, socket, child, file operation or write in progress),
+  // leave now rather than after Node has taken the heap down piece by piece: a millisecond or
+  // two of every command. Anything still under way is left to finish as usual.
+  if (nothingPending()) process.exit(code);
+});
+
+function nothingPending() {
+  if (process.getActiveResourcesInfo().length > 0 || process.listenerCount('beforeExit') > 0) return false;
+  // Output still buffered in a stream Node made for stdout (an asynchronous pipe, on some systems).
+  const stdout = Object.getOwnPropertyDescriptor(process, 'stdout');
+  return stdout === undefined || !('value' in stdout) || !(stdout.value?.writableLength > 0);
 }

@@ -10,6 +10,7 @@ import { registerCommands, standInSummary, standInTerm, TOP_LEVEL, wholeTree } f
 import { Context, type ContextDeps, defaultDeps, type GlobalOptions } from './context.js';
 import { CliError, EXIT_CODE_HELP, ExitCode } from './errors.js';
 import { piped } from './io/stdio.js';
+import { formatInteger } from './core/thousands.js';
 import { VERSION } from './version.js';
 
 // An hour: past 2^31 ms Node's timers fire at once, and a request should not wait longer anyway.
@@ -20,14 +21,14 @@ const MAX_RETRIES = 20;
  * The program's options, in the order of its help, each with its flags (a test checks them
  * against the options defined). A run defines those its arguments may name (see programOptionsFor).
  */
-const PROGRAM_OPTIONS: ReadonlyArray<{ flags: readonly [short: string | undefined, long: string | undefined]; add: (program: Command) => void }> = [
+const PROGRAM_OPTIONS: ReadonlyArray<{ flags: readonly [short: string | undefined, long: string | undefined]; value?: true; add: (program: Command) => void }> = [
   // Only -V is the program's: commander would take a program-level --version anywhere on the
   // line, and prompt commands need --version for themselves. A leading --version still works.
   { flags: ['-V', undefined], add: (p) => p.version(VERSION, '-V', 'print the version (also --version before any command)') },
-  { flags: [undefined, '--profile'], add: (p) => p.addOption(new Option('--profile <profile>', 'use this profile (default: $LLMOBS_PROFILE, then the active profile)')) },
-  { flags: [undefined, '--base-url'], add: (p) => p.addOption(new Option('--base-url <url>', 'server address, e.g. https://us.cloud.langfuse.com or http://localhost:3000')) },
+  { flags: [undefined, '--profile'], value: true, add: (p) => p.addOption(new Option('--profile <profile>', 'use this profile (default: $LLMOBS_PROFILE, then the active profile)')) },
+  { flags: [undefined, '--base-url'], value: true, add: (p) => p.addOption(new Option('--base-url <url>', 'server address, e.g. https://us.cloud.langfuse.com or http://localhost:3000')) },
   { flags: [undefined, '--json'], add: (p) => p.option('--json', 'print JSON on stdout (errors as JSON on stderr)') },
-  { flags: ['-q', '--jq'], add: (p) => p.option('-q, --jq <expression>', "filter the JSON output with jq (implies --json), e.g. --jq '.data[].name'") },
+  { flags: ['-q', '--jq'], value: true, add: (p) => p.option('-q, --jq <expression>', "filter the JSON output with jq (implies --json), e.g. --jq '.data[].name'") },
   { flags: [undefined, '--csv'], add: (p) => p.option('--csv', 'print tables as CSV (RFC 4180, with a header row)') },
   { flags: [undefined, '--headers'], add: (p) => p.option('--headers', 'print a header row in piped tables too') },
   { flags: [undefined, '--no-headers'], add: (p) => p.option('--no-headers', 'no header row, even on a terminal or in CSV') },
@@ -35,20 +36,24 @@ const PROGRAM_OPTIONS: ReadonlyArray<{ flags: readonly [short: string | undefine
   { flags: [undefined, '--no-color'], add: (p) => p.option('--no-color', 'disable colour (also NO_COLOR)') },
   {
     flags: [undefined, '--timeout'],
-    add: (p) => p.addOption(new Option('--timeout <ms>', `time limit per request attempt in milliseconds, 1 to ${thousands(MAX_TIMEOUT_MS)}`).argParser(wholeNumberArg('--timeout', 1, MAX_TIMEOUT_MS)).default(30_000)),
+    value: true,
+    add: (p) => p.addOption(new Option('--timeout <ms>', `time limit per request attempt in milliseconds, 1 to ${formatInteger(MAX_TIMEOUT_MS)}`).argParser(wholeNumberArg('--timeout', 1, MAX_TIMEOUT_MS)).default(30_000)),
   },
   {
     flags: [undefined, '--retries'],
+    value: true,
     add: (p) => p.addOption(new Option('--retries <n>', `retries after a rate limit or a transient server error, 0 to ${MAX_RETRIES}`).argParser(wholeNumberArg('--retries', 0, MAX_RETRIES)).default(3)),
   },
   {
     flags: [undefined, '--max-pages'],
+    value: true,
     add: (p) => p.addOption(new Option('--max-pages <n>', 'most pages a listing (--all, --paginate) follows before it stops with an error').argParser(wholeNumberArg('--max-pages', 1, 1_000_000)).default(1000)),
   },
 ];
 
-/** The program's options as flags, in the order of its help. */
+/** The program's options as flags, in the order of its help, and whether each takes a value. */
 export const PROGRAM_FLAGS = PROGRAM_OPTIONS.map((option) => option.flags);
+export const PROGRAM_VALUE_FLAGS = PROGRAM_OPTIONS.map((option) => option.value === true);
 
 /**
  * Which of the program's options a run defines: all of them for a help (which describes them), a
@@ -83,8 +88,8 @@ export function programOptionsFor(argv: readonly string[]): 'all' | ReadonlySet<
   return named;
 }
 
-/** The program's options that take a value, by their flags. */
-const VALUE_FLAGS = new Set(['--profile', '--base-url', '-q', '--jq', '--timeout', '--retries', '--max-pages']);
+/** The flags of the program's options that take a value. */
+const VALUE_FLAGS = new Set(PROGRAM_OPTIONS.filter((option) => option.value).flatMap((option) => option.flags));
 
 /**
  * Whether the program itself may answer the run with its help, which lists all its options: no
@@ -100,8 +105,8 @@ function mayShowProgramHelp(argv: readonly string[]): boolean {
     if (arg.startsWith('--')) {
       if (!arg.includes('=') && VALUE_FLAGS.has(arg)) i++;
     } else if (arg.startsWith('-') && arg.length > 1) {
-      if (arg === '-q') i++;
-      else if (arg.slice(1).includes('q')) return true;
+      if (VALUE_FLAGS.has(arg)) i++;
+      else if ([...arg.slice(1)].some((letter) => VALUE_FLAGS.has(`-${letter}`))) return true;
     } else {
       return !TOP_LEVEL.some((entry) => entry.name === arg || entry.aliases.includes(arg));
     }
@@ -253,20 +258,6 @@ function globalsFromArgv(argv: string[], program: Command): Partial<GlobalOption
   globals.verbose = opts.verbose === true || argv.includes('--verbose');
   globals.color = opts.color !== false && !argv.includes('--no-color');
   return globals;
-}
-
-/**
- * 3600000 as "3,600,000". Not toLocaleString(): that loads ICU's number formats, some 5 ms at every
- * start; and not a regex: compiling one costs more than this loop at every start.
- */
-function thousands(n: number): string {
-  const digits = String(n);
-  let out = '';
-  for (let i = 0; i < digits.length; i++) {
-    if (i > 0 && (digits.length - i) % 3 === 0) out += ',';
-    out += digits[i];
-  }
-  return out;
 }
 
 /** A command's term in lists of commands: its name, aliases and arguments. */

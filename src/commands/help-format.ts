@@ -102,14 +102,14 @@ function boxWrap(text: string, width: number, minWidth: number): string {
   let lineStart = 0;
   for (let i = 0; i <= text.length; i++) {
     if (i < text.length && text.charCodeAt(i) !== 10) continue;
-    wrapLine(text, lineStart, i, width, out);
+    layOutLine(text, lineStart, i, width, out);
     lineStart = i + 1;
   }
   return out.join('\n');
 }
 
 /** One line's chunks as match(/\s*\S+/g) finds them (none: an empty line), laid out as boxWrap does. */
-function wrapLine(text: string, start: number, end: number, width: number, out: string[]): void {
+function layOutLine(text: string, start: number, end: number, width: number, out: string[]): void {
   let current: string | undefined;
   let i = start;
   while (i < end) {

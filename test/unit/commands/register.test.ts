@@ -1,7 +1,7 @@
 // A run defines only the commands it names (start-up); what the user sees must not depend on it.
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { buildProgram, PROGRAM_FLAGS, programOptionsFor } from '../../../src/cli.js';
+import { buildProgram, PROGRAM_FLAGS, PROGRAM_VALUE_FLAGS, programOptionsFor } from '../../../src/cli.js';
 import { REGISTRARS, standInTerm, TOP_LEVEL } from '../../../src/commands/register.js';
 import { Context, defaultDeps, globalsFrom } from '../../../src/context.js';
 
@@ -41,6 +41,7 @@ describe('command tree of a run', () => {
   it('defines the program\'s options the arguments may name, all of them for a help; the flags it lists are theirs', async () => {
     const full = await build();
     expect(full.options.map((option) => [option.short, option.long])).toEqual(PROGRAM_FLAGS);
+    expect(full.options.map((option) => option.required || option.optional)).toEqual(PROGRAM_VALUE_FLAGS);
     const flagsOf = async (argv: string[]) => (await build(argv)).options.map((option) => option.short ?? option.long);
     for (const argv of [['-h'], ['models', '--help'], ['help', 'models'], ['completion', 'bash'], [], ['-Vh'], ['--json'], ['--profile', 'models']]) {
       expect(programOptionsFor(argv), argv.join(' ')).toBe('all');

@@ -32,6 +32,9 @@ const entry = (command) => ({
 });
 // A group's verbs too: a run defines only the verbs it names (src/commands/register.ts, verb()).
 const commands = program.commands.map((command) => (command.commands.length > 0 ? { ...entry(command), verbs: command.commands.map(entry) } : entry(command)));
-const topLevel = { generatedBy: 'npm run completions (scripts/gen-completions.mjs), from the command tree', commands };
+// The program's options as its help shows them: a run that shows the program's help and names
+// none of them stands in for them with these (src/cli.ts, programOptionsFor).
+const programOptions = program.options.filter((option) => !option.hidden).map((option) => ({ term: help.optionTerm(option), description: help.optionDescription(option) }));
+const topLevel = { generatedBy: 'npm run completions (scripts/gen-completions.mjs), from the command tree', commands, programOptions };
 writeFileSync(join(root, 'src', 'commands', 'top-level.json'), `${JSON.stringify(topLevel, null, 2)}\n`);
 console.log('wrote src/commands/top-level.json');

@@ -1,12 +1,12 @@
 // Builds the commander program and runs it. The only place where an error becomes a message and
 // an exit code. Kept light: command modules, output styling, zod, undici and the config store
 // load only when a command actually runs, so `--version` and `--help` start fast.
-import { type Argument, Command, CommanderError, Option, type OutputConfiguration } from 'commander';
+import { type Argument, Command, CommanderError, Help, Option, type OutputConfiguration } from 'commander';
 import { summary } from './completion/shared.js';
 import { examplesAfter, wrapLine } from './commands/examples.js';
 import { formatHelp } from './commands/help-format.js';
 import { wholeNumberArg } from './commands/options.js';
-import { registerCommands, standInSummary, standInTerm, TOP_LEVEL, wholeTree } from './commands/register.js';
+import { type OptionHelp, PROGRAM_OPTION_HELP, registerCommands, standInSummary, standInTerm, TOP_LEVEL, wholeTree } from './commands/register.js';
 import { Context, type ContextDeps, defaultDeps, type GlobalOptions } from './context.js';
 import { CliError, EXIT_CODE_HELP, ExitCode } from './errors.js';
 import { piped } from './io/stdio.js';
@@ -56,35 +56,55 @@ export const PROGRAM_FLAGS = PROGRAM_OPTIONS.map((option) => option.flags);
 export const PROGRAM_VALUE_FLAGS = PROGRAM_OPTIONS.map((option) => option.value === true);
 
 /**
- * Which of the program's options a run defines: all of them for a help (which describes them), a
- * run that no command takes (the program's help or errors) or the whole tree; else each one its
+ * What a run defines of the program's options (see programOptionsFor): all, those of a set, or
+ * none with the help's text of each standing in for them.
+ */
+export type ProgramOptions = 'all' | 'help' | ReadonlySet<number>;
+
+/** Programs whose help shows the options from PROGRAM_OPTION_HELP, not defined in the run. */
+const optionStandIns = new WeakSet<Command>();
+
+/** An option of the program as its help shows it, standing in for one not defined in the run. */
+interface StandInOption {
+  readonly standIn: OptionHelp;
+}
+const standInOptions: readonly StandInOption[] = PROGRAM_OPTION_HELP.map((standIn) => ({ standIn }));
+const standInOf = (option: unknown): OptionHelp | undefined => (option as Partial<StandInOption>).standIn;
+
+/**
+ * Which of the program's options a run defines. A help, or a run that no command takes (the
+ * program's help or an error), that names none of them: none, their text standing in for them in
+ * the program's help ('help'), as commands not named stand in; one that names some: all of them.
+ * The whole tree: all of them. Else each one its
  * arguments may name, and none when
  * they name none (the commands' actions apply the defaults: context.ts, globalsFrom). Cautious:
  * any argument that could be a flag of one counts (a value or an operand after `--` too), a
  * cluster of short flags names each of its letters, --headers and --no-headers come together
  * (each changes the other's default), and a leading --version is -V (programVersionFlag).
  */
-export function programOptionsFor(argv: readonly string[]): 'all' | ReadonlySet<number> {
-  if (argv.length === 0 || argv.some((arg) => arg === 'help' || arg === '--help' || arg === '-h') || wholeTree(argv) || mayShowProgramHelp(argv)) return 'all';
+export function programOptionsFor(argv: readonly string[]): ProgramOptions {
+  if (wholeTree(argv)) return 'all';
   const named = new Set<number>();
   const name = (test: (short: string | undefined, long: string | undefined) => boolean) => {
     PROGRAM_FLAGS.forEach(([short, long], index) => {
       if (test(short, long)) named.add(index);
     });
   };
+  let help = argv.length === 0;
   for (const arg of argv) {
-    if (arg === 'help' || arg === '--help' || arg === '-h') return 'all';
-    if (arg.startsWith('--')) {
+    if (arg === 'help' || arg === '--help') help = true;
+    else if (arg.startsWith('--')) {
       const equals = arg.indexOf('=');
       const flag = equals === -1 ? arg : arg.slice(0, equals);
       name((short, long) => long === flag || (flag === '--version' && short === '-V') || (long !== undefined && (flag === '--headers' || flag === '--no-headers') && long.endsWith('-headers')));
     } else if (arg.startsWith('-')) {
       for (let i = 1; i < arg.length; i++) {
-        if (arg[i] === 'h') return 'all';
+        if (arg[i] === 'h') help = true;
         name((short) => short === `-${arg[i]}`);
       }
     }
   }
+  if (help || mayShowProgramHelp(argv)) return named.size === 0 ? 'help' : 'all';
   return named;
 }
 
@@ -120,20 +140,32 @@ function mayShowProgramHelp(argv: readonly string[]): boolean {
  * know makes run() build it again with all of the program's, for the error to suggest the
  * closest of all options.
  */
-export async function buildProgram(ctx: Context, argv?: readonly string[], programOptions: 'all' | ReadonlySet<number> = argv === undefined ? 'all' : programOptionsFor(argv)): Promise<Command> {
+export async function buildProgram(ctx: Context, argv?: readonly string[], programOptions: ProgramOptions = argv === undefined ? 'all' : programOptionsFor(argv)): Promise<Command> {
   const program = new Command('llmobs');
   program
     .description('Operate a Langfuse project from the terminal and CI: model definitions, prompts and labels, offline token and cost estimates, and a local Langfuse-compatible server.')
     .helpOption('-h, --help', 'show help for a command')
     // The command groups' own `help`; the program's is registered with the commands.
     .helpCommand('help [command]', 'show the help of a command');
-  PROGRAM_OPTIONS.forEach((option, index) => {
-    if (programOptions === 'all' || programOptions.has(index)) option.add(program);
-  });
+  if (programOptions === 'help') optionStandIns.add(program);
+  else {
+    PROGRAM_OPTIONS.forEach((option, index) => {
+      if (programOptions === 'all' || programOptions.has(index)) option.add(program);
+    });
+  }
   program
     .showSuggestionAfterError(true)
     .configureHelp({
       sortSubcommands: false,
+      // The program's options not defined in a run that shows its help stand in with their text.
+      visibleOptions(command) {
+        const options = Help.prototype.visibleOptions.call(this, command);
+        return optionStandIns.has(command) ? [...(standInOptions as unknown as Option[]), ...options] : options;
+      },
+      optionTerm: (option) => standInOf(option)?.term ?? option.flags,
+      optionDescription(option) {
+        return standInOf(option)?.description ?? Help.prototype.optionDescription.call(this, option);
+      },
       // Lists of commands: the name and arguments, and the first clause of the description (the
       // whole one is in the command's own help). A command or verb not defined in this run
       // stands in with the term and summary of its definition, made ahead (see registerCommands).

@@ -48,6 +48,13 @@ export interface TopLevelEntry {
 }
 export const TOP_LEVEL: readonly TopLevelEntry[] = topLevel.commands;
 
+/** The program's options as its help shows them (term and description), from the whole tree. */
+export interface OptionHelp {
+  term: string;
+  description: string;
+}
+export const PROGRAM_OPTION_HELP: readonly OptionHelp[] = topLevel.programOptions ?? [];
+
 /** Commands whose action needs every command defined (the completion script is generated from the tree). */
 const WHOLE_TREE = new Set(['completion']);
 

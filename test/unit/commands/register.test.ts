@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { buildProgram, PROGRAM_FLAGS, PROGRAM_VALUE_FLAGS, programOptionsFor } from '../../../src/cli.js';
-import { REGISTRARS, standInTerm, TOP_LEVEL } from '../../../src/commands/register.js';
+import { PROGRAM_OPTION_HELP, REGISTRARS, standInTerm, TOP_LEVEL } from '../../../src/commands/register.js';
 import { Context, defaultDeps, globalsFrom } from '../../../src/context.js';
 
 const build = (argv?: string[]) => buildProgram(new Context(defaultDeps()), argv);
@@ -43,9 +43,14 @@ describe('command tree of a run', () => {
     expect(full.options.map((option) => [option.short, option.long])).toEqual(PROGRAM_FLAGS);
     expect(full.options.map((option) => option.required || option.optional)).toEqual(PROGRAM_VALUE_FLAGS);
     const flagsOf = async (argv: string[]) => (await build(argv)).options.map((option) => option.short ?? option.long);
-    for (const argv of [['-h'], ['models', '--help'], ['help', 'models'], ['completion', 'bash'], [], ['-Vh'], ['--json'], ['--profile', 'models']]) {
+    for (const argv of [['completion', 'bash'], ['-Vh'], ['--json'], ['--profile', 'models'], ['--json', '--help'], ['help', '--no-color']]) {
       expect(programOptionsFor(argv), argv.join(' ')).toBe('all');
       expect(await flagsOf(argv), argv.join(' ')).toEqual(full.options.map((option) => option.short ?? option.long));
+    }
+    // A help that names none of them: their text stands in for them.
+    for (const argv of [['-h'], ['--help'], ['models', '--help'], ['help', 'models'], [], ['--'], ['nosuch']]) {
+      expect(programOptionsFor(argv), argv.join(' ')).toBe('help');
+      expect(await flagsOf(argv), argv.join(' ')).toEqual([]);
     }
     const cases: Array<[string[], Array<string | undefined>]> = [
       [['--json', 'profile', 'list'], ['--json']],
@@ -129,6 +134,7 @@ describe('command tree of a run', () => {
       summary: help.subcommandDescription(command),
     });
     expect(TOP_LEVEL).toEqual(full.commands.map((command) => (command.commands.length > 0 ? { ...entry(command), verbs: command.commands.map(entry) } : entry(command))));
+    expect(PROGRAM_OPTION_HELP).toEqual(full.options.map((option) => ({ term: help.optionTerm(option), description: help.optionDescription(option) })));
     expect(Object.keys(REGISTRARS)).toEqual(full.commands.map((command) => command.name()));
   });
 });

@@ -20,11 +20,14 @@ export function formatHelp(command: Command, helper: Help): string {
     ['Options:', options.map((option) => [helper.optionTerm(option), helper.optionDescription(option)])],
     ['Commands:', commands.map((sub) => [helper.subcommandTerm(sub), helper.subcommandDescription(sub)])],
   ];
+  // (Indexed loops, here and below: destructuring runs an iterator per item, in code run once.)
   let termWidth = 0;
-  for (const [, items] of sections) {
-    for (const [term, description] of items) {
+  for (let s = 0; s < sections.length; s++) {
+    const items = sections[s]![1];
+    for (let i = 0; i < items.length; i++) {
+      const term = items[i]![0];
       // Colour codes take no columns: commander strips them to measure; left to it.
-      if (term.includes('\x1b') || description.includes('\x1b')) return commanders();
+      if (term.includes('\x1b') || items[i]![1].includes('\x1b')) return commanders();
       termWidth = Math.max(termWidth, term.length);
     }
   }
@@ -36,10 +39,13 @@ export function formatHelp(command: Command, helper: Help): string {
   // The term, padded; the description wrapped beside it, its lines indented to the term's width.
   const remaining = width - termWidth - 4;
   const hanging = `\n${' '.repeat(termWidth + 2)}`;
-  for (const [heading, items] of sections) {
+  for (let s = 0; s < sections.length; s++) {
+    const items = sections[s]![1];
     if (items.length === 0) continue;
-    lines.push(heading);
-    for (const [term, text] of items) {
+    lines.push(sections[s]![0]);
+    for (let i = 0; i < items.length; i++) {
+      const term = items[i]![0];
+      const text = items[i]![1];
       if (!text) {
         lines.push(`  ${term}`);
         continue;
@@ -108,9 +114,14 @@ function boxWrap(text: string, width: number, minWidth: number): string {
   return out.join('\n');
 }
 
-/** One line's chunks as match(/\s*\S+/g) finds them (none: an empty line), laid out as boxWrap does. */
+/**
+ * One line's chunks as match(/\s*\S+/g) finds them (none: an empty line), laid out as boxWrap
+ * does. A chunk is a word with the white space before it; chunks are contiguous, so each line out
+ * is one slice of the text (the first chunk of a wrapped line without its white space).
+ */
 function layOutLine(text: string, start: number, end: number, width: number, out: string[]): void {
-  let current: string | undefined;
+  let lineStart = -1;
+  let lineEnd = start;
   let i = start;
   while (i < end) {
     const chunkStart = i;
@@ -118,14 +129,22 @@ function layOutLine(text: string, start: number, end: number, width: number, out
     if (i === end) break;
     const wordStart = i;
     while (i < end && !isSpace(text.charCodeAt(i))) i++;
-    if (current === undefined) current = text.slice(chunkStart, i);
-    else if (current.length + (i - chunkStart) <= width) current += text.slice(chunkStart, i);
-    else {
-      out.push(current);
-      current = text.slice(wordStart, i);
+    if (lineStart === -1) lineStart = chunkStart;
+    else if (i - lineStart > width) {
+      out.push(text.slice(lineStart, lineEnd));
+      lineStart = wordStart;
     }
+    lineEnd = i;
   }
-  out.push(current ?? '');
+  out.push(lineStart === -1 ? '' : text.slice(lineStart, lineEnd));
+}
+
+/** JavaScript's \s: white space and line terminators (printable ASCII first, the most of a text). */
+function isSpace(c: number): boolean {
+  if (c > 0x20 && c < 0x7f) return false;
+  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+  if (c < 0xa0) return false;
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
 }
 
 /** Whether a help text is laid out by hand: a line break followed by white space (Help.preformatted). */
@@ -137,9 +156,3 @@ function preformatted(text: string): boolean {
   return false;
 }
 
-/** JavaScript's \s: white space and line terminators. */
-function isSpace(c: number): boolean {
-  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
-  if (c < 0xa0) return false;
-  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
-}

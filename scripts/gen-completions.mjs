@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const { buildProgram } = await import(join(root, 'dist/cli.cjs'));
+const { buildProgram, helpFooter } = await import(join(root, 'dist/cli.cjs'));
 const { Context, defaultDeps } = await import(join(root, 'dist/context.js'));
 const { generate, completionFileName, SHELLS } = await import(join(root, 'dist/completion/generate.js'));
 
@@ -35,6 +35,6 @@ const commands = program.commands.map((command) => (command.commands.length > 0 
 // The program's options as its help shows them: a run that shows the program's help and names
 // none of them stands in for them with these (src/cli.ts, programOptionsFor).
 const programOptions = program.options.filter((option) => !option.hidden).map((option) => ({ term: help.optionTerm(option), description: help.optionDescription(option) }));
-const topLevel = { generatedBy: 'npm run completions (scripts/gen-completions.mjs), from the command tree', commands, programOptions };
+const topLevel = { generatedBy: 'npm run completions (scripts/gen-completions.mjs), from the command tree', commands, programOptions, programHelpFooter: helpFooter() };
 writeFileSync(join(root, 'src', 'commands', 'top-level.json'), `${JSON.stringify(topLevel, null, 2)}\n`);
 console.log('wrote src/commands/top-level.json');

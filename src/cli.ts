@@ -6,7 +6,7 @@ import { summary } from './completion/shared.js';
 import { examplesAfter, wrapLine } from './commands/examples.js';
 import { formatHelp } from './commands/help-format.js';
 import { wholeNumberArg } from './commands/options.js';
-import { type OptionHelp, PROGRAM_OPTION_HELP, registerCommands, standInSummary, standInTerm, TOP_LEVEL, wholeTree } from './commands/register.js';
+import { type OptionHelp, PROGRAM_HELP_FOOTER, PROGRAM_OPTION_HELP, registerCommands, standInSummary, standInTerm, TOP_LEVEL, wholeTree } from './commands/register.js';
 import { Context, type ContextDeps, defaultDeps, type GlobalOptions } from './context.js';
 import { CliError, EXIT_CODE_HELP, ExitCode } from './errors.js';
 import { piped } from './io/stdio.js';
@@ -180,7 +180,7 @@ export async function buildProgram(ctx: Context, argv?: readonly string[], progr
     });
   examplesAfter(
     program,
-    helpFooter,
+    () => PROGRAM_HELP_FOOTER ?? helpFooter(),
     'llmobs profile add prod-us --region us',
     "llmobs prompts list --all --jq '.data[].name'",
     'llmobs labels promote support/agent --from staging --to production',
@@ -322,7 +322,12 @@ function withGlobalOptions(text: string, flags: readonly string[], width: number
   return commands === -1 ? `${text.replace(/\n*$/, '\n')}\n${block}` : `${text.slice(0, commands + 1)}${block}\n${text.slice(commands + 1)}`;
 }
 
-function helpFooter(): string {
+/**
+ * The end of the program's help: environment and exit codes. Written out at build time into
+ * top-level.json (PROGRAM_HELP_FOOTER, checked current by a test), as the summaries are: wrapping
+ * it is a good part of the work a `--help` does once.
+ */
+export function helpFooter(): string {
   const codes = EXIT_CODE_HELP.map(([code, text]) => wrapLine(`  ${String(code).padStart(2)}  ${text}`, 80, '      ')).join('\n');
   return `
 Environment:

@@ -55,6 +55,9 @@ export interface OptionHelp {
 }
 export const PROGRAM_OPTION_HELP: readonly OptionHelp[] = topLevel.programOptions ?? [];
 
+/** The end of the program's help (src/cli.ts, helpFooter), written out ahead. */
+export const PROGRAM_HELP_FOOTER: string | undefined = (topLevel as { programHelpFooter?: string }).programHelpFooter;
+
 /** Commands whose action needs every command defined (the completion script is generated from the tree). */
 const WHOLE_TREE = new Set(['completion']);
 

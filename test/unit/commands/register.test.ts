@@ -1,8 +1,8 @@
 // A run defines only the commands it names (start-up); what the user sees must not depend on it.
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { buildProgram, PROGRAM_FLAGS, PROGRAM_VALUE_FLAGS, programOptionsFor } from '../../../src/cli.js';
-import { PROGRAM_OPTION_HELP, REGISTRARS, standInTerm, TOP_LEVEL } from '../../../src/commands/register.js';
+import { buildProgram, helpFooter, PROGRAM_FLAGS, PROGRAM_VALUE_FLAGS, programOptionsFor } from '../../../src/cli.js';
+import { PROGRAM_HELP_FOOTER, PROGRAM_OPTION_HELP, REGISTRARS, standInTerm, TOP_LEVEL } from '../../../src/commands/register.js';
 import { Context, defaultDeps, globalsFrom } from '../../../src/context.js';
 
 const build = (argv?: string[]) => buildProgram(new Context(defaultDeps()), argv);
@@ -134,6 +134,7 @@ describe('command tree of a run', () => {
       summary: help.subcommandDescription(command),
     });
     expect(TOP_LEVEL).toEqual(full.commands.map((command) => (command.commands.length > 0 ? { ...entry(command), verbs: command.commands.map(entry) } : entry(command))));
+    expect(PROGRAM_HELP_FOOTER).toBe(helpFooter());
     expect(PROGRAM_OPTION_HELP).toEqual(full.options.map((option) => ({ term: help.optionTerm(option), description: help.optionDescription(option) })));
     expect(Object.keys(REGISTRARS)).toEqual(full.commands.map((command) => command.name()));
   });

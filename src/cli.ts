@@ -3,7 +3,7 @@
 // load only when a command actually runs, so `--version` and `--help` start fast.
 import { type Argument, Command, CommanderError, Help, Option, type OutputConfiguration } from 'commander';
 import { summary } from './completion/shared.js';
-import { examplesAfter, wrapLine } from './commands/examples.js';
+import { examplesSection, registerExamples, wrapLine } from './commands/examples.js';
 import { formatHelp } from './commands/help-format.js';
 import { wholeNumberArg } from './commands/options.js';
 import { type OptionHelp, PROGRAM_HELP_FOOTER, PROGRAM_OPTION_HELP, registerCommands, standInSummary, standInTerm, TOP_LEVEL, wholeTree } from './commands/register.js';
@@ -173,19 +173,14 @@ export async function buildProgram(ctx: Context, argv?: readonly string[], progr
       subcommandDescription: (command) => standInSummary(command) ?? summary(command.description(), 100),
       // Below a command's own options, the global ones by name: the program's help describes them.
       // Commander's layout, written by a shorter way (see commands/help-format.ts).
+      // The program's ends with its footer and examples, in the same text: one write.
       formatHelp(command, helper) {
         const text = formatHelp(command, helper);
-        return command.parent ? withGlobalOptions(text, globalFlags(command), helper.helpWidth ?? 80) : text;
+        if (command.parent) return withGlobalOptions(text, globalFlags(command), helper.helpWidth ?? 80);
+        return `${text}${PROGRAM_HELP_FOOTER ?? helpFooter()}\n${examplesSection(PROGRAM_EXAMPLES)}\n`;
       },
     });
-  examplesAfter(
-    program,
-    () => PROGRAM_HELP_FOOTER ?? helpFooter(),
-    'llmobs profile add prod-us --region us',
-    "llmobs prompts list --all --jq '.data[].name'",
-    'llmobs labels promote support/agent --from staging --to production',
-    'llmobs help prompts create',
-  );
+  registerExamples(program, PROGRAM_EXAMPLES);
 
   // Commander must never exit or print errors behind our back.
   program.exitOverride();
@@ -321,6 +316,13 @@ function withGlobalOptions(text: string, flags: readonly string[], width: number
   const commands = text.indexOf('\nCommands:\n');
   return commands === -1 ? `${text.replace(/\n*$/, '\n')}\n${block}` : `${text.slice(0, commands + 1)}${block}\n${text.slice(commands + 1)}`;
 }
+
+const PROGRAM_EXAMPLES = [
+  'llmobs profile add prod-us --region us',
+  "llmobs prompts list --all --jq '.data[].name'",
+  'llmobs labels promote support/agent --from staging --to production',
+  'llmobs help prompts create',
+];
 
 /**
  * The end of the program's help: environment and exit codes. Written out at build time into

@@ -9,19 +9,23 @@ const registered = new WeakMap<Command, readonly string[]>();
  * starts with `#` is a comment that explains the next one.
  */
 export function examples<T extends Command>(command: T, ...lines: string[]): T {
-  return examplesAfter(command, undefined, ...lines);
+  registered.set(command, lines);
+  // Made when a help is shown, not at every start.
+  command.addHelpText('after', () => examplesSection(lines));
+  return command;
 }
 
 /**
- * examples(), below another text at the end of the help, written with it (commander writes each
- * text added to a help apart).
+ * A command's examples, for a help that writes them itself (the program's: examplesSection at the
+ * end of its text, one write with the rest).
  */
-export function examplesAfter<T extends Command>(command: T, before: (() => string) | undefined, ...lines: string[]): T {
+export function registerExamples(command: Command, lines: readonly string[]): void {
   registered.set(command, lines);
-  // Made when a help is shown, not at every start.
-  const section = () => `\nExamples:\n${lines.map((line) => `  ${line}`).join('\n')}`;
-  command.addHelpText('after', before === undefined ? section : () => `${before()}\n${section()}`);
-  return command;
+}
+
+/** The "Examples:" section of a help. */
+export function examplesSection(lines: readonly string[]): string {
+  return `\nExamples:\n${lines.map((line) => `  ${line}`).join('\n')}`;
 }
 
 export function examplesOf(command: Command): readonly string[] {

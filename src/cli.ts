@@ -90,22 +90,31 @@ export function programOptionsFor(argv: readonly string[]): ProgramOptions {
       if (test(short, long)) named.add(index);
     });
   };
-  let help = argv.length === 0;
   for (const arg of argv) {
-    if (arg === 'help' || arg === '--help') help = true;
-    else if (arg.startsWith('--')) {
+    if (arg.startsWith('--')) {
       const equals = arg.indexOf('=');
       const flag = equals === -1 ? arg : arg.slice(0, equals);
       name((short, long) => long === flag || (flag === '--version' && short === '-V') || (long !== undefined && (flag === '--headers' || flag === '--no-headers') && long.endsWith('-headers')));
     } else if (arg.startsWith('-')) {
-      for (let i = 1; i < arg.length; i++) {
-        if (arg[i] === 'h') help = true;
-        name((short) => short === `-${arg[i]}`);
-      }
+      for (let i = 1; i < arg.length; i++) name((short) => short === `-${arg[i]}`);
     }
   }
-  if (help || mayShowProgramHelp(argv)) return named.size === 0 ? 'help' : 'all';
+  if (showsProgramHelp(argv)) return named.size === 0 ? 'help' : 'all';
   return named;
+}
+
+/**
+ * Whether the run may show a help, or the program's own answer that lists its commands: a help
+ * asked for (`help`, `--help`, `-h`, in a cluster too), no arguments, or arguments no command
+ * takes (see mayShowProgramHelp). Any other run is a command's (or `-V`'s): it needs neither the
+ * program's options nor its other commands.
+ */
+export function showsProgramHelp(argv: readonly string[]): boolean {
+  if (argv.length === 0) return true;
+  for (const arg of argv) {
+    if (arg === 'help' || arg === '--help' || (arg.startsWith('-') && !arg.startsWith('--') && arg.includes('h'))) return true;
+  }
+  return mayShowProgramHelp(argv);
 }
 
 /** The flags of the program's options that take a value. */
@@ -201,7 +210,7 @@ export async function buildProgram(ctx: Context, argv?: readonly string[], progr
     stripColor: (text) => (text.includes('\x1b') ? commanderDefaults.stripColor(text) : text),
   });
 
-  await registerCommands(program, ctx, argv);
+  await registerCommands(program, ctx, argv, argv === undefined || wholeTree(argv) || showsProgramHelp(argv));
   return program;
 }
 
@@ -270,9 +279,12 @@ async function reportError(ctx: Context, program: Command, argv: string[], error
   return ExitCode.unexpected;
 }
 
-/** `--version` before the first command name asks for the program's version: it becomes `-V`. */
+/**
+ * `--version` before the first command name asks for the program's version: it becomes `-V`.
+ * (The names from top-level.json: a run defines only the commands it names.)
+ */
 export function programVersionFlag(argv: string[], program: Command): string[] {
-  const commands = new Set(program.commands.flatMap((command) => [command.name(), ...command.aliases()]));
+  const commands = new Set([...TOP_LEVEL.flatMap((entry) => [entry.name, ...entry.aliases]), ...program.commands.flatMap((command) => [command.name(), ...command.aliases()])]);
   const first = argv.findIndex((arg) => commands.has(arg));
   return argv.map((arg, index) => (arg === '--version' && (first === -1 || index < first) ? '-V' : arg));
 }

@@ -113,10 +113,12 @@ export function verb(group: Command, name: string, define: () => void): void {
  * Registers every command on `program`. With `argv` (a run of the CLI), only the commands named
  * among the arguments (by name or alias) are defined, each by loading its module; every other
  * one is a stand-in made from top-level.json with its name, aliases and description, which is
- * all the top-level help, suggestions and dispatch need. Without `argv` (completions, tests),
- * or for a command that walks the whole tree (WHOLE_TREE), every command is defined.
+ * all the top-level help and suggestions need; without `standIns` (a run that a command takes,
+ * which shows neither: src/cli.ts, showsProgramHelp), the others are left out. Without `argv`
+ * (completions, tests), or for a command that walks the whole tree (WHOLE_TREE), every command
+ * is defined.
  */
-export async function registerCommands(program: Command, ctx: Context, argv?: readonly string[]): Promise<void> {
+export async function registerCommands(program: Command, ctx: Context, argv?: readonly string[], standIns = true): Promise<void> {
   const whole = argv === undefined || wholeTree(argv);
   const named = new Set(argv);
   const entries = new Map(TOP_LEVEL.map((entry) => [entry.name, entry]));
@@ -138,7 +140,7 @@ export async function registerCommands(program: Command, ctx: Context, argv?: re
       }
       return;
     }
-    standIn(program, entries.get(name)!);
+    if (standIns) standIn(program, entries.get(name)!);
   });
   // `help` replaces commander's own, which stops at the first level.
   program.helpCommand(false);

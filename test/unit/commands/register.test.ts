@@ -1,7 +1,7 @@
 // A run defines only the commands it names (start-up); what the user sees must not depend on it.
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { buildProgram, helpFooter, PROGRAM_FLAGS, PROGRAM_VALUE_FLAGS, programOptionsFor } from '../../../src/cli.js';
+import { buildProgram, helpFooter, PROGRAM_FLAGS, PROGRAM_VALUE_FLAGS, programOptionsFor, showsProgramHelp } from '../../../src/cli.js';
 import { PROGRAM_HELP_FOOTER, PROGRAM_OPTION_HELP, REGISTRARS, standInTerm, TOP_LEVEL } from '../../../src/commands/register.js';
 import { Context, defaultDeps, globalsFrom } from '../../../src/context.js';
 
@@ -11,15 +11,18 @@ const verbs = (program: Command, name: string) => find(program, name).commands.m
 const groups = (program: Command) => program.commands.filter((command) => command.commands.length > 0);
 
 describe('command tree of a run', () => {
-  it('defines the named commands only; the others stand in, with no options or verbs', async () => {
+  it('defines the named commands only; in a help the others stand in, with no options or verbs', async () => {
     const full = await build();
-    const run = await build(['--json', 'profile', 'list']);
+    const run = await build(['--json', 'profile', 'list', '--help']);
     expect(verbs(run, 'profile')).toEqual(verbs(full, 'profile'));
     expect(verbs(full, 'models').length).toBeGreaterThan(3);
     expect(verbs(run, 'models')).toEqual([]);
     expect(find(run, 'api').options).toEqual([]);
     expect(standInTerm(find(run, 'api'))).toBe('api <method-or-path> [path]');
     expect(standInTerm(find(run, 'profile'))).toBeUndefined();
+    // A run that a command takes shows no list of commands: the others are left out.
+    expect((await build(['--json', 'profile', 'list'])).commands.map((command) => command.name())).toEqual(['profile']);
+    expect((await build(['-V'])).commands.map((command) => command.name())).toEqual([]);
     // An alias names its command too.
     expect(verbs(await build(['prompt', 'ls']), 'prompts')).toEqual(verbs(full, 'prompts'));
     expect(find(await build(['api', 'models']), 'api').options.map((o) => o.long)).toEqual(find(full, 'api').options.map((o) => o.long));
@@ -32,7 +35,8 @@ describe('command tree of a run', () => {
       const run = await build(argv);
       expect(run.helpInformation(), argv.join(' ')).toBe(full.helpInformation());
     }
-    for (const argv of [['profile', 'list'], ['version'], ['--help'], []]) {
+    for (const argv of [['--help'], [], ['help', 'version'], ['nosuch'], ['-h', 'profile']]) {
+      expect(showsProgramHelp(argv), argv.join(' ')).toBe(true);
       const run = await build(argv);
       expect(run.commands.map((c) => [c.name(), c.aliases(), c.description()]), argv.join(' ')).toEqual(full.commands.map((c) => [c.name(), c.aliases(), c.description()]));
     }

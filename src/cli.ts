@@ -6,7 +6,7 @@ import { summary } from './completion/shared.js';
 import { examplesSection, registerExamples, wrapLine } from './commands/examples.js';
 import { formatHelp } from './commands/help-format.js';
 import { wholeNumberArg } from './commands/options.js';
-import { type OptionHelp, PROGRAM_HELP_FOOTER, PROGRAM_OPTION_HELP, registerCommands, standInSummary, standInTerm, TOP_LEVEL, wholeTree } from './commands/register.js';
+import { listedCommands, type OptionHelp, PROGRAM_HELP_FOOTER, PROGRAM_OPTION_HELP, registerCommands, type StandIns, standInSummary, standInTerm, TOP_LEVEL, wholeTree } from './commands/register.js';
 import { Context, type ContextDeps, defaultDeps, type GlobalOptions } from './context.js';
 import { CliError, EXIT_CODE_HELP, ExitCode } from './errors.js';
 import { piped } from './io/stdio.js';
@@ -104,6 +104,20 @@ export function programOptionsFor(argv: readonly string[]): ProgramOptions {
 }
 
 /**
+ * How a run stands in for the commands it does not name (see StandIns): commander Commands for a
+ * program's help or answer that lists or suggests them, records for a help asked for by its flag
+ * (only its list shows them; the `help` command and a run without arguments look commands up),
+ * none for a run that a command takes.
+ */
+function standInsFor(argv: readonly string[] | undefined): StandIns {
+  if (argv === undefined || wholeTree(argv)) return 'commands';
+  if (!showsProgramHelp(argv)) return 'none';
+  return argv.length > 0 && !argv.includes('help') && argv.some(isHelpFlag) ? 'listed' : 'commands';
+}
+
+const isHelpFlag = (arg: string): boolean => arg === '--help' || (arg.startsWith('-') && !arg.startsWith('--') && arg.includes('h'));
+
+/**
  * Whether the run may show a help, or the program's own answer that lists its commands: a help
  * asked for (`help`, `--help`, `-h`, in a cluster too), no arguments, or arguments no command
  * takes (see mayShowProgramHelp). Any other run is a command's (or `-V`'s): it needs neither the
@@ -112,7 +126,7 @@ export function programOptionsFor(argv: readonly string[]): ProgramOptions {
 export function showsProgramHelp(argv: readonly string[]): boolean {
   if (argv.length === 0) return true;
   for (const arg of argv) {
-    if (arg === 'help' || arg === '--help' || (arg.startsWith('-') && !arg.startsWith('--') && arg.includes('h'))) return true;
+    if (arg === 'help' || isHelpFlag(arg)) return true;
   }
   return mayShowProgramHelp(argv);
 }
@@ -179,6 +193,11 @@ export async function buildProgram(ctx: Context, argv?: readonly string[], progr
       // whole one is in the command's own help). A command or verb not defined in this run
       // stands in with the term and summary of its definition, made ahead (see registerCommands).
       subcommandTerm: (command) => standInTerm(command) ?? subcommandTerm(command),
+      // A help asked for by its flag lists records for the commands not defined ('listed').
+      visibleCommands(command) {
+        const listed = listedCommands(command);
+        return listed === undefined ? Help.prototype.visibleCommands.call(this, command) : (listed.filter((sub) => !(sub as { _hidden?: boolean })._hidden) as Command[]);
+      },
       subcommandDescription: (command) => standInSummary(command) ?? summary(command.description(), 100),
       // Below a command's own options, the global ones by name: the program's help describes them.
       // Commander's layout, written by a shorter way (see commands/help-format.ts).
@@ -210,7 +229,7 @@ export async function buildProgram(ctx: Context, argv?: readonly string[], progr
     stripColor: (text) => (text.includes('\x1b') ? commanderDefaults.stripColor(text) : text),
   });
 
-  await registerCommands(program, ctx, argv, argv === undefined || wholeTree(argv) || showsProgramHelp(argv));
+  await registerCommands(program, ctx, argv, standInsFor(argv));
   return program;
 }
 

@@ -67,16 +67,16 @@ export function wholeTree(argv: readonly string[]): boolean {
 }
 
 /** What the help shows of commands that stand in for a definition not loaded. */
-const standIns = new WeakMap<Command, TopLevelEntry>();
+const standInEntries = new WeakMap<object, TopLevelEntry>();
 
 /** The help's term for a command that stands in for one not loaded (see registerCommands). */
-export function standInTerm(command: Command): string | undefined {
-  return standIns.get(command)?.term;
+export function standInTerm(command: object): string | undefined {
+  return standInEntries.get(command)?.term;
 }
 
 /** The help's summary of the description of a command that stands in for one not loaded. */
-export function standInSummary(command: Command): string | undefined {
-  return standIns.get(command)?.summary;
+export function standInSummary(command: object): string | undefined {
+  return standInEntries.get(command)?.summary;
 }
 
 /** Whether the run's arguments name this command or verb, by name or alias. */
@@ -84,11 +84,33 @@ function namedIn(entry: TopLevelEntry, words: ReadonlySet<string>): boolean {
   return words.has(entry.name) || entry.aliases.some((alias) => words.has(alias));
 }
 
+/**
+ * How a run stands in for the commands it does not define: with commander Commands ('commands':
+ * for the program's help, suggestions and the help command), with records that only a help's
+ * list reads ('listed': a run that asks for a help by its flag, whose list is all that shows
+ * them), or not at all ('none': a run that a command takes).
+ */
+export type StandIns = 'commands' | 'listed' | 'none';
+
+/** A command not defined in a run, as a help's list shows it (its term and summary: standInEntries). */
+interface ListedStandIn {
+  readonly _hidden: false;
+  helpGroup(): string;
+}
+
+/** Per program, its commands in the order of the help: the defined ones, and records for the others. */
+const listings = new WeakMap<Command, ReadonlyArray<Command | ListedStandIn>>();
+
+/** The commands a help lists for `program`, when records stand in for some ('listed'). */
+export function listedCommands(program: Command): ReadonlyArray<Command | ListedStandIn> | undefined {
+  return listings.get(program);
+}
+
 /** Adds to `parent` a command that stands in for `entry`, not defined in this run. */
 function standIn(parent: Command, entry: TopLevelEntry): void {
   const command = parent.command(entry.name).description(entry.description);
   if (entry.aliases.length) command.aliases(entry.aliases);
-  standIns.set(command, entry);
+  standInEntries.set(command, entry);
 }
 
 /**
@@ -113,12 +135,11 @@ export function verb(group: Command, name: string, define: () => void): void {
  * Registers every command on `program`. With `argv` (a run of the CLI), only the commands named
  * among the arguments (by name or alias) are defined, each by loading its module; every other
  * one is a stand-in made from top-level.json with its name, aliases and description, which is
- * all the top-level help and suggestions need; without `standIns` (a run that a command takes,
- * which shows neither: src/cli.ts, showsProgramHelp), the others are left out. Without `argv`
+ * all the top-level help and suggestions need (`standIns`: see StandIns; src/cli.ts chooses). Without `argv`
  * (completions, tests), or for a command that walks the whole tree (WHOLE_TREE), every command
  * is defined.
  */
-export async function registerCommands(program: Command, ctx: Context, argv?: readonly string[], standIns = true): Promise<void> {
+export async function registerCommands(program: Command, ctx: Context, argv?: readonly string[], standIns: StandIns = 'commands'): Promise<void> {
   const whole = argv === undefined || wholeTree(argv);
   const named = new Set(argv);
   const entries = new Map(TOP_LEVEL.map((entry) => [entry.name, entry]));
@@ -140,8 +161,22 @@ export async function registerCommands(program: Command, ctx: Context, argv?: re
       }
       return;
     }
-    if (standIns) standIn(program, entries.get(name)!);
+    if (standIns === 'commands') standIn(program, entries.get(name)!);
   });
+  if (standIns === 'listed') {
+    listings.set(
+      program,
+      names.map((name) => {
+        const defined = program.commands.find((command) => command.name() === name);
+        if (defined) return defined;
+        const record: ListedStandIn = { _hidden: false, helpGroup: () => '' };
+        standInEntries.set(record, entries.get(name)!);
+        return record;
+      }),
+    );
+    // Commander writes `[command]` into the usage only for a program with commands defined.
+    program.usage('[options] [command]');
+  }
   // `help` replaces commander's own, which stops at the first level.
   program.helpCommand(false);
 }

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { buildProgram, helpFooter, PROGRAM_FLAGS, PROGRAM_VALUE_FLAGS, programOptionsFor, showsProgramHelp } from '../../../src/cli.js';
-import { PROGRAM_HELP_FOOTER, PROGRAM_OPTION_HELP, REGISTRARS, standInTerm, TOP_LEVEL } from '../../../src/commands/register.js';
+import { listedCommands, PROGRAM_HELP_FOOTER, PROGRAM_OPTION_HELP, REGISTRARS, standInTerm, TOP_LEVEL } from '../../../src/commands/register.js';
 import { Context, defaultDeps, globalsFrom } from '../../../src/context.js';
 
 const build = (argv?: string[]) => buildProgram(new Context(defaultDeps()), argv);
@@ -13,7 +13,7 @@ const groups = (program: Command) => program.commands.filter((command) => comman
 describe('command tree of a run', () => {
   it('defines the named commands only; in a help the others stand in, with no options or verbs', async () => {
     const full = await build();
-    const run = await build(['--json', 'profile', 'list', '--help']);
+    const run = await build(['--json', 'help', 'profile', 'list']);
     expect(verbs(run, 'profile')).toEqual(verbs(full, 'profile'));
     expect(verbs(full, 'models').length).toBeGreaterThan(3);
     expect(verbs(run, 'models')).toEqual([]);
@@ -23,6 +23,16 @@ describe('command tree of a run', () => {
     // A run that a command takes shows no list of commands: the others are left out.
     expect((await build(['--json', 'profile', 'list'])).commands.map((command) => command.name())).toEqual(['profile']);
     expect((await build(['-V'])).commands.map((command) => command.name())).toEqual([]);
+    // A help asked for by its flag lists records for the others, with the same terms and summaries.
+    const flagged = await build(['profile', '--help']);
+    expect(flagged.commands.map((command) => command.name())).toEqual(['profile']);
+    const listed = listedCommands(flagged)!;
+    expect(listed.length).toBe(full.commands.length);
+    const shown = (program: Command, commands: readonly unknown[]) => {
+      const helper = program.createHelp();
+      return commands.map((command) => [helper.subcommandTerm(command as Command), helper.subcommandDescription(command as Command)]);
+    };
+    expect(shown(flagged, listed)).toEqual(shown(full, full.commands));
     // An alias names its command too.
     expect(verbs(await build(['prompt', 'ls']), 'prompts')).toEqual(verbs(full, 'prompts'));
     expect(find(await build(['api', 'models']), 'api').options.map((o) => o.long)).toEqual(find(full, 'api').options.map((o) => o.long));
@@ -35,7 +45,7 @@ describe('command tree of a run', () => {
       const run = await build(argv);
       expect(run.helpInformation(), argv.join(' ')).toBe(full.helpInformation());
     }
-    for (const argv of [['--help'], [], ['help', 'version'], ['nosuch'], ['-h', 'profile']]) {
+    for (const argv of [[], ['help', 'version'], ['nosuch'], ['--', 'version']]) {
       expect(showsProgramHelp(argv), argv.join(' ')).toBe(true);
       const run = await build(argv);
       expect(run.commands.map((c) => [c.name(), c.aliases(), c.description()]), argv.join(' ')).toEqual(full.commands.map((c) => [c.name(), c.aliases(), c.description()]));

@@ -72,17 +72,18 @@ const standInOptions: readonly StandInOption[] = PROGRAM_OPTION_HELP.map((standI
 const standInOf = (option: unknown): OptionHelp | undefined => (option as Partial<StandInOption>).standIn;
 
 /**
- * Which of the program's options a run defines. A help, or a run that no command takes (the
- * program's help or an error), that names none of them: none, their text standing in for them in
- * the program's help ('help'), as commands not named stand in; one that names some: all of them.
- * The whole tree: all of them. Else each one its
- * arguments may name, and none when
- * they name none (the commands' actions apply the defaults: context.ts, globalsFrom). Cautious:
- * any argument that could be a flag of one counts (a value or an operand after `--` too), a
- * cluster of short flags names each of its letters, --headers and --no-headers come together
- * (each changes the other's default), and a leading --version is -V (programVersionFlag).
+ * Which of the program's options a run defines (`shows`: showsProgramHelp, when already known).
+ * - The whole tree: all of them.
+ * - A run that may show the program's help (see showsProgramHelp): none when it names none, their
+ *   text standing in for them in the help ('help'), as commands not named stand in; all of them
+ *   when it names some.
+ * - Any other run: each one its arguments may name, none when they name none (the commands'
+ *   actions apply the defaults: context.ts, globalsFrom).
+ * Cautious: any argument that could be a flag of one counts (a value or an operand after `--`
+ * too), a cluster of short flags names each of its letters, --headers and --no-headers come
+ * together (each changes the other's default), and a leading --version is -V (programVersionFlag).
  */
-export function programOptionsFor(argv: readonly string[]): ProgramOptions {
+export function programOptionsFor(argv: readonly string[], shows = showsProgramHelp(argv)): ProgramOptions {
   if (wholeTree(argv)) return 'all';
   const named = new Set<number>();
   const name = (test: (short: string | undefined, long: string | undefined) => boolean) => {
@@ -99,7 +100,7 @@ export function programOptionsFor(argv: readonly string[]): ProgramOptions {
       for (let i = 1; i < arg.length; i++) name((short) => short === `-${arg[i]}`);
     }
   }
-  if (showsProgramHelp(argv)) return named.size === 0 ? 'help' : 'all';
+  if (shows) return named.size === 0 ? 'help' : 'all';
   return named;
 }
 
@@ -109,9 +110,9 @@ export function programOptionsFor(argv: readonly string[]): ProgramOptions {
  * (only its list shows them; the `help` command and a run without arguments look commands up),
  * none for a run that a command takes.
  */
-function standInsFor(argv: readonly string[] | undefined): StandIns {
+function standInsFor(argv: readonly string[] | undefined, shows: boolean): StandIns {
   if (argv === undefined || wholeTree(argv)) return 'commands';
-  if (!showsProgramHelp(argv)) return 'none';
+  if (!shows) return 'none';
   return argv.length > 0 && !argv.includes('help') && argv.some(isHelpFlag) ? 'listed' : 'commands';
 }
 
@@ -163,7 +164,10 @@ function mayShowProgramHelp(argv: readonly string[]): boolean {
  * know makes run() build it again with all of the program's, for the error to suggest the
  * closest of all options.
  */
-export async function buildProgram(ctx: Context, argv?: readonly string[], programOptions: ProgramOptions = argv === undefined ? 'all' : programOptionsFor(argv)): Promise<Command> {
+export async function buildProgram(ctx: Context, argv?: readonly string[], programOptions?: ProgramOptions): Promise<Command> {
+  // Worked out once for both what it defines of the program's options and its stand-ins.
+  const shows = argv !== undefined && showsProgramHelp(argv);
+  programOptions ??= argv === undefined ? 'all' : programOptionsFor(argv, shows);
   const program = new Command('llmobs');
   program
     .description('Operate a Langfuse project from the terminal and CI: model definitions, prompts and labels, offline token and cost estimates, and a local Langfuse-compatible server.')
@@ -229,7 +233,7 @@ export async function buildProgram(ctx: Context, argv?: readonly string[], progr
     stripColor: (text) => (text.includes('\x1b') ? commanderDefaults.stripColor(text) : text),
   });
 
-  await registerCommands(program, ctx, argv, standInsFor(argv));
+  await registerCommands(program, ctx, argv, standInsFor(argv, shows));
   return program;
 }
 

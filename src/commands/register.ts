@@ -135,9 +135,9 @@ export function verb(group: Command, name: string, define: () => void): void {
  * Registers every command on `program`. With `argv` (a run of the CLI), only the commands named
  * among the arguments (by name or alias) are defined, each by loading its module; every other
  * one is a stand-in made from top-level.json with its name, aliases and description, which is
- * all the top-level help and suggestions need (`standIns`: see StandIns; src/cli.ts chooses). Without `argv`
- * (completions, tests), or for a command that walks the whole tree (WHOLE_TREE), every command
- * is defined.
+ * all the top-level help and suggestions need (`standIns`: see StandIns; src/cli.ts chooses).
+ * Without `argv` (completions, tests), or for a command that walks the whole tree (WHOLE_TREE),
+ * every command is defined.
  */
 export async function registerCommands(program: Command, ctx: Context, argv?: readonly string[], standIns: StandIns = 'commands'): Promise<void> {
   const whole = argv === undefined || wholeTree(argv);

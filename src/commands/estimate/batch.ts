@@ -11,6 +11,7 @@ import { type DefinitionsMode, type DefinitionsOrigin, describeOrigin, loadDefin
 import { BatchProcessor, type ChunkResult, mergeTotals, type ModelTotals } from './batch-lines.js';
 import { formatUsd } from '../../output/format.js';
 import { formatInteger } from '../../core/thousands.js';
+import { compareStrings } from '../../core/order.js';
 
 const CHUNK = 1 << 18;
 const MAX_REPORTED_ERRORS = 20;
@@ -63,7 +64,7 @@ export async function runBatch(ctx: Context, options: BatchOptions): Promise<voi
     throw cannotRead(options.file, error);
   }
 
-  const models = [...totals.values()].sort((a, b) => a.model.localeCompare(b.model));
+  const models = [...totals.values()].sort((a, b) => compareStrings(a.model, b.model));
   // Stored costs added exactly, as the server's reports add them: no float drift over many lines.
   const totalCost = models.reduce((sum, entry) => sum.addSum(entry.cost), new StoredCostSum()).value();
   progress.clear();

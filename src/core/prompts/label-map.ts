@@ -1,4 +1,5 @@
 import { LabelPreconditionError } from './errors.js';
+import { compareStrings } from '../order.js';
 import type { VersionLabels } from './types.js';
 
 /** Labels per version, versions ascending; repeated entries for one version are merged. */
@@ -31,5 +32,5 @@ export function versionByLabel(versions: readonly VersionLabels[]): Map<string, 
       holders.set(label, version);
     }
   }
-  return new Map([...holders].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return new Map([...holders].sort(([a], [b]) => compareStrings(a, b)));
 }

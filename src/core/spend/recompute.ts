@@ -6,6 +6,7 @@
 import { computeCost } from '../cost.js';
 import { estimate, type EstimateInput, type EstimateResult, validateInput } from '../estimate.js';
 import { isEmpty } from '../objects.js';
+import { compareStrings } from '../order.js';
 import { selectPricingTier } from '../pricing-tier.js';
 import { createDatedMatcher } from '../models/match-at.js';
 import { createMatcher, type MatchResult } from '../models/match.js';
@@ -235,7 +236,7 @@ export class Recomputer {
         withoutRecomputedCost: e.withoutRecomputedCost,
         failed: e.failed,
       }))
-      .sort((a, b) => b.recomputedCost - a.recomputedCost || b.storedCost - a.storedCost || a.model.localeCompare(b.model));
+      .sort((a, b) => b.recomputedCost - a.recomputedCost || b.storedCost - a.storedCost || compareStrings(a.model, b.model));
   }
 }
 

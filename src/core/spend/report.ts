@@ -3,6 +3,7 @@
 // (`sum_totalCost`), dimensions by their field, the time bucket `time_dimension`; numbers may
 // be numbers or numeric strings.
 import { CostSum, lenientNumber } from '../numbers.js';
+import { compareStrings } from '../order.js';
 
 /** What `--by` accepts, and the Metrics API dimension each one is. */
 export const GROUPINGS = {
@@ -241,7 +242,7 @@ export function buildReport(request: ReportRequest, data: readonly Record<string
   const totalAmounts = amounts(total);
   const groupList = [...groups.values()]
     .map(({ group, s }) => ({ group, ...amounts(s), share: totalAmounts.cost > 0 ? amounts(s).cost / totalAmounts.cost : 0 }))
-    .sort((a, b) => b.cost - a.cost || b.count - a.count || JSON.stringify(a.group).localeCompare(JSON.stringify(b.group)));
+    .sort((a, b) => b.cost - a.cost || b.count - a.count || compareStrings(JSON.stringify(a.group), JSON.stringify(b.group)));
 
   const bucketList: ReportBucket[] = [];
   if (request.time) {
@@ -256,9 +257,9 @@ export function buildReport(request: ReportRequest, data: readonly Record<string
     }
     // Buckets the server labels otherwise (another week start, a time zone) are kept as sent.
     for (const [iso, b] of buckets) if (!seen.has(iso)) bucketList.push({ bucket: iso, ...amounts(b) });
-    bucketList.sort((a, b) => a.bucket.localeCompare(b.bucket));
+    bucketList.sort((a, b) => compareStrings(a.bucket, b.bucket));
   }
-  rows.sort((a, b) => (a.bucket ?? '').localeCompare(b.bucket ?? '') || b.cost - a.cost);
+  rows.sort((a, b) => compareStrings(a.bucket ?? '', b.bucket ?? '') || b.cost - a.cost);
   return {
     from: request.from.toISOString(),
     to: request.to.toISOString(),

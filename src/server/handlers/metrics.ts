@@ -9,6 +9,7 @@ import { invalidRequest, invalidRequestData, zodIssues } from '../http/errors.js
 import type { Handler, Route } from '../http/router.js';
 import type { ObservationForMetrics } from '../store/index.js';
 import { metadataValueText } from '../../core/metadata.js';
+import { compareStrings } from '../../core/order.js';
 import { FILTERS, type SingleFilter } from './filter-param.js';
 import { histogram } from './histogram.js';
 import { parseQuery } from './read-query.js';
@@ -333,7 +334,7 @@ const getMetrics: Handler = (request, tx) => {
       rows.push(empty(b));
       added++;
     }
-    rows.sort((a, b) => String(a.time_dimension).localeCompare(String(b.time_dimension)));
+    rows.sort((a, b) => compareStrings(String(a.time_dimension), String(b.time_dimension)));
   } else if (query.orderBy?.length) {
     const order = query.orderBy;
     rows.sort((a, b) => {
@@ -341,7 +342,7 @@ const getMetrics: Handler = (request, tx) => {
         const x = a[field];
         const y = b[field];
         const numeric = typeof x === 'number' || typeof y === 'number' || (typeof x === 'string' && /^-?\d+$/.test(x) && typeof y === 'string' && /^-?\d+$/.test(y));
-        const cmp = x === y ? 0 : x === null || x === undefined ? -1 : y === null || y === undefined ? 1 : numeric ? Number(x) - Number(y) : String(x).localeCompare(String(y));
+        const cmp = x === y ? 0 : x === null || x === undefined ? -1 : y === null || y === undefined ? 1 : numeric ? Number(x) - Number(y) : compareStrings(String(x), String(y));
         if (cmp !== 0) return direction === 'asc' ? cmp : -cmp;
       }
       return 0;

@@ -62,6 +62,12 @@ describe('the report', () => {
     expect(report.truncated).toBe(false);
   });
 
+  it('breaks ties in the order of the text, the same in every locale', () => {
+    const rows = ['b', 'a', 'B', 'é', 'e'].map((model) => ({ providedModelName: model, sum_totalCost: 1, count_count: 1 }));
+    // Code-unit order: capitals before small letters, accented letters last (a collator would say a, b, B, e, é).
+    expect(buildReport(request(), rows).groups.map((g) => g.group.model)).toEqual(['B', 'a', 'b', 'e', 'é']);
+  });
+
   it('says when the answer may be cut', () => {
     const rows = Array.from({ length: 1000 }, (_, i) => ({ providedModelName: `m${i}`, sum_totalCost: 1, count_count: 1 }));
     expect(buildReport(request(), rows).truncated).toBe(true);

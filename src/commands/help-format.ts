@@ -61,6 +61,14 @@ export function formatHelp(command: Command, helper: Help): string {
 /** Whether commander's formatter would only lay out text: no style or section this one does not write. */
 function plain(helper: Help): boolean {
   if (helper.showGlobalOptions) return false;
+  // Commander's own helper (a Help with the configured methods as its own properties): its own
+  // names are looked at, a few, instead of each replaced method looked up through its prototype
+  // (a lookup that misses its cache each time, in code run once).
+  if (Object.getPrototypeOf(helper) === Help.prototype) {
+    const names = Object.getOwnPropertyNames(helper);
+    for (let i = 0; i < names.length; i++) if (REPLACED_NAMES.has(names[i]!)) return false;
+    return true;
+  }
   const own = helper as unknown as Record<string, unknown>;
   const stock = Help.prototype as unknown as Record<string, unknown>;
   return REPLACED.every((name) => own[name] === stock[name]);
@@ -94,6 +102,7 @@ const REPLACED = [
   'styleSubcommandText',
   'styleCommandText',
 ] as const;
+const REPLACED_NAMES: ReadonlySet<string> = new Set(REPLACED);
 
 /**
  * Help.boxWrap for text without colour codes: words (with the white space before them) fill lines
@@ -103,15 +112,26 @@ const REPLACED = [
 function boxWrap(text: string, width: number, minWidth: number): string {
   if (width < minWidth) return text;
   const out: string[] = [];
+  const lay = spacesOnly(text) ? layOutSpacedLine : layOutLine;
   // Lines as split(/\r\n|\n/) makes them, but for the \r before a \n: white space at the end of
   // a line, which the chunks leave out anyway.
-  let lineStart = 0;
-  for (let i = 0; i <= text.length; i++) {
-    if (i < text.length && text.charCodeAt(i) !== 10) continue;
-    layOutLine(text, lineStart, i, width, out);
-    lineStart = i + 1;
+  for (let lineStart = 0; ; ) {
+    const lineEnd = text.indexOf('\n', lineStart);
+    lay(text, lineStart, lineEnd === -1 ? text.length : lineEnd, width, out);
+    if (lineEnd === -1) break;
+    lineStart = lineEnd + 1;
   }
   return out.join('\n');
+}
+
+/**
+ * Whether the only white space of a text is the space and the line feed, as in llmobs's own
+ * texts: its words are then found by the string's own search (a help's text read a character at a
+ * time by code that runs once is a good part of a `--help`). ASCII only, and none of \t, \v,
+ * \f or \r.
+ */
+function spacesOnly(text: string): boolean {
+  return Buffer.byteLength(text, 'utf8') === text.length && !text.includes('\t') && !text.includes('\v') && !text.includes('\f') && !text.includes('\r');
 }
 
 /**
@@ -129,6 +149,28 @@ function layOutLine(text: string, start: number, end: number, width: number, out
     if (i === end) break;
     const wordStart = i;
     while (i < end && !isSpace(text.charCodeAt(i))) i++;
+    if (lineStart === -1) lineStart = chunkStart;
+    else if (i - lineStart > width) {
+      out.push(text.slice(lineStart, lineEnd));
+      lineStart = wordStart;
+    }
+    lineEnd = i;
+  }
+  out.push(lineStart === -1 ? '' : text.slice(lineStart, lineEnd));
+}
+
+/** layOutLine for a line whose only white space is the space (see spacesOnly): a word ends at the next one. */
+function layOutSpacedLine(text: string, start: number, end: number, width: number, out: string[]): void {
+  let lineStart = -1;
+  let lineEnd = start;
+  let i = start;
+  while (i < end) {
+    const chunkStart = i;
+    while (i < end && text.charCodeAt(i) === 0x20) i++;
+    if (i === end) break;
+    const wordStart = i;
+    const space = text.indexOf(' ', i);
+    i = space === -1 || space > end ? end : space;
     if (lineStart === -1) lineStart = chunkStart;
     else if (i - lineStart > width) {
       out.push(text.slice(lineStart, lineEnd));

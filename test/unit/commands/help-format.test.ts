@@ -66,6 +66,20 @@ describe('formatHelp', () => {
     );
   });
 
+  it("wraps text whose only white space is spaces and line breaks as commander does (as llmobs's own texts are)", () => {
+    const pieces = [' ', '  ', '\n', '\n ', '\n\n', 'a', 'word', 'x'.repeat(45), '-', '[options]', '--flag <value>'];
+    const text = fc.array(fc.constantFrom(...pieces), { maxLength: 60 }).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(text, text, text, fc.integer({ min: 1, max: 140 }), (description, optionText, commandText, width) => {
+        const program = new Command('demo').description(description);
+        program.option('--some-option <value>', optionText);
+        program.command('sub').description(commandText);
+        expect(formatHelp(program, helperFor(program, width))).toBe(commanders(program, helperFor(program, width)));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
   it('leaves to commander a help with colour codes, styles, help groups or global options', () => {
     const coloured = new Command('demo').description('\x1b[1mbold\x1b[22m text');
     coloured.command('sub').description('plain');

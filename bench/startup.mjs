@@ -193,13 +193,16 @@ try {
   const bareCpu = hasBash ? median(cpus[0]) : undefined;
   const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
   console.log(`${runs} interleaved rounds, node ${process.version}, ${new Date().toISOString().slice(0, 16)}Z, load average after the run ${load}; medians of the whole process`);
-  console.log(`${'command'.padEnd(40)} ${'wall'.padStart(9)} ${'ratio'.padStart(7)}  ${hasBash ? `${'cpu'.padStart(9)} ${'ratio'.padStart(7)}  ` : ''}goal (wall ratio)`);
+  console.log(`${'command'.padEnd(40)} ${'wall'.padStart(9)} ${'ratio'.padStart(7)} ${'paired'.padStart(7)}  ${hasBash ? `${'cpu'.padStart(9)} ${'ratio'.padStart(7)}  ` : ''}goal (wall ratio)`);
   for (const [i, c] of cases.entries()) {
     const m = median(times[i]);
     const ratio = m / bare;
+    // The median of each round's own ratio to that round's bare node: a round's runs are a second
+    // apart, so a change of the machine's pace between rounds leaves it alone.
+    const paired = median(times[i].map((t, round) => t / times[0][round]));
     const goal = c.goal === undefined ? '' : c.goal === null ? 'reported' : `≤ ${c.goal.toFixed(1)}×  ${ratio <= c.goal ? 'met' : 'NOT met'}`;
     const cpuCols = hasBash ? `${median(cpus[i]).toFixed(0).padStart(6)} ms ${(median(cpus[i]) / bareCpu).toFixed(2).padStart(6)}×  ` : '';
-    console.log(`${c.label.padEnd(40)} ${m.toFixed(1).padStart(6)} ms ${ratio.toFixed(2).padStart(6)}×  ${cpuCols}${goal}`);
+    console.log(`${c.label.padEnd(40)} ${m.toFixed(1).padStart(6)} ms ${ratio.toFixed(2).padStart(6)}× ${paired.toFixed(2).padStart(6)}×  ${cpuCols}${goal}`);
   }
   // A measured `estimate` with the profile must have read the cache, never the server.
   const cacheAfter = readFileSync(cacheFile, 'utf8');

@@ -9,9 +9,11 @@ const Module = module.constructor;
  * V8's code cache for the files of dist/: compiling them is a third of the CPU time of an
  * `estimate` and a good part of `--version`. The first run of a command compiles as usual and
  * saves, at exit, what V8 compiled of each file (the functions that ran, too); later runs start
- * from that, and one a minute or more later saves it again with what it compiled itself. Node
- * 22.1+ has this built in (module.enableCompileCache); on Node 20 the CommonJS loader's compile
- * step is replaced for the files of dist/ only.
+ * from that, and one a minute or more later saves it again with what it compiled itself. The
+ * CommonJS loader's compile step is replaced for the files of dist/ only. Node 22.1+ has a cache
+ * of its own (module.enableCompileCache), not used: it is keyed by each file's contents (read and
+ * hashed at every start) and goes through the loader's resolution for every file, and runs of
+ * `estimate` or `models match` took 8 to 12 ms longer with it on Node 22 and 24 (bench/README.md).
  *
  * Kept in $LLMOBS_CACHE_DIR (default $XDG_CACHE_HOME/llmobs, else ~/.cache/llmobs), in a folder
  * per build: a digest of the build's files (dist/build-id, written by the build), the Node version
@@ -23,7 +25,7 @@ const Module = module.constructor;
  * cached with NODE_DISABLE_COMPILE_CACHE=1 or LLMOBS_COMPILE_CACHE=0, or when the folder cannot
  * be written; any failure falls back to compiling. The cache holds compiled code only, never data
  * of a run; it is used only when its folders and files belong to this user and no one else can
- * write them (on Node 22.1+, Node's own cache: its folders only).
+ * write them.
  */
 // In parentheses, here and for the functions below that every run calls: V8 then compiles each
 // with the script, instead of scanning it first and parsing it again at its first call. This file
@@ -46,19 +48,6 @@ const compileCache = (function compileCache() {
   const trustedStat = (stat) => (stat === undefined ? undefined : stat.isDirectory() && safe(stat));
   const trusted = (folder) => trustedStat(folderStat(folder));
   const top = [base, path.join(base, 'compile-cache')];
-  // Node's public module API (enableCompileCache is set on it only when node:module loads), on
-  // the versions that have the built-in cache: loading it elsewhere costs a third of a millisecond.
-  const major = Number(process.versions.node.split('.')[0]);
-  const builtin = major >= 22 ? require('node:module') : undefined;
-  if (typeof builtin?.enableCompileCache === 'function') {
-    if (top.some((folder) => trusted(folder) === false)) return undefined;
-    try {
-      builtin.enableCompileCache(top[1]);
-    } catch {
-      // Not cached: the same as before.
-    }
-    return undefined;
-  }
   const vm = require('node:vm');
   const dist = path.join(__dirname, '..', 'dist') + path.sep;
   // The entry's compiled code is kept per command: what V8 compiles of it (commander's parsing,
@@ -247,13 +236,13 @@ function variantName(arg) {
 
 /**
  * Removes the cache folders of other builds that are a week old or more, and all but the newest
- * eight. Only folders named as this launcher names them (and as earlier ones did): others in
- * compile-cache/ (Node's own, on Node 22) are left alone.
+ * eight. Only folders named as this launcher names them, as earlier ones did, and as Node names
+ * its own cache's (earlier builds used it on Node 22.1+): any other is left alone.
  */
 function removeStaleBuilds(fs, path, parent, current) {
   const WEEK_MS = 7 * 24 * 3600 * 1000;
   const KEEP = 8;
-  const ours = /^(?:[0-9a-f]{16}|(?:\d+\.\d+\.\d+[\w.+-]*-)?\d+-\d+)-v\d+\.\d+\.\d+-\w+$/;
+  const ours = /^(?:(?:[0-9a-f]{16}|(?:\d+\.\d+\.\d+[\w.+-]*-)?\d+-\d+)-v\d+\.\d+\.\d+-\w+|v\d+\.\d+\.\d+-\w+-[0-9a-f]{8}-\d+)$/;
   const others = [];
   for (const name of fs.readdirSync(parent)) {
     if (name === current || !ours.test(name)) continue;

@@ -3,7 +3,6 @@
 // put in dist/cli.js. A command that starts loading zod or the HTTP stack fails here.
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import * as nodeModule from 'node:module';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { execa } from 'execa';
@@ -12,9 +11,6 @@ import { BIN } from '../helpers/bin.js';
 import { isolatedEnv, tempDir } from '../helpers/cli.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-// Node 22.1 and later have a compile cache of their own, which the launcher turns on instead of
-// its own (the tests run the CLI with the Node that runs them).
-const NODE_CACHE = typeof (nodeModule as { enableCompileCache?: unknown }).enableCompileCache === 'function';
 const METAFILE = join(ROOT, 'node_modules', '.cache', 'llmobs-build', 'meta.json');
 
 interface Metafile {
@@ -212,17 +208,6 @@ process.stdout.write(JSON.stringify({ modules: runs.size, twice: [...runs].filte
     const [build, ...others] = readdirSync(join(cache, 'compile-cache'));
     expect(others).toEqual([]);
     const entries = () => readdirSync(join(cache, 'compile-cache', build!));
-    if (NODE_CACHE) {
-      // Node's own cache, in its own folder and files: the same output from it, and from damaged
-      // files (Node checks each against its checksum). Its folder and files are Node's to name
-      // and refresh: what follows is the launcher's own cache, on Node 20.
-      expect(build).toMatch(new RegExp(`^${process.version}-${process.arch}-`));
-      expect(entries().length).toBeGreaterThan(0);
-      expect(await run()).toBe(uncached.stdout);
-      for (const name of entries()) writeFileSync(join(cache, 'compile-cache', build!, name), 'not V8 code');
-      expect(await run()).toBe(uncached.stdout);
-      return;
-    }
     expect(entries()).toContain(`cli.cjs@estimate-${readFileSync(join(ROOT, 'dist', 'cli.cjs'), 'utf8').length}.bin`);
     expect(entries().some((name) => name.startsWith('chunks+'))).toBe(true);
     expect(entries().filter((name) => name.endsWith('.tmp'))).toEqual([]);
@@ -270,11 +255,14 @@ process.stdout.write(JSON.stringify({ modules: runs.size, twice: [...runs].filte
     writeFileSync(join(cache, 'stale-marker'), '');
     const recent = folder('00000000000000a1-v20.0.0-x64', 1);
     folder('00000000000000a2-v20.0.0-x64', 8);
-    // Folders not named as the launcher names them (Node's own cache, on Node 22) are left alone.
-    const foreign = folder('v22.1.0-x64-efbf4b2c-0', 30);
+    // Node's own cache, which earlier builds used on Node 22.1+, goes by the same rules; folders
+    // named otherwise are left alone.
+    folder('v22.1.0-x64-efbf4b2c-0', 30);
+    const nodes = folder('v24.0.0-x64-0123abcd-0', 1);
+    const foreign = folder('kept-by-hand', 30);
     rmSync(join(cache, 'compile-cache', build!), { recursive: true });
     expect(await run()).toBe(uncached.stdout);
-    expect(readdirSync(join(cache, 'compile-cache')).sort()).toEqual([build, recent, foreign].sort());
+    expect(readdirSync(join(cache, 'compile-cache')).sort()).toEqual([build, recent, nodes, foreign].sort());
     expect(existsSync(join(cache, 'stale-marker')), 'only compile-cache/ is cleaned').toBe(true);
     // At most eight folders: the oldest others go.
     const crowd = Array.from({ length: 9 }, (_, i) => folder(`000000000000000${i}-v20.0.0-x64`, 6 - i * 0.1));
@@ -282,7 +270,7 @@ process.stdout.write(JSON.stringify({ modules: runs.size, twice: [...runs].filte
     expect(await run()).toBe(uncached.stdout);
     const kept = readdirSync(join(cache, 'compile-cache')).sort();
     expect(kept).toHaveLength(9);
-    expect(kept).toEqual([build, recent, foreign, ...crowd.slice(-6)].sort());
+    expect(kept).toEqual([build, recent, nodes, foreign, ...crowd.slice(-5)].sort());
   });
 
   it('ships each CommonJS file wrapped as the launcher compiles it, and runs it so through Node\'s own loader too', async () => {
@@ -324,9 +312,6 @@ process.stdout.write(JSON.stringify({ modules: runs.size, twice: [...runs].filte
     chmodSync(join(cache, 'compile-cache'), 0o700);
     await execa(process.execPath, [BIN, ...args], { env, extendEnv: false, stdin: 'ignore' });
     expect(readdirSync(join(cache, 'compile-cache'))).toHaveLength(1);
-    // Node's own cache (Node 22.1+) is trusted by its folders only: the checks of each file below
-    // are the launcher's own cache's, on Node 20.
-    if (NODE_CACHE) return;
     // A file in it that others can write is not read: it is compiled again and written anew, private.
     const [build] = readdirSync(join(cache, 'compile-cache'));
     const entry = join(cache, 'compile-cache', build!, readdirSync(join(cache, 'compile-cache', build!)).find((name) => name.startsWith('cli.cjs'))!);

@@ -10,10 +10,11 @@ const Module = module.constructor;
  * `estimate` and a good part of `--version`. The first run of a command compiles as usual and
  * saves, at exit, what V8 compiled of each file (the functions that ran, too); later runs start
  * from that, and one a minute or more later saves it again with what it compiled itself. The
- * CommonJS loader's compile step is replaced for the files of dist/ only. Node 22.1+ has a cache
- * of its own (module.enableCompileCache), not used: it is keyed by each file's contents (read and
- * hashed at every start) and goes through the loader's resolution for every file, and runs of
- * `estimate` or `models match` took 8 to 12 ms longer with it on Node 22 and 24 (bench/README.md).
+ * CommonJS loader's compile step is replaced for the files of dist/ only, on every Node version.
+ * Node 22.1+ has a cache of its own (module.enableCompileCache), not used: it checks each entry
+ * against a hash of its file's contents, and leaves the files of dist/ to the loader's resolution;
+ * `estimate` and `models match` started 7 to 14 ms later with it on Node 22 and 24
+ * (bench/README.md).
  *
  * Kept in $LLMOBS_CACHE_DIR (default $XDG_CACHE_HOME/llmobs, else ~/.cache/llmobs), in a folder
  * per build: a digest of the build's files (dist/build-id, written by the build), the Node version

@@ -70,8 +70,8 @@ export function packChunks(dir, chunks, roots, threshold = PACK_THRESHOLD, compa
     outputs.push(writePack(dir, root, closure, code));
   }
   // A bigger chunk that requires small ones takes them from the packs too (it gets the pack's
-  // require, with nothing copied into it): with plain require (Node 22's own compile cache,
-  // LLMOBS_COMPILE_CACHE=0) it would otherwise read them from their files.
+  // require, with nothing copied into it): with plain require (LLMOBS_COMPILE_CACHE=0) it would
+  // otherwise read them from their files.
   for (const [name, deps] of Object.entries(chunks)) {
     if (packed[name] !== undefined || !code.has(name) || packable(name) || !deps.some((dep) => code.has(dep) && packable(dep))) continue;
     packed[name] = [];

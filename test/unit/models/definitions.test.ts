@@ -1,7 +1,7 @@
 // The shared definitions loader: models files in every accepted shape, the offline set, and the
 // cache of the profile's definitions.
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Context, defaultDeps } from '../../../src/context.js';
 import { specToDefinition } from '../../../src/core/models/draft.js';
@@ -96,7 +96,7 @@ describe('loadRemoteDefinitions', () => {
     expect(first.definitions).toHaveLength(1 + builtInDefinitions().length);
     expect(api.requests.map((r) => r.path)).toEqual(['/api/public/models?page=1&limit=100', '/api/public/models?page=2&limit=100']);
     const files = readdirSync(join(cacheDir, 'llmobs'));
-    expect(files).toEqual([expect.stringMatching(/^models-[0-9a-f]{32}\.json$/)]);
+    expect(files).toEqual([expect.stringMatching(/^models-[0-9a-f]{16}\.json$/)]);
     const text = readFileSync(join(cacheDir, 'llmobs', files[0]!), 'utf8');
     expect(text).not.toContain('sk-lf-test-0001');
     expect(text).not.toContain('pk-lf-test-0001');
@@ -137,7 +137,7 @@ describe('loadRemoteDefinitions', () => {
     const custom = specToDefinition({ name: 'c', match_pattern: '(?i)^c$', pricing: { input: 1e-6, output: 3e-6 }, unit: 'TOKENS' }, { id: 'c-1', createdAt: '2025-01-01T00:00:00.000Z' });
     const { api, ctx, fetched, file } = await cachedSetUp([custom, ...builtInDefinitions()]);
     const [header, body] = readFileSync(file, 'utf8').split('\n');
-    expect(JSON.parse(header!)).toMatchObject({ version: 2, count: fetched.definitions.length, plain: true });
+    expect(JSON.parse(header!)).toMatchObject({ version: 3, count: fetched.definitions.length, length: body!.length, plain: true });
     const cached = await loadRemoteDefinitions(ctx, { maxAgeMs: REMOTE_CACHE_TTL_MS });
     expect(cached.fromCache).toBe(true);
     expect(api.requests.filter((r) => r.path.startsWith('/api/public/models'))).toHaveLength(2);
@@ -162,6 +162,25 @@ describe('loadRemoteDefinitions', () => {
     expect(cached.fromCache).toBe(true);
     expect(cached.definitions[0]!.pricingTiers[1]!.conditions[0]).toBeInstanceOf(UnknownCondition);
     expect(cached.definitions).toStrictEqual(fetched.definitions);
+    await ctx.dispose();
+  });
+
+  it('removes copies not written for a week when it writes one, and leaves other files', async () => {
+    const { api, ctx, file } = await cachedSetUp(builtInDefinitions().slice(0, 2));
+    const dir = join(file, '..');
+    const week = 7 * 24 * 3600;
+    const make = (name: string, secondsOld: number) => {
+      writeFileSync(join(dir, name), 'x');
+      const at = Date.now() / 1000 - secondsOld;
+      utimesSync(join(dir, name), at, at);
+    };
+    make('models-0123456789abcdef0123456789abcdef.json', week + 3600); // an earlier format's name, unused
+    make('models-0123456789abcdef.json', week - 3600);
+    make('metrics-0123456789abcdef0123456789abcdef.json', week + 3600);
+    make('notes.txt', week + 3600);
+    await loadRemoteDefinitions(ctx); // asks the server, and writes
+    expect(api.requests.length).toBeGreaterThan(1);
+    expect(readdirSync(dir).sort()).toEqual(['metrics-0123456789abcdef0123456789abcdef.json', 'models-0123456789abcdef.json', basename(file), 'notes.txt'].sort());
     await ctx.dispose();
   });
 

@@ -74,6 +74,21 @@ const compileCache = (function compileCache() {
   }
   const folders = [...top, dir];
   const stats = folders.map(folderStat);
+  // Earlier builds let Node 22.1+ make the two top folders, with the mode the umask leaves (0775
+  // where it is 002, as on many desktops): when they are the default ones, llmobs's own, and this
+  // user's, they are made private again. A folder given by LLMOBS_CACHE_DIR is left as it is.
+  if (!env.LLMOBS_CACHE_DIR && uid !== undefined) {
+    for (let i = 0; i < 2; i++) {
+      const stat = stats[i];
+      if (stat === undefined || !stat.isDirectory() || stat.uid !== uid || (stat.mode & 0o022) === 0) continue;
+      try {
+        fs.chmodSync(folders[i], 0o700);
+        stats[i] = folderStat(folders[i]);
+      } catch {
+        // Left as it is: not trusted, not used.
+      }
+    }
+  }
   const states = stats.map(trustedStat);
   if (states.includes(false)) return undefined;
   // Nothing is read unless every folder is there and trusted now (a folder made later by someone
@@ -155,7 +170,7 @@ const compileCache = (function compileCache() {
     // Files of dist/ only, and not the few that use import() (of a package that stays in
     // node_modules): a vm.Script gets the main loader's import() only through an experimental
     // option, which prints a warning.
-    if (!filename.startsWith(dist) || content.includes('import(')) return compile.call(this, content, filename);
+    if (!filename.startsWith(dist) || content.includes('import(')) return compile.apply(this, arguments);
     let wrapper;
     try {
       const name = filename.slice(dist.length).replaceAll('/', '+').replaceAll('\\', '+');
@@ -168,7 +183,7 @@ const compileCache = (function compileCache() {
       }
       wrapper = script.runInThisContext({ displayErrors: true });
     } catch {
-      return compile.call(this, content, filename);
+      return compile.apply(this, arguments);
     }
     const module = this;
     const here = path.dirname(filename);

@@ -299,6 +299,25 @@ process.stdout.write(JSON.stringify({ modules: runs.size, twice: [...runs].filte
     expect(plain.stdout).toBe(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
   });
 
+  it('makes its own default cache folders private again when earlier builds left them writable by the group', async () => {
+    // As Node 22.1+'s own compile cache made them, under umask 002.
+    const env = isolatedEnv();
+    const base = join(env.HOME!, '.cache', 'llmobs');
+    mkdirSync(join(base, 'compile-cache'), { recursive: true });
+    for (const folder of [base, join(base, 'compile-cache')]) chmodSync(folder, 0o775);
+    const args = ['tokens', 'count', '--encoding', 'o200k_base', 'hello'];
+    const result = await execa(process.execPath, [BIN, ...args], { env, extendEnv: false, stdin: 'ignore' });
+    expect([result.exitCode, result.stdout, result.stderr]).toEqual([0, '1', '']);
+    for (const folder of [base, join(base, 'compile-cache')]) expect(statSync(folder).mode & 0o777).toBe(0o700);
+    expect(readdirSync(join(base, 'compile-cache'))).toHaveLength(1);
+    // A folder given by LLMOBS_CACHE_DIR is the user's to set: left as it is, and not used.
+    const given = tempDir('llmobs-cache-');
+    chmodSync(given, 0o775);
+    await execa(process.execPath, [BIN, ...args], { env: { ...env, LLMOBS_CACHE_DIR: given }, extendEnv: false, stdin: 'ignore' });
+    expect(statSync(given).mode & 0o777).toBe(0o775);
+    expect(readdirSync(given)).toEqual([]);
+  });
+
   it('neither reads nor writes compiled code in a folder that others can write', async () => {
     const cache = tempDir('llmobs-cache-');
     const env = isolatedEnv({ LLMOBS_CACHE_DIR: cache });

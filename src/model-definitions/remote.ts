@@ -9,6 +9,7 @@ import type { ApiModel } from '../api/schemas/models.js';
 import type { ApiClient } from '../api/client.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import type { Context } from '../context.js';
+import { isPlainDefinitionList } from '../core/models/plain-check.js';
 import { UnknownCondition } from '../core/models/types.js';
 
 export interface RemoteDefinitions {
@@ -33,25 +34,30 @@ async function definitionsSchema(): Promise<NonNullable<typeof cacheSchemaInstan
 /**
  * The cache file: a header line, then the definitions as JSON.
  *
- *   {"version":3,"baseUrl":...,"fetchedAt":...,"count":167,"length":185012,"plain":true}
+ *   {"version":3,"baseUrl":...,"identity":"<hash>","fetchedAt":...,"count":167,"length":185012,"plain":true}
  *   [{...definition...}, ...]
  *
  * The definitions were checked against the API's schema when they were fetched, and the file is
- * written whole under a temporary name, then renamed, in a folder of this user's: a copy whose
- * second line has the length written, parses, and holds the number of definitions written is
- * used without loading zod to check it again (some 25 ms of an `estimate` with a profile). A cut
- * or a longer line, JSON that does not parse and another count are not used: the server is asked
- * again and the file rewritten, as for an older format. (Version 2 kept a SHA-256 digest of the
- * line instead of its length: node:crypto, which computes it, takes 3 ms to load.) `plain` says
- * that the definitions read back from JSON exactly as the schema would read them; it is false
- * when a pricing tier has a condition of a kind llmobs does not know (kept as an object of its
- * own), and such a copy is read through the schema.
+ * written whole under a temporary name, then renamed, in a folder of this user's. A copy is used
+ * when it is of the same server and key (`identity`, a hash of the public key or of a digest of
+ * an API key, apart from the one that names the file: two keys whose names collide are told apart),
+ * its second line has the length written and parses, and holds the number of definitions
+ * written, each of the shape the schema gives (`isPlainDefinitionList`, without zod: loading it
+ * and checking again was some 25 ms of an `estimate` with a profile). Anything else (a cut or a
+ * longer line, JSON that does not parse, another count, a value of another type, an older
+ * format) is not used: the server is asked again and the file rewritten. A change that keeps all
+ * of that (a digit of a price) is used as it reads. (Version 2 kept a SHA-256 digest of the line
+ * instead: node:crypto, which computes it, takes 3 ms to load.) `plain` says that the definitions
+ * read back from JSON exactly as the schema would read them; it is false when a pricing tier has
+ * a condition of a kind llmobs does not know (kept as an object of its own), and such a copy is
+ * read through the schema.
  */
 const CACHE_VERSION = 3;
 
 interface CacheHeader {
   version: typeof CACHE_VERSION;
   baseUrl: string;
+  identity: string;
   fetchedAt: string;
   count: number;
   length: number;
@@ -92,12 +98,21 @@ export function cacheDirectory(env: Record<string, string | undefined>): string 
  * first, and the name is SHA-256's (node:crypto loads for that case only).
  */
 export function remoteCachePath(env: Record<string, string | undefined>, config: Pick<ResolvedConfig, 'baseUrl' | 'auth'>): string | undefined {
-  let name: string;
-  if (config.auth.type === 'basic') name = `models-${nameHash(`${config.baseUrl}\nbasic:${config.auth.publicKey}`)}.json`;
-  else if (config.auth.type === 'bearer') name = `models-${sha256(`${config.baseUrl}\nbearer:${sha256(config.auth.apiKey)}`).slice(0, 32)}.json`;
-  else return undefined;
-  return join(cacheDirectory(env), name);
+  const identity = cacheIdentity(config);
+  if (identity === undefined) return undefined;
+  const key = `${config.baseUrl}\n${identity}`;
+  return join(cacheDirectory(env), `models-${config.auth.type === 'basic' ? nameHash(key) : sha256(key).slice(0, 32)}.json`);
 }
+
+/** Whose definitions a copy holds: the public key, or a digest of an API key (never written as such). */
+function cacheIdentity(config: Pick<ResolvedConfig, 'auth'>): string | undefined {
+  if (config.auth.type === 'basic') return `basic:${config.auth.publicKey}`;
+  if (config.auth.type === 'bearer') return `bearer:${sha256(config.auth.apiKey)}`;
+  return undefined;
+}
+
+/** What a copy's header holds of its identity. */
+const identityCheck = (identity: string) => nameHash(`identity\n${identity}`);
 
 /** Whether JSON.parse of the definitions' JSON gives them back exactly (see the file format). */
 function readsBackPlain(definitions: readonly ApiModel[]): boolean {
@@ -111,6 +126,7 @@ function isHeader(value: unknown): value is CacheHeader {
     h !== null &&
     h.version === CACHE_VERSION &&
     typeof h.baseUrl === 'string' &&
+    typeof h.identity === 'string' &&
     typeof h.fetchedAt === 'string' &&
     Number.isSafeInteger(h.count) &&
     Number.isSafeInteger(h.length) &&
@@ -118,7 +134,7 @@ function isHeader(value: unknown): value is CacheHeader {
   );
 }
 
-async function readCache(ctx: Context, path: string, baseUrl: string, maxAgeMs: number): Promise<Omit<RemoteDefinitions, 'credentialsFrom'> | undefined> {
+async function readCache(ctx: Context, path: string, baseUrl: string, identity: string, maxAgeMs: number): Promise<Omit<RemoteDefinitions, 'credentialsFrom'> | undefined> {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -129,7 +145,7 @@ async function readCache(ctx: Context, path: string, baseUrl: string, maxAgeMs: 
     const newline = text.indexOf('\n');
     if (newline === -1) return undefined;
     const header: unknown = JSON.parse(text.slice(0, newline));
-    if (!isHeader(header) || header.baseUrl !== baseUrl) return undefined;
+    if (!isHeader(header) || header.baseUrl !== baseUrl || header.identity !== identityCheck(identity)) return undefined;
     const age = ctx.now().getTime() - Date.parse(header.fetchedAt);
     if (!(age >= 0 && age <= maxAgeMs)) return undefined;
     const body = text.slice(newline + 1);
@@ -139,7 +155,11 @@ async function readCache(ctx: Context, path: string, baseUrl: string, maxAgeMs: 
     }
     const raw: unknown = JSON.parse(body);
     let definitions: ApiModel[];
-    if (header.plain && Array.isArray(raw)) {
+    if (header.plain) {
+      if (!isPlainDefinitionList(raw)) {
+        ctx.trace(`models: the cache ${path} holds definitions not of the API's shape; asking the server`);
+        return undefined;
+      }
       definitions = raw as ApiModel[];
     } else {
       const parsed = (await definitionsSchema()).safeParse(raw);
@@ -154,7 +174,7 @@ async function readCache(ctx: Context, path: string, baseUrl: string, maxAgeMs: 
   }
 }
 
-async function writeCache(ctx: Context, path: string, value: RemoteDefinitions): Promise<void> {
+async function writeCache(ctx: Context, path: string, identity: string, value: RemoteDefinitions): Promise<void> {
   const dir = cacheDirectory(ctx.env);
   const temp = `${path}.${process.pid}.tmp`;
   try {
@@ -162,6 +182,7 @@ async function writeCache(ctx: Context, path: string, value: RemoteDefinitions):
     const header: CacheHeader = {
       version: CACHE_VERSION,
       baseUrl: value.baseUrl,
+      identity: identityCheck(identity),
       fetchedAt: value.fetchedAt,
       count: value.definitions.length,
       length: body.length,
@@ -170,7 +191,6 @@ async function writeCache(ctx: Context, path: string, value: RemoteDefinitions):
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     writeFileSync(temp, `${JSON.stringify(header)}\n${body}`, { mode: 0o600 });
     renameSync(temp, path);
-    removeStaleCopies(dir, ctx.now().getTime());
   } catch (error) {
     // A cache that cannot be written only costs a later request.
     ctx.trace(`models: cache not written (${(error as Error).message})`);
@@ -179,20 +199,37 @@ async function writeCache(ctx: Context, path: string, value: RemoteDefinitions):
     } catch {
       // Nothing more to do.
     }
+    return;
   }
+  removeStaleCopies(ctx, dir);
 }
 
 /**
  * Removes copies not written for a week (of servers or keys no longer used, or in an earlier
- * format under another name): a copy is used for minutes only.
+ * format), and what a write cut short left of one: a copy is used for minutes only. Only files
+ * named as copies are named (models- and 16 or 32 hexadecimal digits), not any other file of a
+ * folder that LLMOBS_CACHE_DIR may share.
  */
-function removeStaleCopies(dir: string, now: number): void {
+function removeStaleCopies(ctx: Context, dir: string): void {
   const WEEK_MS = 7 * 24 * 3_600_000;
-  for (const name of readdirSync(dir)) {
-    if (!name.startsWith('models-') || !name.endsWith('.json')) continue;
+  const copy = /^models-(?:[0-9a-f]{16}|[0-9a-f]{32})\.json(?:\.\d+\.tmp)?$/;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  // File times are the system clock's (ctx.now() may be another in tests).
+  const now = Date.now();
+  for (const name of names) {
+    if (!copy.test(name)) continue;
     const file = join(dir, name);
-    const info = statSync(file, { throwIfNoEntry: false });
-    if (info?.isFile() && now - info.mtimeMs > WEEK_MS) rmSync(file, { force: true });
+    try {
+      const info = statSync(file, { throwIfNoEntry: false });
+      if (info?.isFile() && now - info.mtimeMs > WEEK_MS) rmSync(file, { force: true });
+    } catch (error) {
+      ctx.trace(`models: ${file} not removed (${(error as Error).message})`);
+    }
   }
 }
 
@@ -207,15 +244,16 @@ export async function loadRemoteDefinitions(ctx: Context, options: { maxAgeMs?: 
   const config = options.client?.config ?? (await ctx.resolveConfig({ auth: true }));
   const credentialsFrom = config.credentialsFrom ?? null;
   const path = remoteCachePath(ctx.env, config);
-  if (path && options.maxAgeMs && options.maxAgeMs > 0) {
-    const cached = await readCache(ctx, path, config.baseUrl, options.maxAgeMs);
+  const identity = cacheIdentity(config);
+  if (path && identity && options.maxAgeMs && options.maxAgeMs > 0) {
+    const cached = await readCache(ctx, path, config.baseUrl, identity, options.maxAgeMs);
     if (cached) return { ...cached, credentialsFrom };
   }
   const client = options.client ?? (await ctx.apiFor(config));
   const { listAllModels } = await import('../api/models.js');
   const definitions = await listAllModels(client);
   const fresh: RemoteDefinitions = { definitions, baseUrl: client.baseUrl, credentialsFrom, fetchedAt: ctx.now().toISOString(), fromCache: false };
-  if (path) await writeCache(ctx, path, fresh);
+  if (path && identity) await writeCache(ctx, path, identity, fresh);
   return fresh;
 }
 

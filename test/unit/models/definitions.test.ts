@@ -177,10 +177,12 @@ describe('loadRemoteDefinitions', () => {
     make('models-0123456789abcdef0123456789abcdef.json', week + 3600); // an earlier format's name, unused
     make('models-0123456789abcdef.json', week - 3600);
     make('metrics-0123456789abcdef0123456789abcdef.json', week + 3600);
+    make('models-0123456789abcdef.json.123.tmp', week + 3600); // a write cut short
+    make('models-custom.json', week + 3600); // not named as a copy: a file of the user's
     make('notes.txt', week + 3600);
     await loadRemoteDefinitions(ctx); // asks the server, and writes
     expect(api.requests.length).toBeGreaterThan(1);
-    expect(readdirSync(dir).sort()).toEqual(['metrics-0123456789abcdef0123456789abcdef.json', 'models-0123456789abcdef.json', basename(file), 'notes.txt'].sort());
+    expect(readdirSync(dir).sort()).toEqual(['metrics-0123456789abcdef0123456789abcdef.json', 'models-0123456789abcdef.json', 'models-custom.json', basename(file), 'notes.txt'].sort());
     await ctx.dispose();
   });
 
@@ -194,6 +196,9 @@ describe('loadRemoteDefinitions', () => {
       `${header}\n${body.slice(0, -10)}`, // cut short
       header, // no body
       `${header.replace('"count":3', '"count":2')}\n${body}`, // a header that does not fit
+      `${header}\n${'[0,0,0]'.padEnd(body.length)}`, // as long, as many, but not definitions
+      `${header}\n${body.replace(/"inputPrice":[^,]+,/, (field) => `"inputPrice":${JSON.stringify('x'.repeat(field.length - 16))},`)}`, // a price of another type, as long
+      `${header.replace(/"identity":"[0-9a-f]+"/, '"identity":"0000000000000000"')}\n${body}`, // another key's copy
       JSON.stringify({ version: 1, baseUrl: JSON.parse(header).baseUrl, fetchedAt: JSON.parse(header).fetchedAt, definitions: JSON.parse(body) }), // the earlier format
       '',
     ];

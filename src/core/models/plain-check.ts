@@ -27,20 +27,31 @@ function isPlainDefinition(d: unknown): boolean {
   if (!(d.unit === null || UNITS.has(d.unit))) return false;
   if (!numberOrNull(d.inputPrice) || !numberOrNull(d.outputPrice) || !numberOrNull(d.totalPrice)) return false;
   if (!('tokenizerConfig' in d) || typeof d.isLangfuseManaged !== 'boolean') return false;
-  if (!isObject(d.prices)) return false;
-  for (const price of Object.values(d.prices)) if (!isObject(price) || !onlyKeys(price, ['price']) || typeof price.price !== 'number') return false;
-  if (!Array.isArray(d.pricingTiers)) return false;
-  for (const tier of d.pricingTiers as unknown[]) if (!isPlainTier(tier)) return false;
+  const prices = d.prices;
+  if (!isObject(prices)) return false;
+  for (const key in prices) {
+    const price = prices[key];
+    if (!isObject(price) || typeof price.price !== 'number') return false;
+    for (const inner in price) if (inner !== 'price') return false;
+  }
+  const tiers = d.pricingTiers;
+  if (!Array.isArray(tiers)) return false;
+  for (let i = 0; i < tiers.length; i++) if (!isPlainTier(tiers[i])) return false;
   return true;
 }
 
 function isPlainTier(t: unknown): boolean {
-  if (!isObject(t) || !onlyKeys(t, ['id', 'name', 'isDefault', 'priority', 'conditions', 'prices'])) return false;
+  if (!isObject(t)) return false;
   if (typeof t.id !== 'string' || typeof t.name !== 'string' || typeof t.isDefault !== 'boolean' || typeof t.priority !== 'number') return false;
-  if (!isObject(t.prices)) return false;
-  for (const price of Object.values(t.prices)) if (typeof price !== 'number') return false;
-  if (!Array.isArray(t.conditions)) return false;
-  for (const c of t.conditions as unknown[]) if (!isUsageCondition(c) && !isAttributeCondition(c)) return false;
+  const prices = t.prices;
+  const conditions = t.conditions;
+  if (!isObject(prices) || !Array.isArray(conditions)) return false;
+  // The six keys above, all there: any other is one too many.
+  let keys = 0;
+  for (const _ in t) keys++;
+  if (keys !== 6) return false;
+  for (const key in prices) if (typeof prices[key] !== 'number') return false;
+  for (let i = 0; i < conditions.length; i++) if (!isUsageCondition(conditions[i]) && !isAttributeCondition(conditions[i])) return false;
   return true;
 }
 

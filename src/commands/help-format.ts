@@ -112,12 +112,12 @@ const REPLACED_NAMES: ReadonlySet<string> = new Set(REPLACED);
 function boxWrap(text: string, width: number, minWidth: number): string {
   if (width < minWidth) return text;
   const out: string[] = [];
-  const lay = spacesOnly(text) ? layOutSpacedLine : layOutLine;
+  const spaced = spacesOnly(text);
   // Lines as split(/\r\n|\n/) makes them, but for the \r before a \n: white space at the end of
   // a line, which the chunks leave out anyway.
   for (let lineStart = 0; ; ) {
     const lineEnd = text.indexOf('\n', lineStart);
-    lay(text, lineStart, lineEnd === -1 ? text.length : lineEnd, width, out);
+    layOutLine(text, lineStart, lineEnd === -1 ? text.length : lineEnd, width, out, spaced);
     if (lineEnd === -1) break;
     lineStart = lineEnd + 1;
   }
@@ -137,40 +137,25 @@ function spacesOnly(text: string): boolean {
 /**
  * One line's chunks as match(/\s*\S+/g) finds them (none: an empty line), laid out as boxWrap
  * does. A chunk is a word with the white space before it; chunks are contiguous, so each line out
- * is one slice of the text (the first chunk of a wrapped line without its white space).
+ * is one slice of the text (the first chunk of a wrapped line without its white space). In a text
+ * whose only white space is the space (`spaced`, see spacesOnly), a word ends at the next one,
+ * found by the string's own search.
  */
-function layOutLine(text: string, start: number, end: number, width: number, out: string[]): void {
+function layOutLine(text: string, start: number, end: number, width: number, out: string[], spaced: boolean): void {
   let lineStart = -1;
   let lineEnd = start;
   let i = start;
   while (i < end) {
     const chunkStart = i;
-    while (i < end && isSpace(text.charCodeAt(i))) i++;
+    while (i < end && (spaced ? text.charCodeAt(i) === 0x20 : isSpace(text.charCodeAt(i)))) i++;
     if (i === end) break;
     const wordStart = i;
-    while (i < end && !isSpace(text.charCodeAt(i))) i++;
-    if (lineStart === -1) lineStart = chunkStart;
-    else if (i - lineStart > width) {
-      out.push(text.slice(lineStart, lineEnd));
-      lineStart = wordStart;
+    if (spaced) {
+      const space = text.indexOf(' ', i);
+      i = space === -1 || space > end ? end : space;
+    } else {
+      while (i < end && !isSpace(text.charCodeAt(i))) i++;
     }
-    lineEnd = i;
-  }
-  out.push(lineStart === -1 ? '' : text.slice(lineStart, lineEnd));
-}
-
-/** layOutLine for a line whose only white space is the space (see spacesOnly): a word ends at the next one. */
-function layOutSpacedLine(text: string, start: number, end: number, width: number, out: string[]): void {
-  let lineStart = -1;
-  let lineEnd = start;
-  let i = start;
-  while (i < end) {
-    const chunkStart = i;
-    while (i < end && text.charCodeAt(i) === 0x20) i++;
-    if (i === end) break;
-    const wordStart = i;
-    const space = text.indexOf(' ', i);
-    i = space === -1 || space > end ? end : space;
     if (lineStart === -1) lineStart = chunkStart;
     else if (i - lineStart > width) {
       out.push(text.slice(lineStart, lineEnd));

@@ -52,9 +52,9 @@ describe('formatHelp', () => {
     }
   });
 
-  it('wraps and measures any text as commander does: every kind of white space, line breaks, text laid out by hand', () => {
-    const pieces = [' ', '  ', '\t', '\n', '\r\n', '\r', '\n ', '\n\t', '\u00a0', '\u3000', '\u2028', '\ufeff', '\u200b', 'a', 'word', 'é', '😀', 'x'.repeat(45), '-', '[options]'];
-    const text = fc.array(fc.constantFrom(...pieces), { maxLength: 40 }).map((parts) => parts.join(''));
+  /** Random texts made of these pieces, as descriptions of a program, an option and a command. */
+  function agreesOnTexts(pieces: string[], maxLength: number): void {
+    const text = fc.array(fc.constantFrom(...pieces), { maxLength }).map((parts) => parts.join(''));
     fc.assert(
       fc.property(text, text, text, fc.integer({ min: 1, max: 140 }), (description, optionText, commandText, width) => {
         const program = new Command('demo').description(description);
@@ -64,20 +64,14 @@ describe('formatHelp', () => {
       }),
       { numRuns: 3000 },
     );
+  }
+
+  it('wraps and measures any text as commander does: every kind of white space, line breaks, text laid out by hand', () => {
+    agreesOnTexts([' ', '  ', '\t', '\n', '\r\n', '\r', '\n ', '\n\t', '\u00a0', '\u3000', '\u2028', '\ufeff', '\u200b', 'a', 'word', 'é', '😀', 'x'.repeat(45), '-', '[options]'], 40);
   });
 
   it("wraps text whose only white space is spaces and line breaks as commander does (as llmobs's own texts are)", () => {
-    const pieces = [' ', '  ', '\n', '\n ', '\n\n', 'a', 'word', 'x'.repeat(45), '-', '[options]', '--flag <value>'];
-    const text = fc.array(fc.constantFrom(...pieces), { maxLength: 60 }).map((parts) => parts.join(''));
-    fc.assert(
-      fc.property(text, text, text, fc.integer({ min: 1, max: 140 }), (description, optionText, commandText, width) => {
-        const program = new Command('demo').description(description);
-        program.option('--some-option <value>', optionText);
-        program.command('sub').description(commandText);
-        expect(formatHelp(program, helperFor(program, width))).toBe(commanders(program, helperFor(program, width)));
-      }),
-      { numRuns: 3000 },
-    );
+    agreesOnTexts([' ', '  ', '\n', '\n ', '\n\n', 'a', 'word', 'x'.repeat(45), '-', '[options]', '--flag <value>'], 60);
   });
 
   it('leaves to commander a help with colour codes, styles, help groups or global options', () => {

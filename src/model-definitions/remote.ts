@@ -98,10 +98,15 @@ export function cacheDirectory(env: Record<string, string | undefined>): string 
  * first, and the name is SHA-256's (node:crypto loads for that case only).
  */
 export function remoteCachePath(env: Record<string, string | undefined>, config: Pick<ResolvedConfig, 'baseUrl' | 'auth'>): string | undefined {
+  return cacheLocation(env, config)?.path;
+}
+
+/** The cache file of a server and key, and whose definitions it holds. */
+function cacheLocation(env: Record<string, string | undefined>, config: Pick<ResolvedConfig, 'baseUrl' | 'auth'>): { path: string; identity: string } | undefined {
   const identity = cacheIdentity(config);
   if (identity === undefined) return undefined;
   const key = `${config.baseUrl}\n${identity}`;
-  return join(cacheDirectory(env), `models-${config.auth.type === 'basic' ? nameHash(key) : sha256(key).slice(0, 32)}.json`);
+  return { path: join(cacheDirectory(env), `models-${config.auth.type === 'basic' ? nameHash(key) : sha256(key).slice(0, 32)}.json`), identity };
 }
 
 /** Whose definitions a copy holds: the public key, or a digest of an API key (never written as such). */
@@ -243,17 +248,16 @@ export async function loadRemoteDefinitions(ctx: Context, options: { maxAgeMs?: 
   // needs the settings alone.
   const config = options.client?.config ?? (await ctx.resolveConfig({ auth: true }));
   const credentialsFrom = config.credentialsFrom ?? null;
-  const path = remoteCachePath(ctx.env, config);
-  const identity = cacheIdentity(config);
-  if (path && identity && options.maxAgeMs && options.maxAgeMs > 0) {
-    const cached = await readCache(ctx, path, config.baseUrl, identity, options.maxAgeMs);
+  const location = cacheLocation(ctx.env, config);
+  if (location && options.maxAgeMs && options.maxAgeMs > 0) {
+    const cached = await readCache(ctx, location.path, config.baseUrl, location.identity, options.maxAgeMs);
     if (cached) return { ...cached, credentialsFrom };
   }
   const client = options.client ?? (await ctx.apiFor(config));
   const { listAllModels } = await import('../api/models.js');
   const definitions = await listAllModels(client);
   const fresh: RemoteDefinitions = { definitions, baseUrl: client.baseUrl, credentialsFrom, fetchedAt: ctx.now().toISOString(), fromCache: false };
-  if (path && identity) await writeCache(ctx, path, identity, fresh);
+  if (location) await writeCache(ctx, location.path, location.identity, fresh);
   return fresh;
 }
 

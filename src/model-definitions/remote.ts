@@ -9,6 +9,7 @@ import type { ApiModel } from '../api/schemas/models.js';
 import type { ApiClient } from '../api/client.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import type { Context } from '../context.js';
+import { nameHash, sha256Hex } from '../core/hashes.js';
 import { isPlainDefinitionList } from '../core/models/plain-check.js';
 import { UnknownCondition } from '../core/models/types.js';
 
@@ -64,29 +65,6 @@ interface CacheHeader {
   plain: boolean;
 }
 
-/** SHA-256 in hexadecimal, with node:crypto loaded only when it is needed (see the file's head). */
-const sha256 = (text: string): string => process.getBuiltinModule('node:crypto').createHash('sha256').update(text).digest('hex');
-
-/**
- * A 64-bit hash of a short text, in hexadecimal (two 32-bit FNV-1a lanes, each finished with
- * murmur3's mix): names a cache file by its server and public key. Not for secrets.
- */
-export function nameHash(text: string): string {
-  let a = 0x811c9dc5;
-  let b = 0x050c5d1f;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193);
-    b = Math.imul(b ^ c, 0x01000193) ^ (b >>> 13);
-  }
-  const mix = (h: number) => {
-    h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
-    h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-    return (h ^ (h >>> 16)) >>> 0;
-  };
-  return mix(a).toString(16).padStart(8, '0') + mix(b ^ a).toString(16).padStart(8, '0');
-}
-
 export function cacheDirectory(env: Record<string, string | undefined>): string {
   if (env.LLMOBS_CACHE_DIR) return env.LLMOBS_CACHE_DIR;
   return join(env.XDG_CACHE_HOME || join(env.HOME || process.getBuiltinModule('node:os').homedir(), '.cache'), 'llmobs');
@@ -106,13 +84,13 @@ function cacheLocation(env: Record<string, string | undefined>, config: Pick<Res
   const identity = cacheIdentity(config);
   if (identity === undefined) return undefined;
   const key = `${config.baseUrl}\n${identity}`;
-  return { path: join(cacheDirectory(env), `models-${config.auth.type === 'basic' ? nameHash(key) : sha256(key).slice(0, 32)}.json`), identity };
+  return { path: join(cacheDirectory(env), `models-${config.auth.type === 'basic' ? nameHash(key) : sha256Hex(key).slice(0, 32)}.json`), identity };
 }
 
 /** Whose definitions a copy holds: the public key, or a digest of an API key (never written as such). */
 function cacheIdentity(config: Pick<ResolvedConfig, 'auth'>): string | undefined {
   if (config.auth.type === 'basic') return `basic:${config.auth.publicKey}`;
-  if (config.auth.type === 'bearer') return `bearer:${sha256(config.auth.apiKey)}`;
+  if (config.auth.type === 'bearer') return `bearer:${sha256Hex(config.auth.apiKey)}`;
   return undefined;
 }
 

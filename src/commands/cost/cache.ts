@@ -2,12 +2,15 @@
 // metrics requests a day, and a CI job or a person re-running a report should not spend them on
 // the same question. One file per question (server, key, and the request as the user gave it,
 // so "--from 7d" asked twice within minutes is the same question), named by a hash, holding no
-// secret, written atomically. --no-cache asks the server and refreshes the copy.
-import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+// secret, written atomically. --no-cache asks the server and refreshes the copy. A cached answer
+// is read with synchronous fs calls and named by a non-cryptographic hash of the question, which
+// the file holds whole and is compared with: node:crypto and node:fs/promises (and the streams
+// and readline modules they bring) are not loaded for it.
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { Context } from '../../context.js';
+import { nameHash } from '../../core/hashes.js';
 import { cacheDirectory } from '../../model-definitions/remote.js';
 
 export const METRICS_CACHE_TTL_MS = 5 * 60_000;
@@ -15,7 +18,7 @@ const PREFIX = 'metrics-';
 const CLEAN_AFTER_MS = 24 * 3_600_000;
 
 const EntrySchema = z.object({
-  version: z.literal(1),
+  version: z.literal(2),
   key: z.string(),
   fetchedAt: z.string(),
   from: z.string(),
@@ -25,17 +28,22 @@ const EntrySchema = z.object({
 
 export type CachedAnswer = z.infer<typeof EntrySchema>;
 
+/**
+ * The question an answer is kept for, whole (server, key, request: what the caller passes, which
+ * must hold no secret): the file is named by its hash and holds it, so two questions whose names
+ * collide are told apart.
+ */
 export function cacheKey(parts: unknown): string {
-  return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
+  return JSON.stringify(parts);
 }
 
 function pathFor(ctx: Context, key: string): string {
-  return join(cacheDirectory(ctx.env), `${PREFIX}${key.slice(0, 32)}.json`);
+  return join(cacheDirectory(ctx.env), `${PREFIX}${nameHash(key)}.json`);
 }
 
 export async function readAnswer(ctx: Context, key: string): Promise<CachedAnswer | undefined> {
   try {
-    const parsed = EntrySchema.safeParse(JSON.parse(await readFile(pathFor(ctx, key), 'utf8')));
+    const parsed = EntrySchema.safeParse(JSON.parse(readFileSync(pathFor(ctx, key), 'utf8')));
     if (!parsed.success || parsed.data.key !== key) return undefined;
     const age = ctx.now().getTime() - Date.parse(parsed.data.fetchedAt);
     return age >= 0 && age <= METRICS_CACHE_TTL_MS ? parsed.data : undefined;
@@ -49,23 +57,44 @@ export async function writeAnswer(ctx: Context, entry: CachedAnswer): Promise<vo
   const path = pathFor(ctx, entry.key);
   const temp = `${path}.${process.pid}.tmp`;
   try {
-    await mkdir(dir, { recursive: true, mode: 0o700 });
-    await writeFile(temp, JSON.stringify(entry), { mode: 0o600 });
-    await rename(temp, path);
-    await cleanOld(ctx, dir);
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    writeFileSync(temp, JSON.stringify(entry), { mode: 0o600 });
+    renameSync(temp, path);
   } catch (error) {
     // A cache that cannot be written costs a request later, nothing more.
     ctx.trace(`metrics: cache not written (${(error as Error).message})`);
-    await rm(temp, { force: true }).catch(() => {});
+    try {
+      rmSync(temp, { force: true });
+    } catch {
+      // Nothing more to do.
+    }
+    return;
   }
+  cleanOld(ctx, dir);
 }
 
-async function cleanOld(ctx: Context, dir: string): Promise<void> {
-  const now = ctx.now().getTime();
-  for (const name of await readdir(dir)) {
-    if (!name.startsWith(PREFIX)) continue;
+/**
+ * Removes answers not written for a day, and what a write cut short left of one. Only files named
+ * as answers are (metrics- and 16 or 32 hexadecimal digits: this format's and the one before).
+ */
+function cleanOld(ctx: Context, dir: string): void {
+  const answer = /^metrics-(?:[0-9a-f]{16}|[0-9a-f]{32})\.json(?:\.\d+\.tmp)?$/;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  // File times are the system clock's (ctx.now() may be another in tests).
+  const now = Date.now();
+  for (const name of names) {
+    if (!answer.test(name)) continue;
     const file = join(dir, name);
-    const info = await stat(file).catch(() => undefined);
-    if (info && now - info.mtimeMs > CLEAN_AFTER_MS) await rm(file, { force: true }).catch(() => {});
+    try {
+      const info = statSync(file, { throwIfNoEntry: false });
+      if (info?.isFile() && now - info.mtimeMs > CLEAN_AFTER_MS) rmSync(file, { force: true });
+    } catch (error) {
+      ctx.trace(`metrics: ${file} not removed (${(error as Error).message})`);
+    }
   }
 }

@@ -3,8 +3,10 @@
 // A table, on a terminal a bar chart; --json and --csv for scripts; --budget USD exits 9 when
 // the total is over it (a CI spend gate). Answers are cached for 5 minutes (--no-cache).
 import { z } from 'zod';
+import type { ApiClient } from '../../api/client.js';
 import { queryMetrics } from '../../api/metrics.js';
 import type { Context } from '../../context.js';
+import { sha256Hex } from '../../core/hashes.js';
 import { csvRow } from '../../core/observations/csv.js';
 import { buildQuery, buildReport, checkBudget, checkRequest, type CostReport, type Grouping, GROUPINGS, type ReportRequest, TIME_GROUPINGS, type TimeGrouping } from '../../core/spend/report.js';
 import { parseMonth, parseTime } from '../../core/time-range.js';
@@ -99,15 +101,20 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
   if (problem) throw new UsageError(problem);
   const query = buildQuery(request);
 
-  const client = await ctx.api();
-  const identity = client.config.auth.type === 'basic' ? client.config.auth.publicKey : client.config.auth.type === 'bearer' ? cacheKey(client.config.auth.apiKey) : 'none';
+  // The client (and the HTTP stack with it) only when the server is asked: a cached answer needs
+  // the settings alone.
+  const config = await ctx.resolveConfig({ auth: true });
+  let client: ApiClient | undefined;
+  // An API key is a secret: the question holds a digest of it.
+  const identity = config.auth.type === 'basic' ? config.auth.publicKey : config.auth.type === 'bearer' ? sha256Hex(config.auth.apiKey) : 'none';
   /** The server's answer to a query, or the cached one of the last 5 minutes. */
   const answer = async (asked: typeof query) => {
-    const key = cacheKey({ v: 1, baseUrl: client.baseUrl, identity, query: { ...asked, fromTimestamp: range.from.key, toTimestamp: range.to.key } });
+    const key = cacheKey({ v: 2, baseUrl: config.baseUrl, identity, query: { ...asked, fromTimestamp: range.from.key, toTimestamp: range.to.key } });
     const cached = opts.cache ? await readAnswer(ctx, key) : undefined;
     if (cached) return { data: cached.data, cached };
+    client ??= await ctx.apiFor(config);
     const data = await queryMetrics(client, asked, (line) => ctx.trace(line));
-    await writeAnswer(ctx, { version: 1, key, fetchedAt: now.toISOString(), from: asked.fromTimestamp, to: asked.toTimestamp, data });
+    await writeAnswer(ctx, { version: 2, key, fetchedAt: now.toISOString(), from: asked.fromTimestamp, to: asked.toTimestamp, data });
     return { data, cached: undefined };
   };
   const { data, cached } = await answer(query);

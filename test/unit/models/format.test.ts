@@ -4,7 +4,8 @@ import { testPattern } from '../../../src/core/models/pattern.js';
 import { exactPattern, parsePrice, sameBody } from '../../../src/commands/models/draft-input.js';
 import { priceText } from '../../../src/commands/models/render.js';
 import { formatUsd } from '../../../src/output/format.js';
-import { nameHash, remoteCachePath } from '../../../src/model-definitions/remote.js';
+import { nameHash } from '../../../src/core/hashes.js';
+import { remoteCachePath } from '../../../src/model-definitions/remote.js';
 
 describe('prices for people', () => {
   it('formats dollars with at least two decimals and without float noise', () => {

@@ -2,7 +2,7 @@
 // under $XDG_CACHE_HOME/llmobs, one file per server and key, named by a hash, holding no secret.
 // A cached copy is read without node:crypto and node:fs/promises: loading them (and the streams
 // and readline modules they bring) was 4 ms of every `estimate` with a profile.
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { z } from 'zod';
 import type { ApiModel } from '../api/schemas/models.js';
@@ -11,6 +11,7 @@ import type { ResolvedConfig } from '../config/resolve.js';
 import type { Context } from '../context.js';
 import { nameHash, sha256Hex } from '../core/hashes.js';
 import { isPlainDefinitionList } from '../core/models/plain-check.js';
+import { removeOldCacheFiles, writeCacheFile } from '../io/cache-files.js';
 import { UnknownCondition } from '../core/models/types.js';
 
 export interface RemoteDefinitions {
@@ -158,62 +159,21 @@ async function readCache(ctx: Context, path: string, baseUrl: string, identity: 
 }
 
 async function writeCache(ctx: Context, path: string, identity: string, value: RemoteDefinitions): Promise<void> {
+  const body = JSON.stringify(value.definitions);
+  const header: CacheHeader = {
+    version: CACHE_VERSION,
+    baseUrl: value.baseUrl,
+    identity: identityCheck(identity),
+    fetchedAt: value.fetchedAt,
+    count: value.definitions.length,
+    length: body.length,
+    plain: readsBackPlain(value.definitions),
+  };
   const dir = cacheDirectory(ctx.env);
-  const temp = `${path}.${process.pid}.tmp`;
-  try {
-    const body = JSON.stringify(value.definitions);
-    const header: CacheHeader = {
-      version: CACHE_VERSION,
-      baseUrl: value.baseUrl,
-      identity: identityCheck(identity),
-      fetchedAt: value.fetchedAt,
-      count: value.definitions.length,
-      length: body.length,
-      plain: readsBackPlain(value.definitions),
-    };
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    writeFileSync(temp, `${JSON.stringify(header)}\n${body}`, { mode: 0o600 });
-    renameSync(temp, path);
-  } catch (error) {
-    // A cache that cannot be written only costs a later request.
-    ctx.trace(`models: cache not written (${(error as Error).message})`);
-    try {
-      rmSync(temp, { force: true });
-    } catch {
-      // Nothing more to do.
-    }
-    return;
-  }
-  removeStaleCopies(ctx, dir);
-}
-
-/**
- * Removes copies not written for a week (of servers or keys no longer used, or in an earlier
- * format), and what a write cut short left of one: a copy is used for minutes only. Only files
- * named as copies are named (models- and 16 or 32 hexadecimal digits), not any other file of a
- * folder that LLMOBS_CACHE_DIR may share.
- */
-function removeStaleCopies(ctx: Context, dir: string): void {
-  const WEEK_MS = 7 * 24 * 3_600_000;
-  const copy = /^models-(?:[0-9a-f]{16}|[0-9a-f]{32})\.json(?:\.\d+\.tmp)?$/;
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return;
-  }
-  // File times are the system clock's (ctx.now() may be another in tests).
-  const now = Date.now();
-  for (const name of names) {
-    if (!copy.test(name)) continue;
-    const file = join(dir, name);
-    try {
-      const info = statSync(file, { throwIfNoEntry: false });
-      if (info?.isFile() && now - info.mtimeMs > WEEK_MS) rmSync(file, { force: true });
-    } catch (error) {
-      ctx.trace(`models: ${file} not removed (${(error as Error).message})`);
-    }
-  }
+  const trace = (line: string) => ctx.trace(`models: ${line}`);
+  // Copies not written for a week go (of servers or keys no longer used, or in the earlier
+  // format's names): a copy is used for minutes only.
+  if (writeCacheFile(dir, path, `${JSON.stringify(header)}\n${body}`, trace)) removeOldCacheFiles(dir, /^models-(?:[0-9a-f]{16}|[0-9a-f]{32})\.json$/, 7 * 24 * 3_600_000, trace);
 }
 
 /**

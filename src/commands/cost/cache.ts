@@ -6,11 +6,12 @@
 // is read with synchronous fs calls and named by a non-cryptographic hash of the question, which
 // the file holds whole and is compared with: node:crypto and node:fs/promises (and the streams
 // and readline modules they bring) are not loaded for it.
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { Context } from '../../context.js';
 import { nameHash } from '../../core/hashes.js';
+import { removeOldCacheFiles, writeCacheFile } from '../../io/cache-files.js';
 import { cacheDirectory } from '../../model-definitions/remote.js';
 
 export const METRICS_CACHE_TTL_MS = 5 * 60_000;
@@ -54,47 +55,7 @@ export async function readAnswer(ctx: Context, key: string): Promise<CachedAnswe
 
 export async function writeAnswer(ctx: Context, entry: CachedAnswer): Promise<void> {
   const dir = cacheDirectory(ctx.env);
-  const path = pathFor(ctx, entry.key);
-  const temp = `${path}.${process.pid}.tmp`;
-  try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    writeFileSync(temp, JSON.stringify(entry), { mode: 0o600 });
-    renameSync(temp, path);
-  } catch (error) {
-    // A cache that cannot be written costs a request later, nothing more.
-    ctx.trace(`metrics: cache not written (${(error as Error).message})`);
-    try {
-      rmSync(temp, { force: true });
-    } catch {
-      // Nothing more to do.
-    }
-    return;
-  }
-  cleanOld(ctx, dir);
-}
-
-/**
- * Removes answers not written for a day, and what a write cut short left of one. Only files named
- * as answers are (metrics- and 16 or 32 hexadecimal digits: this format's and the one before).
- */
-function cleanOld(ctx: Context, dir: string): void {
-  const answer = /^metrics-(?:[0-9a-f]{16}|[0-9a-f]{32})\.json(?:\.\d+\.tmp)?$/;
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return;
-  }
-  // File times are the system clock's (ctx.now() may be another in tests).
-  const now = Date.now();
-  for (const name of names) {
-    if (!answer.test(name)) continue;
-    const file = join(dir, name);
-    try {
-      const info = statSync(file, { throwIfNoEntry: false });
-      if (info?.isFile() && now - info.mtimeMs > CLEAN_AFTER_MS) rmSync(file, { force: true });
-    } catch (error) {
-      ctx.trace(`metrics: ${file} not removed (${(error as Error).message})`);
-    }
-  }
+  const trace = (line: string) => ctx.trace(`metrics: ${line}`);
+  // Answers not written for a day go: this format's names, and the one before's.
+  if (writeCacheFile(dir, pathFor(ctx, entry.key), JSON.stringify(entry), trace)) removeOldCacheFiles(dir, /^metrics-(?:[0-9a-f]{16}|[0-9a-f]{32})\.json$/, CLEAN_AFTER_MS, trace);
 }

@@ -1,0 +1,56 @@
+// The files of llmobs's caches under $XDG_CACHE_HOME/llmobs (the models' definitions, the
+// metrics answers): written whole under a temporary name and renamed, private to this user, and
+// cleaned of old ones. Synchronous: these are small files, and the cached path of a command then
+// loads no more of Node than node:fs.
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * Writes `text` to `path` in `dir` (made private if new) through a temporary file, renamed into
+ * place: a reader finds no file or a whole one. Whether it was written; on failure `trace` says why
+ * (a cache that cannot be written only costs a request later).
+ */
+export function writeCacheFile(dir: string, path: string, text: string, trace: (line: string) => void): boolean {
+  const temp = `${path}.${process.pid}.tmp`;
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    writeFileSync(temp, text, { mode: 0o600 });
+    renameSync(temp, path);
+    return true;
+  } catch (error) {
+    trace(`cache not written: ${path} (${(error as Error).message})`);
+    try {
+      rmSync(temp, { force: true });
+    } catch {
+      // Nothing more to do.
+    }
+    return false;
+  }
+}
+
+/**
+ * Removes the files of `dir` whose names match `names` (and their leftover temporary files, name
+ * + `.<pid>.tmp`) not written for `maxAgeMs`. Only names of a cache's own form: LLMOBS_CACHE_DIR
+ * may be a folder that holds other files.
+ */
+export function removeOldCacheFiles(dir: string, names: RegExp, maxAgeMs: number, trace: (line: string) => void): void {
+  let entries: string[];
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return;
+  }
+  // File times are the system clock's (a command's clock may be another in tests).
+  const now = Date.now();
+  for (const name of entries) {
+    const tmp = /\.\d+\.tmp$/.exec(name);
+    if (!names.test(tmp ? name.slice(0, tmp.index) : name)) continue;
+    const file = join(dir, name);
+    try {
+      const info = statSync(file, { throwIfNoEntry: false });
+      if (info?.isFile() && now - info.mtimeMs > maxAgeMs) rmSync(file, { force: true });
+    } catch (error) {
+      trace(`cache: ${file} not removed (${(error as Error).message})`);
+    }
+  }
+}

@@ -3,10 +3,10 @@
 // items, pages, and the output's length after the last whole page). It is replaced atomically
 // (written to a temporary file, synced, renamed) only after the page it describes is on disk,
 // so at any moment, even after a crash, it describes a prefix of the output.
-import { createHash } from 'node:crypto';
 import { open, readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
+import { sha256Hex } from '../../core/hashes.js';
 import { FileError } from '../../errors.js';
 import { readFileBounded } from '../../io/files.js';
 import { InputTooLargeError } from '../../io/stdin.js';
@@ -43,7 +43,7 @@ export function checkpointPath(output: string): string {
 
 /** Who the export reads from, without the secret: a hash of the server and public key. */
 export function identityOf(baseUrl: string, key: string): string {
-  return createHash('sha256').update(`${baseUrl}\n${key}`).digest('hex').slice(0, 32);
+  return sha256Hex(`${baseUrl}\n${key}`).slice(0, 32);
 }
 
 export async function readCheckpoint(path: string): Promise<Checkpoint | undefined> {

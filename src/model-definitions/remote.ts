@@ -158,7 +158,7 @@ async function readCache(ctx: Context, path: string, baseUrl: string, identity: 
   }
 }
 
-async function writeCache(ctx: Context, path: string, identity: string, value: RemoteDefinitions): Promise<void> {
+function writeCache(ctx: Context, path: string, identity: string, value: RemoteDefinitions): void {
   const body = JSON.stringify(value.definitions);
   const header: CacheHeader = {
     version: CACHE_VERSION,
@@ -195,7 +195,7 @@ export async function loadRemoteDefinitions(ctx: Context, options: { maxAgeMs?: 
   const { listAllModels } = await import('../api/models.js');
   const definitions = await listAllModels(client);
   const fresh: RemoteDefinitions = { definitions, baseUrl: client.baseUrl, credentialsFrom, fetchedAt: ctx.now().toISOString(), fromCache: false };
-  if (location) await writeCache(ctx, location.path, location.identity, fresh);
+  if (location) writeCache(ctx, location.path, location.identity, fresh);
   return fresh;
 }
 

@@ -42,7 +42,7 @@ function pathFor(ctx: Context, key: string): string {
   return join(cacheDirectory(ctx.env), `${PREFIX}${nameHash(key)}.json`);
 }
 
-export async function readAnswer(ctx: Context, key: string): Promise<CachedAnswer | undefined> {
+export function readAnswer(ctx: Context, key: string): CachedAnswer | undefined {
   try {
     const parsed = EntrySchema.safeParse(JSON.parse(readFileSync(pathFor(ctx, key), 'utf8')));
     if (!parsed.success || parsed.data.key !== key) return undefined;
@@ -53,7 +53,7 @@ export async function readAnswer(ctx: Context, key: string): Promise<CachedAnswe
   }
 }
 
-export async function writeAnswer(ctx: Context, entry: CachedAnswer): Promise<void> {
+export function writeAnswer(ctx: Context, entry: CachedAnswer): void {
   const dir = cacheDirectory(ctx.env);
   const trace = (line: string) => ctx.trace(`metrics: ${line}`);
   // Answers not written for a day go: this format's names, and the one before's.

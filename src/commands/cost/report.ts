@@ -110,11 +110,11 @@ export async function run(ctx: Context, opts: Options): Promise<void> {
   /** The server's answer to a query, or the cached one of the last 5 minutes. */
   const answer = async (asked: typeof query) => {
     const key = cacheKey({ v: 2, baseUrl: config.baseUrl, identity, query: { ...asked, fromTimestamp: range.from.key, toTimestamp: range.to.key } });
-    const cached = opts.cache ? await readAnswer(ctx, key) : undefined;
+    const cached = opts.cache ? readAnswer(ctx, key) : undefined;
     if (cached) return { data: cached.data, cached };
     client ??= await ctx.apiFor(config);
     const data = await queryMetrics(client, asked, (line) => ctx.trace(line));
-    await writeAnswer(ctx, { version: 2, key, fetchedAt: now.toISOString(), from: asked.fromTimestamp, to: asked.toTimestamp, data });
+    writeAnswer(ctx, { version: 2, key, fetchedAt: now.toISOString(), from: asked.fromTimestamp, to: asked.toTimestamp, data });
     return { data, cached: undefined };
   };
   const { data, cached } = await answer(query);

@@ -3,7 +3,7 @@
 // checked as the service does (packages/shared/src/interfaces/filters.ts `singleFilter`,
 // `optionalJsonParam`, and the public API filter builder `deriveFilters`): the same filter types
 // and operators, columns named by the id or the name of the service's table columns, the same
-// messages. What a filter means is the store's (src/server/store/filters.ts).
+// messages. What a filter means is the store's (src/server/store/where.ts).
 import { z } from 'zod';
 import { invalidRequest } from '../http/errors.js';
 import { type ColumnFilter, type FilterColumnKey, filterConditions } from '../store/index.js';

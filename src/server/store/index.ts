@@ -20,21 +20,11 @@ export { Store, StoreWriteError, DATABASE_FILE, LOCK_FILE, SERVER_INFO_FILE, LEG
 export { Tx, ProjectStore } from './tx.js';
 export { PromptStore, type PromptListFilter, type PromptListPage, type Dependent } from './prompts.js';
 export { ModelStore } from './models.js';
-export {
-  TraceStore,
-  ObservationStore,
-  ScoreStore,
-  EventStore,
-  TRACE_ORDER_COLUMNS,
-  type TraceFilter,
-  type TraceOrder,
-  type TraceStats,
-  type ObservationFilter,
-  type ObservationCursor,
-  type ObservationForMetrics,
-  type ScoreFilter,
-  type WithEvents,
-  UnsupportedFilterError,
-} from './traces.js';
-export { type ColumnFilter, type FilterColumnKey, filterConditions } from './filters.js';
+export { TraceStore, TRACE_ORDER_COLUMNS, type TraceFilter, type TraceOrder, type TraceStats } from './traces.js';
+export { ObservationStore, type ObservationFilter, type ObservationCursor, type ObservationForMetrics } from './observations.js';
+export { ScoreStore, type ScoreFilter } from './scores.js';
+export { EventStore } from './events.js';
+export { type WithEvents } from './with-events.js';
+export { type ColumnFilter, type FilterColumnKey } from './filter-columns.js';
+export { filterConditions, UnsupportedFilterError } from './where.js';
 export { STATE_BACKUP_FILE } from './import-state.js';

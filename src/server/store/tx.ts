@@ -1,10 +1,13 @@
 // What a request sees of the store: one object per kind of record, all inside the request's one
 // transaction (see Store.read / Store.write). Nothing here knows about HTTP.
 import type { ApiKeyRecord, ProjectRecord } from '../records.js';
+import { EventStore } from './events.js';
 import { ModelStore } from './models.js';
+import { ObservationStore } from './observations.js';
 import { PromptStore } from './prompts.js';
 import type { Statements } from './sqlite.js';
-import { EventStore, ObservationStore, ScoreStore, TraceStore } from './traces.js';
+import { ScoreStore } from './scores.js';
+import { TraceStore } from './traces.js';
 
 export class ProjectStore {
   constructor(private readonly sql: Statements) {}

@@ -1,0 +1,199 @@
+// Recorded observations. Besides the whole record, each row keeps the columns lists filter and
+// sort on: the sums of input and output tokens and costs as the service's metrics and filters
+// count them, latency, time to first token, and xxHash32 of the trace id (the v2 list's order).
+import type { ObservationRecord } from '../records.js';
+import type { ColumnFilter } from './filter-columns.js';
+import type { Statements } from './sqlite.js';
+import { type FilterSpec, where } from './where.js';
+import { eventsText, parseRecord, type WithEvents, withEvents } from './with-events.js';
+import { xxHash32 } from './xxhash32.js';
+
+/** Filters of the observation lists; every one given must hold. Times are ISO strings. */
+export interface ObservationFilter {
+  type?: string | undefined;
+  name?: string | undefined;
+  level?: string | undefined;
+  traceId?: string | undefined;
+  version?: string | undefined;
+  parentObservationId?: string | undefined;
+  /** Observations without a parent (true) or with one (false). */
+  isRoot?: boolean | undefined;
+  environments?: readonly string[] | undefined;
+  /** Of the observation's trace. */
+  userId?: string | undefined;
+  sessionId?: string | undefined;
+  /** startTime >= this. */
+  fromStartTime?: string | undefined;
+  /** startTime < this. */
+  toStartTime?: string | undefined;
+  /** The `filter` parameter's filters, all of which must hold too. */
+  advanced?: readonly ColumnFilter[] | undefined;
+}
+
+// A trace's field picks the trace ids first, through the traces' own indexes.
+const ofTrace = { key: 'o.trace_id', table: 'traces' };
+
+const OBSERVATION_FILTER: FilterSpec<ObservationFilter> = {
+  type: { sql: 'o.type', compare: '=' },
+  name: { sql: 'o.name', compare: '=' },
+  level: { sql: 'o.level', compare: '=' },
+  traceId: { sql: 'o.trace_id', compare: '=' },
+  version: { sql: 'o.version', compare: '=' },
+  parentObservationId: { sql: 'o.parent_observation_id', compare: '=' },
+  isRoot: { sql: 'o.parent_observation_id', compare: 'is null' },
+  environments: { sql: 'o.environment', compare: 'in' },
+  userId: { sql: 'user_id', compare: '=', through: ofTrace },
+  sessionId: { sql: 'session_id', compare: '=', through: ofTrace },
+  fromStartTime: { sql: 'o.start_time', compare: '>=' },
+  toStartTime: { sql: 'o.start_time', compare: '<' },
+};
+
+/** Where a page of the v2 list ends: the last row's sort key (startTime, traceId: ordered by its xxHash32, id), all descending. */
+export interface ObservationCursor {
+  startTime: string;
+  traceId: string;
+  id: string;
+}
+
+/** One observation with what metrics group and filter by from its trace. */
+export interface ObservationForMetrics {
+  observation: ObservationRecord;
+  traceName: string | null;
+  userId: string | null;
+  sessionId: string | null;
+  release: string | null;
+  traceVersion: string | null;
+  tags: string[];
+}
+
+/** Sum of the values whose key contains `part` (any case), as the service's metrics count them. */
+function sumOfKeys(details: Record<string, number> | null | undefined, part: string): number {
+  let sum = 0;
+  for (const [key, value] of Object.entries(details ?? {})) {
+    if (key.toLowerCase().includes(part) && typeof value === 'number' && Number.isFinite(value)) sum += value;
+  }
+  return sum;
+}
+
+function millisBetween(from: string | null, to: string | null): number | null {
+  if (!from || !to) return null;
+  const ms = Date.parse(to) - Date.parse(from);
+  return Number.isFinite(ms) ? ms : null;
+}
+
+export class ObservationStore {
+  constructor(private readonly sql: Statements) {}
+
+  get(id: string): ObservationRecord | undefined {
+    const row = this.sql.row<{ record: string }>('SELECT record FROM observations WHERE id = ?', id);
+    return row && parseRecord<ObservationRecord>(row);
+  }
+
+  /** The observations of a trace, by start time. */
+  ofTrace(traceId: string): ObservationRecord[] {
+    return this.sql.rows<{ record: string }>('SELECT record FROM observations WHERE trace_id = ? ORDER BY start_time, id', traceId).map(parseRecord<ObservationRecord>);
+  }
+
+  /** The observations of these ids that are stored, with their events. */
+  withEvents(ids: readonly string[]): Map<string, WithEvents<ObservationRecord>> {
+    return withEvents(this.sql, 'observations', ids);
+  }
+
+  /** Stores an observation and the events it was built from, replacing the stored one with the same id. */
+  put(observation: ObservationRecord, events: unknown = null): void {
+    const usage = observation.usageDetails;
+    const cost = observation.costDetails;
+    this.sql.run(
+      `INSERT INTO observations (id, trace_id, parent_observation_id, type, name, environment, level, version, start_time, end_time,
+         completion_start_time, provided_model_name, internal_model_id, prompt_name, prompt_version, input_tokens, output_tokens,
+         total_tokens, input_cost, output_cost, total_cost, latency_ms, time_to_first_token_ms, created_at, updated_at, record, events, trace_hash)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET trace_id = excluded.trace_id, parent_observation_id = excluded.parent_observation_id,
+         type = excluded.type, name = excluded.name, environment = excluded.environment, level = excluded.level,
+         version = excluded.version, start_time = excluded.start_time, end_time = excluded.end_time,
+         completion_start_time = excluded.completion_start_time, provided_model_name = excluded.provided_model_name,
+         internal_model_id = excluded.internal_model_id, prompt_name = excluded.prompt_name, prompt_version = excluded.prompt_version,
+         input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens, total_tokens = excluded.total_tokens,
+         input_cost = excluded.input_cost, output_cost = excluded.output_cost, total_cost = excluded.total_cost,
+         latency_ms = excluded.latency_ms, time_to_first_token_ms = excluded.time_to_first_token_ms,
+         created_at = excluded.created_at, updated_at = excluded.updated_at, record = excluded.record, events = excluded.events,
+         trace_hash = excluded.trace_hash`,
+      observation.id,
+      observation.traceId,
+      observation.parentObservationId,
+      observation.type,
+      observation.name,
+      observation.environment,
+      observation.level,
+      observation.version,
+      observation.startTime,
+      observation.endTime,
+      observation.completionStartTime,
+      observation.providedModelName,
+      observation.internalModelId,
+      observation.promptName,
+      observation.promptVersion,
+      sumOfKeys(usage, 'input'),
+      sumOfKeys(usage, 'output'),
+      usage?.total ?? 0,
+      sumOfKeys(cost, 'input'),
+      sumOfKeys(cost, 'output'),
+      observation.totalCost,
+      millisBetween(observation.startTime, observation.endTime),
+      millisBetween(observation.startTime, observation.completionStartTime),
+      observation.createdAt,
+      observation.updatedAt,
+      JSON.stringify(observation),
+      eventsText(events),
+      xxHash32(observation.traceId ?? ''),
+    );
+  }
+
+  /** A page of the v1 list, newest start first. */
+  list(filter: ObservationFilter, page: { limit: number; offset: number }): ObservationRecord[] {
+    const { sql, params } = where(OBSERVATION_FILTER, filter);
+    return this.sql
+      .rows<{ record: string }>(`SELECT o.record FROM observations o ${sql} ORDER BY o.start_time DESC, o.id DESC LIMIT ? OFFSET ?`, ...params, page.limit, page.offset)
+      .map(parseRecord<ObservationRecord>);
+  }
+
+  count(filter: ObservationFilter = {}): number {
+    const { sql, params } = where(OBSERVATION_FILTER, filter);
+    return this.sql.row<{ n: number }>(`SELECT COUNT(*) AS n FROM observations o ${sql}`, ...params)?.n ?? 0;
+  }
+
+  /**
+   * Up to `limit` observations after `cursor`, ordered by startTime, xxHash32(traceId) and id, all
+   * descending (the v2 list, as the service orders it; '' stands for no trace).
+   */
+  page(filter: ObservationFilter, cursor: ObservationCursor | undefined, limit: number): ObservationRecord[] {
+    const after = cursor ? [{ sql: '(o.start_time, o.trace_hash, o.id) < (?, ?, ?)', params: [cursor.startTime, xxHash32(cursor.traceId), cursor.id] }] : [];
+    const { sql, params } = where(OBSERVATION_FILTER, filter, ...after);
+    return this.sql
+      .rows<{ record: string }>(`SELECT o.record FROM observations o ${sql} ORDER BY o.start_time DESC, o.trace_hash DESC, o.id DESC LIMIT ?`, ...params, limit)
+      .map(parseRecord<ObservationRecord>);
+  }
+
+  /** The observations that started in [from, to), with their trace's fields, one at a time. */
+  *forMetrics(from: string, to: string): Generator<ObservationForMetrics> {
+    const rows = this.sql
+      .get(
+        `SELECT o.record, t.name AS trace_name, t.user_id, t.session_id, t.release, t.version AS trace_version,
+                json_extract(t.record, '$.tags') AS tags
+         FROM observations o LEFT JOIN traces t ON t.id = o.trace_id
+         WHERE o.start_time >= ? AND o.start_time < ?`,
+      )
+      .iterate(from, to) as Iterable<{ record: string; trace_name: string | null; user_id: string | null; session_id: string | null; release: string | null; trace_version: string | null; tags: string | null }>;
+    for (const row of rows) {
+      yield {
+        observation: parseRecord<ObservationRecord>(row),
+        traceName: row.trace_name,
+        userId: row.user_id,
+        sessionId: row.session_id,
+        release: row.release,
+        traceVersion: row.trace_version,
+        tags: row.tags ? (JSON.parse(row.tags) as string[]) : [],
+      };
+    }
+  }
+}

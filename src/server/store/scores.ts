@@ -1,0 +1,93 @@
+// Recorded scores: upserted on id by ingestion and the scores API, listed by the v3 scores API
+// (cursor-paged, newest first) and with their trace.
+import type { ScoreRecord } from '../records.js';
+import type { Statements } from './sqlite.js';
+import { type FilterSpec, where } from './where.js';
+import { eventsText, parseRecord, type WithEvents, withEvents } from './with-events.js';
+
+/** Filters of the v3 scores list: each list given means "one of these". */
+export interface ScoreFilter {
+  ids?: readonly string[] | undefined;
+  names?: readonly string[] | undefined;
+  sources?: readonly string[] | undefined;
+  dataTypes?: readonly string[] | undefined;
+  environments?: readonly string[] | undefined;
+  configIds?: readonly string[] | undefined;
+  queueIds?: readonly string[] | undefined;
+  authorUserIds?: readonly string[] | undefined;
+  traceIds?: readonly string[] | undefined;
+  sessionIds?: readonly string[] | undefined;
+  observationIds?: readonly string[] | undefined;
+  numericValues?: readonly number[] | undefined;
+  stringValues?: readonly string[] | undefined;
+  valueMin?: number | undefined;
+  valueMax?: number | undefined;
+  fromTimestamp?: string | undefined;
+  toTimestamp?: string | undefined;
+}
+
+const SCORE_FILTER: FilterSpec<ScoreFilter> = {
+  ids: { sql: 's.id', compare: 'in' },
+  names: { sql: 's.name', compare: 'in' },
+  sources: { sql: "json_extract(s.record, '$.source')", compare: 'in' },
+  dataTypes: { sql: "json_extract(s.record, '$.dataType')", compare: 'in' },
+  environments: { sql: 's.environment', compare: 'in' },
+  configIds: { sql: "json_extract(s.record, '$.configId')", compare: 'in' },
+  queueIds: { sql: "json_extract(s.record, '$.queueId')", compare: 'in' },
+  authorUserIds: { sql: "json_extract(s.record, '$.authorUserId')", compare: 'in' },
+  traceIds: { sql: 's.trace_id', compare: 'in' },
+  sessionIds: { sql: 's.session_id', compare: 'in' },
+  observationIds: { sql: 's.observation_id', compare: 'in' },
+  numericValues: { sql: "json_extract(s.record, '$.value')", compare: 'in' },
+  stringValues: { sql: "json_extract(s.record, '$.stringValue')", compare: 'in' },
+  valueMin: { sql: "json_extract(s.record, '$.value')", compare: '>=' },
+  valueMax: { sql: "json_extract(s.record, '$.value')", compare: '<=' },
+  fromTimestamp: { sql: 's.timestamp', compare: '>=' },
+  toTimestamp: { sql: 's.timestamp', compare: '<' },
+};
+
+export class ScoreStore {
+  constructor(private readonly sql: Statements) {}
+
+  get(id: string): ScoreRecord | undefined {
+    const row = this.sql.row<{ record: string }>('SELECT record FROM scores WHERE id = ?', id);
+    return row && parseRecord<ScoreRecord>(row);
+  }
+
+  /** The scores of a trace (its observations' included), newest first. */
+  ofTrace(traceId: string): ScoreRecord[] {
+    return this.sql.rows<{ record: string }>('SELECT record FROM scores WHERE trace_id = ? ORDER BY timestamp DESC, id DESC', traceId).map(parseRecord<ScoreRecord>);
+  }
+
+  /** Up to `limit` scores after `cursor` (timestamp and id, both descending), matching `filter`. */
+  page(filter: ScoreFilter, cursor: { timestamp: string; id: string } | undefined, limit: number): ScoreRecord[] {
+    const after = cursor ? [{ sql: '(s.timestamp, s.id) < (?, ?)', params: [cursor.timestamp, cursor.id] }] : [];
+    const { sql, params } = where(SCORE_FILTER, filter, ...after);
+    return this.sql.rows<{ record: string }>(`SELECT s.record FROM scores s ${sql} ORDER BY s.timestamp DESC, s.id DESC LIMIT ?`, ...params, limit).map(parseRecord<ScoreRecord>);
+  }
+
+  /** The scores of these ids that are stored, with their events. */
+  withEvents(ids: readonly string[]): Map<string, WithEvents<ScoreRecord>> {
+    return withEvents(this.sql, 'scores', ids);
+  }
+
+  /** Stores a score and the events it was built from, replacing the stored one with the same id (scores upsert on id). */
+  put(score: ScoreRecord, events: unknown = null): void {
+    this.sql.run(
+      `INSERT INTO scores (id, timestamp, name, trace_id, observation_id, session_id, environment, record, events)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET timestamp = excluded.timestamp, name = excluded.name, trace_id = excluded.trace_id,
+         observation_id = excluded.observation_id, session_id = excluded.session_id, environment = excluded.environment,
+         record = excluded.record, events = excluded.events`,
+      score.id,
+      score.timestamp,
+      score.name,
+      score.traceId,
+      score.observationId,
+      score.sessionId,
+      score.environment,
+      JSON.stringify(score),
+      eventsText(events),
+    );
+  }
+}

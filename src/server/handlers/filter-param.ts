@@ -1,61 +1,13 @@
 // The read API's `filter` query parameter: a JSON array of filter objects that the traces list,
 // the v1 and v2 observation lists take besides (and ahead of) their simple parameters. Parsed and
-// checked as the service does (packages/shared/src/interfaces/filters.ts `singleFilter`,
-// `optionalJsonParam`, and the public API filter builder `deriveFilters`): the same filter types
-// and operators, columns named by the id or the name of the service's table columns, the same
-// messages. What a filter means is the store's (src/server/store/where.ts).
+// checked as the service does (the filter objects of src/core/filters.ts, `optionalJsonParam`,
+// and the public API filter builder `deriveFilters`): columns named by the id or the name of the
+// service's table columns, the same messages. What a filter means is the store's
+// (src/server/store/where.ts).
 import { z } from 'zod';
+import { type SingleFilter, singleFilter } from '../../core/filters.js';
 import { invalidRequest } from '../http/errors.js';
 import { type ColumnFilter, type FilterColumnKey, filterConditions } from '../store/index.js';
-
-const OPERATORS = {
-  datetime: ['>', '<', '>=', '<='],
-  string: ['=', 'contains', 'does not contain', 'starts with', 'ends with'],
-  stringOptions: ['any of', 'none of'],
-  categoryOptions: ['any of', 'none of'],
-  arrayOptions: ['any of', 'none of', 'all of'],
-  number: ['=', '>', '<', '>=', '<='],
-  booleanObject: ['=', '<>'],
-  boolean: ['=', '<>'],
-  null: ['is null', 'is not null'],
-} as const;
-
-const stringOperator = (matches: boolean) => (matches ? z.enum([...OPERATORS.string, 'matches']) : z.enum(OPERATORS.string));
-
-function singleFilter(matches: boolean) {
-  return z.discriminatedUnion('type', [
-    z.object({ column: z.string(), operator: z.enum(OPERATORS.datetime), value: z.coerce.date(), type: z.literal('datetime') }),
-    z.object({ column: z.string(), operator: stringOperator(matches), value: z.string(), type: z.literal('string') }),
-    z.object({ column: z.string(), operator: z.enum(OPERATORS.number), value: z.number(), type: z.literal('number') }),
-    z.object({ column: z.string(), operator: z.enum(OPERATORS.stringOptions), value: z.array(z.string()).refine((v) => v.length > 0), type: z.literal('stringOptions') }),
-    z.object({ type: z.literal('categoryOptions'), column: z.string(), key: z.string(), operator: z.enum(OPERATORS.categoryOptions), value: z.array(z.string()) }),
-    z
-      .object({ column: z.string(), operator: z.enum(OPERATORS.arrayOptions), value: z.array(z.string()), type: z.literal('arrayOptions') })
-      .refine((data) => data.operator === 'all of' || data.operator === 'none of' || data.value.length > 0, {
-        message: "Value array must not be empty unless operator is 'all of' or 'none of' (which represent waiting for selection)",
-      }),
-    z.object({ type: z.literal('stringObject'), column: z.string(), key: z.string(), operator: stringOperator(matches), value: z.string() }),
-    z.object({ type: z.literal('numberObject'), column: z.string(), key: z.string(), operator: z.enum(OPERATORS.number), value: z.number() }),
-    z.object({ type: z.literal('booleanObject'), column: z.string(), key: z.string(), operator: z.enum(OPERATORS.booleanObject), value: z.boolean() }),
-    z.object({ type: z.literal('boolean'), column: z.string(), operator: z.enum(OPERATORS.boolean), value: z.boolean() }),
-    z.object({ type: z.literal('null'), column: z.string(), operator: z.enum(OPERATORS.null), value: z.literal('') }),
-    z
-      .object({
-        type: z.literal('positionInTrace'),
-        column: z.string(),
-        operator: z.literal('='),
-        key: z.enum(['root', 'first', 'last', 'nthFromEnd', 'nthFromStart']),
-        value: z.number().optional(),
-      })
-      .superRefine((data, ctx) => {
-        if ((data.key === 'nthFromEnd' || data.key === 'nthFromStart') && (!data.value || data.value < 1)) {
-          ctx.addIssue({ code: 'custom', message: 'Position must be >= 1 for nth selection', path: ['value'] });
-        }
-      }),
-  ]);
-}
-
-export type SingleFilter = z.output<ReturnType<typeof singleFilter>>;
 
 /** `filter=`: JSON text of an array of filters; bad JSON is a 400 of its own, as on the service. */
 function filterParam(matches: boolean) {
@@ -72,9 +24,6 @@ function filterParam(matches: boolean) {
     })
     .pipe(z.array(singleFilter(matches)).optional());
 }
-
-/** An array of filters, as the metrics query's `filters` takes it. */
-export const FILTERS = z.array(singleFilter(false));
 
 /** The filter parameter of the traces list and the v1 observations list. */
 export const FILTER_PARAM = filterParam(false);

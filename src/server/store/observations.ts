@@ -1,6 +1,7 @@
 // Recorded observations. Besides the whole record, each row keeps the columns lists filter and
 // sort on: the sums of input and output tokens and costs as the service's metrics and filters
 // count them, latency, time to first token, and xxHash32 of the trace id (the v2 list's order).
+import { millisBetween, type MetricsRow, sumOfKeys } from '../../core/metrics/index.js';
 import type { ObservationRecord } from '../records.js';
 import type { ColumnFilter } from './filter-columns.js';
 import type { Statements } from './sqlite.js';
@@ -55,30 +56,10 @@ export interface ObservationCursor {
   id: string;
 }
 
-/** One observation with what metrics group and filter by from its trace. */
-export interface ObservationForMetrics {
+/** One observation with what metrics group and filter by from its trace (a row of the metrics view). */
+export interface ObservationForMetrics extends MetricsRow {
   observation: ObservationRecord;
-  traceName: string | null;
-  userId: string | null;
-  sessionId: string | null;
-  release: string | null;
-  traceVersion: string | null;
   tags: string[];
-}
-
-/** Sum of the values whose key contains `part` (any case), as the service's metrics count them. */
-function sumOfKeys(details: Record<string, number> | null | undefined, part: string): number {
-  let sum = 0;
-  for (const [key, value] of Object.entries(details ?? {})) {
-    if (key.toLowerCase().includes(part) && typeof value === 'number' && Number.isFinite(value)) sum += value;
-  }
-  return sum;
-}
-
-function millisBetween(from: string | null, to: string | null): number | null {
-  if (!from || !to) return null;
-  const ms = Date.parse(to) - Date.parse(from);
-  return Number.isFinite(ms) ? ms : null;
 }
 
 export class ObservationStore {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtInDefinitions } from '../../../src/data/catalogue.js';
 import type { ObservationRecord, ScoreRecord, TraceRecord } from '../../../src/server/records.js';
 import { type RunningServer, startServer } from '../../../src/server/index.js';
-import { aggregate } from '../../../src/server/handlers/metrics.js';
+import { aggregate } from '../../../src/core/metrics/index.js';
 import { Store } from '../../../src/server/store/index.js';
 import { tempDir } from '../../helpers/cli.js';
 import { apiCaller } from '../../helpers/server-api.js';

@@ -1,7 +1,7 @@
 // The metrics API's histogram aggregation against ClickHouse's histogram(bins)(x), whose algorithm
-// it follows (src/server/handlers/histogram.ts).
+// it follows (src/core/metrics/histogram.ts).
 import { describe, expect, it } from 'vitest';
-import { histogram } from '../../../src/server/handlers/histogram.js';
+import { histogram } from '../../../../src/core/metrics/histogram.js';
 
 const oneTo = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
 

@@ -1,0 +1,59 @@
+// The aggregations of a metric over a group's values, typed as the service's query layer answers
+// them: 64-bit integers (counts, and sums, maxima and minima of integer measures) as strings,
+// decimals and averages as numbers, NULL values skipped.
+import { MetricsQueryError } from './errors.js';
+import { histogram } from './histogram.js';
+import type { Aggregation } from './query.js';
+
+/** ClickHouse's `quantile`: linear interpolation between the nearest ranks. */
+function quantile(values: number[], level: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const position = level * (sorted.length - 1);
+  const low = Math.floor(position);
+  const high = Math.ceil(position);
+  return sorted[low]! + (sorted[high]! - sorted[low]!) * (position - low);
+}
+
+/** One metric over a group's values; `bins` is the histogram's (the query's config.bins, 10 by default). */
+export function aggregate(values: ReadonlyArray<number | string | null>, aggregation: Aggregation, integer: boolean, bins = 10): unknown {
+  const present = values.filter((v): v is number | string => v !== null);
+  const numbers = present.map(Number);
+  const int64 = (n: number) => String(Math.round(n));
+  switch (aggregation) {
+    case 'count':
+      return String(present.length);
+    case 'uniq':
+      return String(new Set(present).size);
+    case 'sum': {
+      if (numbers.length === 0) return integer ? '0' : null;
+      const sum = numbers.reduce((a, b) => a + b, 0);
+      return integer ? int64(sum) : sum;
+    }
+    case 'max':
+    case 'min': {
+      if (numbers.length === 0) return integer ? '0' : null;
+      // A loop: Math.max(...numbers) overflows the stack past some 150,000 values.
+      let value = numbers[0]!;
+      for (const n of numbers) if (aggregation === 'max' ? n > value || Number.isNaN(n) : n < value || Number.isNaN(n)) value = n;
+      return integer ? int64(value) : value;
+    }
+    case 'avg':
+      return numbers.length ? numbers.reduce((a, b) => a + b, 0) / numbers.length : null;
+    case 'histogram': {
+      // histogram(bins)(toFloat64(x)): NULLs skipped; a value that is not a finite number fails
+      // the service's query.
+      for (const n of numbers) if (!Number.isFinite(n)) throw new MetricsQueryError('The histogram aggregation takes numeric measures only');
+      return histogram(numbers, bins);
+    }
+    default:
+      return numbers.length ? quantile(numbers, Number(aggregation.slice(1)) / 100) : null;
+  }
+}
+
+/** A metric's value in a time bucket without rows (the service's WITH FILL default). */
+export function emptyAggregate(aggregation: Aggregation, integer: boolean): unknown {
+  if (aggregation === 'histogram') return [];
+  if (aggregation === 'count' || aggregation === 'uniq') return '0';
+  if (integer && (aggregation === 'sum' || aggregation === 'max' || aggregation === 'min')) return '0';
+  return 0;
+}

@@ -2,10 +2,10 @@
 // llmobs against it (in process or as the built binary): GET /api/public/traces/{id},
 // /api/public/traces, /api/public/v2/observations (cursor-paged as Langfuse pages: start time
 // descending, cursor = base64 of {lastStartTimeTo, lastTraceId, lastId}), /api/public/v2/metrics
-// (the observations view: dimensions, measures, filters, time buckets, row limit, the
-// high-cardinality rule) and /api/public/v3/scores. Shapes follow openapi.yml (contract
-// fixture) and API.md sections 5 to 7; every request and every 2xx answer is checked against
-// the contract and problems are collected in `contractIssues`.
+// (the observations view: the service's query rules, the high-cardinality one included, then the
+// metrics engine of src/core/metrics over the seeded observations) and /api/public/v3/scores.
+// Shapes follow openapi.yml (contract fixture) and API.md sections 5 to 7; every request and
+// every 2xx answer is checked against the contract and problems are collected in `contractIssues`.
 //
 // `cloud: true` answers like a Langfuse v4 "events only" deployment (as Langfuse Cloud does
 // after the v3 read API's sunset): the legacy trace routes give 404 with Langfuse's own v4
@@ -13,9 +13,10 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { checkRequest, checkResponse, type ContractIssue } from './contract.js';
-import { metricsQueryProblem, MetricsQuerySchema } from './contract-data.js';
+import { metricsQueryProblem } from './contract-data.js';
 import type { FaultStep } from './fault-server.js';
 import { estimate } from '../../src/core/estimate.js';
+import { MetricsQueryError, type MetricsRow, parseMetricsQuery, runMetricsQuery } from '../../src/core/metrics/index.js';
 import type { ModelDefinition } from '../../src/core/models/types.js';
 import { builtInDefinitions } from '../../src/data/catalogue.js';
 import { engineCounter } from '../../src/tokenizer/counter.js';
@@ -155,10 +156,6 @@ function store(o: SeedObservation): Stored {
 }
 
 const ms = (t: string | null | undefined) => (t ? Date.parse(t) : Number.NaN);
-
-function contains(key: string, word: string) {
-  return key.toLowerCase().includes(word);
-}
 
 export async function startFakeDataServer(options: FakeDataOptions = {}): Promise<FakeDataServer> {
   const traces = new Map<string, SeedTrace>();
@@ -396,88 +393,49 @@ export async function startFakeDataServer(options: FakeDataOptions = {}): Promis
     return { status: 200, body: { data: list.map((t) => traceDetails(t, false)), meta: { page, limit, totalItems, totalPages: Math.ceil(totalItems / limit) } } };
   };
 
+  /** An observation as a row of the metrics view: its own user and session ids win over its trace's. */
+  const metricsRow = (o: Stored): MetricsRow => {
+    const trace = traceOf(o);
+    return {
+      observation: { ...o, totalCost: o.costDetails.total ?? null },
+      traceName: trace?.name ?? null,
+      userId: o.userId ?? trace?.userId ?? null,
+      sessionId: o.sessionId ?? trace?.sessionId ?? null,
+      release: trace?.release ?? null,
+      traceVersion: trace?.version ?? null,
+      tags: trace?.tags ?? [],
+    };
+  };
+
+  /** An answer row as this fake sends it: every number as a number (or, numericStrings, as a string), buckets as times. */
+  const wireRow = (row: Record<string, unknown>, metricKeys: ReadonlySet<string>) => {
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(row)) {
+      if (key === 'time_dimension' && typeof value === 'string') {
+        const iso = new Date(Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value)).toISOString();
+        out[key] = options.numericStrings ? iso.replace('T', ' ').replace('.000Z', '') : iso.replace('.000Z', 'Z');
+      } else if (metricKeys.has(key) && (typeof value === 'number' || typeof value === 'string')) {
+        out[key] = num(Number(value));
+      } else {
+        out[key] = value;
+      }
+    }
+    return out;
+  };
+
   const metrics = (url: URL) => {
     const raw = url.searchParams.get('query') ?? '';
     const problem = metricsQueryProblem(raw);
     if (problem) return { status: 400, body: { message: problem, error: 'InvalidRequestError' } };
-    const q = MetricsQuerySchema.parse(JSON.parse(raw));
-    const from = ms(q.fromTimestamp);
-    const to = ms(q.toTimestamp);
-    const rows = new Map<string, Record<string, unknown> & { _cost: number; _in: number; _out: number; _count: number; _tokens: number }>();
-    const dimension = (o: Stored, field: string): unknown => {
-      const trace = traceOf(o);
-      switch (field) {
-        case 'providedModelName':
-          return o.providedModelName;
-        case 'userId':
-          return o.userId ?? trace?.userId ?? null;
-        case 'traceName':
-          return trace?.name ?? null;
-        case 'release':
-        case 'traceRelease':
-          return trace?.release ?? null;
-        default:
-          return (o as Record<string, unknown>)[field] ?? null;
-      }
-    };
-    for (const o of observations) {
-      const t = ms(o.startTime);
-      if (t < from || t >= to) continue;
-      let keep = true;
-      for (const f of q.filters) {
-        const value = dimension(o, f.column);
-        const list = f.value as unknown[];
-        if (f.operator === 'any of') keep &&= list.includes(value);
-        else if (f.operator === 'none of') keep &&= !list.includes(value);
-        else if (f.operator === '=') keep &&= value === f.value;
-        else return { status: 400, body: { message: `operator ${f.operator} not supported here`, error: 'InvalidRequestError' } };
-      }
-      if (!keep) continue;
-      const dims = Object.fromEntries(q.dimensions.map((d) => [d.field, dimension(o, d.field)]));
-      let bucket: string | undefined;
-      if (q.timeDimension) {
-        const d = new Date(t);
-        const g = q.timeDimension.granularity;
-        const start =
-          g === 'hour' ? Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate(), d.getUTCHours())
-          : g === 'month' ? Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1)
-          : g === 'week' ? Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()) - ((d.getUTCDay() + 6) % 7) * 86_400_000
-          : Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
-        const iso = new Date(start).toISOString();
-        bucket = options.numericStrings ? iso.replace('T', ' ').replace('.000Z', '') : iso.replace('.000Z', 'Z');
-      }
-      const key = JSON.stringify([dims, bucket]);
-      let row = rows.get(key);
-      if (!row) rows.set(key, (row = { ...dims, ...(bucket !== undefined ? { time_dimension: bucket } : {}), _cost: 0, _in: 0, _out: 0, _count: 0, _tokens: 0 }));
-      row._cost += o.costDetails.total ?? 0;
-      row._in += Object.entries(o.usageDetails).filter(([k]) => contains(k, 'input')).reduce((s, [, v]) => s + v, 0);
-      row._out += Object.entries(o.usageDetails).filter(([k]) => contains(k, 'output')).reduce((s, [, v]) => s + v, 0);
-      row._tokens += o.usageDetails.total ?? 0;
-      row._count += 1;
+    try {
+      const query = parseMetricsQuery(raw);
+      const data = runMetricsQuery(query, observations.map(metricsRow));
+      const metricKeys = new Set(query.metrics.map((m) => `${m.aggregation}_${m.measure}`));
+      return { status: 200, body: { data: data.map((row) => wireRow(row, metricKeys)) } };
+    } catch (error) {
+      if (error instanceof MetricsQueryError) return { status: 400, body: { message: error.message, error: 'InvalidRequestError' } };
+      throw error;
     }
-    const values: Record<string, (r: { _cost: number; _in: number; _out: number; _count: number; _tokens: number }) => number> = {
-      totalCost: (r) => r._cost,
-      inputTokens: (r) => r._in,
-      outputTokens: (r) => r._out,
-      totalTokens: (r) => r._tokens,
-      count: (r) => r._count,
-    };
-    let data = [...rows.values()].map((row) => {
-      const out: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(row)) if (!k.startsWith('_')) out[k] = v;
-      for (const m of q.metrics) out[`${m.aggregation}_${m.measure}`] = num(values[m.measure]?.(row) ?? 0);
-      return out;
-    });
-    for (const order of [...(q.orderBy ?? [])].reverse()) {
-      data.sort((a, b) => {
-        const x = a[order.field];
-        const y = b[order.field];
-        const c = typeof x === 'number' || typeof y === 'number' || options.numericStrings ? Number(x) - Number(y) : cmp(String(x), String(y));
-        return order.direction === 'desc' ? -c : c;
-      });
-    }
-    data = data.slice(0, q.config?.row_limit ?? 100);
-    return { status: 200, body: { data } };
   };
 
   const respond = (req: IncomingMessage, url: URL): { status: number; body: unknown } => {

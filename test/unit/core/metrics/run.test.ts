@@ -1,0 +1,271 @@
+// The metrics engine over rows of the observations view, without HTTP or a store: grouping,
+// measures, aggregations and their types, filters, time buckets, order and limit; and, as
+// properties, against a plain reference of the same grouping and sums.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { type MetricsRow, MetricsQueryError, parseMetricsQuery, runMetricsQuery, sumOfKeys } from '../../../../src/core/metrics/index.js';
+import { at, metricsRow } from '../helpers/metrics-rows.js';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+const ROWS: MetricsRow[] = [
+  metricsRow({
+    id: 'o1',
+    traceId: 't1',
+    name: 'chat',
+    providedModelName: 'gpt-4o',
+    startTime: at(10 * HOUR),
+    endTime: at(10 * HOUR + 2000),
+    usageDetails: { input: 10, Input_Cached: 2, output: 5, total: 17 },
+    costDetails: { input: 0.001, output: 0.002, total: 0.003 },
+    totalCost: 0.003,
+    metadata: { step: 2, kind: 'first' },
+    traceName: 'support',
+    userId: 'u1',
+    tags: ['a', 'b'],
+  }),
+  metricsRow({
+    id: 'o2',
+    traceId: 't2',
+    name: 'chat',
+    providedModelName: 'claude-x',
+    startTime: at(10 * HOUR + 30 * 60_000),
+    completionStartTime: at(10 * HOUR + 30 * 60_000 + 500),
+    endTime: at(10 * HOUR + 30 * 60_000 + 3000),
+    usageDetails: { input: 100, output: 50, total: 150 },
+    costDetails: { total: 0.01 },
+    totalCost: 0.01,
+    traceName: 'support',
+    userId: 'u2',
+    tags: ['a'],
+  }),
+  metricsRow({ id: 'o3', type: 'SPAN', name: 'retrieve', startTime: at(11 * HOUR + 30 * 60_000), environment: 'staging' }),
+  // At the end of the range: outside it.
+  metricsRow({ id: 'o4', providedModelName: 'gpt-4o', startTime: at(DAY), totalCost: 1, userId: 'u1' }),
+];
+
+const run = (query: Record<string, unknown>, rows: Iterable<MetricsRow> = ROWS) =>
+  runMetricsQuery(parseMetricsQuery(JSON.stringify({ view: 'observations', fromTimestamp: at(0), toTimestamp: at(DAY), ...query })), rows);
+const count = [{ measure: 'count', aggregation: 'count' }];
+
+describe('runMetricsQuery', () => {
+  it('groups by a dimension, with 64-bit integers as strings and decimals as numbers; a group without costs sums to null', () => {
+    const answer = run({
+      dimensions: [{ field: 'providedModelName' }],
+      metrics: [
+        { measure: 'totalCost', aggregation: 'sum' },
+        { measure: 'inputTokens', aggregation: 'sum' },
+        { measure: 'outputTokens', aggregation: 'sum' },
+        { measure: 'totalTokens', aggregation: 'sum' },
+        { measure: 'count', aggregation: 'count' },
+      ],
+    });
+    expect(answer).toEqual([
+      { providedModelName: 'gpt-4o', sum_totalCost: 0.003, sum_inputTokens: '12', sum_outputTokens: '5', sum_totalTokens: '17', count_count: '1' },
+      { providedModelName: 'claude-x', sum_totalCost: 0.01, sum_inputTokens: '100', sum_outputTokens: '50', sum_totalTokens: '150', count_count: '1' },
+      { providedModelName: null, sum_totalCost: null, sum_inputTokens: '0', sum_outputTokens: '0', sum_totalTokens: '0', count_count: '1' },
+    ]);
+  });
+
+  it('reads latencies in milliseconds and skips what an observation lacks', () => {
+    const [row] = run({
+      metrics: [
+        { measure: 'latency', aggregation: 'avg' },
+        { measure: 'latency', aggregation: 'count' },
+        { measure: 'latency', aggregation: 'max' },
+        { measure: 'timeToFirstToken', aggregation: 'p50' },
+        { measure: 'streamingLatency', aggregation: 'sum' },
+        { measure: 'tokensPerSecond', aggregation: 'avg' },
+        { measure: 'uniqueUserIds', aggregation: 'uniq' },
+        { measure: 'inputCost', aggregation: 'sum' },
+      ],
+    });
+    expect(row).toEqual({
+      avg_latency: 2500,
+      count_latency: '2',
+      max_latency: '3000',
+      p50_timeToFirstToken: 500,
+      sum_streamingLatency: '2500',
+      avg_tokensPerSecond: (17 / 2 + 150 / 3) / 2,
+      uniq_uniqueUserIds: '2',
+      sum_inputCost: 0.001,
+    });
+  });
+
+  it('fills every time bucket of the range in order when there is no orderBy', () => {
+    const answer = run({ metrics: count, timeDimension: { granularity: 'hour' } });
+    expect(answer).toHaveLength(24);
+    expect(answer.slice(9, 12)).toEqual([
+      { time_dimension: '2026-03-01T09:00:00Z', count_count: '0' },
+      { time_dimension: '2026-03-01T10:00:00Z', count_count: '2' },
+      { time_dimension: '2026-03-01T11:00:00Z', count_count: '1' },
+    ]);
+    const days = run({ metrics: [{ measure: 'totalCost', aggregation: 'sum' }, { measure: 'latency', aggregation: 'histogram' }], timeDimension: { granularity: 'day' }, toTimestamp: at(3 * DAY) });
+    expect(days).toEqual([
+      { time_dimension: '2026-03-01', sum_totalCost: 0.003 + 0.01, histogram_latency: [[2000, 2500, 1], [2500, 3000, 1]] },
+      { time_dimension: '2026-03-02', sum_totalCost: 1, histogram_latency: [] },
+      { time_dimension: '2026-03-03', sum_totalCost: 0, histogram_latency: [] },
+    ]);
+  });
+
+  it('sorts by orderBy (64-bit integer strings by value, nulls first) instead of filling, then cuts at the row limit', () => {
+    const byUser = run({ dimensions: [{ field: 'userId' }], metrics: [{ measure: 'inputTokens', aggregation: 'sum' }], orderBy: [{ field: 'sum_inputTokens', direction: 'desc' }] });
+    expect(byUser.map((row) => row.userId)).toEqual(['u2', 'u1', null]);
+    const byName = run({ dimensions: [{ field: 'userId' }], metrics: count, orderBy: [{ field: 'userId', direction: 'asc' }], config: { row_limit: 2 } });
+    expect(byName).toEqual([
+      { userId: null, count_count: '1' },
+      { userId: 'u1', count_count: '1' },
+    ]);
+    const hourly = run({ metrics: count, timeDimension: { granularity: 'hour' }, orderBy: [{ field: 'count_count', direction: 'desc' }] });
+    expect(hourly).toEqual([
+      { time_dimension: '2026-03-01T10:00:00Z', count_count: '2' },
+      { time_dimension: '2026-03-01T11:00:00Z', count_count: '1' },
+    ]);
+  });
+
+  it('filters on dimensions, the start time, metadata and tags', () => {
+    const ids = (filters: unknown[]) => run({ dimensions: [{ field: 'id' }], metrics: count, filters, orderBy: [{ field: 'id', direction: 'asc' }] }).map((row) => row.id);
+    expect(ids([{ column: 'name', type: 'string', operator: 'starts with', value: 'ret' }])).toEqual(['o3']);
+    expect(ids([{ column: 'providedModelName', type: 'stringOptions', operator: 'none of', value: ['gpt-4o'] }])).toEqual(['o2', 'o3']);
+    expect(ids([{ column: 'tags', type: 'arrayOptions', operator: 'all of', value: ['a', 'b'] }])).toEqual(['o1']);
+    expect(ids([{ column: 'tags', type: 'arrayOptions', operator: 'any of', value: ['a'] }])).toEqual(['o1', 'o2']);
+    expect(ids([{ column: 'metadata', type: 'stringObject', key: 'step', operator: '=', value: '2' }])).toEqual(['o1']);
+    expect(ids([{ column: 'start_time', type: 'datetime', operator: '>=', value: at(10 * HOUR + 1) }])).toEqual(['o2', 'o3']);
+    expect(ids([{ column: 'userId', type: 'null', operator: 'is null', value: '' }])).toEqual(['o3']);
+    expect(ids([{ column: 'environment', type: 'string', operator: '=', value: 'staging' }])).toEqual(['o3']);
+    // A column ending in "Name" that the view does not know: the service filters the name.
+    expect(ids([{ column: 'observationName', type: 'string', operator: '=', value: 'chat' }])).toEqual(['o1', 'o2']);
+  });
+
+  it('refuses a filter it cannot apply when a row reaches it, and a histogram of a measure that is not numeric', () => {
+    const filters = [{ column: 'observationName', type: 'number', operator: '=', value: 1 }];
+    expect(() => run({ metrics: count, filters })).toThrow(new MetricsQueryError('Filter type number is not supported by llmobs server on the observations view'));
+    expect(run({ metrics: count, filters }, [])).toEqual([]);
+    expect(() => run({ metrics: [{ measure: 'traceId', aggregation: 'histogram' }] })).toThrow('The histogram aggregation takes numeric measures only');
+  });
+});
+
+// Rows with a few models, users and types, in and around a two-day range.
+const rowArbitrary = fc
+  .record({
+    model: fc.constantFrom('gpt-4o', 'claude', null),
+    user: fc.constantFrom('u1', 'u2', 'u3', null),
+    type: fc.constantFrom('GENERATION', 'SPAN', 'EVENT'),
+    offset: fc.integer({ min: -DAY, max: 3 * DAY }),
+    usage: fc.dictionary(fc.constantFrom('input', 'Input_Cached', 'output', 'output_reasoning', 'total', 'other'), fc.nat({ max: 10_000 })),
+    cost: fc.option(fc.integer({ min: 0, max: 1_000_000 }).map((n) => n / 1_000_000)),
+  });
+
+type RowSeed = typeof rowArbitrary extends fc.Arbitrary<infer T> ? T : never;
+
+const toRows = (seeds: RowSeed[]) =>
+  seeds.map((seed, i) =>
+    metricsRow({
+      id: `o${i}`,
+      startTime: at(seed.offset),
+      type: seed.type,
+      providedModelName: seed.model,
+      userId: seed.user,
+      usageDetails: seed.usage,
+      costDetails: seed.cost === null ? {} : { total: seed.cost },
+      totalCost: seed.cost,
+    }),
+  );
+
+const DIMENSION_FIELDS = { providedModelName: (r: MetricsRow) => r.observation.providedModelName, userId: (r: MetricsRow) => r.userId, type: (r: MetricsRow) => r.observation.type };
+
+describe('runMetricsQuery, as properties', () => {
+  it('groups and sums as a plain reference does: every row of the range counted once, in the group of its dimensions', () => {
+    const fields = fc.subarray(Object.keys(DIMENSION_FIELDS) as Array<keyof typeof DIMENSION_FIELDS>);
+    const excluded = fc.subarray(['GENERATION', 'SPAN', 'EVENT']);
+    fc.assert(
+      fc.property(fc.array(rowArbitrary, { maxLength: 60 }), fields, excluded, (seeds, dims, none) => {
+        const rows = toRows(seeds);
+        const filters = none.length ? [{ column: 'type', type: 'stringOptions', operator: 'none of', value: none }] : [];
+        const answer = run({
+          dimensions: dims.map((field) => ({ field })),
+          metrics: [
+            { measure: 'count', aggregation: 'count' },
+            { measure: 'inputTokens', aggregation: 'sum' },
+            { measure: 'totalCost', aggregation: 'sum' },
+          ],
+          filters,
+          toTimestamp: at(2 * DAY),
+          config: { row_limit: 1000 },
+        }, rows);
+
+        const reference = new Map<string, { count: number; input: number; costs: number[] }>();
+        for (const row of rows) {
+          const t = Date.parse(row.observation.startTime);
+          if (t < Date.parse(at(0)) || t >= Date.parse(at(2 * DAY)) || none.includes(row.observation.type)) continue;
+          const key = JSON.stringify(dims.map((d) => DIMENSION_FIELDS[d](row)));
+          const entry = reference.get(key) ?? { count: 0, input: 0, costs: [] };
+          entry.count++;
+          for (const [k, v] of Object.entries(row.observation.usageDetails)) if (k.toLowerCase().includes('input')) entry.input += v;
+          if (row.observation.totalCost !== null) entry.costs.push(row.observation.totalCost);
+          reference.set(key, entry);
+        }
+        expect(answer).toHaveLength(reference.size);
+        for (const row of answer) {
+          const entry = reference.get(JSON.stringify(dims.map((d) => row[d])))!;
+          expect(row.count_count).toBe(String(entry.count));
+          expect(row.sum_inputTokens).toBe(String(entry.input));
+          if (entry.costs.length === 0) expect(row.sum_totalCost).toBeNull();
+          else expect(row.sum_totalCost).toBeCloseTo(entry.costs.reduce((a, b) => a + b, 0), 12);
+        }
+      }),
+    );
+  });
+
+  it('answers every bucket of the range once, in order, with the rows counted in their bucket (up to the row limit)', () => {
+    const granularity = fc.constantFrom('minute', 'hour', 'day', 'week', 'month');
+    fc.assert(
+      fc.property(fc.array(rowArbitrary, { maxLength: 40 }), granularity, fc.integer({ min: 1, max: 90 * DAY }), fc.integer({ min: 1, max: 200 }), (seeds, unit, length, limit) => {
+        const rows = toRows(seeds);
+        const answer = run({ metrics: count, timeDimension: { granularity: unit }, toTimestamp: at(length), config: { row_limit: limit } }, rows);
+        const buckets = answer.map((row) => row.time_dimension as string);
+        expect([...buckets].sort()).toEqual(buckets);
+        expect(new Set(buckets).size).toBe(buckets.length);
+        expect(answer.length).toBeLessThanOrEqual(limit);
+        const inRange = rows.filter((r) => r.observation.startTime >= at(0) && r.observation.startTime < at(length));
+        // With all the buckets answered, every row of the range is counted.
+        if (answer.length < limit) expect(answer.reduce((sum, row) => sum + Number(row.count_count), 0)).toBe(inRange.length);
+      }),
+    );
+  });
+
+  it('cuts a sorted answer at the row limit: the first rows of the answer without a limit', () => {
+    fc.assert(
+      fc.property(fc.array(rowArbitrary, { maxLength: 60 }), fc.integer({ min: 1, max: 10 }), fc.constantFrom('asc', 'desc'), (seeds, limit, direction) => {
+        const rows = toRows(seeds);
+        const query = { dimensions: [{ field: 'userId' }, { field: 'type' }], metrics: [{ measure: 'totalTokens', aggregation: 'sum' }], orderBy: [{ field: 'sum_totalTokens', direction }] };
+        const whole = run({ ...query, config: { row_limit: 1000 } }, rows);
+        const values = whole.map((row) => Number(row.sum_totalTokens));
+        expect(values).toEqual([...values].sort((a, b) => (direction === 'asc' ? a - b : b - a)));
+        expect(run({ ...query, config: { row_limit: limit } }, rows)).toEqual(whole.slice(0, limit));
+      }),
+    );
+  });
+});
+
+describe('sumOfKeys', () => {
+  it('sums the keys that contain the part in any case, and nothing that is not a finite number', () => {
+    expect(sumOfKeys({ input: 1, Input_Cached: 2, cache_read_input_tokens: 4, output: 8 }, 'input')).toBe(7);
+    expect(sumOfKeys({ input: Number.NaN, input_x: '3' as unknown as number }, 'input')).toBe(0);
+    expect(sumOfKeys(null, 'input')).toBe(0);
+  });
+
+  it('splits a map: the keys with the part and the keys without add up to the whole, whatever their case', () => {
+    const key = fc.stringMatching(/^[a-zA-Z_]{0,12}$/);
+    fc.assert(
+      fc.property(fc.dictionary(key, fc.nat({ max: 1_000_000 })), (details) => {
+        const without = Object.entries(details).filter(([k]) => !k.toLowerCase().includes('input')).reduce((sum, [, v]) => sum + v, 0);
+        const whole = Object.values(details).reduce((sum, v) => sum + v, 0);
+        expect(sumOfKeys(details, 'input') + without).toBe(whole);
+        const upper = Object.fromEntries(Object.entries(details).map(([k, v]) => [k.toUpperCase(), v]));
+        if (Object.keys(upper).length === Object.keys(details).length) expect(sumOfKeys(upper, 'input')).toBe(sumOfKeys(details, 'input'));
+      }),
+    );
+  });
+});

@@ -2,9 +2,7 @@
 // `observations` view (`runMetricsQuery`), as the service's query layer answers it. Pure: the
 // rows come from the caller (the local server's store, a test's fake server).
 export { MetricsQueryError } from './errors.js';
-export { AGGREGATIONS, type Aggregation, type MetricsQuery, parseMetricsQuery, queryRange } from './query.js';
-export { type MetricsAnswerRow, queryGranularity, runMetricsQuery } from './run.js';
+export { type Aggregation, type MetricsQuery, parseMetricsQuery, queryRange } from './query.js';
+export { type MetricsAnswerRow, runMetricsQuery } from './run.js';
 export { aggregate } from './aggregate.js';
-export { histogram } from './histogram.js';
-export { bucket, type Granularity } from './time-buckets.js';
-export { DIMENSIONS, MEASURES, millisBetween, type MetricsObservation, type MetricsRow, sumOfKeys } from './view.js';
+export { millisBetween, type MetricsObservation, type MetricsRow, sumOfKeys } from './view.js';

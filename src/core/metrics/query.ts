@@ -7,9 +7,9 @@ import { type SingleFilter, singleFilter } from '../filters.js';
 import { MetricsQueryError } from './errors.js';
 import { DIMENSION_TYPES, DIMENSIONS, MEASURES, TIME_DIMENSION } from './view.js';
 
-export const AGGREGATIONS = ['sum', 'avg', 'count', 'max', 'min', 'p50', 'p75', 'p90', 'p95', 'p99', 'histogram', 'uniq'] as const;
+const AGGREGATIONS = ['sum', 'avg', 'count', 'max', 'min', 'p50', 'p75', 'p90', 'p95', 'p99', 'histogram', 'uniq'] as const;
 export type Aggregation = (typeof AGGREGATIONS)[number];
-export const GRANULARITIES = ['auto', 'minute', 'hour', 'day', 'week', 'month'] as const;
+const GRANULARITIES = ['auto', 'minute', 'hour', 'day', 'week', 'month'] as const;
 
 const QUERY_OBJECT = z
   .object({

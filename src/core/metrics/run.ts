@@ -23,12 +23,13 @@ const DEFAULT_ROW_LIMIT = 100;
 const DEFAULT_BINS = 10;
 
 /** The granularity of the query's time dimension (`auto` resolved), or undefined without one. */
-export function queryGranularity(query: MetricsQuery): Granularity | undefined {
+function queryGranularity(query: MetricsQuery): Granularity | undefined {
   if (!query.timeDimension) return undefined;
   const { from, to } = queryRange(query);
   return query.timeDimension.granularity === 'auto' ? granularityFor(from, to) : query.timeDimension.granularity;
 }
 
+/** The rows of the range that pass the filters, by their dimensions' values (and bucket), in order of first appearance. */
 function group(query: MetricsQuery, rows: Iterable<MetricsRow>, granularity: Granularity | undefined): Map<string, Group> {
   const { from, to } = queryRange(query);
   const start = Date.parse(from);

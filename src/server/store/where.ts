@@ -28,8 +28,8 @@ export interface FieldSpec {
 /** A description of every field of a filter object but `advanced` (the `filter` parameter's filters). */
 export type FilterSpec<F> = { readonly [K in Exclude<keyof F, 'advanced'>]-?: FieldSpec };
 
-/** Conditions joined by AND, with their parameters in order; '' when there are none. */
-export interface Where {
+/** SQL text and its parameters, in order. */
+export interface Sql {
   sql: string;
   params: unknown[];
 }
@@ -88,11 +88,11 @@ function fieldCondition(spec: FieldSpec, value: unknown, params: unknown[]): str
 }
 
 /**
- * The WHERE clause of a filter object: a condition for each field given (undefined: not
- * filtered), then its `advanced` filters, then the `extra` conditions (a page cursor).
- * Throws UnsupportedFilterError for an advanced filter its column cannot take.
+ * The WHERE clause of a filter object ('' when nothing filters): a condition for each field
+ * given (undefined: not filtered), then its `advanced` filters, then the `extra` conditions (a
+ * page cursor). Throws UnsupportedFilterError for an advanced filter its column cannot take.
  */
-export function where<F extends object>(spec: FilterSpec<F>, filter: F, ...extra: Where[]): Where {
+export function where<F extends object>(spec: FilterSpec<F>, filter: F, ...extra: Sql[]): Sql {
   const conditions: string[] = [];
   const params: unknown[] = [];
   for (const field of Object.keys(spec) as Array<keyof typeof spec>) {

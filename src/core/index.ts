@@ -1,5 +1,5 @@
-// The pure estimation core: model definitions, matching, usage, tokenization rules and cost,
-// all reproducing what the Langfuse server does at ingestion.
+// The pure estimation core: model definitions, matching, usage and cost, all reproducing what
+// the Langfuse server does at ingestion (its tokenization rules are in src/tokenizer/).
 export * from './models/types.js';
 export * from './models/schemas.js';
 export * from './models/issues.js';
@@ -11,8 +11,6 @@ export * from './models/checks.js';
 export { checkPricingTiers, checkPrices } from './models/tier-checks.js';
 export * from './models/request.js';
 export * from './models/shadowing.js';
-export * from './tokenizer-models.js';
-export * from './tokenize.js';
 export * from './usage.js';
 export * from './pricing-tier.js';
 export * from './cost.js';

@@ -16,7 +16,7 @@ import { type ModelRecompute, Recomputer, recomputeTotals } from '../../core/spe
 import { FileError, UsageError } from '../../errors.js';
 import { cannotRead, openInputStream } from '../../io/files.js';
 import { definitionsMode, describeOrigin, loadDefinitions, REMOTE_CACHE_TTL_MS } from '../../model-definitions.js';
-import { engineCounter } from '../../tokenizer/counter.js';
+import { engineCounter } from '../../tokenizer/index.js';
 import type { ActionInput } from '../action.js';
 import { parseOptions } from '../options.js';
 import { JsonBytes } from '../estimate/json-bytes.js';

@@ -2,7 +2,7 @@
 // definitions): it is often run in loops.
 import type { Context } from '../../context.js';
 import type { DefinitionsOrigin } from '../../model-definitions.js';
-import type { Encoding } from '../../core/tokenizer-models.js';
+import type { Encoding } from '../../tokenizer/index.js';
 import { FileError, UsageError } from '../../errors.js';
 import type { ActionInput } from '../action.js';
 import { ENCODINGS } from './index.js';
@@ -57,7 +57,7 @@ function encodingFor(encoding: Encoding | undefined): Choice {
 
 async function encodingForModel(ctx: Context, model: string, opts: Record<string, unknown>): Promise<Choice> {
   const { assertUsable, definitionsMode, loadDefinitions, REMOTE_CACHE_TTL_MS } = await import('../../model-definitions.js');
-  const [{ findModel }, { preparePatterns }, { resolveTokenizer }] = await Promise.all([import('../../core/models/match.js'), import('../../core/models/engine.js'), import('../../core/tokenize.js')]);
+  const [{ findModel }, { preparePatterns }, { resolveTokenizer }] = await Promise.all([import('../../core/models/match.js'), import('../../core/models/engine.js'), import('../../tokenizer/count-rules.js')]);
   const loaded = await loadDefinitions(ctx, { mode: definitionsMode(opts), modelsFile: opts.modelsFile as string | undefined, maxAgeMs: REMOTE_CACHE_TTL_MS, model });
   await preparePatterns(loaded.definitions, model);
   const winner = findModel(model, loaded.definitions).winner;

@@ -9,7 +9,7 @@ import { createMatcher, type MatchResult } from '../../core/models/match.js';
 import { PATTERN_ENGINE } from '../../core/models/pattern.js';
 import { useDecimal } from '../../core/precision.js';
 import type { ModelDefinition } from '../../core/models/types.js';
-import type { TokenCounter } from '../../core/tokenize.js';
+import type { TokenCounter } from '../../tokenizer/index.js';
 import type { ObservationLevel } from '../records.js';
 
 // Ingestion is synchronous and sees any name, tier and price: the server has the regex engine and

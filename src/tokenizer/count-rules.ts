@@ -1,7 +1,7 @@
-import type { ModelDefinition } from './models/types.js';
-import type { CountStats } from './tokenizer/index.js';
-import type { Encoding } from './tokenizer-models.js';
-import { encodingForTokenizerModel, isChatModel } from './tokenizer-models.js';
+import type { ModelDefinition } from '../core/models/types.js';
+import type { CountStats } from './tokenizer.js';
+import type { Encoding } from './tiktoken-models.js';
+import { encodingForTokenizerModel, isChatModel } from './tiktoken-models.js';
 
 /**
  * Counts tokens of `text` in `encoding`. Contract, to match the server:

@@ -2,7 +2,7 @@
 // definitions): it is often run in loops.
 import type { Context } from '../../context.js';
 import type { DefinitionsOrigin } from '../../model-definitions.js';
-import type { Encoding } from '../../tokenizer/index.js';
+import type { EncodingName as Encoding } from '../../tokenizer/index.js';
 import { FileError, UsageError } from '../../errors.js';
 import type { ActionInput } from '../action.js';
 import { ENCODINGS } from './index.js';

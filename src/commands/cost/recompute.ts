@@ -15,7 +15,7 @@ import { loadDecimal } from '../../core/precision.js';
 import { type ModelRecompute, Recomputer, recomputeTotals } from '../../core/spend/recompute.js';
 import { FileError, UsageError } from '../../errors.js';
 import { cannotRead, openInputStream } from '../../io/files.js';
-import { definitionsMode, describeOrigin, loadDefinitions, REMOTE_CACHE_TTL_MS } from '../../model-definitions.js';
+import { definitionsMode, describeOrigin, loadDefinitions, REMOTE_CACHE_TTL_MS } from '../../model-definitions/index.js';
 import { engineCounter } from '../../tokenizer/index.js';
 import type { ActionInput } from '../action.js';
 import { parseOptions } from '../options.js';

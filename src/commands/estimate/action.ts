@@ -10,7 +10,7 @@ import { parseJson, parseJsonOrYaml, readTextInput, tooDeep } from '../../io/fil
 import { engineCounter } from '../../tokenizer/index.js';
 import type { ActionInput } from '../action.js';
 import { flagName as flag } from '../options.js';
-import { assertUsable, definitionsMode, loadDefinitions, REMOTE_CACHE_TTL_MS } from '../../model-definitions.js';
+import { assertUsable, definitionsMode, loadDefinitions, REMOTE_CACHE_TTL_MS } from '../../model-definitions/index.js';
 import { printEstimate, resultJson } from './render.js';
 
 export default async function action(ctx: Context, { opts }: ActionInput): Promise<void> {

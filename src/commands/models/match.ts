@@ -4,7 +4,7 @@ import { compiledPatternCount, preparePatterns } from '../../core/models/engine.
 import type { ModelDefinition } from '../../core/models/types.js';
 import { resolveTokenizer } from '../../tokenizer/count-rules.js';
 import { PreconditionError, UsageError } from '../../errors.js';
-import { assertUsable, type DefinitionsOrigin, definitionsMode, describeOrigin, loadDefinitions } from '../../model-definitions.js';
+import { assertUsable, type DefinitionsOrigin, definitionsMode, describeOrigin, loadDefinitions } from '../../model-definitions/index.js';
 import type { ActionInput } from '../action.js';
 import { defaultPrices, printTiers, tokenizerDescription } from './render.js';
 

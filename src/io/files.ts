@@ -5,7 +5,8 @@
 // file watchers, which a command that reads no file does not need at start.
 import { promises as fsp } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import type { Context, InStream } from '../context.js';
+import type { Context } from '../context.js';
+import type { InStream } from '../types.js';
 import { CliError, ExitCode, FileError, UsageError } from '../errors.js';
 import { JsonTooDeepError, jsonTextDepth, MAX_JSON_DEPTH, valueDepth } from '../core/json-depth.js';
 import { InputTooLargeError, MAX_INPUT_BYTES, readAll } from './stdin.js';

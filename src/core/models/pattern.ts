@@ -5,7 +5,7 @@ import { areFeatures, backrefProblem, subjectCaveat, translateAre } from '../reg
 import { parseJsRegex } from '../regex/js-parser.js';
 import { type AreMatcher, compileMatcher, DEFAULT_LIMITS } from '../regex/matcher.js';
 import { literalFormOf, prefilterOf } from '../regex/prefilter.js';
-import { type PatternEngine, registerPatternEngine } from './engine.js';
+import { type PatternEngine, registerPatternEngine } from './engine-slot.js';
 import { type KnownPattern, knownVerdict, type PatternTest } from './known-patterns.js';
 
 export { type KnownPattern, type PatternTest, setKnownPatterns } from './known-patterns.js';

@@ -4,7 +4,7 @@
 // does not re-price what is stored, only a new event for the observation does.
 import { Decimal } from 'decimal.js';
 import { estimateFromProvided } from '../../core/estimate.js';
-import { registerPatternEngine } from '../../core/models/engine.js';
+import { registerPatternEngine } from '../../core/models/engine-slot.js';
 import { createMatcher, type MatchResult } from '../../core/models/match.js';
 import { PATTERN_ENGINE } from '../../core/models/pattern.js';
 import { useDecimal } from '../../core/precision.js';

@@ -5,7 +5,7 @@ import type { DefinitionsOrigin } from '../../model-definitions/index.js';
 import type { EncodingName as Encoding } from '../../tokenizer/index.js';
 import { FileError, UsageError } from '../../errors.js';
 import type { ActionInput } from '../action.js';
-import { ENCODINGS } from './index.js';
+import { ENCODING_NAMES as ENCODINGS } from '../../tokenizer/encodings.js';
 
 interface Choice {
   encoding: Encoding;

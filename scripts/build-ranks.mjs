@@ -22,8 +22,8 @@ const packageJson = (pkg) => JSON.parse(readFileSync(join(modules, ...pkg.split(
 const inputs = [
   ...[...OPENAI, 'claude'].map(sourceOf),
   fileURLToPath(import.meta.url),
-  join(root, 'src', 'core', 'tokenizer', 'rank-table.ts'),
-  join(root, 'src', 'core', 'tokenizer', 'patterns.ts'),
+  join(root, 'src', 'tokenizer', 'rank-table.ts'),
+  join(root, 'src', 'tokenizer', 'patterns.ts'),
 ];
 const outputs = [...[...OPENAI, 'claude'].map((n) => join(outDir, `${n}.bin`)), join(outDir, 'NOTICE')];
 const newestInput = Math.max(...inputs.map((f) => statSync(f).mtimeMs));
@@ -35,8 +35,8 @@ async function importSource(path) {
   const { outputFiles } = await build({ entryPoints: [join(root, path)], bundle: true, format: 'esm', platform: 'node', packages: 'external', write: false });
   return import(`data:text/javascript;base64,${Buffer.from(outputFiles[0].contents).toString('base64')}`);
 }
-const { encodeRankTable } = await importSource('src/core/tokenizer/rank-table.ts');
-const { SOURCE_PATTERNS, familyOfPattern } = await importSource('src/core/tokenizer/patterns.ts');
+const { encodeRankTable } = await importSource('src/tokenizer/rank-table.ts');
+const { SOURCE_PATTERNS, familyOfPattern } = await importSource('src/tokenizer/patterns.ts');
 
 // js-tiktoken spells (?i:'s|'t|...) out as ('s|'S|'t|'T|...); the reference engine (WASM tiktoken)
 // uses the (?i:...) form, whose case folding also matches 'ſ. The tables record the reference form.

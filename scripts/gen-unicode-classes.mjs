@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Regenerates src/core/tokenizer/unicode-classes.ts.
+// Regenerates src/tokenizer/unicode-classes.ts.
 //
 // The pre-tokenisation patterns use \s, \p{L}, \p{N}, \p{Lu} ... and a case-insensitive group.
 // The reference tokenizer (WASM `tiktoken`, Rust `regex` + `fancy-regex`) was built with its own
@@ -129,7 +129,7 @@ function render({ ranges, folds }) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const file = join(root, 'src', 'core', 'tokenizer', 'unicode-classes.ts');
+  const file = join(root, 'src', 'tokenizer', 'unicode-classes.ts');
   const check = process.argv.includes('--check');
   const text = render(generate({ crossCheck: !check }));
   if (check) {

@@ -7,7 +7,8 @@ import { examplesSection, registerExamples, wrapLine } from './commands/examples
 import { formatHelp } from './commands/help-format.js';
 import { wholeNumberArg } from './commands/options.js';
 import { listedCommands, type OptionHelp, PROGRAM_HELP_FOOTER, PROGRAM_OPTION_HELP, registerCommands, type StandIns, standInSummary, standInTerm, TOP_LEVEL, wholeTree } from './commands/register.js';
-import { Context, type ContextDeps, defaultDeps, type GlobalOptions } from './context.js';
+import { Context, type ContextDeps, defaultDeps } from './context.js';
+import type { GlobalOptions } from './types.js';
 import { CliError, EXIT_CODE_HELP, ExitCode } from './errors.js';
 import { piped } from './io/stdio.js';
 import { formatInteger } from './core/thousands.js';

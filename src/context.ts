@@ -4,39 +4,12 @@ import type { Dispatcher } from 'undici';
 import type { ApiClient } from './api/client.js';
 import type { ProfileStore } from './config/store.js';
 import type { ResolvedConfig } from './config/resolve.js';
-import type { Output, OutStream } from './output/output.js';
+import type { Output } from './output/output.js';
 import type { Prompter } from './prompter.js';
 import { redactKeyShapes, secretForms } from './config/mask.js';
 import { UsageError } from './errors.js';
 import { stdio } from './io/stdio.js';
-
-export interface InStream extends NodeJS.ReadableStream {
-  isTTY?: boolean | undefined;
-}
-
-export interface Io {
-  stdout: OutStream;
-  stderr: OutStream;
-  stdin: InStream;
-}
-
-export interface GlobalOptions {
-  profile?: string | undefined;
-  baseUrl?: string | undefined;
-  json: boolean;
-  verbose: boolean;
-  color: boolean;
-  timeout: number;
-  retries: number;
-  /** Most pages a listing follows. */
-  maxPages: number;
-  /** --jq: a jq filter applied to the JSON output (implies json). */
-  jq?: string | undefined;
-  /** --csv: tables as CSV. */
-  csv?: boolean | undefined;
-  /** --headers / --no-headers. */
-  headers?: boolean | undefined;
-}
+import type { GlobalOptions, Io } from './types.js';
 
 export const DEFAULT_GLOBALS: GlobalOptions = {
   json: false,

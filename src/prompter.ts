@@ -1,5 +1,5 @@
 // Interactive questions, asked on stderr so stdout stays data. Only used when Context.interactive.
-import type { Io } from './context.js';
+import type { Io } from './types.js';
 import { UsageError } from './errors.js';
 
 export interface Choice<T extends string> {

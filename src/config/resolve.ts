@@ -14,7 +14,7 @@
 // --base-url overrides the server in every case. Every value keeps its source, so messages,
 // `whoami` and `profile show` name the real one.
 import { ConfigError, ProfileNotFoundError } from '../errors.js';
-import type { GlobalOptions } from '../context.js';
+import type { GlobalOptions } from '../types.js';
 import { maskKey } from './mask.js';
 import { DEFAULT_REGION, REGION_NAMES, REGIONS, type Region } from './regions.js';
 import type { Profile } from './schema.js';

@@ -2,23 +2,10 @@
 // read-modify-write under a lock file, written to a temporary file, flushed and renamed over
 // the old one, so concurrent `profile add` commands keep every profile and a crash never leaves
 // half a file. The file format is the one `conf` wrote before (a JSON object; any indentation).
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  fsyncSync,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  realpathSync,
-  renameSync,
-  statSync,
-  unlinkSync,
-  writeSync,
-} from 'node:fs';
+import { lstatSync, mkdirSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ConfigError } from '../errors.js';
+import { acquireLock, LockHeldError, NotRegularError, readRegularFileSync, writeFileAtomic } from '../io/atomic.js';
 import { configDir } from './dir.js';
 import { type ConfigFile, parseConfigFile, type Profile } from './schema.js';
 
@@ -121,7 +108,7 @@ class FileProfileStore implements ProfileStore {
   private readRaw(): Record<string, unknown> {
     let text: string;
     try {
-      text = readRegularFileSync(this.path, MAX_CONFIG_BYTES);
+      text = readRegularFileSync(this.path, MAX_CONFIG_BYTES, 'a profile file');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
       if (error instanceof NotRegularError) {
@@ -269,37 +256,15 @@ class FileProfileStore implements ProfileStore {
   /** Takes the lock file next to the config file; returns its release. */
   private lock(): () => void {
     const path = `${this.path}.lock`;
-    const deadline = Date.now() + this.lockTimeoutMs;
-    for (let attempt = 0; ; attempt++) {
-      let fd: number;
-      try {
-        fd = openSync(path, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, 0o600);
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code !== 'EEXIST') {
-          throw new ConfigError(`cannot lock config file ${this.path}: ${code ?? (error as Error).message}`, { hint: `Check that ${this.dir} is writable.` });
-        }
-        if (removeIfStale(path)) continue;
-        if (Date.now() >= deadline) {
-          throw new ConfigError(`config file ${this.path} is locked by another llmobs command (${path})`, {
-            hint: `Nothing was changed. Try again; if no other llmobs command is running, remove ${path}.`,
-          });
-        }
-        sleepSync(Math.min(5 + attempt * 5, 50));
-        continue;
+    try {
+      return acquireLock(path, this.lockTimeoutMs);
+    } catch (error) {
+      if (error instanceof LockHeldError) {
+        throw new ConfigError(`config file ${this.path} is locked by another llmobs command (${path})`, {
+          hint: `Nothing was changed. Try again; if no other llmobs command is running, remove ${path}.`,
+        });
       }
-      try {
-        writeSync(fd, `${process.pid} ${Date.now()}\n`);
-      } finally {
-        closeSync(fd);
-      }
-      return () => {
-        try {
-          unlinkSync(path);
-        } catch {
-          // Already removed as stale by another command: nothing to release.
-        }
-      };
+      throw new ConfigError(`cannot lock config file ${this.path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { hint: `Check that ${this.dir} is writable.` });
     }
   }
 }
@@ -307,103 +272,16 @@ class FileProfileStore implements ProfileStore {
 /** Far more than any set of profiles takes; a larger file is not one llmobs wrote. */
 const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
 
-class NotRegularError extends Error {}
-
-/**
- * Reads a regular file of at most `limit` bytes. A device, a FIFO or a larger file (a link to
- * /dev/zero planted in a shared directory) is a NotRegularError, found before anything is read:
- * the open does not wait for a FIFO's writer, and reading a device would never end.
- */
-function readRegularFileSync(path: string, limit: number): string {
-  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
-  try {
-    const info = fstatSync(fd);
-    if (!info.isFile()) throw new NotRegularError('it is not a regular file (a device, a pipe or a socket, or a link to one)');
-    if (info.size > limit) throw new NotRegularError(`it is ${info.size} bytes, more than the ${limit} a profile file may hold`);
-    return readFileSync(fd, 'utf8');
-  } finally {
-    closeSync(fd);
-  }
-}
-
 const FIX_HINT = 'The file was left untouched. Fix it by hand (it is JSON), or move it away to start over.';
 
-// A lock older than this is left over from a command that died (a write takes milliseconds).
-const STALE_LOCK_MS = 30_000;
-
-/** Removes a lock whose owner is gone or that is too old; true when it did. */
-function removeIfStale(path: string): boolean {
-  let stale = false;
-  try {
-    // A planted lock that is not a small regular file is removed like a stale one.
-    let content: string;
-    try {
-      content = readRegularFileSync(path, 1024);
-    } catch (error) {
-      if (!(error instanceof NotRegularError)) throw error;
-      content = '';
-      stale = true;
-    }
-    const [pidText] = content.split(' ');
-    const pid = Number(pidText);
-    const age = Date.now() - lstatSync(path).mtimeMs;
-    if (age > STALE_LOCK_MS) stale = true;
-    else if (Number.isInteger(pid) && pid > 0 && age > 1_000) {
-      try {
-        process.kill(pid, 0);
-      } catch (error) {
-        stale = (error as NodeJS.ErrnoException).code === 'ESRCH';
-      }
-    }
-  } catch (error) {
-    // Gone in the meantime: try again at once.
-    return (error as NodeJS.ErrnoException).code === 'ENOENT';
-  }
-  if (!stale) return false;
-  try {
-    unlinkSync(path);
-  } catch {
-    // Another command removed it first.
-  }
-  return true;
-}
-
-const sleeper = new Int32Array(new SharedArrayBuffer(4));
-function sleepSync(ms: number): void {
-  Atomics.wait(sleeper, 0, 0, ms);
-}
-
-/** Writes a new file next to `path`, flushes it and renames it over `path`: never half a file. */
+/** Replaces the file whole, flushed: never half a file, even after a crash. */
 function writeAtomically(path: string, text: string): void {
-  const temp = join(dirname(path), `.${Math.random().toString(36).slice(2)}.${process.pid}.tmp`);
-  let fd: number | undefined;
   try {
-    fd = openSync(temp, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, 0o600);
-    writeSync(fd, text);
-    fsyncSync(fd);
-    closeSync(fd);
-    fd = undefined;
-    renameSync(temp, path);
+    writeFileAtomic(path, text, { mode: 0o600 });
   } catch (error) {
-    if (fd !== undefined) closeSync(fd);
-    try {
-      unlinkSync(temp);
-    } catch {
-      // Not created.
-    }
     throw new ConfigError(`cannot write config file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {
       hint: 'Nothing was changed. Check the permissions of the directory and the free disk space.',
     });
-  }
-  try {
-    const dirFd = openSync(dirname(path), 'r');
-    try {
-      fsyncSync(dirFd);
-    } finally {
-      closeSync(dirFd);
-    }
-  } catch {
-    // Some file systems cannot flush a directory; the rename is still atomic.
   }
 }
 

@@ -7,9 +7,9 @@ import { findModel } from './models/match.js';
 import type { DefinitionSource, ModelDefinition } from './models/types.js';
 import type { TierSelection } from './pricing-tier.js';
 import { selectPricingTier } from './pricing-tier.js';
-import type { CountStats } from './tokenizer/index.js';
-import type { TokenCounter, TokenCountOutcome, TokenizerInfo, TokenizerResolution } from './tokenize.js';
-import { resolveTokenizer, SLOW_PIECE_BYTES, tokenizeObservation } from './tokenize.js';
+import type { CountStats, TokenCounter, TokenCountOutcome, TokenizerInfo, TokenizerResolution } from '../tokenizer/index.js';
+// The rules alone, not the tokenizer's index: the core loads neither the engine nor node:fs.
+import { resolveTokenizer, SLOW_PIECE_BYTES, tokenizeObservation } from '../tokenizer/count-rules.js';
 import type { DroppedValue, ProvidedUsage, UsageDetailsShape } from './usage.js';
 import { finalizeProvidedUsage, mergeProvidedUsage, ObservationRejectedError } from './usage.js';
 import type { EstimateWarning } from './warnings.js';

@@ -1,7 +1,7 @@
 import type { AttributeCondition, PricingTier, PricingTierCondition, UnknownCondition, UsageCondition } from './models/types.js';
 import { isEmpty } from './objects.js';
 import { isUnknownCondition, isUsageCondition } from './models/types.js';
-import { patternEngine } from './models/engine.js';
+import { patternEngine } from './models/engine-slot.js';
 
 /** Observation attributes that attribute conditions look at. */
 export interface TierAttributes {

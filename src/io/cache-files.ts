@@ -2,8 +2,9 @@
 // metrics answers): written whole under a temporary name and renamed, private to this user, and
 // cleaned of old ones. Synchronous: these are small files, and the cached path of a command then
 // loads no more of Node than node:fs.
-import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { temporaryTarget, writeFileAtomic } from './atomic.js';
 
 /**
  * Writes `text` to `path` in `dir` (made private if new) through a temporary file, renamed into
@@ -11,26 +12,20 @@ import { join } from 'node:path';
  * (a cache that cannot be written only costs a request later).
  */
 export function writeCacheFile(dir: string, path: string, text: string, trace: (line: string) => void): boolean {
-  const temp = `${path}.${process.pid}.tmp`;
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    writeFileSync(temp, text, { mode: 0o600 });
-    renameSync(temp, path);
+    // Not flushed: a cache lost in a crash only costs a request.
+    writeFileAtomic(path, text, { mode: 0o600, durable: false });
     return true;
   } catch (error) {
     trace(`cache not written: ${path} (${(error as Error).message})`);
-    try {
-      rmSync(temp, { force: true });
-    } catch {
-      // Nothing more to do.
-    }
     return false;
   }
 }
 
 /**
- * Removes the files of `dir` whose names match `names` (and their leftover temporary files, name
- * + `.<pid>.tmp`) not written for `maxAgeMs`. Only names of a cache's own form: LLMOBS_CACHE_DIR
+ * Removes the files of `dir` whose names match `names` (and the temporary files of their writes
+ * cut short, see temporaryTarget) not written for `maxAgeMs`. Only names of a cache's own form: LLMOBS_CACHE_DIR
  * may be a folder that holds other files.
  */
 export function removeOldCacheFiles(dir: string, names: RegExp, maxAgeMs: number, trace: (line: string) => void): void {
@@ -43,8 +38,7 @@ export function removeOldCacheFiles(dir: string, names: RegExp, maxAgeMs: number
   // File times are the system clock's (a command's clock may be another in tests).
   const now = Date.now();
   for (const name of entries) {
-    const tmp = /\.\d+\.tmp$/.exec(name);
-    if (!names.test(tmp ? name.slice(0, tmp.index) : name)) continue;
+    if (!names.test(temporaryTarget(name) ?? name)) continue;
     const file = join(dir, name);
     try {
       const info = statSync(file, { throwIfNoEntry: false });

@@ -4,10 +4,12 @@
 // fs.promises rather than node:fs/promises: it loads on first use, and with it readline and the
 // file watchers, which a command that reads no file does not need at start.
 import { promises as fsp } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import type { Context, InStream } from '../context.js';
+import { resolve } from 'node:path';
+import type { Context } from '../context.js';
+import type { InStream } from '../types.js';
 import { CliError, ExitCode, FileError, UsageError } from '../errors.js';
 import { JsonTooDeepError, jsonTextDepth, MAX_JSON_DEPTH, valueDepth } from '../core/json-depth.js';
+import { writeFileAtomic } from './atomic.js';
 import { InputTooLargeError, MAX_INPUT_BYTES, readAll } from './stdin.js';
 
 /** Reads a file, or stdin when the name is `-`, up to MAX_INPUT_BYTES. */
@@ -90,16 +92,13 @@ export async function parseJsonOrYaml(text: string, source: string): Promise<unk
 }
 
 /**
- * Writes a file by writing a temporary file next to it and renaming it over the target, so the
- * file is either the old one or the new one, never a part. `shown` names it in the error.
+ * Replaces a file whole (see io/atomic.ts): it is either the old one or the new one, never a
+ * part. `shown` names it in the error.
  */
 export async function writeFileWhole(path: string, text: string, shown = path): Promise<void> {
-  const temporary = join(dirname(path), `.${process.pid}.${Date.now()}.llmobs-tmp`);
   try {
-    await fsp.writeFile(temporary, text, 'utf8');
-    await fsp.rename(temporary, path);
+    writeFileAtomic(path, text, { mode: 0o666 });
   } catch (error) {
-    await fsp.rm(temporary, { force: true });
     throw new FileError(`cannot write ${shown}: ${(error as Error).message}`);
   }
 }

@@ -1,4 +1,4 @@
-import type { InStream } from '../context.js';
+import type { InStream } from '../types.js';
 import { FileError } from '../errors.js';
 
 /**

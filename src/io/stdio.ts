@@ -8,7 +8,7 @@
 // EAGAIN) or that fails (EPIPE: the reader is gone) hands the rest, and every later write, to
 // Node's stream, which waits for the pipe or reports the error as it always did.
 import { fstatSync, statSync, type Stats, writeSync } from 'node:fs';
-import type { OutStream } from '../output/output.js';
+import type { OutStream } from '../types.js';
 
 const streams = new Map<1 | 2, OutStream>();
 

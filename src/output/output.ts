@@ -9,6 +9,7 @@ import { type ColorLevel, colorLevel } from './color.js';
 import { escapeJson, escapeStyledValue, escapeText, escapeValue } from './escape.js';
 import { fitTable } from './fit.js';
 import type { JqFilter } from './jq.js';
+import type { OutStream } from '../types.js';
 
 // cli-table3 loads only when stdout is a terminal (Context.prepare() calls loadTables()): piped
 // and JSON output never draw tables, and commands such as `tokens count` start faster without it.
@@ -55,12 +56,6 @@ function styles(level: ColorLevel): ChalkInstance {
   if (ChalkClass) return new ChalkClass({ level });
   if (level === 0) return PLAIN;
   throw new Error('colours are on but chalk is not loaded: call loadColors() before making an Output');
-}
-
-export interface OutStream {
-  write(chunk: string | Uint8Array): unknown;
-  isTTY?: boolean | undefined;
-  columns?: number | undefined;
 }
 
 export interface OutputOptions {

@@ -1,4 +1,4 @@
-import type { TokenCounter } from '../core/tokenize.js';
+import type { TokenCounter } from './count-rules.js';
 import { loadTokenizer } from './load.js';
 
 /** The core's counting contract, served by the tokenizer engine. */

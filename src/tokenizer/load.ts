@@ -1,17 +1,14 @@
 /**
  * Loads the generated rank tables (dist/ranks/<name>.bin, see scripts/build-ranks.mjs) into
- * tokenizers. Kept to node:fs and the pure core so that a command that only counts tokens starts
+ * tokenizers. Kept to node:fs and the engine so that a command that only counts tokens starts
  * fast.
  */
 import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { FileError } from '../errors.js';
-import { createTokenizer, type Tokenizer } from '../core/tokenizer/tokenizer.js';
-import { openRankTable, type RankTable } from '../core/tokenizer/rank-table.js';
-import type { EncodingName } from '../core/tokenizer/encodings.js';
-
-export type { EncodingName, Tokenizer };
-export type { StreamingCounter } from '../core/tokenizer/streaming.js';
+import { createTokenizer, type Tokenizer } from './tokenizer.js';
+import { openRankTable, type RankTable } from './rank-table.js';
+import type { EncodingName } from './encodings.js';
 
 /**
  * The tables sit in dist/ranks/, beside the compiled dist/tokenizer/ (or dist/chunks/) of this

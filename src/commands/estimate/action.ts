@@ -7,10 +7,10 @@ import { withDecimal } from '../../core/precision.js';
 import { ObservationRejectedError } from '../../core/usage.js';
 import { UsageError } from '../../errors.js';
 import { parseJson, parseJsonOrYaml, readTextInput, tooDeep } from '../../io/files.js';
-import { engineCounter } from '../../tokenizer/counter.js';
+import { engineCounter } from '../../tokenizer/index.js';
 import type { ActionInput } from '../action.js';
 import { flagName as flag } from '../options.js';
-import { assertUsable, definitionsMode, loadDefinitions, REMOTE_CACHE_TTL_MS } from '../../model-definitions.js';
+import { assertUsable, definitionsMode, loadDefinitions, REMOTE_CACHE_TTL_MS } from '../../model-definitions/index.js';
 import { printEstimate, resultJson } from './render.js';
 
 export default async function action(ctx: Context, { opts }: ActionInput): Promise<void> {

@@ -8,7 +8,7 @@ import type { ModelDefinition } from '../../core/models/types.js';
 import { StoredCostSum } from '../../core/precision.js';
 import { ObservationRejectedError } from '../../core/usage.js';
 import { generationInput } from '../../core/spend/recompute.js';
-import { engineCounter } from '../../tokenizer/counter.js';
+import { engineCounter } from '../../tokenizer/index.js';
 import { JsonBytes } from './json-bytes.js';
 
 export interface ModelTotals {

@@ -7,7 +7,7 @@ import { loadPatternEngine } from '../../core/models/engine.js';
 import { loadDecimal, StoredCostSum } from '../../core/precision.js';
 import { cannotRead, openInputStream } from '../../io/files.js';
 import { lineChunks } from '../../io/line-chunks.js';
-import { type DefinitionsMode, type DefinitionsOrigin, describeOrigin, loadDefinitions, REMOTE_CACHE_TTL_MS } from '../../model-definitions.js';
+import { type DefinitionsMode, type DefinitionsOrigin, describeOrigin, loadDefinitions, REMOTE_CACHE_TTL_MS } from '../../model-definitions/index.js';
 import { BatchProcessor, type ChunkResult, mergeTotals, type ModelTotals } from './batch-lines.js';
 import { formatUsd } from '../../output/format.js';
 import { formatInteger } from '../../core/thousands.js';

@@ -1,6 +1,6 @@
 // Output of `llmobs estimate`: the documented JSON object, a human summary, and `--explain` in words.
 import type { Context } from '../../context.js';
-import { type DefinitionsOrigin, describeOrigin } from '../../model-definitions.js';
+import { type DefinitionsOrigin, describeOrigin } from '../../model-definitions/index.js';
 import { priceText, unknownConditionText } from '../models/render.js';
 // From the modules, not the core/index.js barrel, which brings the zod schemas along.
 import type { EstimateResult } from '../../core/estimate.js';

@@ -2,9 +2,9 @@ import type { Context } from '../../context.js';
 import { findModel, type LosingMatch, type MatchResult, type RankedDefinition } from '../../core/models/match.js';
 import { compiledPatternCount, preparePatterns } from '../../core/models/engine.js';
 import type { ModelDefinition } from '../../core/models/types.js';
-import { resolveTokenizer } from '../../core/tokenize.js';
+import { resolveTokenizer } from '../../tokenizer/count-rules.js';
 import { PreconditionError, UsageError } from '../../errors.js';
-import { assertUsable, type DefinitionsOrigin, definitionsMode, describeOrigin, loadDefinitions } from '../../model-definitions.js';
+import { assertUsable, type DefinitionsOrigin, definitionsMode, describeOrigin, loadDefinitions } from '../../model-definitions/index.js';
 import type { ActionInput } from '../action.js';
 import { defaultPrices, printTiers, tokenizerDescription } from './render.js';
 

@@ -3,7 +3,7 @@
 import type { Context } from '../../context.js';
 import type { ModelDefinition, ModelUnit, PricingTier, PricingTierCondition, UnknownCondition } from '../../core/models/types.js';
 import { isUnknownCondition, isUsageCondition } from '../../core/models/types.js';
-import { resolveTokenizer } from '../../core/tokenize.js';
+import { resolveTokenizer } from '../../tokenizer/count-rules.js';
 import { formatUsd } from '../../output/format.js';
 
 const PER_UNIT: Record<ModelUnit, string> = {

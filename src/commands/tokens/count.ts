@@ -1,11 +1,11 @@
 // Counts tokens locally. Kept light on purpose (no zod, no HTTP stack unless --model needs the
 // definitions): it is often run in loops.
 import type { Context } from '../../context.js';
-import type { DefinitionsOrigin } from '../../model-definitions.js';
-import type { Encoding } from '../../core/tokenizer-models.js';
+import type { DefinitionsOrigin } from '../../model-definitions/index.js';
+import type { EncodingName as Encoding } from '../../tokenizer/index.js';
 import { FileError, UsageError } from '../../errors.js';
 import type { ActionInput } from '../action.js';
-import { ENCODINGS } from './index.js';
+import { ENCODING_NAMES as ENCODINGS } from '../../tokenizer/encodings.js';
 
 interface Choice {
   encoding: Encoding;
@@ -43,7 +43,7 @@ export default async function action(ctx: Context, { args, opts }: ActionInput):
   } else {
     ctx.out.line(String(tokens));
     if (choice.definitions) {
-      const { describeOrigin } = await import('../../model-definitions.js');
+      const { describeOrigin } = await import('../../model-definitions/index.js');
       ctx.out.hint(`${choice.encoding}, the tokenizer of "${choice.definition}" in ${describeOrigin(choice.definitions)}`);
     }
   }
@@ -56,8 +56,8 @@ function encodingFor(encoding: Encoding | undefined): Choice {
 }
 
 async function encodingForModel(ctx: Context, model: string, opts: Record<string, unknown>): Promise<Choice> {
-  const { assertUsable, definitionsMode, loadDefinitions, REMOTE_CACHE_TTL_MS } = await import('../../model-definitions.js');
-  const [{ findModel }, { preparePatterns }, { resolveTokenizer }] = await Promise.all([import('../../core/models/match.js'), import('../../core/models/engine.js'), import('../../core/tokenize.js')]);
+  const { assertUsable, definitionsMode, loadDefinitions, REMOTE_CACHE_TTL_MS } = await import('../../model-definitions/index.js');
+  const [{ findModel }, { preparePatterns }, { resolveTokenizer }] = await Promise.all([import('../../core/models/match.js'), import('../../core/models/engine.js'), import('../../tokenizer/count-rules.js')]);
   const loaded = await loadDefinitions(ctx, { mode: definitionsMode(opts), modelsFile: opts.modelsFile as string | undefined, maxAgeMs: REMOTE_CACHE_TTL_MS, model });
   await preparePatterns(loaded.definitions, model);
   const winner = findModel(model, loaded.definitions).winner;

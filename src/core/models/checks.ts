@@ -1,5 +1,6 @@
 import type { AreNode } from '../regex/are-ast.js';
-import { isChatModel, isTiktokenModel } from '../tokenizer-models.js';
+// The table alone, not the tokenizer's index: the core loads neither the engine nor node:fs.
+import { isChatModel, isTiktokenModel } from '../../tokenizer/tiktoken-models.js';
 import type { ModelDraft, ModelDraftInput, PricingTierInput } from './draft.js';
 import { normalizeDraftInput } from './draft.js';
 import type { DefinitionIssue } from './issues.js';

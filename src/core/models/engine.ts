@@ -4,37 +4,19 @@
 // has a usage condition: `estimate --model gpt-4o` then loads none of it. The functions that
 // match stay synchronous; their callers first `await preparePatterns(...)` (one name) or
 // `await loadPatternEngine()` (many names: a batch, the server's ingestion, a re-pricing).
-import type { AreMatcher } from '../regex/matcher.js';
-import { knownVerdict, type PatternTest } from './known-patterns.js';
+import { loadedPatternEngine, type PatternEngine } from './engine-slot.js';
+import { knownVerdict } from './known-patterns.js';
 import { isUsageCondition, type ModelDefinition } from './types.js';
 
-/** What matching and pricing use of pattern.ts; it registers itself when it loads. */
-export interface PatternEngine {
-  testPattern(pattern: string, subject: string): PatternTest;
-  conditionRegex(pattern: string, caseSensitive: boolean): AreMatcher | Error;
-  compiledPatternCount(): number;
-}
-
-let engine: PatternEngine | undefined;
-
-export function registerPatternEngine(loaded: PatternEngine): void {
-  engine = loaded;
-}
-
+/** The regex engine, loaded once; pattern.ts puts itself in the slot (engine-slot.ts) when it loads. */
 export async function loadPatternEngine(): Promise<PatternEngine> {
-  if (engine === undefined) await import('./pattern.js');
-  return engine!;
-}
-
-/** The engine; a caller that did not load it first is a bug, not bad input. */
-export function patternEngine(): PatternEngine {
-  if (engine === undefined) throw new Error('internal error: a pattern must be compiled before the regex engine was loaded (await preparePatterns or loadPatternEngine first)');
-  return engine;
+  if (loadedPatternEngine() === undefined) await import('./pattern.js');
+  return loadedPatternEngine()!;
 }
 
 /** Patterns compiled in this process so far (--verbose says how many matching needed). */
 export function compiledPatternCount(): number {
-  return engine?.compiledPatternCount() ?? 0;
+  return loadedPatternEngine()?.compiledPatternCount() ?? 0;
 }
 
 /**
@@ -43,7 +25,7 @@ export function compiledPatternCount(): number {
  * rule the name out, or a usage condition (a regex over usage keys) in a matching definition's tiers.
  */
 export async function preparePatterns(definitions: readonly ModelDefinition[], model: string): Promise<void> {
-  if (engine !== undefined) return;
+  if (loadedPatternEngine() !== undefined) return;
   for (const definition of definitions) {
     const verdict = knownVerdict(definition.matchPattern, model);
     if (verdict === undefined || (verdict.status === 'match' && definition.pricingTiers.some((tier) => tier.conditions.some(isUsageCondition)))) {

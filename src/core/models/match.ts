@@ -1,4 +1,4 @@
-import { patternEngine } from './engine.js';
+import { patternEngine } from './engine-slot.js';
 import { knownVerdict } from './known-patterns.js';
 import type { DefinitionSource, ModelDefinition } from './types.js';
 import { definitionSource } from './types.js';

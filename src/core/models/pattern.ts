@@ -5,7 +5,7 @@ import { areFeatures, backrefProblem, subjectCaveat, translateAre } from '../reg
 import { parseJsRegex } from '../regex/js-parser.js';
 import { type AreMatcher, compileMatcher, DEFAULT_LIMITS } from '../regex/matcher.js';
 import { literalFormOf, prefilterOf } from '../regex/prefilter.js';
-import { type PatternEngine, registerPatternEngine } from './engine.js';
+import { type PatternEngine, registerPatternEngine } from './engine-slot.js';
 import { type KnownPattern, knownVerdict, type PatternTest } from './known-patterns.js';
 
 export { type KnownPattern, type PatternTest, setKnownPatterns } from './known-patterns.js';
@@ -173,8 +173,8 @@ export function conditionRegex(pattern: string, caseSensitive: boolean): AreMatc
   return compiled;
 }
 
-/** This module as engine.ts hands it to matching and pricing. */
+/** This module as matching and pricing use it. */
 export const PATTERN_ENGINE: PatternEngine = { testPattern, conditionRegex, compiledPatternCount };
 
-// Matching and pricing reach the engine through engine.ts, which loads this module when needed.
+// Matching and pricing find the engine in engine-slot.ts; engine.ts loads this module when needed.
 registerPatternEngine(PATTERN_ENGINE);

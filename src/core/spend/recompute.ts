@@ -12,7 +12,7 @@ import { createDatedMatcher } from '../models/match-at.js';
 import { createMatcher, type MatchResult } from '../models/match.js';
 import type { ModelDefinition } from '../models/types.js';
 import { CostSum, lenientNumber, lenientNumberMap } from '../numbers.js';
-import type { TokenCounter } from '../tokenize.js';
+import type { TokenCounter } from '../../tokenizer/index.js';
 import { finalizeProvidedUsage, mergeProvidedUsage, ObservationRejectedError } from '../usage.js';
 
 export interface RecomputeOptions {

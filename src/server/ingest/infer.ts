@@ -4,12 +4,12 @@
 // does not re-price what is stored, only a new event for the observation does.
 import { Decimal } from 'decimal.js';
 import { estimateFromProvided } from '../../core/estimate.js';
-import { registerPatternEngine } from '../../core/models/engine.js';
+import { registerPatternEngine } from '../../core/models/engine-slot.js';
 import { createMatcher, type MatchResult } from '../../core/models/match.js';
 import { PATTERN_ENGINE } from '../../core/models/pattern.js';
 import { useDecimal } from '../../core/precision.js';
 import type { ModelDefinition } from '../../core/models/types.js';
-import type { TokenCounter } from '../../core/tokenize.js';
+import type { TokenCounter } from '../../tokenizer/index.js';
 import type { ObservationLevel } from '../records.js';
 
 // Ingestion is synchronous and sees any name, tier and price: the server has the regex engine and

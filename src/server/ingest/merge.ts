@@ -3,7 +3,8 @@
 // time order. A later value replaces an earlier one, except that undefined and empty objects or
 // arrays never replace anything, and an immutable field keeps the first value it got. Metadata
 // is merged deeply; trace tags are the sorted union of every record's tags.
-import { parseJsonPrioritised } from '../../core/tokenize.js';
+// The rule alone, not the tokenizer's index: merging loads no engine (the batch library entry).
+import { parseJsonPrioritised } from '../../tokenizer/count-rules.js';
 
 export type Partial = Record<string, unknown>;
 

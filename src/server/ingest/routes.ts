@@ -3,7 +3,7 @@
 // writes what it returns in that same transaction, so a request is stored whole or not at all.
 // The service processes both asynchronously; here the data is readable when the answer arrives.
 import type { ModelDefinition } from '../../core/models/types.js';
-import { engineCounter } from '../../tokenizer/counter.js';
+import { engineCounter } from '../../tokenizer/index.js';
 import { projectDefinitions } from '../handlers/models.js';
 import type { HandlerContext, Route, ServerReply, ServerRequest } from '../http/router.js';
 import type { Tx, WithEvents } from '../store/index.js';

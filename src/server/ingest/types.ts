@@ -2,7 +2,7 @@
 // to be written. It reads nothing by itself (no database, no files): the HTTP route hands it
 // lookups over the store and applies the writes in the same transaction.
 import type { ModelDefinition } from '../../core/models/types.js';
-import type { TokenCounter } from '../../core/tokenize.js';
+import type { TokenCounter } from '../../tokenizer/index.js';
 import type { ObservationRecord, ScoreRecord, TraceRecord } from '../records.js';
 
 /** Who sends: a secret-key (project) request, or a public key alone (scores and logs only). */

@@ -7,8 +7,8 @@ import type { ModelDefinition } from '../../../src/core/models/types.js';
 import { modelDefinitionSchema } from '../../../src/core/models/schemas.js';
 import { ObservationRejectedError } from '../../../src/core/usage.js';
 import { builtInDefinitions } from '../../../src/data/catalogue.js';
-import { engineCounter } from '../../../src/tokenizer/counter.js';
-import { recordingCounter, wasmCounter } from './helpers/counter.js';
+import { engineCounter } from '../../../src/tokenizer/index.js';
+import { recordingCounter, wasmCounter } from '../tokenizer/support/counter.js';
 
 const builtIns = builtInDefinitions();
 

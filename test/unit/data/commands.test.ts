@@ -13,7 +13,7 @@ import { costDifference, RecomputeLines } from '../../../src/commands/cost/recom
 import { type Checkpoint, checkpointPath, identityOf, readCheckpoint, removeCheckpoint, writeCheckpoint } from '../../../src/commands/observations/checkpoint.js';
 import { createWriter, formatOfFile } from '../../../src/commands/observations/writer.js';
 import { builtInDefinitions } from '../../../src/data/catalogue.js';
-import { engineCounter } from '../../../src/tokenizer/counter.js';
+import { engineCounter } from '../../../src/tokenizer/index.js';
 import { isolatedEnv, runInProcess, tempDir } from '../../helpers/cli.js';
 import { storedCosts, syntheticGenerations } from '../../helpers/fake-data-api.js';
 

@@ -6,7 +6,7 @@ import type { ModelDefinition } from '../../../src/core/models/types.js';
 import { buildQuery, buildReport, bucketTime, checkBudget, checkRequest, type ReportRequest } from '../../../src/core/spend/report.js';
 import { generationInput, Recomputer, readStored, recomputeTotals } from '../../../src/core/spend/recompute.js';
 import { builtInDefinitions } from '../../../src/data/catalogue.js';
-import { engineCounter } from '../../../src/tokenizer/counter.js';
+import { engineCounter } from '../../../src/tokenizer/index.js';
 import { metricsQueryProblem } from '../../helpers/contract-data.js';
 
 const request = (over: Partial<ReportRequest> = {}): ReportRequest => ({

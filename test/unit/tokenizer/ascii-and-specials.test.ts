@@ -6,12 +6,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { asciiClassTable, classTable, makeScanner } from '../../../src/core/tokenizer/scanner.js';
-import { RUN_BITS, RUN_LENGTHS } from '../../../src/core/tokenizer/unicode-classes.js';
-import type { PatternFamily } from '../../../src/core/tokenizer/patterns.js';
-import { decodeRankTable } from '../../../src/core/tokenizer/rank-table.js';
-import { createTokenizer, type Tokenizer } from '../../../src/core/tokenizer/tokenizer.js';
-import type { EncodingName } from '../../../src/core/tokenizer/encodings.js';
+import { asciiClassTable, classTable, makeScanner } from '../../../src/tokenizer/scanner.js';
+import { RUN_BITS, RUN_LENGTHS } from '../../../src/tokenizer/unicode-classes.js';
+import type { PatternFamily } from '../../../src/tokenizer/patterns.js';
+import { decodeRankTable } from '../../../src/tokenizer/rank-table.js';
+import { createTokenizer, type Tokenizer } from '../../../src/tokenizer/tokenizer.js';
+import type { EncodingName } from '../../../src/tokenizer/encodings.js';
 import { fuzzString, rng, SPECIAL_STRINGS } from './support/corpus.js';
 import { pieceMismatches } from './support/pieces.js';
 import { freeTiktokens, RANKS_DIR, withTiktoken } from './support/reference.js';

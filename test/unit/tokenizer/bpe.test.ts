@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BytePairMerger } from '../../../src/core/tokenizer/bpe.js';
-import { MergeQueue } from '../../../src/core/tokenizer/merge-queue.js';
-import { decodeRankTable } from '../../../src/core/tokenizer/rank-table.js';
+import { BytePairMerger } from '../../../src/tokenizer/bpe.js';
+import { MergeQueue } from '../../../src/tokenizer/merge-queue.js';
+import { decodeRankTable } from '../../../src/tokenizer/rank-table.js';
 import { corpus, rng } from './support/corpus.js';
 import { ours, RANKS_DIR, withTiktoken, freeTiktokens } from './support/reference.js';
 import { growth } from './support/timing.js';

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { decodeRankTable, openRankTable } from '../../../src/core/tokenizer/rank-table.js';
-import { createTokenizer } from '../../../src/core/tokenizer/tokenizer.js';
+import { decodeRankTable, openRankTable } from '../../../src/tokenizer/rank-table.js';
+import { createTokenizer } from '../../../src/tokenizer/tokenizer.js';
 import { RANKS_DIR, withTiktoken } from './support/reference.js';
 
 /** A table of o200k_base read in part from memory, recording what it reads. */

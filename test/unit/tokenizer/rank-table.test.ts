@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { decodeRankTable, encodeRankTable, hashBytes, type RankTableMeta } from '../../../src/core/tokenizer/rank-table.js';
+import { decodeRankTable, encodeRankTable, hashBytes, type RankTableMeta } from '../../../src/tokenizer/rank-table.js';
 import { SPECIAL_STRINGS } from './support/corpus.js';
 import { OPENAI_ENCODINGS, RANKS_DIR, withTiktoken, freeTiktokens } from './support/reference.js';
 

@@ -3,9 +3,9 @@
  * piece against WASM tiktoken running the source patterns (see support/pieces.ts).
  */
 import { describe, expect, it } from 'vitest';
-import type { PatternFamily } from '../../../src/core/tokenizer/patterns.js';
+import type { PatternFamily } from '../../../src/tokenizer/patterns.js';
 import { corpus, fuzzString, randomCodePoint, rng } from './support/corpus.js';
-import { makeScanner } from '../../../src/core/tokenizer/scanner.js';
+import { makeScanner } from '../../../src/tokenizer/scanner.js';
 import { pieceMismatches } from './support/pieces.js';
 import { growth } from './support/timing.js';
 

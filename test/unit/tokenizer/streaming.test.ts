@@ -2,9 +2,9 @@
  * A streaming counter gives the count of the whole text, however the text is chunked.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { ENCODING_NAMES, type EncodingName } from '../../../src/core/tokenizer/encodings.js';
-import { ENCODINGS } from '../../../src/core/tokenizer/encodings.js';
-import { createStreamingCounter, isNormalizationBoundary, isSafeCut } from '../../../src/core/tokenizer/streaming.js';
+import { ENCODING_NAMES, type EncodingName } from '../../../src/tokenizer/encodings.js';
+import { ENCODINGS } from '../../../src/tokenizer/encodings.js';
+import { createStreamingCounter, isNormalizationBoundary, isSafeCut } from '../../../src/tokenizer/streaming.js';
 import { corpus, fuzzString, pick, rng, SPECIAL_STRINGS, type Rng } from './support/corpus.js';
 import { ourPieces } from './support/pieces.js';
 import { claudeCounter, ourCore, ours, withTiktoken, freeTiktokens } from './support/reference.js';

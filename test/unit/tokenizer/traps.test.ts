@@ -4,9 +4,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { decodeRankTable } from '../../../src/core/tokenizer/rank-table.js';
-import { classTable, LET } from '../../../src/core/tokenizer/scanner.js';
-import { createTokenizer } from '../../../src/core/tokenizer/tokenizer.js';
+import { decodeRankTable } from '../../../src/tokenizer/rank-table.js';
+import { classTable, LET } from '../../../src/tokenizer/scanner.js';
+import { createTokenizer } from '../../../src/tokenizer/tokenizer.js';
 import { corpus } from './support/corpus.js';
 import { claudeCountTokens, OPENAI_ENCODINGS, ours, RANKS_DIR, withTiktoken, freeTiktokens } from './support/reference.js';
 

@@ -5,8 +5,8 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { CASE_FOLDS, RUN_LENGTHS } from '../../../src/core/tokenizer/unicode-classes.js';
-import { classTable, LET, WS } from '../../../src/core/tokenizer/scanner.js';
+import { CASE_FOLDS, RUN_LENGTHS } from '../../../src/tokenizer/unicode-classes.js';
+import { classTable, LET, WS } from '../../../src/tokenizer/scanner.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { processBatch } from '../../../../src/server/ingest/batch.js';
 import type { IngestAuth } from '../../../../src/server/ingest/types.js';
-import { engineCounter } from '../../../../src/tokenizer/counter.js';
+import { engineCounter } from '../../../../src/tokenizer/index.js';
 import { MemoryStore } from './memory-store.js';
 
 const project: IngestAuth = { projectId: 'proj-1', accessLevel: 'project' };

@@ -5,7 +5,7 @@ import { specToDefinition } from '../../../../src/core/models/draft.js';
 import { builtInDefinitions } from '../../../../src/data/catalogue.js';
 import { processBatch } from '../../../../src/server/ingest/batch.js';
 import type { IngestAuth } from '../../../../src/server/ingest/types.js';
-import { engineCounter } from '../../../../src/tokenizer/counter.js';
+import { engineCounter } from '../../../../src/tokenizer/index.js';
 import { MemoryStore } from './memory-store.js';
 
 const project: IngestAuth = { projectId: 'proj-1', accessLevel: 'project' };

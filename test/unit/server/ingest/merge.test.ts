@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { processBatch } from '../../../../src/server/ingest/batch.js';
 import { deepMerge, eventMetadata, rowMetadata, storedMetadata } from '../../../../src/server/ingest/merge.js';
-import { parseJsonPrioritised } from '../../../../src/core/tokenize.js';
 import { normalizeEnvironment } from '../../../../src/server/ingest/schemas.js';
 import type { IngestAuth } from '../../../../src/server/ingest/types.js';
-import { engineCounter } from '../../../../src/tokenizer/counter.js';
+import { engineCounter, parseJsonPrioritised } from '../../../../src/tokenizer/index.js';
 import { MemoryStore } from './memory-store.js';
 
 const project: IngestAuth = { projectId: 'proj-1', accessLevel: 'project' };

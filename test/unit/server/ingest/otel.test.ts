@@ -5,7 +5,7 @@ import { estimate } from '../../../../src/core/estimate.js';
 import { decodeOtlpBody, processOtel } from '../../../../src/server/ingest/otel/index.js';
 import { OTLP_TRACE_DESCRIPTOR } from '../../../../src/server/ingest/otel/otlp-schema.js';
 import type { IngestAuth } from '../../../../src/server/ingest/types.js';
-import { engineCounter } from '../../../../src/tokenizer/counter.js';
+import { engineCounter } from '../../../../src/tokenizer/index.js';
 import { MemoryStore } from './memory-store.js';
 
 const project: IngestAuth = { projectId: 'proj-1', accessLevel: 'project' };

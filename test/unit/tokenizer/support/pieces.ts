@@ -8,9 +8,9 @@
  * special token, which the reference also treats as the end of each text.
  */
 import { Tiktoken } from 'tiktoken/lite';
-import { makeScanner } from '../../../../src/core/tokenizer/scanner.js';
-import { SOURCE_PATTERNS, type PatternFamily } from '../../../../src/core/tokenizer/patterns.js';
-import { wellFormed } from '../../../../src/core/tokenizer/well-formed.js';
+import { makeScanner } from '../../../../src/tokenizer/scanner.js';
+import { SOURCE_PATTERNS, type PatternFamily } from '../../../../src/tokenizer/patterns.js';
+import { wellFormed } from '../../../../src/tokenizer/well-formed.js';
 
 const SEPARATOR = '\u{10fffd}|sep|';
 

@@ -6,9 +6,9 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { get_encoding, type Tiktoken, type TiktokenEncoding } from 'tiktoken';
 import { countTokens, getTokenizer } from '@anthropic-ai/tokenizer';
-import { loadTokenizer, type EncodingName, type Tokenizer } from '../../../../src/tokenizer/load.js';
-import { decodeRankTable } from '../../../../src/core/tokenizer/rank-table.js';
-import { TokenizerCore } from '../../../../src/core/tokenizer/tokenizer.js';
+import { loadTokenizer, type EncodingName, type Tokenizer } from '../../../../src/tokenizer/index.js';
+import { decodeRankTable } from '../../../../src/tokenizer/rank-table.js';
+import { TokenizerCore } from '../../../../src/tokenizer/tokenizer.js';
 
 export const OPENAI_ENCODINGS = ['o200k_base', 'cl100k_base', 'p50k_base', 'p50k_edit', 'r50k_base', 'gpt2'] as const satisfies readonly TiktokenEncoding[];
 

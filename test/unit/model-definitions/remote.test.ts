@@ -1,5 +1,4 @@
-// The shared definitions loader: models files in every accepted shape, the offline set, and the
-// cache of the profile's definitions.
+// The project's definitions and their cache.
 import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,9 +7,7 @@ import { specToDefinition } from '../../../src/core/models/draft.js';
 import { modelDefinitionSchema } from '../../../src/core/models/schemas.js';
 import { type ModelDefinition, UnknownCondition } from '../../../src/core/models/types.js';
 import { builtInDefinitions } from '../../../src/data/catalogue.js';
-import { UsageError } from '../../../src/errors.js';
-import { offlineDefinitions, REMOTE_CACHE_TTL_MS } from '../../../src/model-definitions.js';
-import { loadModelsFile, readModelsFile } from '../../../src/model-definitions/models-file.js';
+import { REMOTE_CACHE_TTL_MS } from '../../../src/model-definitions/index.js';
 import { forgetRemoteDefinitions, loadRemoteDefinitions } from '../../../src/model-definitions/remote.js';
 import { isolatedEnv, tempDir } from '../../helpers/cli.js';
 import { fakeModelsApi } from '../../helpers/fake-models-api.js';
@@ -20,68 +17,6 @@ async function contextIn(cwd: string, extra: Partial<ConstructorParameters<typeo
   await ctx.prepare();
   return ctx;
 }
-
-function write(dir: string, name: string, content: unknown): string {
-  writeFileSync(join(dir, name), typeof content === 'string' ? content : JSON.stringify(content));
-  return name;
-}
-
-describe('loadModelsFile', () => {
-  it('reads one spec-shaped definition from YAML as a custom definition in the API shape', async () => {
-    const dir = tempDir();
-    write(dir, 'one.yaml', "name: mine\nmatch_pattern: '(?i)^mine$'\npricing:\n  input: 0.000001\n  cached_tokens: 0.0000005\n");
-    const [def] = (await loadModelsFile(await contextIn(dir), 'one.yaml')).definitions;
-    expect(def).toMatchObject({ id: 'local:mine', modelName: 'mine', isLangfuseManaged: false, unit: 'TOKENS', prices: { input: { price: 0.000001 }, cached_tokens: { price: 0.0000005 } } });
-  });
-
-  it('reads arrays and saved list pages, keeping ids and managed flags of saved API objects', async () => {
-    const dir = tempDir();
-    const builtIn = builtInDefinitions()[0]!;
-    write(dir, 'page.json', { data: [builtIn, { modelName: 'x', matchPattern: 'x', inputPrice: 1e-6 }], meta: {} });
-    write(dir, 'list.json', [{ name: 'dup', match_pattern: 'a', pricing: { input: 1e-6 } }, { name: 'dup', match_pattern: 'b', pricing: { input: 1e-6 } }]);
-    const ctx = await contextIn(dir);
-    const page = (await loadModelsFile(ctx, 'page.json')).definitions;
-    expect(page.map((d) => [d.id, d.isLangfuseManaged])).toEqual([
-      [builtIn.id, true],
-      ['local:x', false],
-    ]);
-    expect((await loadModelsFile(ctx, 'list.json')).definitions.map((d) => d.id)).toEqual(['local:dup', 'local:dup#2']);
-  });
-
-  it('sets a definition with errors aside, naming it, with a stand-in when its pattern can be read', async () => {
-    const dir = tempDir();
-    write(dir, 'bad.json', [
-      { name: 'ok', match_pattern: 'ok', pricing: { input: 1e-6 } },
-      { name: 'broken', match_pattern: '[', tokenizationConfig: {}, pricing: { input: 1e-6 } },
-      { name: 'typo', match_pattern: '(?i)^typo$', start_date: '2026-01-01', pricing: { input: 'cheap' } },
-    ]);
-    const ctx = await contextIn(dir);
-    const file = await loadModelsFile(ctx, 'bad.json');
-    expect(file.definitions.map((d) => d.modelName)).toEqual(['ok']);
-    expect(file.invalid.map((i) => [i.position, i.modelName, i.standIn?.id ?? null])).toEqual([
-      [2, 'broken', null],
-      [3, 'typo', 'invalid:3'],
-    ]);
-    expect(file.invalid[0]!.errors.join()).toContain('matchPattern: matchPattern is not a valid Postgres regular expression');
-    expect(file.invalid[0]!.errors.join()).toContain('"tokenizationConfig"');
-    expect(file.invalid[1]!.standIn).toMatchObject({ matchPattern: '(?i)^typo$', startDate: '2026-01-01', isLangfuseManaged: false, pricingTiers: [] });
-    const entries = await readModelsFile(ctx, 'bad.json');
-    expect(entries.map((e) => e.definition !== undefined)).toEqual([true, false, false]);
-    expect(entries[1]!.issues.map((i) => i.code)).toEqual(['misspelt-tokenizer-config', 'invalid-regex']);
-    await expect(loadModelsFile(ctx, 'missing.json')).rejects.toThrow('cannot read missing.json: no such file');
-    write(dir, 'scalar.json', '42');
-    await expect(loadModelsFile(ctx, 'scalar.json')).rejects.toThrow('must hold a model definition');
-  });
-});
-
-describe('offlineDefinitions', () => {
-  it('adds the built-in catalogue, unless the file brings its own managed definitions', () => {
-    const mine = specToDefinition({ name: 'mine', match_pattern: 'mine' });
-    expect(offlineDefinitions([mine]).definitions).toHaveLength(1 + builtInDefinitions().length);
-    const snapshot = [mine, builtInDefinitions()[0]!];
-    expect(offlineDefinitions(snapshot)).toEqual({ definitions: snapshot, builtIn: 'file' });
-  });
-});
 
 describe('loadRemoteDefinitions', () => {
   it('reads every page, caches them per server and key without secrets, and honours the age limit', async () => {

@@ -14,16 +14,16 @@
 // replaces the catalogue (offline only). Every output says which definitions it used.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { configDir } from './config/dir.js';
-import { ENVIRONMENT_VARIABLES } from './config/variables.js';
-import type { Context } from './context.js';
-import type { ModelDefinition } from './core/models/types.js';
-import { builtInCandidates, builtInDefinitions, catalogueInfo } from './data/catalogue.js';
-import { CliError, UsageError } from './errors.js';
-import type { RemoteDefinitions } from './model-definitions/remote.js';
+import { configDir } from '../config/dir.js';
+import { ENVIRONMENT_VARIABLES } from '../config/variables.js';
+import type { Context } from '../context.js';
+import type { ModelDefinition } from '../core/models/types.js';
+import { builtInCandidates, builtInDefinitions, catalogueInfo } from '../data/catalogue.js';
+import { CliError, UsageError } from '../errors.js';
+import type { RemoteDefinitions } from './remote.js';
 
-// The pieces, for commands that need one of them alone (lint, create, update, delete), are in
-// model-definitions/: the models file, and the project's definitions with their cache. They load
+// The pieces, for commands that need one of them alone (lint, create, update, delete), are
+// beside this file: the models file, and the project's definitions with their cache. They load
 // here only when used (the cache's hashing loads node:crypto, the file reading node:fs/promises),
 // so that an offline estimate loads neither.
 
@@ -114,7 +114,7 @@ async function chooseProject(ctx: Context, mode: DefinitionsMode): Promise<{ pro
   if (!ctx.globals.profile && !ctx.globals.baseUrl && !ENVIRONMENT_VARIABLES.some((name) => ctx.env[name]) && !existsSync(join(configDir(ctx.env), 'config.json'))) {
     return { project: false, why: NOTHING_CONFIGURED };
   }
-  const { describeConfig } = await import('./config/resolve.js');
+  const { describeConfig } = await import('../config/resolve.js');
   const view = describeConfig({ globals: ctx.globals, env: ctx.env, store: await ctx.profiles() });
   if (view.problem) throw withHint(view.problem, OFFLINE_HINT);
   if (view.credentialsFrom) return { project: true, why: view.profile ? `${view.credentialsFrom} is in use` : `${view.credentialsFrom} are set` };
@@ -129,7 +129,7 @@ function withHint(error: CliError, extra: string): CliError {
 
 /** The definitions a command matches and prices with, by the rule above. */
 export async function loadDefinitions(ctx: Context, options: LoadOptions): Promise<LoadedDefinitions> {
-  const fileModule = options.modelsFile === undefined ? undefined : await import('./model-definitions/models-file.js');
+  const fileModule = options.modelsFile === undefined ? undefined : await import('./models-file.js');
   const file = fileModule && (await fileModule.loadModelsFile(ctx, options.modelsFile!));
   const fromFile = file?.definitions ?? [];
   const { project, why } = await chooseProject(ctx, options.mode);
@@ -146,7 +146,7 @@ export async function loadDefinitions(ctx: Context, options: LoadOptions): Promi
     }
     let remote: RemoteDefinitions;
     try {
-      const { loadRemoteDefinitions } = await import('./model-definitions/remote.js');
+      const { loadRemoteDefinitions } = await import('./remote.js');
       remote = await loadRemoteDefinitions(ctx, { maxAgeMs: options.maxAgeMs });
     } catch (error) {
       if (options.mode === 'auto' && error instanceof CliError) throw withHint(error, OFFLINE_HINT);

@@ -1,7 +1,7 @@
 import { countTokens } from '@anthropic-ai/tokenizer';
 import type { Tiktoken, TiktokenEncoding } from 'tiktoken';
 import { get_encoding } from 'tiktoken';
-import type { TokenCounter } from '../../../../src/core/tokenize.js';
+import type { TokenCounter } from '../../../../src/tokenizer/index.js';
 
 const encoders = new Map<string, Tiktoken>();
 

@@ -1,14 +1,14 @@
-import type { ModelDefinition } from './models/types.js';
-import type { CountStats } from './tokenizer/index.js';
-import type { Encoding } from './tokenizer-models.js';
-import { encodingForTokenizerModel, isChatModel } from './tokenizer-models.js';
+import type { ModelDefinition } from '../core/models/types.js';
+import type { CountStats } from './tokenizer.js';
+import type { EncodingName } from './encodings.js';
+import { encodingForTokenizerModel, isChatModel } from './tiktoken-models.js';
 
 /**
  * Counts tokens of `text` in `encoding`. Contract, to match the server:
  * - tiktoken encodings: `encode(text, "all")`, i.e. special tokens such as `<|endoftext|>` count as one token;
  * - `claude`: what `countTokens(text)` of `@anthropic-ai/tokenizer` returns (it NFKC-normalises first).
  */
-export type TokenCounter = (encoding: Encoding, text: string, stats?: CountStats) => number;
+export type TokenCounter = (encoding: EncodingName, text: string, stats?: CountStats) => number;
 
 /**
  * The reference tokenizer merges a piece in time quadratic in its length: about 2 s for 40 KB of
@@ -20,7 +20,7 @@ export const SLOW_PIECE_BYTES = 100_000;
 
 export interface TokenizerInfo {
   id: 'openai' | 'claude';
-  encoding: Encoding;
+  encoding: EncodingName;
   tokenizerModel?: string;
 }
 
@@ -145,7 +145,7 @@ const CHAT_KEYS = ['content', 'role', 'name', 'tool_calls', 'function_call', 'to
 
 class TokenizerThrows extends Error {}
 
-function encodeLength(count: TokenCounter, encoding: Encoding, value: unknown, stats: CountStats): number {
+function encodeLength(count: TokenCounter, encoding: EncodingName, value: unknown, stats: CountStats): number {
   // The WASM tiktoken throws on anything but a string.
   if (typeof value !== 'string') {
     throw new TokenizerThrows(`the tokenizer is handed a ${Array.isArray(value) ? 'array' : typeof value}, which it cannot encode`);
@@ -153,7 +153,7 @@ function encodeLength(count: TokenCounter, encoding: Encoding, value: unknown, s
   return count(encoding, value, stats);
 }
 
-function chatCount(messages: ChatMessage[], chat: ChatConfig, encoding: Encoding, count: TokenCounter, stats: CountStats): number {
+function chatCount(messages: ChatMessage[], chat: ChatConfig, encoding: EncodingName, count: TokenCounter, stats: CountStats): number {
   let n = 0;
   for (const message of messages) {
     n += chat.tokensPerMessage;

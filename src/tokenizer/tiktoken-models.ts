@@ -1,5 +1,4 @@
-/** Encodings the token counter must support. `claude` is the legacy Anthropic vocabulary. */
-export type Encoding = 'o200k_base' | 'cl100k_base' | 'p50k_base' | 'p50k_edit' | 'r50k_base' | 'gpt2' | 'claude';
+import type { EncodingName } from './encodings.js';
 
 /**
  * The server's `isTiktokenModel` allow-list, with the encoding the WASM `tiktoken` package's
@@ -7,7 +6,7 @@ export type Encoding = 'o200k_base' | 'cl100k_base' | 'p50k_base' | 'p50k_edit' 
  * `tokenizerModel` makes the server skip tokenization. Note davinci-002 and babbage-002 use
  * cl100k_base here, unlike js-tiktoken's mapping.
  */
-export const TIKTOKEN_MODEL_ENCODINGS: Readonly<Record<string, Exclude<Encoding, 'claude'>>> = {
+export const TIKTOKEN_MODEL_ENCODINGS: Readonly<Record<string, Exclude<EncodingName, 'claude'>>> = {
   'davinci-002': 'cl100k_base',
   'babbage-002': 'cl100k_base',
   'text-davinci-003': 'p50k_base',
@@ -95,6 +94,6 @@ export function isChatModel(model: string): boolean {
   return CHAT_MODELS.includes(model);
 }
 
-export function encodingForTokenizerModel(model: string): Exclude<Encoding, 'claude'> | undefined {
+export function encodingForTokenizerModel(model: string): Exclude<EncodingName, 'claude'> | undefined {
   return isTiktokenModel(model) ? TIKTOKEN_MODEL_ENCODINGS[model] : undefined;
 }

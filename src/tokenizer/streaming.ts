@@ -30,7 +30,6 @@
 import { asciiClassTable, classTable, LET, MRK, NUM, WS } from './scanner.js';
 import { SpecialFinder } from './special-finder.js';
 import type { PatternFamily } from './patterns.js';
-import type { TokenizerCore } from './tokenizer.js';
 import { wellFormed } from './well-formed.js';
 
 export interface StreamingCounter {
@@ -44,6 +43,21 @@ export interface StreamingCounter {
    * (for ordinary text, a few words), not by the length of the input.
    */
   readonly pending: number;
+}
+
+/**
+ * What a streaming counter uses of a tokenizer's engine (TokenizerCore in tokenizer.ts). Said
+ * here, not imported from there, since tokenizer.ts makes its counters with this module.
+ */
+export interface CountingCore {
+  readonly family: PatternFamily;
+  readonly nfkc: boolean;
+  readonly specials: ReadonlyMap<string, number>;
+  readonly maxSpecialLength: number;
+  /** Counts text that holds no special token. */
+  countOrdinary(text: string): number;
+  /** Makes the class table cover `text`. */
+  coverClasses(text: string): void;
 }
 
 const MIN_BATCH = 16_384;
@@ -113,7 +127,7 @@ class TokenStream implements StreamingCounter {
   private readonly specialNames: string[];
 
   constructor(
-    private readonly core: TokenizerCore,
+    private readonly core: CountingCore,
     minBatch: number,
   ) {
     this.batch = new Batcher(minBatch);
@@ -233,7 +247,7 @@ class NfkcStream implements StreamingCounter {
 }
 
 /** `minBatch`: characters gathered before a stage looks for a cut (small values are for tests). */
-export function createStreamingCounter(core: TokenizerCore, minBatch = MIN_BATCH): StreamingCounter {
+export function createStreamingCounter(core: CountingCore, minBatch = MIN_BATCH): StreamingCounter {
   const counter = new TokenStream(core, minBatch);
   return core.nfkc ? new NfkcStream(counter, minBatch) : counter;
 }

@@ -2,7 +2,7 @@
 // output: text that cannot be JSON skips the parse (a thrown parse error per generation was a fifth
 // of the pipeline's time when outputs were plain text), and the result must stay JSON.parse's.
 import { describe, expect, it } from 'vitest';
-import { parseJsonPrioritised } from '../../../../src/core/tokenize.js';
+import { parseJsonPrioritised } from '../../../src/tokenizer/index.js';
 
 function reference(text: string): unknown {
   try {

@@ -4,7 +4,7 @@ import { familyOfPattern, type PatternFamily } from './patterns.js';
 import type { RankTable } from './rank-table.js';
 import { classTable, makeScanner, type Scanner } from './scanner.js';
 import { SpecialFinder } from './special-finder.js';
-import { createStreamingCounter, type StreamingCounter } from './streaming.js';
+import { type CountingCore, createStreamingCounter, type StreamingCounter } from './streaming.js';
 import { wellFormed } from './well-formed.js';
 
 /**
@@ -118,7 +118,7 @@ class PieceCache {
 }
 
 /** The engine shared by `count`, `encode` and streaming counters of one tokenizer. */
-export class TokenizerCore {
+export class TokenizerCore implements CountingCore {
   readonly family: PatternFamily;
   readonly nfkc: boolean;
   readonly specials: ReadonlyMap<string, number>;

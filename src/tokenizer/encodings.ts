@@ -1,5 +1,6 @@
 import type { PatternFamily } from './patterns.js';
 
+/** Encodings the token counter must support. `claude` is the legacy Anthropic vocabulary. */
 export type EncodingName = 'o200k_base' | 'cl100k_base' | 'p50k_base' | 'p50k_edit' | 'r50k_base' | 'gpt2' | 'claude';
 
 export const ENCODING_NAMES: readonly EncodingName[] = [

@@ -1,0 +1,170 @@
+// Files written over whole, and lock files: the profiles, the caches, a pulled models file. A
+// write goes to a new temporary file beside the target and is renamed over it, so a reader, or a
+// crash, finds the old file or the new one, never a part. A lock is a file created exclusively
+// that holds its owner's pid; one left by a command that died is taken over. Synchronous: the
+// files are small.
+import { closeSync, constants, fstatSync, fsyncSync, lstatSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+export interface WriteOptions {
+  /** The mode of the file, before the umask. */
+  mode: number;
+  /**
+   * Flush the file before the rename and the directory after it (the default), so that a crash
+   * keeps the new file. A cache does without: losing it costs a request.
+   */
+  durable?: boolean;
+}
+
+// A leftover of a write cut short: <target>.<pid>.tmp (as caches wrote before) or
+// <target>.<pid>.<random>.tmp.
+const TEMPORARY = /\.\d+(?:\.[0-9a-z]+)?\.tmp$/;
+
+/** The name that a leftover temporary file was to replace, or undefined when it is not one. */
+export function temporaryTarget(name: string): string | undefined {
+  const match = TEMPORARY.exec(name);
+  return match ? name.slice(0, match.index) : undefined;
+}
+
+/**
+ * Replaces `path` with `text`. The temporary file is created exclusively under a name no one can
+ * guess, so a file or link planted beside the target is never written through. Throws the file
+ * system's error, with nothing left behind.
+ */
+export function writeFileAtomic(path: string, text: string, options: WriteOptions): void {
+  const durable = options.durable ?? true;
+  const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`;
+  let fd: number | undefined;
+  try {
+    fd = openSync(temp, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, options.mode);
+    writeSync(fd, text);
+    if (durable) fsyncSync(fd);
+    closeSync(fd);
+    fd = undefined;
+    renameSync(temp, path);
+  } catch (error) {
+    if (fd !== undefined) closeSync(fd);
+    try {
+      unlinkSync(temp);
+    } catch {
+      // Not created.
+    }
+    throw error;
+  }
+  if (durable) syncDirectory(dirname(path));
+}
+
+function syncDirectory(dir: string): void {
+  try {
+    const fd = openSync(dir, 'r');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // Some file systems cannot flush a directory; the rename is still atomic.
+  }
+}
+
+/** A file that is not a regular one, or larger than the reader allows. */
+export class NotRegularError extends Error {}
+
+/**
+ * Reads a regular file of at most `limit` bytes (`what`: such a file, for the error). A device, a
+ * FIFO or a larger file (a link to /dev/zero planted in a shared directory) is a NotRegularError,
+ * found before anything is read: the open does not wait for a FIFO's writer, and reading a device
+ * would never end.
+ */
+export function readRegularFileSync(path: string, limit: number, what: string): string {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const info = fstatSync(fd);
+    if (!info.isFile()) throw new NotRegularError('it is not a regular file (a device, a pipe or a socket, or a link to one)');
+    if (info.size > limit) throw new NotRegularError(`it is ${info.size} bytes, more than the ${limit} ${what} may hold`);
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Another command held the lock for the whole wait. */
+export class LockHeldError extends Error {}
+
+// A lock older than this is left over from a command that died (a write takes milliseconds).
+const STALE_LOCK_MS = 30_000;
+
+/**
+ * Takes the lock file `path`, waiting up to `timeoutMs` for another command to release it, and
+ * returns its release. LockHeldError when the wait ends; the file system's error when the lock
+ * cannot be created at all.
+ */
+export function acquireLock(path: string, timeoutMs: number): () => void {
+  const deadline = Date.now() + timeoutMs;
+  for (let attempt = 0; ; attempt++) {
+    let fd: number;
+    try {
+      fd = openSync(path, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, 0o600);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if (removeIfStale(path)) continue;
+      if (Date.now() >= deadline) throw new LockHeldError(`${path} is held by another command`);
+      sleepSync(Math.min(5 + attempt * 5, 50));
+      continue;
+    }
+    try {
+      writeSync(fd, `${process.pid} ${Date.now()}\n`);
+    } finally {
+      closeSync(fd);
+    }
+    return () => {
+      try {
+        unlinkSync(path);
+      } catch {
+        // Already removed as stale by another command: nothing to release.
+      }
+    };
+  }
+}
+
+/** Removes a lock whose owner is gone or that is too old; true when it did. */
+function removeIfStale(path: string): boolean {
+  let stale = false;
+  try {
+    // A planted lock that is not a small regular file is removed like a stale one.
+    let content: string;
+    try {
+      content = readRegularFileSync(path, 1024, 'a lock file');
+    } catch (error) {
+      if (!(error instanceof NotRegularError)) throw error;
+      content = '';
+      stale = true;
+    }
+    const [pidText] = content.split(' ');
+    const pid = Number(pidText);
+    const age = Date.now() - lstatSync(path).mtimeMs;
+    if (age > STALE_LOCK_MS) stale = true;
+    else if (Number.isInteger(pid) && pid > 0 && age > 1_000) {
+      try {
+        process.kill(pid, 0);
+      } catch (error) {
+        stale = (error as NodeJS.ErrnoException).code === 'ESRCH';
+      }
+    }
+  } catch (error) {
+    // Gone in the meantime: try again at once.
+    return (error as NodeJS.ErrnoException).code === 'ENOENT';
+  }
+  if (!stale) return false;
+  try {
+    unlinkSync(path);
+  } catch {
+    // Another command removed it first.
+  }
+  return true;
+}
+
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+function sleepSync(ms: number): void {
+  Atomics.wait(sleeper, 0, 0, ms);
+}

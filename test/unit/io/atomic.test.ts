@@ -1,0 +1,81 @@
+// Files written over whole and lock files (the store's, the caches' and models pull's writes go
+// through these; their own tests check what each makes of them).
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { acquireLock, LockHeldError, NotRegularError, readRegularFileSync, temporaryTarget, writeFileAtomic } from '../../../src/io/atomic.js';
+import { tempDir } from '../../helpers/cli.js';
+
+describe('writeFileAtomic', () => {
+  it('replaces the file whole, with the mode asked for, and leaves nothing beside it', () => {
+    const dir = tempDir();
+    const file = join(dir, 'data.json');
+    writeFileSync(file, 'old');
+    for (const durable of [true, false]) {
+      writeFileAtomic(file, `new ${durable}`, { mode: 0o600, durable });
+      expect(readFileSync(file, 'utf8')).toBe(`new ${durable}`);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      expect(readdirSync(dir)).toEqual(['data.json']);
+    }
+  });
+
+  it('throws the file system\'s error and leaves nothing behind', () => {
+    const dir = tempDir();
+    expect(() => writeFileAtomic(join(dir, 'missing', 'data.json'), 'x', { mode: 0o600 })).toThrow(/ENOENT/);
+    // A directory where the file should go: the rename fails after the temporary file was written.
+    mkdirSync(join(dir, 'data.json'));
+    writeFileSync(join(dir, 'data.json', 'inside'), 'kept');
+    expect(() => writeFileAtomic(join(dir, 'data.json'), 'x', { mode: 0o600 })).toThrow();
+    expect(readdirSync(dir)).toEqual(['data.json']);
+    expect(readFileSync(join(dir, 'data.json', 'inside'), 'utf8')).toBe('kept');
+  });
+});
+
+describe('temporaryTarget', () => {
+  it('names the file a leftover temporary file was to replace, in the old form and the new', () => {
+    expect(temporaryTarget('models-0123456789abcdef.json.123.tmp')).toBe('models-0123456789abcdef.json');
+    expect(temporaryTarget('models-0123456789abcdef.json.123.k3j4h5ab.tmp')).toBe('models-0123456789abcdef.json');
+    expect(temporaryTarget('models-0123456789abcdef.json')).toBeUndefined();
+    expect(temporaryTarget('notes.tmp')).toBeUndefined();
+  });
+});
+
+describe('acquireLock', () => {
+  it('is exclusive until released, and its release removes the file', () => {
+    const lock = join(tempDir(), 'x.lock');
+    const release = acquireLock(lock, 100);
+    expect(readFileSync(lock, 'utf8')).toMatch(new RegExp(`^${process.pid} \\d+\\n$`));
+    expect(() => acquireLock(lock, 50)).toThrow(LockHeldError);
+    release();
+    expect(existsSync(lock)).toBe(false);
+    acquireLock(lock, 50)();
+  });
+
+  it('takes over a lock whose holder is gone, one too old, and one that is not a regular file', () => {
+    const dir = tempDir();
+    const lock = join(dir, 'x.lock');
+    const past = (ms: number) => new Date(Date.now() - ms);
+    // A pid that cannot be running (above the kernel's maximum), written 5 s ago.
+    writeFileSync(lock, '4194305 0\n');
+    utimesSync(lock, past(5_000), past(5_000));
+    acquireLock(lock, 50)();
+    writeFileSync(lock, `${process.pid} 0\n`);
+    utimesSync(lock, past(60_000), past(60_000));
+    acquireLock(lock, 50)();
+    if (existsSync('/dev/zero')) {
+      symlinkSync('/dev/zero', lock);
+      acquireLock(lock, 50)();
+    }
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});
+
+describe('readRegularFileSync', () => {
+  it('reads a small regular file, and refuses a larger one or a device unread', () => {
+    const file = join(tempDir(), 'small.txt');
+    writeFileSync(file, 'hello');
+    expect(readRegularFileSync(file, 5, 'a small file')).toBe('hello');
+    expect(() => readRegularFileSync(file, 4, 'a small file')).toThrow(new NotRegularError('it is 5 bytes, more than the 4 a small file may hold'));
+    if (existsSync('/dev/zero')) expect(() => readRegularFileSync('/dev/zero', 4, 'a small file')).toThrow(NotRegularError);
+  });
+});

@@ -1,16 +1,17 @@
-#!/usr/bin/env node
-// Generates dist/ranks/<encoding>.bin, the binary rank tables that src/tokenizer/load.ts reads,
-// from the vocabularies shipped by js-tiktoken (MIT) and @anthropic-ai/tokenizer (Apache-2.0),
-// and writes dist/ranks/NOTICE with their sources and licences.
-// Runs after the bundle (scripts/build.mjs); it compiles the table writer from src/ in memory with
-// esbuild. Skips the work when every output is newer than every input.
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+// The binary rank tables that src/tokenizer/load.ts reads (<encoding>.bin) and a NOTICE with
+// their sources and licences, made from the vocabularies shipped by js-tiktoken (MIT) and
+// @anthropic-ai/tokenizer (Apache-2.0). scripts/build.mjs copies them into dist/ranks/.
+//
+// The tables are made once into node_modules/.cache/llmobs-ranks/, and made again only when an
+// input is newer than them.
+import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { importSource } from './import-source.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const outDir = join(root, 'dist', 'ranks');
+const root = join(import.meta.dirname, '..');
 const modules = join(root, 'node_modules');
+const cache = join(modules, '.cache', 'llmobs-ranks');
 
 const OPENAI = ['o200k_base', 'cl100k_base', 'p50k_base', 'p50k_edit', 'r50k_base', 'gpt2'];
 const sourceOf = (name) =>
@@ -21,27 +22,23 @@ const packageJson = (pkg) => JSON.parse(readFileSync(join(modules, ...pkg.split(
 
 const inputs = [
   ...[...OPENAI, 'claude'].map(sourceOf),
-  fileURLToPath(import.meta.url),
+  import.meta.filename,
   join(root, 'src', 'tokenizer', 'rank-table.ts'),
   join(root, 'src', 'tokenizer', 'patterns.ts'),
 ];
-const outputs = [...[...OPENAI, 'claude'].map((n) => join(outDir, `${n}.bin`)), join(outDir, 'NOTICE')];
-const newestInput = Math.max(...inputs.map((f) => statSync(f).mtimeMs));
-if (outputs.every((f) => existsSync(f) && statSync(f).mtimeMs > newestInput)) process.exit(0);
+const outputs = [...[...OPENAI, 'claude'].map((n) => join(cache, `${n}.bin`)), join(cache, 'NOTICE')];
 
-/** Imports a module of src/ (TypeScript) through an in-memory esbuild bundle. */
-async function importSource(path) {
-  const { build } = await import('esbuild');
-  const { outputFiles } = await build({ entryPoints: [join(root, path)], bundle: true, format: 'esm', platform: 'node', packages: 'external', write: false });
-  return import(`data:text/javascript;base64,${Buffer.from(outputFiles[0].contents).toString('base64')}`);
+/** Copies the rank tables into `target`, made first if the cached ones are missing or stale. */
+export async function writeRanks(target) {
+  const newestInput = Math.max(...inputs.map((f) => statSync(f).mtimeMs));
+  if (!outputs.every((f) => existsSync(f) && statSync(f).mtimeMs > newestInput)) await writeTables();
+  cpSync(cache, target, { recursive: true });
 }
-const { encodeRankTable } = await importSource('src/tokenizer/rank-table.ts');
-const { SOURCE_PATTERNS, familyOfPattern } = await importSource('src/tokenizer/patterns.ts');
 
 // js-tiktoken spells (?i:'s|'t|...) out as ('s|'S|'t|'T|...); the reference engine (WASM tiktoken)
 // uses the (?i:...) form, whose case folding also matches 'ſ. The tables record the reference form.
 const JS_TIKTOKEN_CONTRACTIONS = "('s|'S|'t|'T|'re|'rE|'Re|'RE|'ve|'vE|'Ve|'VE|'m|'M|'ll|'lL|'Ll|'LL|'d|'D)";
-function referencePattern(pattern) {
+function referencePattern(pattern, { SOURCE_PATTERNS, familyOfPattern }) {
   if (familyOfPattern(pattern)) return pattern;
   for (const reference of Object.values(SOURCE_PATTERNS)) {
     if (reference.split("(?i:'s|'t|'re|'ve|'m|'ll|'d)").join(JS_TIKTOKEN_CONTRACTIONS) === pattern) return reference;
@@ -63,31 +60,35 @@ function parseRanks(bpeRanks) {
   return tokens;
 }
 
-const jsTiktoken = packageJson('js-tiktoken');
-const claudePkg = packageJson('@anthropic-ai/tokenizer');
-const sources = {
-  openai: `js-tiktoken ${jsTiktoken.version} (${jsTiktoken.license}), dist/ranks/<name>.js`,
-  claude: `@anthropic-ai/tokenizer ${claudePkg.version} (${claudePkg.license}), claude.json`,
-};
-
-mkdirSync(outDir, { recursive: true });
-for (const name of [...OPENAI, 'claude']) {
-  const data =
-    name === 'claude'
-      ? JSON.parse(readFileSync(sourceOf(name), 'utf8'))
-      : (await import(pathToFileURL(sourceOf(name)).href)).default;
-  const meta = {
-    name,
-    pattern: referencePattern(data.pat_str),
-    specials: data.special_tokens,
-    source: name === 'claude' ? sources.claude : sources.openai.replace('<name>', name),
+/** Writes the tables into the cache folder, whole or not at all. */
+async function writeTables() {
+  const { encodeRankTable } = await importSource('src/tokenizer/rank-table.ts');
+  const patterns = await importSource('src/tokenizer/patterns.ts');
+  const jsTiktoken = packageJson('js-tiktoken');
+  const claudePkg = packageJson('@anthropic-ai/tokenizer');
+  const sources = {
+    openai: `js-tiktoken ${jsTiktoken.version} (${jsTiktoken.license}), dist/ranks/<name>.js`,
+    claude: `@anthropic-ai/tokenizer ${claudePkg.version} (${claudePkg.license}), claude.json`,
   };
-  writeFileSync(join(outDir, `${name}.bin`), encodeRankTable(meta, parseRanks(data.bpe_ranks)));
-}
+  const outDir = `${cache}.${process.pid}.tmp`;
+  mkdirSync(outDir, { recursive: true });
+  for (const name of [...OPENAI, 'claude']) {
+    const data =
+      name === 'claude'
+        ? JSON.parse(readFileSync(sourceOf(name), 'utf8'))
+        : (await import(pathToFileURL(sourceOf(name)).href)).default;
+    const meta = {
+      name,
+      pattern: referencePattern(data.pat_str, patterns),
+      specials: data.special_tokens,
+      source: name === 'claude' ? sources.claude : sources.openai.replace('<name>', name),
+    };
+    writeFileSync(join(outDir, `${name}.bin`), encodeRankTable(meta, parseRanks(data.bpe_ranks)));
+  }
 
-writeFileSync(
-  join(outDir, 'NOTICE'),
-  `The files in this directory are generated by scripts/build-ranks.mjs from third-party vocabularies.
+  writeFileSync(
+    join(outDir, 'NOTICE'),
+    `The files in this directory are generated by scripts/build-ranks.mjs from third-party vocabularies.
 
 o200k_base, cl100k_base, p50k_base, p50k_edit, r50k_base, gpt2:
   ${sources.openai}
@@ -100,5 +101,7 @@ claude:
   http://www.apache.org/licenses/LICENSE-2.0
   The binary layout differs from claude.json; the ranks, special tokens and pattern are unchanged.
 `,
-);
-console.log(`build-ranks: wrote ${outputs.length - 1} rank tables to ${outDir}`);
+  );
+  rmSync(cache, { recursive: true, force: true });
+  renameSync(outDir, cache);
+}

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Runs tests on other Node.js versions than the one at hand: the launcher (bin/llmobs.cjs) works
-// with Node's module internals and V8's code cache, which change between versions.
+// Runs tests on other Node.js versions than the one at hand: the LTS lines llmobs supports (22, 24
+// and 26), whose module loader and compile cache differ from Node 20's.
 //
 //   node scripts/test-nodes.mjs [--nodes 22,24] [--all] [vitest arguments...]
 //
@@ -21,6 +21,7 @@ import { join } from 'node:path';
 const NODES = {
   22: { version: '22.23.3', integrity: 'sha512-qHnz5tFsHoj/WM+uRENVjWONi5hVvmwrgq8A4V76KpuVNAc4+jwK8x4gwbobE9BtHNg/AKR2583eYorLF/c7ng==' },
   24: { version: '24.21.0', integrity: 'sha512-3nULszZ5X0fciYpG0t6TrdApJzAn8+FlINP6OiMX7V8HrvpATPN936U1LlReOJriLRa4e8yEqQBYCnLyPNAs7Q==' },
+  26: { version: '26.12.1', integrity: 'sha512-jk5LMAmgHlPlPMWpsUrSOqNaEZG+11UNd35hWQ+p5/XGaelWuTqJ69IcAy/5xtPPN4d5ZRBNOGB6gLMCh2kL9A==' },
 };
 const SUBSET = ['startup', 'readme-tour', 'tokens', 'data-ingest', 'ingest-sdks', 'server', 'hostile', 'foundation'].map((name) => `test/e2e/${name}.test.ts`);
 
@@ -49,7 +50,7 @@ if (process.platform !== 'linux' || process.arch !== 'x64') {
   console.log(`test-nodes: the npm registry's Node builds are used on Linux x64 only (this is ${process.platform} ${process.arch}); nothing run`);
   process.exit(0);
 }
-if (!existsSync(join(root, 'dist', 'cli.cjs'))) fail('no build in dist/; run `npm run build` first');
+if (!existsSync(join(root, 'dist', 'cli.mjs'))) fail('no build in dist/; run `npm run build` first');
 
 const npm = 'npm';
 const cache = join(root, 'node_modules', '.cache', 'llmobs-nodes');

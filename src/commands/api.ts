@@ -1,312 +1,83 @@
-// `llmobs api [METHOD] PATH`: any endpoint with the profile's credentials, retries and errors,
-// shaped after `gh api`: the method defaults to GET, or POST when fields or a body are given.
-import { STATUS_CODES } from 'node:http';
-import { z } from 'zod';
-import type { ApiClient, Query } from '../api/client.js';
-import type { Context } from '../context.js';
-import { ApiNotFoundError, UsageError } from '../errors.js';
-import { parseJson, readTextInput } from '../io/files.js';
-import type { ActionInput } from './action.js';
-import { parseOptions, splitAssignment } from './options.js';
+// llmobs api [METHOD] PATH: any endpoint with the profile's credentials, retries and errors, shaped
+// after `gh api`: the method defaults to GET, or POST when fields or a body are given.
+import { InvalidArgumentError } from 'commander';
+import { ApiNotFoundError } from '../errors.js';
+import { defineCommand } from './define.js';
 
-export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const;
-type Method = (typeof METHODS)[number];
-const QUERY_METHODS = new Set(['GET', 'HEAD', 'DELETE']);
-const method = z.string().transform((value) => value.toUpperCase()).pipe(z.enum(METHODS, { message: `must be one of ${METHODS.join(', ')}` }));
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'];
 
-const Options = z.object({
-  method: method.optional(),
-  path: z.string().min(1, 'needs an endpoint path, e.g. /api/public/models'),
-  field: z.array(z.string()).default([]),
-  typedField: z.array(z.string()).default([]),
-  header: z.array(z.string()).default([]),
-  input: z.string().optional(),
-  paginate: z.boolean().default(false),
-  include: z.boolean().default(false),
-  silent: z.boolean().default(false),
-  curl: z.boolean().default(false),
-});
-
-type Options = z.infer<typeof Options>;
-
-export default async function action(ctx: Context, { args, opts }: ActionInput): Promise<void> {
-  await run(ctx, parseOptions(Options, { ...opts, ...methodAndPath(args[0] as string, args[1] as string | undefined, opts.method as string | undefined) }));
-}
-
-/** `api PATH`, `api METHOD PATH` and `api -X METHOD PATH` all work; two different methods do not. */
-export function methodAndPath(first: string, second: string | undefined, flag: string | undefined): { method?: string; path: string } {
-  if (second === undefined) {
-    if ((METHODS as readonly string[]).includes(first.toUpperCase()) && !first.includes('/')) {
-      throw new UsageError(`"${first}" is a method: the endpoint path is missing`, { hint: `For example: llmobs api ${first.toUpperCase()} /api/public/models` });
-    }
-    return { method: flag, path: first };
-  }
-  if (flag !== undefined && flag.toUpperCase() !== first.toUpperCase()) {
-    throw new UsageError(`two methods given: ${first} and --method ${flag}`);
-  }
-  return { method: first, path: second };
-}
-
-export async function run(ctx: Context, opts: Options): Promise<void> {
-  const { path, query: pathQuery } = normalisePath(opts.path);
-  const headers = parseHeaders(ctx, opts.header);
-  const fields: Array<[string, unknown]> = [
-    ...opts.field.map((text) => splitAssignment(text, '--field')),
-    ...(await Promise.all(opts.typedField.map(async (text) => typedField(ctx, text)))),
-  ];
-  // --paginate reads a listing: its fields are query parameters, as for -X GET.
-  const verb: Method = opts.method ?? (opts.input !== undefined || (fields.length > 0 && !opts.paginate) ? 'POST' : 'GET');
-  if (opts.paginate && verb !== 'GET') throw new UsageError('--paginate only works with GET');
-  if (opts.paginate && opts.curl) throw new UsageError('--curl prints one request: drop --paginate');
-  const cursorsInPath = pathQuery.cursor === undefined ? 0 : Array.isArray(pathQuery.cursor) ? pathQuery.cursor.length : 1;
-  if (opts.paginate && fields.filter(([key]) => key === 'cursor').length + cursorsInPath > 1) {
-    throw new UsageError('--paginate starts from one cursor: give cursor= once');
-  }
-
-  let body: unknown;
-  const query: Query = { ...pathQuery };
-  if (opts.input !== undefined) {
-    body = parseJson(await readTextInput(ctx, opts.input), opts.input === '-' ? 'stdin' : opts.input);
-    addAll(query, fields);
-  } else if (QUERY_METHODS.has(verb)) {
-    addAll(query, fields);
-  } else if (fields.length) {
-    const object: Record<string, unknown> = {};
-    addAll(object, fields);
-    body = object;
-  }
-
-  const client = await ctx.api();
-  if (opts.curl) {
-    ctx.out.line(curlCommand(client, verb, path, query, body, headers));
-    ctx.out.hint(curlHint(client));
-    return;
-  }
-  try {
-    if (opts.paginate) {
-      // With --include, each page's status line and headers, in order, before the one array of items.
-      const heads: string[] = [];
-      const items = await allPages(ctx, client, path, query, headers, (status, responseHeaders) => {
-        if (opts.include) heads.push(statusAndHeaders(status, responseHeaders));
-      });
-      if (heads.length) ctx.out.writeHead(heads.join(''));
-      if (!opts.silent) ctx.out.printJson(items);
+export default defineCommand({
+  name: 'api',
+  summary: "send a request to any API endpoint with the profile's credentials, retries and error handling",
+  args: [
+    { name: '<method-or-path>', help: 'endpoint path, e.g. /api/public/models or just models; or an HTTP method followed by the path' },
+    { name: '[path]', help: 'endpoint path, when a method comes first' },
+  ],
+  flags: [
+    {
+      flags: '-X, --method <method>',
+      help: 'the HTTP method, instead of the first argument',
+      choices: METHODS,
+      // In any case, as the first argument: the choices stay for help and completion.
+      parse: (value) => {
+        if (!METHODS.includes(value.toUpperCase())) throw new InvalidArgumentError(`Allowed choices are ${METHODS.join(', ')}.`);
+        return value.toUpperCase();
+      },
+    },
+    { flags: '-f, --field <key=value>', help: 'string parameter: query parameter for GET/HEAD/DELETE, JSON body field otherwise (repeatable)', repeatable: true },
+    { flags: '-F, --typed-field <key=value>', help: 'like --field, but true/false/null/numbers/JSON are typed and @file reads a file (repeatable)', repeatable: true },
+    { flags: '-H, --header <name:value>', help: 'add a request header (repeatable); values of credential headers are never printed', repeatable: true },
+    { flags: '--input <file>', help: 'request body from a JSON file, or - for stdin (fields then go to the query string)' },
+    { flags: '--paginate', help: "follow every page (meta.page/totalPages, or meta.cursor on cursor-paged routes) and print one array of every page's data" },
+    { flags: '-i, --include', help: 'print the response status line and headers before the body' },
+    { flags: '--silent', help: 'do not print the response body' },
+    { flags: '--curl', help: 'print the request as a curl command (credentials as environment variables) and send nothing' },
+  ],
+  notes: `
+  With one argument it is the path and the method is GET, or POST when -f, -F or
+  --input are given.
+  A prompt name with a "/" is one path segment: write it as %2F
+  (team%2Fsummary).`,
+  examples: [
+    'llmobs api /api/public/models',
+    "llmobs api models -X GET -f limit=5 --jq '.data[].modelName'",
+    "llmobs api PATCH '/api/public/v2/prompts/team%2Fsummary/versions/3' -F 'newLabels=[\"production\"]'",
+    'llmobs api POST models --input model.json',
+    'llmobs api /api/public/v2/prompts --paginate --include',
+    "llmobs api v2/observations -f traceId=abc123 --paginate --jq 'length'",
+    '# The same request as a curl command (nothing is sent)',
+    'llmobs api v2/prompts -X GET -f name=team/summary --curl',
+  ],
+  async run(ctx, { args, opts: raw }) {
+    const [api, { parseOptions }] = await Promise.all([import('../api/raw.js'), import('./options.js')]);
+    const opts = parseOptions(api.ApiOptions, { ...raw, ...api.methodAndPath(args[0] as string, args[1] as string | undefined, raw.method as string | undefined) });
+    const { verb, path, query, body, headers } = await api.buildRequest(ctx, opts);
+    const client = await ctx.api();
+    if (opts.curl) {
+      ctx.out.line(api.curlCommand(client, verb, path, query, body, headers));
+      ctx.out.hint(api.curlHint(client));
       return;
     }
-    const response = await client.request(verb, path, { query, body, headers });
-    if (opts.include) ctx.out.writeHead(statusAndHeaders(response.status, response.headers));
-    if (response.data !== undefined && !opts.silent) ctx.out.printJson(response.data);
-  } catch (error) {
-    if (error instanceof ApiNotFoundError) {
-      const encoded = encodedPromptPath(path);
-      if (encoded) error.hint = `A prompt name is one path segment: write "/" in it as %2F, e.g. llmobs api ${verb === 'GET' ? '' : `${verb} `}${encoded}`;
-    }
-    throw error;
-  }
-}
-
-/** Routes that page by cursor (API.md), with their largest page: --paginate reads them in pages of that size. */
-const CURSOR_ROUTES: Record<string, number> = { '/api/public/v2/observations': 1000, '/api/public/v3/scores': 100 };
-/** Longer than any cursor Langfuse hands out by far: a "cursor" this long is not one. */
-const MAX_CURSOR_LENGTH = 4096;
-
-type OnResponse = (status: number, headers: Record<string, string | string[] | undefined>) => void;
-
-/**
- * Every item of a listing, page by page: `meta.cursor` on cursor routes (or when the query starts
- * from a cursor, or the first answer has a next cursor and no page count), `page=` otherwise.
- */
-async function allPages(ctx: Context, client: ApiClient, path: string, query: Query, headers: Record<string, string>, onResponse: OnResponse): Promise<unknown[]> {
-  if (query.cursor !== undefined || CURSOR_ROUTES[path] !== undefined) return cursorPages(ctx, client, path, query, headers, onResponse);
-  const start = Number(query.page ?? 1);
-  const rest = { ...query };
-  delete rest.page;
-  let reads = 0;
-  let meta: { totalPages?: unknown; limit?: unknown; cursor?: unknown } | undefined;
-  const items = await client.collectPages(
-    path,
-    rest,
-    (data) => {
-      const record = data as { data?: unknown; meta?: { totalPages?: unknown; limit?: unknown; cursor?: unknown } };
-      if (!Array.isArray(record?.data)) {
-        throw new UsageError(`${path} is not a paged list (no data array in the answer); drop --paginate`);
+    try {
+      if (opts.paginate) {
+        // With --include, each page's status line and headers, in order, before the one array of items.
+        const heads: string[] = [];
+        const items = await api.allPages(ctx, client, path, query, headers, (status, responseHeaders) => {
+          if (opts.include) heads.push(api.statusAndHeaders(status, responseHeaders));
+        });
+        if (heads.length) ctx.out.writeHead(heads.join(''));
+        if (!opts.silent) ctx.out.printJson(items);
+        return;
       }
-      reads++;
-      meta = record.meta;
-      const number = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
-      return { items: record.data as unknown[], totalPages: number(record.meta?.totalPages), limit: number(record.meta?.limit) };
-    },
-    { startPage: Number.isInteger(start) && start > 0 ? start : 1, headers, onResponse },
-  );
-  // A route this CLI does not know as cursor-paged answered with a next cursor and no page count: go on by cursor.
-  if (reads === 1 && meta?.totalPages === undefined && typeof meta?.cursor === 'string' && meta.cursor !== '') {
-    const limit = typeof meta.limit === 'number' && Number.isInteger(meta.limit) && meta.limit > 0 ? meta.limit : undefined;
-    const more = await cursorPages(ctx, client, path, { ...rest, cursor: meta.cursor, ...(limit ? { limit } : {}) }, headers, onResponse, { items: items.length, pages: 1, pageSize: limit ?? (items.length || undefined) });
-    for (const item of more) items.push(item);
-  }
-  return items;
-}
-
-/**
- * Follows `meta.cursor` until a page has none, with the bounds of every cursor listing (see
- * observationPages): --max-pages, the listing size limit, a cursor handed out twice, the same page
- * under a new cursor, and a chain of (nearly) empty pages each stop with an error.
- */
-async function cursorPages(
-  ctx: Context,
-  client: ApiClient,
-  path: string,
-  query: Query,
-  headers: Record<string, string>,
-  onResponse: OnResponse,
-  after: { items: number; pages: number; pageSize?: number | undefined } = { items: 0, pages: 0 },
-): Promise<unknown[]> {
-  const { observationPages } = await import('../api/observations.js');
-  const { errorForBadResponse } = await import('../api/http-error.js');
-  const rest = { ...query };
-  delete rest.cursor;
-  const cursor = typeof query.cursor === 'string' && query.cursor !== '' ? query.cursor : null;
-  const asked = Number(query.limit);
-  const pageSize = Number.isInteger(asked) && asked > 0 ? asked : (after.pageSize ?? CURSOR_ROUTES[path] ?? 50);
-  let first = after.pages === 0;
-  const route = {
-    path,
-    noun: 'items',
-    read(data: unknown, status: number) {
-      const record = data as { data?: unknown; meta?: { cursor?: unknown } } | null;
-      if (!Array.isArray(record?.data)) {
-        if (first) throw new UsageError(`${path} is not a paged list (no data array in the answer); drop --paginate`);
-        throw errorForBadResponse('GET', path, status, 'data: expected an array of items');
+      const response = await client.request(verb, path, { query, body, headers });
+      if (opts.include) ctx.out.writeHead(api.statusAndHeaders(response.status, response.headers));
+      if (response.data !== undefined && !opts.silent) ctx.out.printJson(response.data);
+    } catch (error) {
+      if (error instanceof ApiNotFoundError) {
+        const encoded = api.encodedPromptPath(path);
+        if (encoded) error.hint = `A prompt name is one path segment: write "/" in it as %2F, e.g. llmobs api ${verb === 'GET' ? '' : `${verb} `}${encoded}`;
       }
-      const next = record.meta?.cursor;
-      if (next !== undefined && next !== null && typeof next !== 'string') throw errorForBadResponse('GET', path, status, `meta.cursor: expected a string, got ${typeof next}`);
-      if (typeof next === 'string' && next.length > MAX_CURSOR_LENGTH) throw errorForBadResponse('GET', path, status, `meta.cursor: ${next.length} characters, more than any cursor (${MAX_CURSOR_LENGTH})`);
-      first = false;
-      return { items: record.data as Record<string, unknown>[], next: next || null };
-    },
-    hints: {
-      tooManyPages: 'Raise the limit with --max-pages <n> if the listing really is that long, or narrow it with query parameters (-f name=value).',
-      tooLarge: `Narrow the listing with query parameters (-f name=value), or raise the limit with LLMOBS_MAX_RESPONSE_MB (the listing may hold 8 times that).`,
-      badPaging: 'The server pages incorrectly: narrow the query, or report it to the server\'s maintainers.',
-    },
-  };
-  const items: unknown[] = [];
-  const pages = observationPages(client, rest, { cursor, items: after.items, pages: after.pages }, {
-    route,
-    headers,
-    onResponse,
-    retries: ctx.globals.retries,
-    sleep: ctx.sleep,
-    trace: (line) => ctx.trace(line),
-    pageSize,
-    maxPages: Math.max(1, client.limits.maxPages - after.pages),
-    maxBytes: client.limits.maxListingBytes,
-  });
-  // One by one: a spread of a very long page overflows the stack.
-  for await (const page of pages) for (const item of page.items) items.push(item);
-  return items;
-}
-
-/** `models` and `/models` mean `/api/public/models`; a full URL is refused (the server comes from the profile). */
-export function normalisePath(raw: string): { path: string; query: Query } {
-  if (/^[a-z]+:\/\//i.test(raw)) {
-    throw new UsageError('pass a path such as /api/public/models; the server comes from the profile or --base-url');
-  }
-  const [pathPart = '', search = ''] = raw.split(/\?(.*)/s, 2);
-  let path = pathPart.startsWith('/') ? pathPart : `/${pathPart}`;
-  if (!path.startsWith('/api/')) path = `/api/public${path}`;
-  const query: Query = {};
-  const params = new URLSearchParams(search);
-  for (const key of new Set(params.keys())) {
-    const values = params.getAll(key);
-    query[key] = values.length === 1 ? values[0] : values;
-  }
-  return { path, query };
-}
-
-/** `-H 'name: value'`; values of headers that carry credentials are never printed. */
-function parseHeaders(ctx: Context, list: string[]): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const text of list) {
-    const at = text.indexOf(':');
-    const name = at > 0 ? text.slice(0, at).trim() : '';
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new UsageError(`--header expects "name: value", got "${text}"`);
-    const value = text.slice(at + 1).trim();
-    if (isCredentialHeader(name)) {
-      ctx.addSecret(value);
-      // The token alone too: "Bearer sk-..." may show up without its scheme.
-      for (const part of value.split(/\s+/)) ctx.addSecret(part);
+      throw error;
     }
-    headers[name.toLowerCase()] = value;
-  }
-  return headers;
-}
-
-function isCredentialHeader(name: string): boolean {
-  return /^(authorization|proxy-authorization|cookie)$|key|token|secret/i.test(name);
-}
-
-async function typedField(ctx: Context, text: string): Promise<[string, unknown]> {
-  const [key, raw] = splitAssignment(text, '--typed-field');
-  if (raw.startsWith('@')) return [key, await readTextInput(ctx, raw.slice(1))];
-  if (raw === 'true') return [key, true];
-  if (raw === 'false') return [key, false];
-  if (raw === 'null') return [key, null];
-  if (/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(raw)) return [key, Number(raw)];
-  if (/^[[{"]/.test(raw)) return [key, parseJson(raw, `--typed-field ${key}`)];
-  return [key, raw];
-}
-
-/** Repeated keys become arrays, as in a query string. */
-function addAll(target: Record<string, unknown>, fields: Array<[string, unknown]>): void {
-  for (const [key, value] of fields) {
-    const current = target[key];
-    if (current === undefined) target[key] = value;
-    else target[key] = Array.isArray(current) ? [...current, value] : [current, value];
-  }
-}
-
-function statusAndHeaders(status: number, headers: Record<string, string | string[] | undefined>): string {
-  const lines = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`.trimEnd()];
-  for (const [name, value] of Object.entries(headers)) {
-    for (const item of Array.isArray(value) ? value : value === undefined ? [] : [value]) lines.push(`${name}: ${item}`);
-  }
-  return `${lines.join('\n')}\n\n`;
-}
-
-/**
- * The request as a curl command. Credentials are never printed: they come from the environment
- * variables llmobs reads too, so the command runs as it is where those are set.
- */
-export function curlCommand(client: ApiClient, verb: string, path: string, query: Query, body: unknown, headers: Record<string, string>): string {
-  const parts = ['curl', '--request', verb, quote(client.url(path, query))];
-  const auth = client.config.auth;
-  const own = new Set(Object.keys(headers));
-  if (!own.has('authorization')) {
-    if (auth.type === 'basic') parts.push('--user', '"$LANGFUSE_PUBLIC_KEY:$LANGFUSE_SECRET_KEY"');
-    if (auth.type === 'bearer') parts.push('--header', '"Authorization: Bearer $LLMOBS_API_KEY"');
-  }
-  parts.push('--header', quote('accept: application/json'));
-  if (body !== undefined) parts.push('--header', quote('content-type: application/json'));
-  for (const [name, value] of Object.entries(headers)) parts.push('--header', quote(`${name}: ${isCredentialHeader(name) ? '<redacted>' : value}`));
-  if (body !== undefined) parts.push('--data', quote(JSON.stringify(body)));
-  return parts.join(' ');
-}
-
-function curlHint(client: ApiClient): string {
-  const auth = client.config.auth;
-  if (auth.type === 'basic') return 'Nothing was sent. The keys are not printed: set LANGFUSE_PUBLIC_KEY and LANGFUSE_SECRET_KEY before running it.';
-  if (auth.type === 'bearer') return 'Nothing was sent. The key is not printed: set LLMOBS_API_KEY before running it.';
-  return 'Nothing was sent.';
-}
-
-function quote(text: string): string {
-  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
-}
-
-/** For a 404 on a prompt path whose name was written with a plain "/": the same path with %2F. */
-export function encodedPromptPath(path: string): string | undefined {
-  const match = /^\/api\/public\/v2\/prompts\/(.+?)(\/versions\/[^/]+)?$/.exec(path);
-  if (!match?.[1] || !match[1].includes('/')) return undefined;
-  return `/api/public/v2/prompts/${match[1].split('/').join('%2F')}${match[2] ?? ''}`;
-}
+  },
+});

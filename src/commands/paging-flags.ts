@@ -1,7 +1,6 @@
 // The flags every list command shares: --limit is the most items printed, --all reads every page,
-// --page picks one page. Registration only (commander); the reading is in ./paging.ts, which list
-// commands load when they run.
-import type { Command } from 'commander';
+// --page picks one page. The reading is in ./paging.ts, which list commands load when they run.
+import type { FlagDefinition } from './define.js';
 
 export interface PagingFlagsOptions {
   /** What is listed, plural: "prompts", "model definitions". */
@@ -12,10 +11,10 @@ export interface PagingFlagsOptions {
   pages?: boolean;
 }
 
-export function addPagingFlags(command: Command, options: PagingFlagsOptions): Command {
-  command
-    .option('--limit <n>', `print at most n ${options.noun}, reading as many pages as that takes (default: one page, the server's ${options.serverDefault})`)
-    .option('--all', `every one of the ${options.noun}, all pages`);
-  if (options.pages !== false) command.option('--page <n>', 'only this page, from 1 (its size: --limit, at most 100)');
-  return command;
+export function pagingFlags(options: PagingFlagsOptions): FlagDefinition[] {
+  return [
+    { flags: '--limit <n>', help: `print at most n ${options.noun}, reading as many pages as that takes (default: one page, the server's ${options.serverDefault})` },
+    { flags: '--all', help: `every one of the ${options.noun}, all pages` },
+    ...(options.pages === false ? [] : [{ flags: '--page <n>', help: 'only this page, from 1 (its size: --limit, at most 100)' }]),
+  ];
 }

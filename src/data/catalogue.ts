@@ -66,10 +66,10 @@ function load(): Loaded {
   // The file is generated and shipped with the code, so it is not parsed with zod at every start
   // (that would load zod for `estimate` alone): test/unit/core/catalogue.test.ts checks that it
   // reads exactly as the API schema reads it, every pricing condition a known kind. Run from the
-  // sources, it is encoded here as the build does. The bundle's files are one folder below dist/.
+  // sources, it is encoded here as the build does. The data file is beside the bundle's files.
   const data =
     typeof LLMOBS_CATALOGUE_FILE === 'string'
-      ? readFileSync(join(import.meta.dirname, '..', LLMOBS_CATALOGUE_FILE))
+      ? readFileSync(join(import.meta.dirname, LLMOBS_CATALOGUE_FILE))
       : Buffer.from(encodeCatalogue(raw as unknown as CatalogueFile), 'utf8');
   const head = data.indexOf(10);
   const { info, patterns } = JSON.parse(data.toString('utf8', 0, head < 0 ? data.length : head)) as { info: CatalogueInfo; patterns: string[] };

@@ -79,7 +79,7 @@ export function parseJson(text: string, source: string): unknown {
 export async function parseJsonOrYaml(text: string, source: string): Promise<unknown> {
   const trimmed = text.trimStart();
   if (!/\.ya?ml$/i.test(source) && (trimmed.startsWith('{') || trimmed.startsWith('['))) return parseJson(text, source);
-  const YAML = await import('yaml');
+  const YAML = await import('./yaml.js');
   let value: unknown;
   try {
     value = YAML.parse(text, { prettyErrors: true });

@@ -22,7 +22,28 @@ export function stdio(fd: 1 | 2): OutStream {
   return stream;
 }
 
-const nodeStream = (fd: 1 | 2): NodeJS.WriteStream => (fd === 1 ? process.stdout : process.stderr);
+/** Node's stream for the descriptor, made on first use (the getter builds it). */
+const made = new Map<1 | 2, NodeJS.WriteStream>();
+function nodeStream(fd: 1 | 2): NodeJS.WriteStream {
+  let stream = made.get(fd);
+  if (stream === undefined) {
+    stream = fd === 1 ? process.stdout : process.stderr;
+    // A reader that stops early (`llmobs prompts list | head`) closes the pipe: that is not an
+    // error, so the process stops quietly instead of crashing on an unhandled EPIPE.
+    if (fd === 1) stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') throw error;
+      process.exit(process.exitCode ?? 0);
+    });
+    made.set(fd, stream);
+  }
+  return stream;
+}
+
+/** Whether output is still buffered in a stream of Node's (an asynchronous pipe, on some systems). */
+export function outputPending(): boolean {
+  for (const stream of made.values()) if (stream.writableLength > 0) return true;
+  return false;
+}
 
 const pipedFds = new Map<1 | 2, boolean>();
 

@@ -11,16 +11,10 @@ import { openRankTable, type RankTable } from './rank-table.js';
 import type { EncodingName } from './encodings.js';
 
 /**
- * The tables sit in dist/ranks/, beside the compiled dist/tokenizer/ (or dist/chunks/) of this
- * module. Run from the sources (src/tokenizer/, as the test runner does), the built tables are in
- * ../../dist/ranks/. Found from the module's folder name, not its URL: in the bundled CLI, which
- * is CommonJS, that name is at hand, and the first URL a process parses costs more than a count.
+ * The tables sit in dist/ranks/, beside the bundle's files. Run from the sources (src/tokenizer/,
+ * as the test runner does), the built tables are in ../../dist/ranks/.
  */
-export const DEFAULT_RANKS_DIR = ((): string => {
-  const here = import.meta.dirname;
-  const beside = join(here, '..', 'ranks') + sep;
-  return import.meta.filename.endsWith('.ts') && !existsSync(beside) ? join(here, '..', '..', 'dist', 'ranks') + sep : beside;
-})();
+export const DEFAULT_RANKS_DIR = import.meta.filename.endsWith('.ts') ? join(import.meta.dirname, '..', '..', 'dist', 'ranks') + sep : join(import.meta.dirname, 'ranks') + sep;
 
 const loaded = new Map<string, Tokenizer>();
 

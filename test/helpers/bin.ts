@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { execa, type Options } from 'execa';
 import { isolatedEnv } from './cli.js';
 
-export const BIN = join(import.meta.dirname, '..', '..', 'bin', 'llmobs.cjs');
+export const BIN = join(import.meta.dirname, '..', '..', 'bin', 'llmobs.js');
 
 export interface BinResult {
   exitCode: number;

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli.js';
-import { examplesOf } from '../../src/commands/examples.js';
+import { examplesOf } from '../../src/commands/define.js';
 import type { Profile } from '../../src/config/schema.js';
 import { Context, defaultDeps } from '../../src/context.js';
 import type { Prompter } from '../../src/prompter.js';

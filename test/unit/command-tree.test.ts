@@ -3,12 +3,12 @@
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { buildProgram, run } from '../../src/cli.js';
-import { examplesOf } from '../../src/commands/examples.js';
+import { definitionOf, examplesOf } from '../../src/commands/define.js';
 import { Context, defaultDeps } from '../../src/context.js';
 import { llmobsWords } from '../helpers/shell-words.js';
 import { Capture, stdinFrom } from '../helpers/streams.js';
 
-function program(): Promise<Command> {
+function program(): Command {
   return buildProgram(new Context(defaultDeps()));
 }
 
@@ -73,6 +73,26 @@ describe('help that reads well', () => {
     const body = help.slice(0, help.indexOf('\nExamples:'));
     const long = body.split('\n').filter((line) => line.length > 80);
     expect(long).toEqual([]);
+  });
+
+  it.each(commands.map(({ path }) => [name(path), path] as const))('%s --help in a run, which builds only what it reaches, is the help of the whole tree', async (_label, path) => {
+    let target = program();
+    for (const word of path) target = target.commands.find((child) => child.name() === word)!;
+    let whole = '';
+    target.configureOutput({ ...target.configureOutput(), writeOut: (text) => void (whole += text) });
+    target.outputHelp();
+    expect((await capture([...path, '--help'])).stdout).toBe(whole);
+  });
+
+  it('writes the notes of every command as they print: lines indented by two spaces, one space between words', () => {
+    for (const { command, path } of commands) {
+      const notes = definitionOf(command);
+      if (!notes || !('notes' in notes) || !notes.notes) continue;
+      for (const line of notes.notes.split('\n').filter(Boolean)) {
+        expect(line, name(path)).toMatch(/^ {2}\S/);
+        expect(line.trim(), name(path)).not.toMatch(/ {2}/);
+      }
+    }
   });
 
   it('a command\'s help names the global options in a few lines rather than describing each again', async () => {

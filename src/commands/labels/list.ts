@@ -1,16 +1,33 @@
-import { readLabelState } from '../../api/prompts.js';
-import type { Context } from '../../context.js';
-import { versionByLabel } from '../../core/prompts/label-map.js';
-import type { ActionInput } from '../action.js';
-import { promptName } from '../prompts/shared.js';
+// llmobs labels list: each label of a prompt and the version it points at.
+import { defineCommand } from '../define.js';
 
-export default async function action(ctx: Context, { args }: ActionInput): Promise<void> {
-  const name = promptName(args[0]);
-  const { versions } = await readLabelState(await ctx.api(), name);
-  const labels = versionByLabel(versions);
-  if (ctx.globals.json) return ctx.out.printJson({ name, labels: Object.fromEntries(labels) });
-  ctx.out.table(
-    [{ header: 'LABEL', style: (text, c) => c.green(text) }, { header: 'VERSION', align: 'right' }],
-    [...labels].map(([label, version]) => [label, version]),
-  );
-}
+export default defineCommand({
+  name: 'list',
+  aliases: ['ls'],
+  summary: 'each label of a prompt and the version it points at',
+  args: [
+    { name: '<name>', help: 'prompt name' },
+  ],
+  notes: `
+  Reading labels: the API does not say which version holds which label in one
+  answer, so llmobs lists the prompt once and fetches the version of each label
+  (1 + number of labels requests, 4 at a time). Moving a label is one PATCH
+  /api/public/v2/prompts/{name}/versions/{version}.
+
+  --json prints {"name": ..., "labels": {"<label>": <version>, ...}}.`,
+  examples: [
+    'llmobs labels list support/agent',
+    'llmobs labels ls support/agent --jq \'.labels.production\'',
+  ],
+  async run(ctx, { args }) {
+    const [{ readLabelState }, { versionByLabel }, { promptName }] = await Promise.all([import('../../api/prompts.js'), import('../../core/prompts/label-map.js'), import('../prompts/shared.js')]);
+    const name = promptName(args[0]);
+    const { versions } = await readLabelState(await ctx.api(), name);
+    const labels = versionByLabel(versions);
+    if (ctx.globals.json) return ctx.out.printJson({ name, labels: Object.fromEntries(labels) });
+    ctx.out.table(
+      [{ header: 'LABEL', style: (text, c) => c.green(text) }, { header: 'VERSION', align: 'right' }],
+      [...labels].map(([label, version]) => [label, version]),
+    );
+  },
+});

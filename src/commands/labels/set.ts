@@ -1,35 +1,48 @@
-import { z } from 'zod';
-import { readLabelState } from '../../api/prompts.js';
-import type { Context } from '../../context.js';
-import { planSetLabel } from '../../core/prompts/label-plan.js';
-import { parseVersion } from '../../core/prompts/selector.js';
-import type { ActionInput } from '../action.js';
+// llmobs labels set: point a label at a version.
 import { parseOptions } from '../options.js';
-import { checkLabelToMove, parseExpectCurrent, promptName } from '../prompts/shared.js';
-import { applyPlan } from './apply.js';
+import { defineCommand } from '../define.js';
 
-const Options = z.object({
-  name: z.string(),
-  label: z.string(),
-  version: z.string({ message: 'is required: the version the label should point at' }),
-  expectCurrent: z.string().optional(),
-  dryRun: z.boolean().default(false),
+export default defineCommand({
+  name: 'set',
+  summary: 'point a label at a version (it leaves the version that had it)',
+  args: [
+    { name: '<name>', help: 'prompt name' },
+    { name: '<label>', help: 'label to set, e.g. production' },
+  ],
+  flags: [
+    { flags: '--version <n>', help: 'the version the label should point at (required)' },
+    { flags: '--expect-current <n>', help: 'refuse (exit 9) unless the label is on version n now ("none": on no version)' },
+    { flags: '--dry-run', help: 'print what would change; change nothing' },
+  ],
+  notes: `
+  Reading labels: the API does not say which version holds which label in one
+  answer, so llmobs lists the prompt once and fetches the version of each label
+  (1 + number of labels requests, 4 at a time). Moving a label is one PATCH
+  /api/public/v2/prompts/{name}/versions/{version}.`,
+  examples: [
+    '# Roll back: production to version 3',
+    'llmobs labels set support/agent production --version 3',
+    'llmobs labels set support/agent staging --version 5 --expect-current 4 --dry-run',
+  ],
+  async run(ctx, { args, opts: given }) {
+    const [{ z }, { readLabelState }, { planSetLabel }, { parseVersion }, { checkLabelToMove, parseExpectCurrent, promptName }, { applyPlan }] = await Promise.all([import('zod'), import('../../api/prompts.js'), import('../../core/prompts/label-plan.js'), import('../../core/prompts/selector.js'), import('../prompts/shared.js'), import('./apply.js')]);
+    const Options = z.object({
+      name: z.string(),
+      label: z.string(),
+      version: z.string({ message: 'is required: the version the label should point at' }),
+      expectCurrent: z.string().optional(),
+      dryRun: z.boolean().default(false),
+    });
+
+    const opts = parseOptions(Options, { ...given, name: args[0], label: args[1] });
+    const name = promptName(opts.name);
+    const version = parseVersion(opts.version);
+    const expectCurrent = parseExpectCurrent(opts.expectCurrent);
+    checkLabelToMove(opts.label);
+
+    const client = await ctx.api();
+    const { versions } = await readLabelState(client, name);
+    const plan = planSetLabel(versions, opts.label, version, { expectCurrent });
+    await applyPlan(ctx, client, name, plan, opts.dryRun);
+  },
 });
-
-type Options = z.infer<typeof Options>;
-
-export default async function action(ctx: Context, { args, opts }: ActionInput): Promise<void> {
-  await run(ctx, parseOptions(Options, { ...opts, name: args[0], label: args[1] }));
-}
-
-export async function run(ctx: Context, opts: Options): Promise<void> {
-  const name = promptName(opts.name);
-  const version = parseVersion(opts.version);
-  const expectCurrent = parseExpectCurrent(opts.expectCurrent);
-  checkLabelToMove(opts.label);
-
-  const client = await ctx.api();
-  const { versions } = await readLabelState(client, name);
-  const plan = planSetLabel(versions, opts.label, version, { expectCurrent });
-  await applyPlan(ctx, client, name, plan, opts.dryRun);
-}

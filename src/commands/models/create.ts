@@ -1,59 +1,82 @@
-import { createModel, MODELS_PATH } from '../../api/models.js';
+// llmobs models create: create a model definition from flags or a file.
 import type { Context } from '../../context.js';
 import type { DefinitionIssue } from '../../core/models/issues.js';
 import { ApiError, UsageError } from '../../errors.js';
-import { forgetRemoteDefinitions } from '../../model-definitions/remote.js';
-import type { ActionInput } from '../action.js';
 import { parseOptions } from '../options.js';
-import { applyFlags, checkForSending, DefinitionFlags, emptyInput, exactPattern, hasDefinitionChanges, overlay, readDefinitionFile } from './draft-input.js';
-import { printChanged } from './render.js';
+import type { DefinitionFlags } from './draft-input.js';
+import { defineCommand } from '../define.js';
 
-export default async function action(ctx: Context, { opts }: ActionInput): Promise<void> {
-  await run(ctx, parseOptions(DefinitionFlags, opts));
-}
+export default defineCommand({
+  name: 'create',
+  summary: 'create a model definition from flags or a file; checked before sending (exit 2 and nothing sent when the server would reject or misread it)',
+  flags: [
+    { flags: '--name <name>', help: 'model name (unique among the project\'s definitions; the same name as a built-in one overrides it)' },
+    { flags: '--match-pattern <regex>', help: 'Postgres regex matched against the generation\'s model name (default: (?i)^<name>$, the name in any case)' },
+    { flags: '--tokenizer <tokenizer>', help: 'tokenizer for generations sent without usage (none: no tokenizer)', choices: ['openai', 'claude', 'none'] },
+    { flags: '--tokenizer-model <model>', help: 'tiktoken model of the openai tokenizer, e.g. gpt-4o' },
+    { flags: '--tokens-per-message <n>', help: 'tokens added per chat message (openai chat models, usually 3)' },
+    { flags: '--tokens-per-name <n>', help: 'tokens added per message name (openai chat models, usually 1)' },
+    { flags: '--tokenization-config <json>', help: 'the whole tokenizer config as JSON: tokenizerModel, tokensPerMessage, tokensPerName' },
+    { flags: '--price <usage-type=usd>', help: 'price of a usage type in USD per unit, or per million with /1M: --price input=2.5/1M (repeatable; any usage type, e.g. input, output, input_cached_tokens)', repeatable: true },
+    { flags: '--unit <unit>', help: 'unit of the usage counts (default: TOKENS)', choices: ['TOKENS', 'CHARACTERS', 'MILLISECONDS', 'SECONDS', 'REQUESTS', 'IMAGES'] },
+    { flags: '--start-date <date>', help: 'ISO date or date-time; among matching definitions the latest start date wins' },
+    { flags: '--file <file>', help: 'the definition from a JSON or YAML file (- for stdin), in the API shape or the spec\'s (name, match_pattern, tokenizer, tokenization_config, pricing); flags override it' },
+    { flags: '--strict', help: 'refuse to send when the checks warn (not only when they find errors)' },
+    { flags: '--dry-run', help: 'check and print the request body without sending it' },
+  ],
+  examples: [
+    'llmobs models create --name my-model --price input=2.5/1M --price output=10/1M --tokenizer openai --tokenizer-model gpt-4o --tokens-per-message 3 --tokens-per-name 1',
+    'llmobs models create --name ft:gpt-4o:acme --match-pattern \'(?i)^ft:gpt-4o:acme(:.+)?$\' --price input=3.75/1M --price output=15/1M',
+    'llmobs models create --file model.yaml --dry-run',
+  ],
+  async run(ctx, { opts }) {
+    const [{ createModel, MODELS_PATH }, { forgetRemoteDefinitions }, { applyFlags, checkForSending, DefinitionFlags, emptyInput, exactPattern, hasDefinitionChanges, overlay, readDefinitionFile }, { printChanged }] = await Promise.all([import('../../api/models.js'), import('../../model-definitions/remote.js'), import('./draft-input.js'), import('./render.js')]);
+    async function run(ctx: Context, flags: DefinitionFlags): Promise<void> {
+      if (!hasDefinitionChanges(flags)) {
+        throw new UsageError('nothing to create: give the definition with flags or --file', {
+          hint: 'For example: llmobs models create --name my-model --price input=2.5/1M --price output=10/1M',
+        });
+      }
+      let input = emptyInput();
+      let earlier: DefinitionIssue[] = [];
+      if (flags.file !== undefined) {
+        const file = await readDefinitionFile(ctx, flags.file);
+        input = overlay(input, file.input);
+        earlier = file.issues;
+      }
+      const notes: string[] = [];
+      input = applyFlags(input, flags, notes);
+      if (input.matchPattern === undefined && typeof input.modelName === 'string' && input.modelName !== '') {
+        input = { ...input, matchPattern: exactPattern(input.modelName) };
+        notes.push(`no match pattern given: using ${input.matchPattern as string} (this name exactly, in any case)`);
+      }
+      for (const note of notes) ctx.out.info(note);
+      const { body } = checkForSending(ctx, input, { strict: flags.strict, fromFile: flags.file !== undefined, earlier });
 
-export async function run(ctx: Context, flags: DefinitionFlags): Promise<void> {
-  if (!hasDefinitionChanges(flags)) {
-    throw new UsageError('nothing to create: give the definition with flags or --file', {
-      hint: 'For example: llmobs models create --name my-model --price input=2.5/1M --price output=10/1M',
-    });
-  }
-  let input = emptyInput();
-  let earlier: DefinitionIssue[] = [];
-  if (flags.file !== undefined) {
-    const file = await readDefinitionFile(ctx, flags.file);
-    input = overlay(input, file.input);
-    earlier = file.issues;
-  }
-  const notes: string[] = [];
-  input = applyFlags(input, flags, notes);
-  if (input.matchPattern === undefined && typeof input.modelName === 'string' && input.modelName !== '') {
-    input = { ...input, matchPattern: exactPattern(input.modelName) };
-    notes.push(`no match pattern given: using ${input.matchPattern as string} (this name exactly, in any case)`);
-  }
-  for (const note of notes) ctx.out.info(note);
-  const { body } = checkForSending(ctx, input, { strict: flags.strict, fromFile: flags.file !== undefined, earlier });
-
-  if (flags.dryRun) {
-    ctx.out.printJson(body);
-    ctx.out.info(`Dry run: POST ${MODELS_PATH} was not sent.`);
-    return;
-  }
-  const client = await ctx.api();
-  let model;
-  try {
-    model = await createModel(client, body);
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 400 && /already exists/i.test(error.serverMessage ?? '')) {
-      error.hint = `Change the existing one with: llmobs models update '${body.modelName}' ..., or pick another --name.`;
+      if (flags.dryRun) {
+        ctx.out.printJson(body);
+        ctx.out.info(`Dry run: POST ${MODELS_PATH} was not sent.`);
+        return;
+      }
+      const client = await ctx.api();
+      let model;
+      try {
+        model = await createModel(client, body);
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 400 && /already exists/i.test(error.serverMessage ?? '')) {
+          error.hint = `Change the existing one with: llmobs models update '${body.modelName}' ..., or pick another --name.`;
+        }
+        throw error;
+      }
+      await forgetRemoteDefinitions(ctx, client);
+      printChanged(ctx, model, `Created model definition "${model.modelName}" (${model.id})`);
+      const { builtInDefinitions } = await import('../../data/catalogue.js');
+      if (builtInDefinitions().some((d) => d.modelName === model.modelName)) {
+        ctx.out.hint(`It overrides the built-in "${model.modelName}" for every model name its pattern matches.`);
+      }
+      ctx.out.hint(`See what a model name matches with: llmobs models match <model-name>`);
     }
-    throw error;
-  }
-  await forgetRemoteDefinitions(ctx, client);
-  printChanged(ctx, model, `Created model definition "${model.modelName}" (${model.id})`);
-  const { builtInDefinitions } = await import('../../data/catalogue.js');
-  if (builtInDefinitions().some((d) => d.modelName === model.modelName)) {
-    ctx.out.hint(`It overrides the built-in "${model.modelName}" for every model name its pattern matches.`);
-  }
-  ctx.out.hint(`See what a model name matches with: llmobs models match <model-name>`);
-}
+
+    await run(ctx, parseOptions(DefinitionFlags, opts));
+  },
+});

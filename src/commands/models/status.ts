@@ -1,43 +1,50 @@
-import { z } from 'zod';
-import type { Context } from '../../context.js';
-import { ExitCode } from '../../errors.js';
+// llmobs models status: compare a definitions file with the project's own definitions: unchanged, changed.
 import type { ModelAction } from '../../core/models/sync-plan.js';
-import { unifiedDiff } from '../../core/unified-diff.js';
-import { colourDiff } from '../../output/diff.js';
-import type { ActionInput } from '../action.js';
+import { ExitCode } from '../../errors.js';
 import { parseOptions } from '../options.js';
-import { bodyText, ModelSyncOptions, nameOf, plan, readModelFile, readServerModels, statusOf } from './sync-shared.js';
+import { defineCommand } from '../define.js';
 
-const Options = ModelSyncOptions.extend({ exitCode: z.boolean().default(false), prune: z.boolean().default(false) });
-type Options = z.infer<typeof Options>;
+export default defineCommand({
+  name: 'status',
+  summary: 'compare a definitions file with the project\'s own definitions: unchanged, changed (with a diff), new, only on the server',
+  flags: [
+    { flags: '--file <file>', help: 'definitions file', default: 'models.yaml' },
+    { flags: '--prune', help: 'count definitions only on the server as changes (what push --prune deletes)' },
+    { flags: '--exit-code', help: 'exit 9 when something would be pushed (0 when in sync), for CI checks' },
+  ],
+  examples: [
+    'llmobs models status',
+    '# In CI: fail when the project differs from the file',
+    'llmobs models status --file models.yaml --exit-code',
+  ],
+  async run(ctx, { opts: given }) {
+    const [{ z }, { unifiedDiff }, { colourDiff }, { bodyText, ModelSyncOptions, nameOf, plan, readModelFile, readServerModels, statusOf }] = await Promise.all([import('zod'), import('../../core/unified-diff.js'), import('../../output/diff.js'), import('./sync-shared.js')]);
+    const Options = ModelSyncOptions.extend({ exitCode: z.boolean().default(false), prune: z.boolean().default(false) });
 
-export default async function action(ctx: Context, { opts }: ActionInput): Promise<void> {
-  await run(ctx, parseOptions(Options, opts));
-}
+    function actionJson(action: ModelAction, prune: boolean): Record<string, unknown> {
+      return { status: statusOf(action, prune), modelName: nameOf(action), id: 'id' in action ? (action.id ?? null) : null, ...(action.kind === 'replace' ? { diff: diff(action) } : {}) };
+    }
 
-export async function run(ctx: Context, opts: Options): Promise<void> {
-  const file = await readModelFile(ctx, opts.file);
-  const client = await ctx.api();
-  const { models } = await readServerModels(client);
-  // Always planned with prune, so definitions only on the server are shown; they are deleted only by push --prune.
-  const result = plan(file, models, true);
-  for (const model of result.notPruned) ctx.out.warn(`"${model.modelName}" (${model.id}) uses pricing llmobs cannot write to a file; it is not compared`);
-  const changes = result.actions.filter((a) => a.kind !== 'unchanged' && (a.kind !== 'delete' || opts.prune));
-  if (ctx.globals.json) {
-    ctx.out.printJson({ inSync: changes.length === 0, definitions: result.actions.map((a) => actionJson(a, opts.prune)) });
-  } else {
-    ctx.out.table([{ header: 'STATUS' }, { header: 'NAME' }, { header: 'ID' }], result.actions.map((a) => [statusOf(a, opts.prune), nameOf(a), 'id' in a ? (a.id ?? '') : '']));
-    for (const a of result.actions) if (a.kind === 'replace') ctx.out.write(colourDiff(ctx.out, diff(a)));
-    const only = result.actions.filter((a) => a.kind === 'delete').length;
-    ctx.out.info(changes.length === 0 ? `In sync with ${opts.file}${only ? ` (${only} only on the server; push --prune would delete ${only === 1 ? 'it' : 'them'})` : ''}.` : `Not in sync: ${changes.length} to push. Push with: llmobs models push --file ${opts.file}${opts.prune ? ' --prune' : ''}`);
-  }
-  if (opts.exitCode && changes.length > 0) ctx.exitCode = ExitCode.precondition;
-}
+    function diff(action: Extract<ModelAction, { kind: 'replace' }>): string {
+      return unifiedDiff(`server ${action.id}`, `file definition ${action.index + 1}`, bodyText(action.before), bodyText(action.body), { context: 4 });
+    }
 
-function actionJson(action: ModelAction, prune: boolean): Record<string, unknown> {
-  return { status: statusOf(action, prune), modelName: nameOf(action), id: 'id' in action ? (action.id ?? null) : null, ...(action.kind === 'replace' ? { diff: diff(action) } : {}) };
-}
-
-function diff(action: Extract<ModelAction, { kind: 'replace' }>): string {
-  return unifiedDiff(`server ${action.id}`, `file definition ${action.index + 1}`, bodyText(action.before), bodyText(action.body), { context: 4 });
-}
+    const opts = parseOptions(Options, given);
+    const file = await readModelFile(ctx, opts.file);
+    const client = await ctx.api();
+    const { models } = await readServerModels(client);
+    // Always planned with prune, so definitions only on the server are shown; they are deleted only by push --prune.
+    const result = plan(file, models, true);
+    for (const model of result.notPruned) ctx.out.warn(`"${model.modelName}" (${model.id}) uses pricing llmobs cannot write to a file; it is not compared`);
+    const changes = result.actions.filter((a) => a.kind !== 'unchanged' && (a.kind !== 'delete' || opts.prune));
+    if (ctx.globals.json) {
+      ctx.out.printJson({ inSync: changes.length === 0, definitions: result.actions.map((a) => actionJson(a, opts.prune)) });
+    } else {
+      ctx.out.table([{ header: 'STATUS' }, { header: 'NAME' }, { header: 'ID' }], result.actions.map((a) => [statusOf(a, opts.prune), nameOf(a), 'id' in a ? (a.id ?? '') : '']));
+      for (const a of result.actions) if (a.kind === 'replace') ctx.out.write(colourDiff(ctx.out, diff(a)));
+      const only = result.actions.filter((a) => a.kind === 'delete').length;
+      ctx.out.info(changes.length === 0 ? `In sync with ${opts.file}${only ? ` (${only} only on the server; push --prune would delete ${only === 1 ? 'it' : 'them'})` : ''}.` : `Not in sync: ${changes.length} to push. Push with: llmobs models push --file ${opts.file}${opts.prune ? ' --prune' : ''}`);
+    }
+    if (opts.exitCode && changes.length > 0) ctx.exitCode = ExitCode.precondition;
+  },
+});

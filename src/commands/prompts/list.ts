@@ -1,62 +1,62 @@
-import { z } from 'zod';
-import { compactVersions, listPrompts } from '../../api/prompts.js';
-import type { PromptMeta } from '../../api/schemas/prompts.js';
+// llmobs prompts list: list prompts with their versions, labels and tags.
 import type { Context } from '../../context.js';
-import { UPDATED_AT_FORMAT, updatedAtSchema } from '../../core/prompts/updated-at.js';
-import type { ActionInput } from '../action.js';
+import type { PromptMeta } from '../../api/schemas/prompts.js';
 import { parseOptions } from '../options.js';
-import { checkPaging, hintMore, listingJson, pagingFields, readList } from '../paging.js';
-import { promptName } from './shared.js';
+import { defineCommand } from '../define.js';
+import { pagingFlags } from '../paging-flags.js';
 
-const updatedAt = updatedAtSchema((input) => `must be ${UPDATED_AT_FORMAT}, not ${JSON.stringify(input)}`);
-
-export const Options = z
-  .object({
-    name: z.string().optional(),
-    label: z.string().min(1, 'must not be empty').optional(),
-    tag: z.string().min(1, 'must not be empty').optional(),
-    fromUpdatedAt: updatedAt.optional(),
-    toUpdatedAt: updatedAt.optional(),
-    ...pagingFields,
-  })
-  .superRefine(({ fromUpdatedAt: from, toUpdatedAt: to }, check) => {
-    // Only two valid times can be compared; a bad one is reported by its own field.
-    if (from === undefined || to === undefined || !updatedAt.safeParse(from).success || !updatedAt.safeParse(to).success) return;
-    if (Date.parse(from) >= Date.parse(to)) {
-      check.addIssue({ code: 'custom', message: `--from-updated-at (${from}) must be earlier than --to-updated-at (${to}): from is inclusive and to exclusive, so nothing could match` });
+export default defineCommand({
+  name: 'list',
+  aliases: ['ls'],
+  summary: 'list prompts with their versions, labels and tags (the server pages by 10 unless told)',
+  flags: [
+    { flags: '--name <name>', help: 'only this prompt (exact name)' },
+    { flags: '--label <label>', help: 'only versions with this label' },
+    { flags: '--tag <tag>', help: 'only prompts with this tag' },
+    { flags: '--from-updated-at <datetime>', help: 'only versions updated at or after this time (ISO 8601 with Z or an offset, e.g. 2026-05-01T00:00:00Z)' },
+    { flags: '--to-updated-at <datetime>', help: 'only versions updated before this time (same format)' },
+    ...pagingFlags({ noun: 'prompts', serverDefault: 10 }),
+  ],
+  notes: `
+  Filters apply to each version: with --label production, VERSIONS shows only
+  the version that has it, and with --from-updated-at only the versions updated
+  since then.
+  --json prints {"data": [...], "meta": {page, limit, totalItems, totalPages}},
+  the same shape with --limit and --all (meta is the server's, of the first page
+  read).`,
+  examples: [
+    'llmobs prompts list',
+    'llmobs prompts ls --label production --limit 50',
+    'llmobs prompts list --all --jq \'.data[].name\'',
+    'llmobs prompts list --tag team-a --csv > prompts.csv',
+  ],
+  async run(ctx, { opts: given }) {
+    const [{ compactVersions, listPrompts }, { checkPaging, hintMore, listingJson, readList }, { ListOptions, promptName }] = await Promise.all([import('../../api/prompts.js'), import('../paging.js'), import('./shared.js')]);
+    function print(ctx: Context, prompts: PromptMeta[]): void {
+      if (prompts.length === 0) {
+        ctx.out.info('No prompts match.');
+        return;
+      }
+      ctx.out.table(
+        [{ header: 'NAME', style: (text, c) => c.bold(text) }, { header: 'TYPE' }, { header: 'VERSIONS' }, { header: 'LABELS' }, { header: 'TAGS' }, { header: 'UPDATED' }],
+        prompts.map((prompt) => [prompt.name, prompt.type, compactVersions(prompt.versions), prompt.labels.join(','), prompt.tags.join(','), prompt.lastUpdatedAt]),
+      );
     }
-  });
 
-type Options = z.infer<typeof Options>;
+    const opts = parseOptions(ListOptions, given);
+    checkPaging(opts);
+    const filters = {
+      name: opts.name === undefined ? undefined : promptName(opts.name),
+      label: opts.label,
+      tag: opts.tag,
+      fromUpdatedAt: opts.fromUpdatedAt,
+      toUpdatedAt: opts.toUpdatedAt,
+    };
+    const client = await ctx.api();
 
-export default async function action(ctx: Context, { opts }: ActionInput): Promise<void> {
-  await run(ctx, parseOptions(Options, opts));
-}
-
-export async function run(ctx: Context, opts: Options): Promise<void> {
-  checkPaging(opts);
-  const filters = {
-    name: opts.name === undefined ? undefined : promptName(opts.name),
-    label: opts.label,
-    tag: opts.tag,
-    fromUpdatedAt: opts.fromUpdatedAt,
-    toUpdatedAt: opts.toUpdatedAt,
-  };
-  const client = await ctx.api();
-
-  const listing = await readList((page) => listPrompts(client, filters, page), opts, { maxPages: ctx.globals.maxPages });
-  if (ctx.globals.json) ctx.out.printJson(listingJson(listing));
-  else print(ctx, listing.data);
-  hintMore(ctx, listing, 'prompts');
-}
-
-function print(ctx: Context, prompts: PromptMeta[]): void {
-  if (prompts.length === 0) {
-    ctx.out.info('No prompts match.');
-    return;
-  }
-  ctx.out.table(
-    [{ header: 'NAME', style: (text, c) => c.bold(text) }, { header: 'TYPE' }, { header: 'VERSIONS' }, { header: 'LABELS' }, { header: 'TAGS' }, { header: 'UPDATED' }],
-    prompts.map((prompt) => [prompt.name, prompt.type, compactVersions(prompt.versions), prompt.labels.join(','), prompt.tags.join(','), prompt.lastUpdatedAt]),
-  );
-}
+    const listing = await readList((page) => listPrompts(client, filters, page), opts, { maxPages: ctx.globals.maxPages });
+    if (ctx.globals.json) ctx.out.printJson(listingJson(listing));
+    else print(ctx, listing.data);
+    hintMore(ctx, listing, 'prompts');
+  },
+});

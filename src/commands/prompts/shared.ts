@@ -5,6 +5,8 @@ import { PromptUsageError } from '../../core/prompts/errors.js';
 import { assertNotLatest } from '../../core/prompts/label.js';
 import { validatePromptName } from '../../core/prompts/name.js';
 import { type PromptSelector, parseVersion, validateSelector } from '../../core/prompts/selector.js';
+import { UPDATED_AT_FORMAT, updatedAtSchema } from '../../core/prompts/updated-at.js';
+import { pagingFields } from '../paging.js';
 
 /** The name the server will store (trimmed), or a usage error by the server's rules. */
 export function promptName(raw: unknown): string {
@@ -62,3 +64,23 @@ export function checkLabelToMove(label: string): string {
   if (label.length === 0) throw new PromptUsageError('The label must not be empty.');
   return label;
 }
+
+const updatedAt = updatedAtSchema((input) => `must be ${UPDATED_AT_FORMAT}, not ${JSON.stringify(input)}`);
+
+/** The flags of `prompts list`: its filters, each bound checked as the server checks it, and paging. */
+export const ListOptions = z
+  .object({
+    name: z.string().optional(),
+    label: z.string().min(1, 'must not be empty').optional(),
+    tag: z.string().min(1, 'must not be empty').optional(),
+    fromUpdatedAt: updatedAt.optional(),
+    toUpdatedAt: updatedAt.optional(),
+    ...pagingFields,
+  })
+  .superRefine(({ fromUpdatedAt: from, toUpdatedAt: to }, check) => {
+    // Only two valid times can be compared; a bad one is reported by its own field.
+    if (from === undefined || to === undefined || !updatedAt.safeParse(from).success || !updatedAt.safeParse(to).success) return;
+    if (Date.parse(from) >= Date.parse(to)) {
+      check.addIssue({ code: 'custom', message: `--from-updated-at (${from}) must be earlier than --to-updated-at (${to}): from is inclusive and to exclusive, so nothing could match` });
+    }
+  });

@@ -1,7 +1,7 @@
 // `llmobs api` against the real local server: the method rules, headers, --include, --silent,
 // --curl and the %2F hint.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { curlCommand, encodedPromptPath, methodAndPath } from '../../../src/commands/api.js';
+import { curlCommand, encodedPromptPath, methodAndPath } from '../../../src/api/raw.js';
 import { isolatedEnv, runInProcess } from '../../helpers/cli.js';
 import { type LocalCli, localCli } from '../../helpers/local-cli.js';
 

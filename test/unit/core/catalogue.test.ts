@@ -85,7 +85,7 @@ describe('the catalogue as the bundle carries it', () => {
   });
 
   it('reads the same from the build (dist/), where it is written in at build time', async () => {
-    const bundled = (await import(pathToFileURL(join(root, 'dist', 'data', 'catalogue.js')).href)) as typeof import('../../../src/data/catalogue.js');
+    const bundled = (await import(pathToFileURL(join(root, 'dist', 'catalogue.mjs')).href)) as typeof import('../../../src/data/catalogue.js');
     // catalogue.json itself is in no output file (scripts/build.mjs keeps what each holds).
     const meta = JSON.parse(readFileSync(join(root, 'node_modules', '.cache', 'llmobs-build', 'meta.json'), 'utf8')) as { outputs: Record<string, { inputs: Record<string, unknown> }> };
     expect(Object.entries(meta.outputs).filter(([, output]) => 'src/data/catalogue.json' in output.inputs).map(([name]) => name)).toEqual([]);

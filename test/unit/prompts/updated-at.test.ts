@@ -1,8 +1,8 @@
 // The prompts list's date filters: what the server's z.iso.datetime({ offset: true }) accepts, and
 // the flags' checks before anything is sent.
 import { describe, expect, it } from 'vitest';
-import { Options } from '../../../src/commands/prompts/list.js';
 import { parseOptions } from '../../../src/commands/options.js';
+import { ListOptions } from '../../../src/commands/prompts/shared.js';
 import { updatedAtSchema } from '../../../src/core/prompts/updated-at.js';
 import { UsageError } from '../../../src/errors.js';
 
@@ -34,7 +34,7 @@ describe('updatedAtSchema', () => {
 });
 
 describe('prompts list options', () => {
-  const parse = (opts: Record<string, unknown>) => parseOptions(Options, opts);
+  const parse = (opts: Record<string, unknown>) => parseOptions(ListOptions, opts);
   const refusal = (opts: Record<string, unknown>): string => {
     try {
       parse(opts);

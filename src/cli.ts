@@ -38,7 +38,7 @@ function programOptions(): Option[] {
  * The program and its commands. With `argv` (a run), each command gets its flags and verbs when
  * the run reaches it; without (tests, completion scripts), the whole tree is built at once.
  */
-export function buildProgram(ctx: Context, argv?: readonly string[]): Command {
+export async function buildProgram(ctx: Context, argv?: readonly string[]): Promise<Command> {
   const program = new Command('llmobs')
     .description('Operate a Langfuse project from the terminal and CI: model definitions, prompts and labels, offline token and cost estimates, and a local Langfuse-compatible server.')
     // Only -V is the program's: commander would take a program-level --version anywhere on the
@@ -77,7 +77,7 @@ export function buildProgram(ctx: Context, argv?: readonly string[]): Command {
   for (const definition of COMMANDS) mount(program, definition, ctx);
   program.helpCommand(false);
   program.hook('preSubcommand', (_, command) => complete(command));
-  if (argv === undefined) complete(program, true);
+  if (argv === undefined) await complete(program, true);
   return program;
 }
 
@@ -100,7 +100,7 @@ export async function main(argv: string[]): Promise<void> {
 
 export async function run(argv: string[], deps: Partial<ContextDeps> = {}): Promise<number> {
   const ctx = new Context({ ...defaultDeps(), ...deps });
-  const program = buildProgram(ctx, argv);
+  const program = await buildProgram(ctx, argv);
   try {
     await program.parseAsync(programVersionFlag(argv, program), { from: 'user' });
     await ctx.prepare();

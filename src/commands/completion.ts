@@ -15,7 +15,7 @@ export default defineCommand({
     const { generate } = await import('../completion/generate.js');
     let root: Command = command;
     while (root.parent) root = root.parent;
-    complete(root, true);
+    await complete(root, true);
     ctx.out.write(generate(args[0] as 'bash' | 'zsh' | 'fish', root));
   },
 });

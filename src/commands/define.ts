@@ -1,8 +1,9 @@
 // Commands as declarations. A verb's file declares its name, arguments, flags, help and examples
-// with the function that runs it (defineCommand); a noun's index.ts lists its verbs (defineGroup).
-// mount() makes commander Commands of them: a command's name, aliases, summary and arguments at
-// once (all that lists of commands, suggestions and dispatch need), the rest (flags, help text,
-// verbs) when commander dispatches to it, so a run builds the flags of the one command it runs.
+// with the function that runs it (defineCommand); a command group declares its help and where its
+// verbs are (defineGroup; the noun's index.ts lists them). mount() makes commander Commands of
+// them: a command's name, aliases, summary and arguments at once (all that lists of commands,
+// suggestions and dispatch need), the rest (flags, help text, a group's verbs) when commander
+// dispatches to it, so a run loads the verbs of one group and builds the flags of one command.
 import { Argument, type Command, Option } from 'commander';
 import { type Context, globalsFrom } from '../context.js';
 
@@ -55,7 +56,8 @@ export interface GroupDefinition {
   readonly aliases?: readonly string[];
   readonly summary: string;
   readonly examples: readonly string[];
-  readonly commands: readonly CommandDefinition[];
+  /** The group's verbs, in the order of its help: its folder's index.ts, loaded when a run reaches it. */
+  readonly verbs: () => Promise<readonly CommandDefinition[]>;
 }
 
 export type Definition = CommandDefinition | GroupDefinition;
@@ -63,10 +65,10 @@ export type Definition = CommandDefinition | GroupDefinition;
 export const defineCommand = (definition: CommandDefinition): CommandDefinition => definition;
 export const defineGroup = (definition: GroupDefinition): GroupDefinition => definition;
 
-export const isGroup = (definition: Definition): definition is GroupDefinition => 'commands' in definition;
+export const isGroup = (definition: Definition): definition is GroupDefinition => 'verbs' in definition;
 
-/** Each Command's definition, and whether its flags and verbs are on it yet. */
-const definitions = new WeakMap<Command, { definition: Definition; ctx: Context; complete: boolean }>();
+/** Each Command's definition, and its flags and verbs once they are on it. */
+const definitions = new WeakMap<Command, { definition: Definition; ctx: Context; complete?: Promise<void> }>();
 
 /** Adds `definition` to `parent` as a command whose body comes when a run reaches it (see complete). */
 export function mount(parent: Command, definition: Definition, ctx: Context): Command {
@@ -79,7 +81,7 @@ export function mount(parent: Command, definition: Definition, ctx: Context): Co
       command.addArgument(argument);
     }
   }
-  definitions.set(command, { definition, ctx, complete: false });
+  definitions.set(command, { definition, ctx });
   return command;
 }
 
@@ -93,27 +95,30 @@ export function definitionOf(command: Command): Definition | undefined {
  * group's verbs. The program calls it for each command it dispatches to; `all` completes the
  * verbs too (the help command, the completion scripts, tests).
  */
-export function complete(command: Command, all = false): void {
+export async function complete(command: Command, all = false): Promise<void> {
   const entry = definitions.get(command);
-  if (entry !== undefined && !entry.complete) {
-    entry.complete = true;
-    const { definition, ctx } = entry;
-    if (isGroup(definition)) {
-      for (const verb of definition.commands) mount(command, verb, ctx);
-      command.hook('preSubcommand', (_, verb) => complete(verb));
-    } else {
-      for (const flag of definition.flags ?? []) command.addOption(option(flag));
-      if (definition.notes) command.addHelpText('after', definition.notes);
-      command.action(async (...params: unknown[]) => {
-        const self = params.at(-1) as Command;
-        ctx.globals = globalsFrom(self.optsWithGlobals());
-        await ctx.prepare();
-        await definition.run(ctx, { args: params.slice(0, -2), opts: self.opts(), command: self });
-      });
-    }
-    command.addHelpText('after', () => examplesSection(definition.examples));
+  if (entry !== undefined) {
+    entry.complete ??= completeOnce(command, entry.definition, entry.ctx);
+    await entry.complete;
   }
-  if (all) for (const child of command.commands) complete(child, true);
+  if (all) await Promise.all(command.commands.map((child) => complete(child, true)));
+}
+
+async function completeOnce(command: Command, definition: Definition, ctx: Context): Promise<void> {
+  if (isGroup(definition)) {
+    for (const verb of await definition.verbs()) mount(command, verb, ctx);
+    command.hook('preSubcommand', (_, verb) => complete(verb));
+  } else {
+    for (const flag of definition.flags ?? []) command.addOption(option(flag));
+    if (definition.notes) command.addHelpText('after', definition.notes);
+    command.action(async (...params: unknown[]) => {
+      const self = params.at(-1) as Command;
+      ctx.globals = globalsFrom(self.optsWithGlobals());
+      await ctx.prepare();
+      await definition.run(ctx, { args: params.slice(0, -2), opts: self.opts(), command: self });
+    });
+  }
+  command.addHelpText('after', () => examplesSection(definition.examples));
 }
 
 function option(flag: FlagDefinition): Option {

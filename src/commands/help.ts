@@ -12,7 +12,7 @@ export default defineCommand({
     const words = (args[0] as string[] | undefined) ?? [];
     let target: Command = command.parent ?? command;
     for (const [index, word] of words.entries()) {
-      complete(target);
+      await complete(target);
       const next = target.commands.find((child) => child.name() === word || child.aliases().includes(word));
       if (!next) {
         const known = target.commands.map((child) => child.name()).filter((name) => name !== 'help');
@@ -21,7 +21,7 @@ export default defineCommand({
       }
       target = next;
     }
-    complete(target);
+    await complete(target);
     target.outputHelp();
   },
 });

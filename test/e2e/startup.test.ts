@@ -68,11 +68,12 @@ async function loadedInputs(args: string[]): Promise<Set<string>> {
 }
 
 describe('start-up structure of the built CLI', () => {
-  it('--version and --help load commander and the command definitions, none of zod, undici, yaml, chalk or libsql', async () => {
+  it('--version and --help load commander and the definitions they show, none of zod, undici, yaml, chalk or libsql', async () => {
     for (const args of [['--version'], ['--help'], ['-V'], ['prompts', '--help'], ['prompts', 'create', '--help']]) {
       const loaded = await loadedInputs(args);
       expect(loaded.has('commander'), args.join(' ')).toBe(true);
-      expect(loaded.has('src/commands/prompts/create.ts'), args.join(' ')).toBe(true);
+      // A group's verbs load only when the run reaches the group.
+      expect(loaded.has('src/commands/prompts/create.ts'), args.join(' ')).toBe(args[0] === 'prompts');
       expect(['zod', 'undici', 'yaml', 'chalk', 'libsql', 'cli-table3'].filter((name) => loaded.has(name)), args.join(' ')).toEqual([]);
     }
   });

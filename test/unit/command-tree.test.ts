@@ -8,7 +8,7 @@ import { Context, defaultDeps } from '../../src/context.js';
 import { llmobsWords } from '../helpers/shell-words.js';
 import { Capture, stdinFrom } from '../helpers/streams.js';
 
-function program(): Command {
+function program(): Promise<Command> {
   return buildProgram(new Context(defaultDeps()));
 }
 
@@ -76,7 +76,7 @@ describe('help that reads well', () => {
   });
 
   it.each(commands.map(({ path }) => [name(path), path] as const))('%s --help in a run, which builds only what it reaches, is the help of the whole tree', async (_label, path) => {
-    let target = program();
+    let target = await program();
     for (const word of path) target = target.commands.find((child) => child.name() === word)!;
     let whole = '';
     target.configureOutput({ ...target.configureOutput(), writeOut: (text) => void (whole += text) });

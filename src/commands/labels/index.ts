@@ -3,16 +3,6 @@ import list from './list.js';
 import set from './set.js';
 import promote from './promote.js';
 import remove from './remove.js';
-import { defineGroup } from '../define.js';
+import type { CommandDefinition } from '../define.js';
 
-export default defineGroup({
-  name: 'labels',
-  aliases: ['label'],
-  summary: 'see and move prompt labels (production, staging, ...): promotion and rollback without a deploy',
-  examples: [
-    'llmobs labels list support/agent',
-    'llmobs labels promote support/agent --from staging --to production',
-    'llmobs labels set support/agent production --version 3',
-  ],
-  commands: [list, set, promote, remove],
-});
+export const VERBS: readonly CommandDefinition[] = [list, set, promote, remove];

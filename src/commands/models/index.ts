@@ -9,15 +9,6 @@ import status from './status.js';
 import push from './push.js';
 import match from './match.js';
 import lint from './lint.js';
-import { defineGroup } from '../define.js';
+import type { CommandDefinition } from '../define.js';
 
-export default defineGroup({
-  name: 'models',
-  summary: 'model definitions: list, inspect, create, update and delete them, or keep them in a file (pull, status, push); see what a model name matches and what it costs',
-  examples: [
-    'llmobs models list --custom',
-    'llmobs models match gpt-4o-2024-08-06',
-    'llmobs models create --name my-model --price input=2.5/1M --price output=10/1M',
-  ],
-  commands: [list, get, create, update, remove, pull, status, push, match, lint],
-});
+export const VERBS: readonly CommandDefinition[] = [list, get, create, update, remove, pull, status, push, match, lint];

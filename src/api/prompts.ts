@@ -41,6 +41,53 @@ export async function createPrompt(client: ApiClient, body: CreatePromptBody): P
   return (await client.request('POST', PROMPTS_PATH, { body, schema: PromptSchema })).data;
 }
 
+/** How a create that collided with concurrent creates of the same prompt is tried again. */
+export interface CreateRetry {
+  /** Tries after the first (--retries). */
+  retries: number;
+  sleep: (ms: number) => Promise<void>;
+  random: () => number;
+  /** Told before each wait. */
+  onConflict?: ((delayMs: number) => void) | undefined;
+}
+
+/**
+ * POST is never retried by the client, since a repeat could create a second version. The one
+ * exception is the server's own "two creates collided" answer: nothing was created, and the
+ * server asks for a delay, so the create is tried again after a backoff. A refusal the user can
+ * act on gets a hint.
+ */
+export async function createPromptRetrying(client: ApiClient, body: CreatePromptBody, retry: CreateRetry): Promise<Prompt> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await createPrompt(client, body);
+    } catch (error) {
+      if (isVersionConflict(error) && attempt < retry.retries) {
+        const delay = Math.round(250 * 2 ** attempt * (0.5 + retry.random() / 2));
+        retry.onConflict?.(delay);
+        await retry.sleep(delay);
+        continue;
+      }
+      throw explainCreateError(error, body.name);
+    }
+  }
+}
+
+/** A create that lost the race for a version number; the server created nothing. */
+function isVersionConflict(error: unknown): error is ApiError {
+  return error instanceof ApiError && error.status === 400 && /unique constraint|concurrent prompt creation/i.test(error.serverMessage ?? '');
+}
+
+function explainCreateError(error: unknown, name: string): unknown {
+  if (!(error instanceof ApiError) || error.status !== 400) return error;
+  if (/different prompt type/i.test(error.serverMessage ?? '')) {
+    error.hint = `Every version of '${name}' has the same type; create the other type under a new name.`;
+  } else if (isVersionConflict(error)) {
+    error.hint = 'Other versions of this prompt were being created at the same moment. Nothing was created; run the command again.';
+  }
+  return error;
+}
+
 export interface GetOptions {
   /** false: the stored content with dependency tags, bypassing the server's cache. */
   resolve?: boolean;

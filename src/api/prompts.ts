@@ -6,6 +6,7 @@ import { promptPathSegment } from '../core/prompts/name.js';
 import type { PromptSelector } from '../core/prompts/selector.js';
 import type { ServerPromptState, ServerVersion } from '../core/prompts/sync-plan.js';
 import type { SourceVersion } from '../core/prompts/copy-plan.js';
+import type { PromptSide } from '../core/prompts/diff.js';
 import type { ChatItem, PromptContent, VersionLabels } from '../core/prompts/types.js';
 import type { ApiClient, Query } from './client.js';
 import { mapLimit } from './map-limit.js';
@@ -191,6 +192,11 @@ export function contentOf(prompt: Prompt): PromptContent {
     item.type === 'placeholder' ? { type: 'placeholder', name: String(item.name) } : { role: String(item.role), content: String(item.content) },
   );
   return { type: 'chat', prompt: items };
+}
+
+/** A fetched version as one side of `prompts diff`. */
+export function diffSideOf(prompt: Prompt): PromptSide {
+  return { name: prompt.name, version: prompt.version, labels: prompt.labels, prompt: contentOf(prompt).prompt, config: prompt.config };
 }
 
 function selectorQuery(selector: PromptSelector): Query {

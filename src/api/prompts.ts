@@ -6,13 +6,17 @@ import { promptPathSegment } from '../core/prompts/name.js';
 import type { PromptSelector } from '../core/prompts/selector.js';
 import type { ServerPromptState, ServerVersion } from '../core/prompts/sync-plan.js';
 import type { SourceVersion } from '../core/prompts/copy-plan.js';
-import type { PromptSide } from '../core/prompts/diff.js';
-import type { ChatItem, PromptContent, VersionLabels } from '../core/prompts/types.js';
+import type { VersionLabels } from '../core/prompts/types.js';
 import type { ApiClient, Query } from './client.js';
 import { mapLimit } from './map-limit.js';
+import { serverVersionOf, sourceVersionOf } from './prompt-content.js';
 import { type Page } from './schemas/common.js';
 import { type Prompt, type PromptMeta, PromptMetaPageSchema, PromptMetaSchema, PromptSchema } from './schemas/prompts.js';
 import { maxOf } from '../core/objects.js';
+import { compactVersions } from '../core/prompts/version-ranges.js';
+
+export { contentOf, diffSideOf, serverVersionOf, sourceVersionOf } from './prompt-content.js';
+export { compactVersions } from '../core/prompts/version-ranges.js';
 
 export const PROMPTS_PATH = '/api/public/v2/prompts';
 
@@ -185,20 +189,6 @@ export async function readLabelState(client: ApiClient, name: string): Promise<L
   return { meta, versions };
 }
 
-/** The content of a fetched version in the core's terms (unknown message fields dropped). */
-export function contentOf(prompt: Prompt): PromptContent {
-  if (prompt.type === 'text') return { type: 'text', prompt: prompt.prompt };
-  const items: ChatItem[] = prompt.prompt.map((item) =>
-    item.type === 'placeholder' ? { type: 'placeholder', name: String(item.name) } : { role: String(item.role), content: String(item.content) },
-  );
-  return { type: 'chat', prompt: items };
-}
-
-/** A fetched version as one side of `prompts diff`. */
-export function diffSideOf(prompt: Prompt): PromptSide {
-  return { name: prompt.name, version: prompt.version, labels: prompt.labels, prompt: contentOf(prompt).prompt, config: prompt.config };
-}
-
 function selectorQuery(selector: PromptSelector): Query {
   if ('version' in selector) return { version: selector.version };
   if ('label' in selector) return { label: selector.label };
@@ -240,28 +230,10 @@ async function explainNotFound(client: ApiClient, error: unknown, name: string, 
   });
 }
 
-/** `1-4, 7, 9-10`: a long version list stays readable. */
-export function compactVersions(versions: readonly number[]): string {
-  const sorted = [...new Set(versions)].sort((a, b) => a - b);
-  const ranges: string[] = [];
-  for (let i = 0; i < sorted.length; ) {
-    let j = i;
-    while (j + 1 < sorted.length && sorted[j + 1] === (sorted[j] as number) + 1) j++;
-    ranges.push(j === i ? String(sorted[i]) : `${sorted[i]}-${sorted[j]}`);
-    i = j + 1;
-  }
-  return ranges.join(', ');
-}
-
 // ---- prompts as files (pull, status, push, copy) ----------------------------------------------
 
 /** Reads in flight when a command reads a version of many prompts. */
 export const SYNC_READ_CONCURRENCY = 8;
-
-/** A fetched version as the sync planners compare it. */
-export function serverVersionOf(prompt: Prompt): ServerVersion {
-  return { version: prompt.version, labels: prompt.labels, content: contentOf(prompt), config: prompt.config ?? {} };
-}
 
 /** Every prompt of the project by name (all pages of the list endpoint, 100 a page). */
 export async function promptIndex(client: ApiClient): Promise<Map<string, PromptMeta>> {
@@ -309,11 +281,6 @@ export async function readSyncState(
     onRead?.(++done, fetchable.length);
   });
   return state;
-}
-
-/** A fetched version with its commit message, as `prompts copy` carries it over. */
-export function sourceVersionOf(prompt: Prompt): SourceVersion {
-  return { ...serverVersionOf(prompt), commitMessage: prompt.commitMessage ?? null };
 }
 
 /**

@@ -38,7 +38,7 @@ export default defineCommand({
     'cat prompt.txt | llmobs prompts create summary --label production --tag team-a',
   ],
   async run(ctx, { args, opts: given }) {
-    const [{ z }, { createPromptRetrying, PROMPTS_PATH }, { buildCreatePromptBody }, { validateLabels }, { readConfig, readContent }, { createRetry, promptName }] = await Promise.all([import('zod'), import('../../api/prompts.js'), import('../../core/prompts/create-body.js'), import('../../core/prompts/label.js'), import('./create-input.js'), import('./shared.js')]);
+    const [{ z }, { createPromptRetrying, PROMPTS_PATH }, { buildCreatePromptBody }, { validateLabels }, { readConfig, readContent }, { promptName }, { createRetry }] = await Promise.all([import('zod'), import('../../api/prompts.js'), import('../../core/prompts/create-body.js'), import('../../core/prompts/label.js'), import('./create-input.js'), import('./shared.js'), import('./version-writes.js')]);
     const opts = parseOptions(
       z.object({
         name: z.string(),

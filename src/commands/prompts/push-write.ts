@@ -4,7 +4,7 @@ import type { ApiClient } from '../../api/client.js';
 import type { Context } from '../../context.js';
 import type { SyncAction } from '../../core/prompts/sync-plan.js';
 import { CliError } from '../../errors.js';
-import { checkLabelsListed, createRetry } from './shared.js';
+import { checkLabelsListed, createRetry } from './version-writes.js';
 import { statusOf } from './sync-shared.js';
 
 export interface PushResult {

@@ -28,17 +28,9 @@ export default defineCommand({
     'llmobs prompts pull support/agent --label production --dir prompts',
   ],
   async run(ctx, { args, opts: given }) {
-    const [{ z }, { listAllPrompts, serverVersionOf }, { readPullVersions }, { planPull, pullTargets }, { parseVersion, validateSelector }, { readPromptDirectoryIfAny, writePromptFile }, { promptName }, { DEFAULT_PROMPT_DIR }] = await Promise.all([import('zod'), import('../../api/prompts.js'), import('../../api/prompt-pull.js'), import('../../core/prompts/pull-plan.js'), import('../../core/prompts/selector.js'), import('../../io/prompt-dir.js'), import('./shared.js'), import('./sync-shared.js')]);
-    const opts = parseOptions(
-      z.object({
-        names: z.array(z.string()).default([]),
-        dir: z.string().min(1, 'must not be empty').default(DEFAULT_PROMPT_DIR),
-        label: z.string().optional(),
-        version: z.string().optional(),
-        force: z.boolean().default(false),
-      }),
-      { ...given, names: args[0] ?? [] },
-    );
+    const [{ z }, { listAllPrompts, serverVersionOf }, { readPullVersions }, { planPull, pullTargets }, { parseVersion, validateSelector }, { readPromptDirectoryIfAny, writePromptFile }, { promptName }, { SyncOptions }] = await Promise.all([import('zod'), import('../../api/prompts.js'), import('../../api/prompt-pull.js'), import('../../core/prompts/pull-plan.js'), import('../../core/prompts/selector.js'), import('../../io/prompt-dir.js'), import('./shared.js'), import('./sync-shared.js')]);
+    // The label here is one (the version to pull), not the list status and push take.
+    const opts = parseOptions(SyncOptions.extend({ label: z.string().optional(), version: z.string().optional(), force: z.boolean().default(false) }), { ...given, names: args[0] ?? [] });
     if (opts.label !== undefined && opts.version !== undefined) throw new UsageError('give --label or --version, not both');
     const selector: PromptSelector =
       opts.version !== undefined ? { version: parseVersion(opts.version) } : opts.label !== undefined ? validateSelector({ label: opts.label }) : { label: 'latest' };

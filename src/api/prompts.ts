@@ -6,12 +6,17 @@ import { promptPathSegment } from '../core/prompts/name.js';
 import type { PromptSelector } from '../core/prompts/selector.js';
 import type { ServerPromptState, ServerVersion } from '../core/prompts/sync-plan.js';
 import type { SourceVersion } from '../core/prompts/copy-plan.js';
-import type { ChatItem, PromptContent, VersionLabels } from '../core/prompts/types.js';
+import type { VersionLabels } from '../core/prompts/types.js';
 import type { ApiClient, Query } from './client.js';
 import { mapLimit } from './map-limit.js';
+import { serverVersionOf, sourceVersionOf } from './prompt-content.js';
 import { type Page } from './schemas/common.js';
 import { type Prompt, type PromptMeta, PromptMetaPageSchema, PromptMetaSchema, PromptSchema } from './schemas/prompts.js';
 import { maxOf } from '../core/objects.js';
+import { compactVersions } from '../core/prompts/version-ranges.js';
+
+export { contentOf, diffSideOf, serverVersionOf, sourceVersionOf } from './prompt-content.js';
+export { compactVersions } from '../core/prompts/version-ranges.js';
 
 export const PROMPTS_PATH = '/api/public/v2/prompts';
 
@@ -39,6 +44,53 @@ export interface PromptFilters {
 
 export async function createPrompt(client: ApiClient, body: CreatePromptBody): Promise<Prompt> {
   return (await client.request('POST', PROMPTS_PATH, { body, schema: PromptSchema })).data;
+}
+
+/** How a create that collided with concurrent creates of the same prompt is tried again. */
+export interface CreateRetry {
+  /** Tries after the first (--retries). */
+  retries: number;
+  sleep: (ms: number) => Promise<void>;
+  random: () => number;
+  /** Told before each wait. */
+  onConflict?: ((delayMs: number) => void) | undefined;
+}
+
+/**
+ * POST is never retried by the client, since a repeat could create a second version. The one
+ * exception is the server's own "two creates collided" answer: nothing was created, and the
+ * server asks for a delay, so the create is tried again after a backoff. A refusal the user can
+ * act on gets a hint.
+ */
+export async function createPromptRetrying(client: ApiClient, body: CreatePromptBody, retry: CreateRetry): Promise<Prompt> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await createPrompt(client, body);
+    } catch (error) {
+      if (isVersionConflict(error) && attempt < retry.retries) {
+        const delay = Math.round(250 * 2 ** attempt * (0.5 + retry.random() / 2));
+        retry.onConflict?.(delay);
+        await retry.sleep(delay);
+        continue;
+      }
+      throw explainCreateError(error, body.name);
+    }
+  }
+}
+
+/** A create that lost the race for a version number; the server created nothing. */
+function isVersionConflict(error: unknown): error is ApiError {
+  return error instanceof ApiError && error.status === 400 && /unique constraint|concurrent prompt creation/i.test(error.serverMessage ?? '');
+}
+
+function explainCreateError(error: unknown, name: string): unknown {
+  if (!(error instanceof ApiError) || error.status !== 400) return error;
+  if (/different prompt type/i.test(error.serverMessage ?? '')) {
+    error.hint = `Every version of '${name}' has the same type; create the other type under a new name.`;
+  } else if (isVersionConflict(error)) {
+    error.hint = 'Other versions of this prompt were being created at the same moment. Nothing was created; run the command again.';
+  }
+  return error;
 }
 
 export interface GetOptions {
@@ -137,15 +189,6 @@ export async function readLabelState(client: ApiClient, name: string): Promise<L
   return { meta, versions };
 }
 
-/** The content of a fetched version in the core's terms (unknown message fields dropped). */
-export function contentOf(prompt: Prompt): PromptContent {
-  if (prompt.type === 'text') return { type: 'text', prompt: prompt.prompt };
-  const items: ChatItem[] = prompt.prompt.map((item) =>
-    item.type === 'placeholder' ? { type: 'placeholder', name: String(item.name) } : { role: String(item.role), content: String(item.content) },
-  );
-  return { type: 'chat', prompt: items };
-}
-
 function selectorQuery(selector: PromptSelector): Query {
   if ('version' in selector) return { version: selector.version };
   if ('label' in selector) return { label: selector.label };
@@ -187,28 +230,10 @@ async function explainNotFound(client: ApiClient, error: unknown, name: string, 
   });
 }
 
-/** `1-4, 7, 9-10`: a long version list stays readable. */
-export function compactVersions(versions: readonly number[]): string {
-  const sorted = [...new Set(versions)].sort((a, b) => a - b);
-  const ranges: string[] = [];
-  for (let i = 0; i < sorted.length; ) {
-    let j = i;
-    while (j + 1 < sorted.length && sorted[j + 1] === (sorted[j] as number) + 1) j++;
-    ranges.push(j === i ? String(sorted[i]) : `${sorted[i]}-${sorted[j]}`);
-    i = j + 1;
-  }
-  return ranges.join(', ');
-}
-
 // ---- prompts as files (pull, status, push, copy) ----------------------------------------------
 
 /** Reads in flight when a command reads a version of many prompts. */
 export const SYNC_READ_CONCURRENCY = 8;
-
-/** A fetched version as the sync planners compare it. */
-export function serverVersionOf(prompt: Prompt): ServerVersion {
-  return { version: prompt.version, labels: prompt.labels, content: contentOf(prompt), config: prompt.config ?? {} };
-}
 
 /** Every prompt of the project by name (all pages of the list endpoint, 100 a page). */
 export async function promptIndex(client: ApiClient): Promise<Map<string, PromptMeta>> {
@@ -256,11 +281,6 @@ export async function readSyncState(
     onRead?.(++done, fetchable.length);
   });
   return state;
-}
-
-/** A fetched version with its commit message, as `prompts copy` carries it over. */
-export function sourceVersionOf(prompt: Prompt): SourceVersion {
-  return { ...serverVersionOf(prompt), commitMessage: prompt.commitMessage ?? null };
 }
 
 /**

@@ -73,6 +73,12 @@ export async function readPromptDirectory(root: string, cwd: string): Promise<Pr
   return { root: absolute, files, problems, pathsByName };
 }
 
+/** The directory as readPromptDirectory reads it, or an empty one where it does not exist yet (pull creates it). */
+export async function readPromptDirectoryIfAny(root: string, cwd: string): Promise<PromptDirectory> {
+  if (!(await directoryExists(root, cwd))) return { root: resolve(cwd, root), files: [], problems: [], pathsByName: new Map() };
+  return readPromptDirectory(root, cwd);
+}
+
 /** Whether the directory exists (a missing one is an error for status and push, created by pull). */
 export async function directoryExists(root: string, cwd: string): Promise<boolean> {
   try {

@@ -1,24 +1,16 @@
 // Carries out a label plan and reports it the same way for `labels set` and `labels promote`.
-import { addLabels, promptPath } from '../../api/prompts.js';
+import { addLabels } from '../../api/prompts.js';
 import type { ApiClient } from '../../api/client.js';
 import type { Context } from '../../context.js';
-import { ApiError } from '../../errors.js';
 import type { LabelPlan, PromotePlan } from '../../core/prompts/label-plan.js';
 import { shellQuote } from '../prompts/shared.js';
+import { checkLabelsListed } from '../prompts/version-writes.js';
 
 export async function applyPlan(ctx: Context, client: ApiClient, name: string, plan: LabelPlan | PromotePlan, dryRun: boolean): Promise<void> {
   const { label, previousVersion, targetVersion } = plan;
   const changed = plan.update !== null && !dryRun;
   if (plan.update !== null && !dryRun) {
-    const updated = await addLabels(client, name, plan.update.version, plan.update.newLabels);
-    if (!updated.labels.includes(label)) {
-      throw new ApiError(`the server accepted the change but version ${updated.version} does not list the label '${label}'`, {
-        status: 200,
-        method: 'PATCH',
-        path: `${promptPath(name)}/versions/${plan.update.version}`,
-        hint: `Check with: llmobs labels list ${shellQuote(name)}`,
-      });
-    }
+    checkLabelsListed(await addLabels(client, name, plan.update.version, plan.update.newLabels), [label], 'PATCH');
   }
   // Guarded as the change was: it refuses should someone have moved the label since. It names the
   // profile or server chosen on the command line, so that it reaches the same project.

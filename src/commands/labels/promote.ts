@@ -1,4 +1,4 @@
-// llmobs labels promote: put label --to on the version that label --from is on, e.g.
+// llmobs labels promote: put label --to on the version that label --from is on, e.g. staging to production.
 import { NotFoundError, UsageError } from '../../errors.js';
 import { parseOptions } from '../options.js';
 import { defineCommand } from '../define.js';
@@ -34,15 +34,16 @@ export default defineCommand({
   ],
   async run(ctx, { args, opts: given }) {
     const [{ z }, { readLabelState }, { planPromote }, { checkLabelToMove, parseExpectCurrent, promptName, shellQuote }, { applyPlan }] = await Promise.all([import('zod'), import('../../api/prompts.js'), import('../../core/prompts/label-plan.js'), import('../prompts/shared.js'), import('./apply.js')]);
-    const Options = z.object({
-      name: z.string(),
-      from: z.string({ message: 'is required: the label whose version is promoted, e.g. --from staging' }).min(1, 'must not be empty'),
-      to: z.string({ message: 'is required: the label to move, e.g. --to production' }),
-      expectCurrent: z.string().optional(),
-      dryRun: z.boolean().default(false),
-    });
-
-    const opts = parseOptions(Options, { ...given, name: args[0] });
+    const opts = parseOptions(
+      z.object({
+        name: z.string(),
+        from: z.string({ message: 'is required: the label whose version is promoted, e.g. --from staging' }).min(1, 'must not be empty'),
+        to: z.string({ message: 'is required: the label to move, e.g. --to production' }),
+        expectCurrent: z.string().optional(),
+        dryRun: z.boolean().default(false),
+      }),
+      { ...given, name: args[0] },
+    );
     const name = promptName(opts.name);
     const expectCurrent = parseExpectCurrent(opts.expectCurrent);
     checkLabelToMove(opts.to);

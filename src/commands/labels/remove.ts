@@ -1,4 +1,5 @@
 // llmobs labels remove: not possible through the API: explains how to move the label instead.
+// It never sends anything, nor pretends to have done it.
 import { UsageError } from '../../errors.js';
 import { defineCommand } from '../define.js';
 
@@ -15,8 +16,6 @@ export default defineCommand({
   ],
   async run(_ctx, { args }) {
     const { shellQuote } = await import('../prompts/shared.js');
-    /** Says why there is no such operation; never sends anything or pretends to have done it. */
-
     const name = shellQuote(String(args[0]));
     const label = shellQuote(String(args[1]));
     throw new UsageError(`labels cannot be removed through the Langfuse API: it can only add a label to a version or move it to another one. Nothing was changed.`, {

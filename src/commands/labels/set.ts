@@ -26,15 +26,16 @@ export default defineCommand({
   ],
   async run(ctx, { args, opts: given }) {
     const [{ z }, { readLabelState }, { planSetLabel }, { parseVersion }, { checkLabelToMove, parseExpectCurrent, promptName }, { applyPlan }] = await Promise.all([import('zod'), import('../../api/prompts.js'), import('../../core/prompts/label-plan.js'), import('../../core/prompts/selector.js'), import('../prompts/shared.js'), import('./apply.js')]);
-    const Options = z.object({
-      name: z.string(),
-      label: z.string(),
-      version: z.string({ message: 'is required: the version the label should point at' }),
-      expectCurrent: z.string().optional(),
-      dryRun: z.boolean().default(false),
-    });
-
-    const opts = parseOptions(Options, { ...given, name: args[0], label: args[1] });
+    const opts = parseOptions(
+      z.object({
+        name: z.string(),
+        label: z.string(),
+        version: z.string({ message: 'is required: the version the label should point at' }),
+        expectCurrent: z.string().optional(),
+        dryRun: z.boolean().default(false),
+      }),
+      { ...given, name: args[0], label: args[1] },
+    );
     const name = promptName(opts.name);
     const version = parseVersion(opts.version);
     const expectCurrent = parseExpectCurrent(opts.expectCurrent);

@@ -1,4 +1,4 @@
-// llmobs prompts delete: delete one version.
+// llmobs prompts delete: delete one version (by --version or --label), or without either the whole prompt.
 import { UsageError } from '../../errors.js';
 import { parseOptions } from '../options.js';
 import { defineCommand } from '../define.js';
@@ -25,12 +25,7 @@ export default defineCommand({
   ],
   async run(ctx, { args, opts: given }) {
     const [{ z }, { compactVersions, deletePrompt, getPrompt, requirePromptMeta }, { promptName, promptVersionOptions, selectorFrom, shellQuote }] = await Promise.all([import('zod'), import('../../api/prompts.js'), import('./shared.js')]);
-    const Options = z.object({
-      ...promptVersionOptions,
-      yes: z.boolean().default(false),
-    });
-
-    const opts = parseOptions(Options, { ...given, name: args[0] });
+    const opts = parseOptions(z.object({ ...promptVersionOptions, yes: z.boolean().default(false) }), { ...given, name: args[0] });
     const name = promptName(opts.name);
     const selector = selectorFrom(opts);
     if (!opts.yes && !ctx.interactive) {

@@ -1,6 +1,5 @@
 // llmobs prompts diff: unified diff of the content.
-import type { Prompt } from '../../api/schemas/prompts.js';
-import type { PromptSide } from '../../core/prompts/diff.js';
+import { ExitCode } from '../../errors.js';
 import { parseOptions, wholeNumber } from '../options.js';
 import { defineCommand } from '../define.js';
 
@@ -23,30 +22,20 @@ export default defineCommand({
     'llmobs prompts diff support/agent production staging --exit-code > /dev/null || echo "staging differs"',
   ],
   async run(ctx, { args, opts: given }) {
-    const [{ z }, { contentOf, getPrompt }, { diffPrompts }, { colourDiff }, { promptName, versionOrLabel }] = await Promise.all([import('zod'), import('../../api/prompts.js'), import('../../core/prompts/diff.js'), import('../../output/diff.js'), import('./shared.js')]);
-    const Options = z.object({
-      name: z.string(),
-      a: z.string(),
-      b: z.string(),
-      context: z.string().transform(wholeNumber(0, 100_000)),
-      exitCode: z.boolean().default(false),
-    });
-
-    function side(prompt: Prompt): PromptSide {
-      const content = contentOf(prompt);
-      return { name: prompt.name, version: prompt.version, labels: prompt.labels, prompt: content.prompt, config: prompt.config };
-    }
-
-    const opts = parseOptions(Options, { ...given, name: args[0], a: args[1], b: args[2] });
+    const [{ z }, { diffSideOf, getPrompt }, { diffPrompts }, { colourDiff }, { promptName, versionOrLabel }] = await Promise.all([import('zod'), import('../../api/prompts.js'), import('../../core/prompts/diff.js'), import('../../output/diff.js'), import('./shared.js')]);
+    const opts = parseOptions(
+      z.object({ name: z.string(), a: z.string(), b: z.string(), context: z.string().transform(wholeNumber(0, 100_000)), exitCode: z.boolean().default(false) }),
+      { ...given, name: args[0], a: args[1], b: args[2] },
+    );
     const name = promptName(opts.name);
     const [selectorA, selectorB] = [versionOrLabel(opts.a), versionOrLabel(opts.b)];
     const client = await ctx.api();
     const [a, b] = await Promise.all([getPrompt(client, name, selectorA), getPrompt(client, name, selectorB)]);
-    const diff = diffPrompts(side(a), side(b), { context: opts.context });
+    const diff = diffPrompts(diffSideOf(a), diffSideOf(b), { context: opts.context });
     const same = diff.content === '' && diff.config === '';
     // Like prompts status --exit-code: 9 (a check asked for did not hold) when there are differences,
     // so a script can tell them from an unexpected error (1).
-    if (opts.exitCode && !same) ctx.exitCode = 9;
+    if (opts.exitCode && !same) ctx.exitCode = ExitCode.precondition;
 
     if (ctx.globals.json) {
       ctx.out.printJson({

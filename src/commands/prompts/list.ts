@@ -1,6 +1,4 @@
 // llmobs prompts list: list prompts with their versions, labels and tags.
-import type { Context } from '../../context.js';
-import type { PromptMeta } from '../../api/schemas/prompts.js';
 import { parseOptions } from '../options.js';
 import { defineCommand } from '../define.js';
 import { pagingFlags } from '../paging-flags.js';
@@ -32,17 +30,6 @@ export default defineCommand({
   ],
   async run(ctx, { opts: given }) {
     const [{ compactVersions, listPrompts }, { checkPaging, hintMore, listingJson, readList }, { ListOptions, promptName }] = await Promise.all([import('../../api/prompts.js'), import('../paging.js'), import('./shared.js')]);
-    function print(ctx: Context, prompts: PromptMeta[]): void {
-      if (prompts.length === 0) {
-        ctx.out.info('No prompts match.');
-        return;
-      }
-      ctx.out.table(
-        [{ header: 'NAME', style: (text, c) => c.bold(text) }, { header: 'TYPE' }, { header: 'VERSIONS' }, { header: 'LABELS' }, { header: 'TAGS' }, { header: 'UPDATED' }],
-        prompts.map((prompt) => [prompt.name, prompt.type, compactVersions(prompt.versions), prompt.labels.join(','), prompt.tags.join(','), prompt.lastUpdatedAt]),
-      );
-    }
-
     const opts = parseOptions(ListOptions, given);
     checkPaging(opts);
     const filters = {
@@ -56,7 +43,13 @@ export default defineCommand({
 
     const listing = await readList((page) => listPrompts(client, filters, page), opts, { maxPages: ctx.globals.maxPages });
     if (ctx.globals.json) ctx.out.printJson(listingJson(listing));
-    else print(ctx, listing.data);
+    else if (listing.data.length === 0) ctx.out.info('No prompts match.');
+    else {
+      ctx.out.table(
+        [{ header: 'NAME', style: (text, c) => c.bold(text) }, { header: 'TYPE' }, { header: 'VERSIONS' }, { header: 'LABELS' }, { header: 'TAGS' }, { header: 'UPDATED' }],
+        listing.data.map((prompt) => [prompt.name, prompt.type, compactVersions(prompt.versions), prompt.labels.join(','), prompt.tags.join(','), prompt.lastUpdatedAt]),
+      );
+    }
     hintMore(ctx, listing, 'prompts');
   },
 });

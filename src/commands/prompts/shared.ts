@@ -24,12 +24,6 @@ export function selectorFrom(opts: { version?: string | undefined; label?: strin
   return validateSelector({ version: opts.version, label: opts.label });
 }
 
-export function describeSelector(selector: PromptSelector): string {
-  if ('version' in selector) return `version ${selector.version}`;
-  if ('label' in selector) return `label '${selector.label}'`;
-  return "label 'production' (the default)";
-}
-
 /** A version or a label given as one word: digits are a version. */
 export function versionOrLabel(token: string): PromptSelector {
   return /^\s*\d+\s*$/.test(token) ? { version: parseVersion(token) } : validateSelector({ label: token });

@@ -1,4 +1,4 @@
-// llmobs prompts status: compare a directory of prompt files with the server: unchanged, changed.
+// llmobs prompts status: compare a directory of prompt files with the server, and say what push would do.
 import { ExitCode } from '../../errors.js';
 import { parseOptions } from '../options.js';
 import { defineCommand } from '../define.js';
@@ -25,15 +25,8 @@ export default defineCommand({
     'llmobs prompts status support/agent --dir prompts --json',
   ],
   async run(ctx, { args, opts: given }) {
-    const [{ z }, { isWrite }, { colourDiff }, { actionJson, describeAction, diffOf, fileProblemsError, preparePlan, problemsOf, statusOf, SyncOptions }] = await Promise.all([import('zod'), import('../../core/prompts/sync-plan.js'), import('../../output/diff.js'), import('./sync-shared.js')]);
-    const Options = SyncOptions.extend({ exitCode: z.boolean().default(false) });
-
-    /** A word a POSIX shell reads back as it is. */
-    function shellWord(value: string): string {
-      return /^[\w./@%+=:,-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`;
-    }
-
-    const opts = parseOptions(Options, { ...given, names: args[0] ?? [] });
+    const [{ z }, { isWrite }, { colourDiff }, { shellQuote }, { actionJson, DEFAULT_PROMPT_DIR, describeAction, diffOf, fileProblemsError, preparePlan, problemsOf, statusOf, SyncOptions }] = await Promise.all([import('zod'), import('../../core/prompts/sync-plan.js'), import('../../output/diff.js'), import('./shared.js'), import('./sync-shared.js')]);
+    const opts = parseOptions(SyncOptions.extend({ exitCode: z.boolean().default(false) }), { ...given, names: args[0] ?? [] });
     const prepared = await preparePlan(ctx, { names: opts.names, dir: opts.dir, labels: opts.label });
     const { plan } = prepared;
     const problems = problemsOf(prepared);
@@ -66,7 +59,7 @@ export default defineCommand({
       }
       const unchanged = plan.actions.length - writes.length;
       const summary = `${unchanged} unchanged, ${writes.length} to push${plan.serverOnly.length ? `, ${plan.serverOnly.length} only on the server` : ''}`;
-      const push = ['llmobs prompts push', ...opts.names.map(shellWord), ...(opts.dir === 'prompts' ? [] : ['--dir', shellWord(opts.dir)]), ...opts.label.flatMap((l) => ['--label', l])];
+      const push = ['llmobs prompts push', ...opts.names.map(shellQuote), ...(opts.dir === DEFAULT_PROMPT_DIR ? [] : ['--dir', shellQuote(opts.dir)]), ...opts.label.flatMap((l) => ['--label', l])];
       ctx.out.info(inSync ? `In sync: ${summary}.` : `Not in sync: ${summary}. Push with: ${push.join(' ')}`);
     }
     if (problems.length > 0) throw fileProblemsError(problems);

@@ -21,12 +21,7 @@ export default defineCommand({
   ],
   async run(ctx, { args, opts: given }) {
     const [{ z }, { getVersions, requirePromptMeta }, { promptName }] = await Promise.all([import('zod'), import('../../api/prompts.js'), import('./shared.js')]);
-    const Options = z.object({
-      name: z.string(),
-      limit: z.string().transform(wholeNumber(1, MAX_INT32)).optional(),
-    });
-
-    const opts = parseOptions(Options, { ...given, name: args[0] });
+    const opts = parseOptions(z.object({ name: z.string(), limit: z.string().transform(wholeNumber(1, MAX_INT32)).optional() }), { ...given, name: args[0] });
     const name = promptName(opts.name);
     const client = await ctx.api();
     const meta = await requirePromptMeta(client, name);

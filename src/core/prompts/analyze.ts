@@ -130,3 +130,28 @@ function missingName(name: string, stack: unknown[]): string {
 function unique(names: string[]): string[] {
   return [...new Set(names)];
 }
+
+/** One line per kind of problem in an analysis, naming what it concerns; none for a clean compile. */
+export function describeCompileProblems(analysis: CompileAnalysis): string[] {
+  const lines: string[] = [];
+  const add = (names: string[], text: string) => {
+    if (names.length) lines.push(`${text}: ${names.join(', ')}`);
+  };
+  add(analysis.missingVariables, 'variables not given (they render as nothing)');
+  add(analysis.unusedVariables, 'variables given but not used');
+  add(analysis.missingPlaceholders, 'placeholders not given (they stay in the output)');
+  add(analysis.unknownPlaceholders, 'placeholders given that the prompt does not have');
+  add(analysis.invalidPlaceholders, 'placeholders given something other than a list of messages (inserted as JSON text)');
+  add(analysis.partials, 'partials, which compile does not support (they render as nothing)');
+  return lines;
+}
+
+/** What compile will ask for; a template mustache cannot read shows none rather than failing. */
+export function templateNames(content: PromptContent): { variables: string[]; placeholders: string[] } {
+  try {
+    const analysis = analyzeCompile(content);
+    return { variables: analysis.missingVariables, placeholders: analysis.missingPlaceholders };
+  } catch {
+    return { variables: [], placeholders: [] };
+  }
+}

@@ -76,3 +76,8 @@ function parseStructured(text: string): unknown {
     `Chat messages are neither valid JSON nor valid YAML: ${detail}`,
   );
 }
+
+/** Editors and `echo` end files with a line break that is not part of the prompt. */
+export function dropFinalLineBreak(text: string): string {
+  return text.replace(/\r?\n$/, '');
+}

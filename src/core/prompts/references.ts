@@ -160,6 +160,13 @@ export function referencedVersions(graph: ResolutionGraph): Array<PromptNode & {
   return listed;
 }
 
+/** The versions the content was resolved with: `middle v4, leaf v1 (in middle v4)`. */
+export function describeReferencedVersions(graph: ResolutionGraph): string {
+  return referencedVersions(graph)
+    .map((node) => `${node.name} v${node.version}${node.from.id === graph.root.id ? '' : ` (in ${node.from.name} v${node.from.version})`}`)
+    .join(', ');
+}
+
 function escapeRegex(value: string | number): string {
   return String(value).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -2,12 +2,11 @@ import type { z } from 'zod';
 import type { Context } from '../../context.js';
 import type { ModelRecompute } from '../../core/spend/recompute.js';
 import type { Query } from '../../api/client.js';
+import type { AtomicStream } from '../../io/atomic.js';
 import { FileError, UsageError } from '../../errors.js';
 import { formatInteger } from '../../core/thousands.js';
-import { open, rename, rm } from 'node:fs/promises';
 import { parseOptions } from '../options.js';
 import { performance } from 'node:perf_hooks';
-import { resolve } from 'node:path';
 import type { Recomputer } from '../../core/spend/recompute.js';
 import { defineCommand } from '../define.js';
 
@@ -40,7 +39,7 @@ export default defineCommand({
     'llmobs cost recompute --input may.jsonl --output repriced.jsonl',
   ],
   async run(ctx, { opts }) {
-    const [{ z }, { OBSERVATION_PAGE_LIMIT, observationPages }, { loadPatternEngine }, { loadDecimal }, { Recomputer, recomputeTotals }, { cannotRead, openInputStream }, { definitionsMode, describeOrigin, loadDefinitions, REMOTE_CACHE_TTL_MS }, { engineCounter }, { JsonBytes }, { filterShape, observationQuery, wholeNumber }, { Meter }, { LineTooLongError, lineChunks }, { countOf, formatCost, formatTokens }, { RecomputeLines, writeResult }, { resolveRange }] = await Promise.all([import('zod'), import('../../api/observations.js'), import('../../core/models/engine.js'), import('../../core/precision.js'), import('../../core/spend/recompute.js'), import('../../io/files.js'), import('../../model-definitions/index.js'), import('../../tokenizer/index.js'), import('../estimate/json-bytes.js'), import('../observations/filters.js'), import('../observations/meter.js'), import('../../io/line-chunks.js'), import('../../output/format.js'), import('./recompute-lines.js'), import('./range.js')]);
+    const [{ z }, { OBSERVATION_PAGE_LIMIT, observationPages }, { loadPatternEngine }, { loadDecimal }, { Recomputer, recomputeTotals }, { cannotRead, openInputStream, openOutputFile }, { definitionsMode, describeOrigin, loadDefinitions, REMOTE_CACHE_TTL_MS }, { engineCounter }, { JsonBytes }, { filterShape, observationQuery, wholeNumber }, { Meter }, { LineTooLongError, lineChunks }, { countOf, formatCost, formatTokens }, { RecomputeLines, writeResult }, { resolveRange }] = await Promise.all([import('zod'), import('../../api/observations.js'), import('../../core/models/engine.js'), import('../../core/precision.js'), import('../../core/spend/recompute.js'), import('../../io/files.js'), import('../../model-definitions/index.js'), import('../../tokenizer/index.js'), import('../estimate/json-bytes.js'), import('../observations/filters.js'), import('../observations/meter.js'), import('../../io/line-chunks.js'), import('../../output/format.js'), import('./recompute-lines.js'), import('./range.js')]);
     const CHUNK = 1 << 18;
     const MAX_REPORTED = 20;
     /** What a generation needs to be priced again: its model, usage, input and output, time, level, tier attributes. */
@@ -79,7 +78,7 @@ export default defineCommand({
       await Promise.all([loadPatternEngine(), loadDecimal()]);
       const recomputer = new Recomputer({ definitions: loaded.definitions, unusable: loaded.unusable, count: engineCounter, datedMatching: !opts.ignoreStartDates });
 
-      const sink = opts.output === undefined ? undefined : await openSink(ctx, opts.output);
+      const sink = opts.output === undefined ? undefined : await openOutputFile(ctx, opts.output);
       const started = performance.now();
       let stats: { lines: number; generations: number; failed: number };
       try {
@@ -89,7 +88,7 @@ export default defineCommand({
             : await fromApi(ctx, { ...observationQuery({ ...opts, from: range!.from.time, to: range!.to.time }), type: opts.type ?? 'GENERATION', fields: API_FIELDS }, opts.limit, recomputer, sink);
         await sink?.commit();
       } catch (error) {
-        await sink?.abandon();
+        await sink?.discard();
         throw error;
       }
       const seconds = (performance.now() - started) / 1000;
@@ -105,44 +104,7 @@ export default defineCommand({
       }
     }
 
-    interface Sink {
-      write(bytes: Buffer): Promise<void>;
-      commit(): Promise<void>;
-      abandon(): Promise<void>;
-    }
-
-    /** The per-generation file, written beside its final name and renamed when complete. */
-    async function openSink(ctx: Context, file: string): Promise<Sink> {
-      const path = resolve(ctx.cwd, file);
-      const temp = `${path}.${process.pid}.tmp`;
-      let handle;
-      try {
-        handle = await open(temp, 'w', 0o644);
-      } catch (error) {
-        throw new FileError(`cannot write ${file}: ${(error as Error).message}`);
-      }
-      const h = handle;
-      return {
-        async write(bytes) {
-          try {
-            let at = 0;
-            while (at < bytes.length) at += (await h.write(bytes, at, bytes.length - at)).bytesWritten;
-          } catch (error) {
-            throw new FileError(`cannot write ${file}: ${(error as Error).message}`);
-          }
-        },
-        async commit() {
-          await h.close();
-          await rename(temp, path);
-        },
-        async abandon() {
-          await h.close().catch(() => {});
-          await rm(temp, { force: true });
-        },
-      };
-    }
-
-    async function fromFile(ctx: Context, file: string, recomputer: Recomputer, sink: Sink | undefined) {
+    async function fromFile(ctx: Context, file: string, recomputer: Recomputer, sink: AtomicStream | undefined) {
       const { stream, size } = await openInputStream(ctx, file, 1 << 20);
       const lines = new RecomputeLines(recomputer, sink !== undefined);
       const progress = ctx.out.progress();
@@ -177,7 +139,7 @@ export default defineCommand({
       return stats;
     }
 
-    async function fromApi(ctx: Context, query: Query, limit: number | undefined, recomputer: Recomputer, sink: Sink | undefined) {
+    async function fromApi(ctx: Context, query: Query, limit: number | undefined, recomputer: Recomputer, sink: AtomicStream | undefined) {
       const client = await ctx.api();
       const meter = new Meter(ctx, 0, 0, 'generations');
       meter.announceRetries(client);

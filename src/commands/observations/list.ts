@@ -1,9 +1,8 @@
 import type { z } from 'zod';
 import type { Context } from '../../context.js';
-import { FileError, UsageError } from '../../errors.js';
-import { open, rename, rm } from 'node:fs/promises';
+import type { AtomicStream } from '../../io/atomic.js';
+import { UsageError } from '../../errors.js';
 import { parseOptions } from '../options.js';
-import { resolve } from 'node:path';
 import { defineCommand } from '../define.js';
 import { pagingFlags } from '../paging-flags.js';
 
@@ -33,7 +32,7 @@ export default defineCommand({
     'llmobs observations list --trace 7f3c9a2e --fields id,type,name,totalCost --format csv',
   ],
   async run(ctx, { opts }) {
-    const [{ z }, { OBSERVATION_PAGE_LIMIT, observationPages }, { lenientNumber, lenientNumberMap, tokenSums }, { parseFields, project }, { countOf, formatCost, formatTokens }, { checkWindow, filterShape, observationQuery }, { checkPaging, pagingFields }, { createWriter, FORMATS, formatOfFile }] = await Promise.all([import('zod'), import('../../api/observations.js'), import('../../core/numbers.js'), import('../../core/observations/fields.js'), import('../../output/format.js'), import('./filters.js'), import('../paging.js'), import('./writer.js')]);
+    const [{ z }, { OBSERVATION_PAGE_LIMIT, observationPages }, { lenientNumber, lenientNumberMap, tokenSums }, { parseFields, project }, { countOf, formatCost, formatTokens }, { checkWindow, filterShape, observationQuery }, { checkPaging, pagingFields }, { createWriter, FORMATS, formatOfFile }, { openOutputFile }] = await Promise.all([import('zod'), import('../../api/observations.js'), import('../../core/numbers.js'), import('../../core/observations/fields.js'), import('../../output/format.js'), import('./filters.js'), import('../paging.js'), import('./writer.js'), import('../../io/files.js')]);
     const DEFAULT_LIMIT = 50;
 
     function options(now: Date) {
@@ -76,18 +75,13 @@ export default defineCommand({
 
       if (format) {
         const writer = createWriter(format, fields.selection);
-        let handle: Awaited<ReturnType<typeof open>> | undefined;
-        const target = toFile ? resolve(ctx.cwd, opts.output!) : undefined;
-        // A file is written beside its name and renamed when complete: never half-written.
-        const temp = target ? `${target}.${process.pid}.tmp` : undefined;
+        // A file is written beside its name and renamed when complete: never half-written. It is
+        // opened with the first write, so a failing query leaves nothing behind.
+        let file: AtomicStream | undefined;
         const write = async (text: string) => {
-          if (!temp) return ctx.out.writeChunk(text);
-          try {
-            handle ??= await open(temp, 'w', 0o644);
-            await handle.write(text);
-          } catch (error) {
-            throw new FileError(`cannot write ${opts.output}: ${(error as Error).message}`);
-          }
+          if (!toFile) return ctx.out.writeChunk(text);
+          file ??= await openOutputFile(ctx, opts.output!);
+          await file.write(text);
         };
         let count = 0;
         let started = false;
@@ -104,15 +98,12 @@ export default defineCommand({
           }
           await begin();
           await write(writer.footer(count));
-          await handle?.close();
-          handle = undefined;
-          if (temp && target) await rename(temp, target);
+          await file?.commit();
         } catch (error) {
-          await handle?.close().catch(() => {});
-          if (temp) await rm(temp, { force: true });
+          await file?.discard();
           throw error;
         }
-        if (target) ctx.out.info(`${countOf(count, 'observation')} written to ${opts.output}`);
+        if (toFile) ctx.out.info(`${countOf(count, 'observation')} written to ${opts.output}`);
         else if (count === 0 && ctx.out.stderrIsTTY) ctx.out.info('No observations match.');
         return;
       }

@@ -9,22 +9,14 @@ import { parseOptions } from '../options.js';
 import { performance } from 'node:perf_hooks';
 import type { Recomputer } from '../../core/spend/recompute.js';
 import { defineCommand } from '../define.js';
+import { observationFilterFlags } from '../observations/filter-flags.js';
 
 export default defineCommand({
   name: 'recompute',
   summary: 're-price past generations with model definitions (the project\'s, or the built-in catalogue with --offline; plus --models-file) and compare with the stored cost, per model',
   flags: [
     { flags: '--input <file>', help: 'read generations from a file written by observations export (JSON Lines or JSON; - for stdin), offline' },
-    { flags: '--type <type>', help: 'only this observation type', choices: ['GENERATION', 'SPAN', 'EVENT', 'AGENT', 'TOOL', 'CHAIN', 'RETRIEVER', 'EVALUATOR', 'EMBEDDING', 'GUARDRAIL'] },
-    { flags: '--name <name>', help: 'only observations with this name' },
-    { flags: '--trace <id>', help: 'only the observations of this trace' },
-    { flags: '--user <id>', help: 'only observations of this user' },
-    { flags: '--session <id>', help: 'only observations of this session' },
-    { flags: '--environment <env>', help: 'only this environment (repeatable)', repeatable: true },
-    { flags: '--level <level>', help: 'only this level', choices: ['DEBUG', 'DEFAULT', 'WARNING', 'ERROR'] },
-    { flags: '--version <version>', help: 'only observations with this version' },
-    { flags: '--from <time>', help: 'start time on or after this (ISO time with Z or offset, a date (midnight UTC), 30m/24h/7d/2w ago, or now)' },
-    { flags: '--to <time>', help: 'start time before this (same forms)' },
+    ...observationFilterFlags,
     { flags: '--month <month>', help: 'with the API: a calendar month (UTC), YYYY-MM, this or last (default: this month so far)' },
     { flags: '--limit <n>', help: 'with the API: re-price at most this many generations' },
     { flags: '--models-file <file>', help: 'custom model definitions (JSON or YAML) added to the others, as if created in the project' },

@@ -4,16 +4,17 @@ import type { CostReport, Grouping, ReportRequest, TimeGrouping } from '../../co
 import { PreconditionError, UsageError } from '../../errors.js';
 import { parseOptions } from '../options.js';
 import { defineCommand } from '../define.js';
+import { OBSERVATION_TYPES, TIME_FORMS } from '../observations/filter-flags.js';
 
 export default defineCommand({
   name: 'report',
   summary: 'cost, tokens and count per model, day, user, prompt ... for a time range (default: this month so far); --budget USD exits 9 when the total is over it',
   flags: [
-    { flags: '--from <time>', help: 'start of the range, inclusive (ISO time with Z or offset, a date (midnight UTC), 30m/24h/7d/2w ago, or now; default: the 1st of this month, UTC)' },
+    { flags: '--from <time>', help: `start of the range, inclusive (${TIME_FORMS}; default: the 1st of this month, UTC)` },
     { flags: '--to <time>', help: 'end of the range, exclusive (default: now)' },
     { flags: '--month <month>', help: 'a calendar month (UTC): YYYY-MM, this or last' },
     { flags: '--by <grouping>', help: 'group by model, user, prompt, environment, name, type, trace, release, level, and/or hour, day, week, month (repeatable or comma-separated; default: model)', repeatable: true },
-    { flags: '--type <type>', help: 'count only these observation types (repeatable; default: all but SPAN and EVENT)', choices: ['GENERATION', 'SPAN', 'EVENT', 'AGENT', 'TOOL', 'CHAIN', 'RETRIEVER', 'EVALUATOR', 'EMBEDDING', 'GUARDRAIL'], repeatable: true },
+    { flags: '--type <type>', help: 'count only these observation types (repeatable; default: all but SPAN and EVENT)', choices: OBSERVATION_TYPES, repeatable: true },
     { flags: '--environment <env>', help: 'only these environments (repeatable)', repeatable: true },
     { flags: '--budget <usd>', help: 'exit 9 when the total cost is over this amount in USD, saying by how much' },
     { flags: '--no-cache', help: 'ask the server even when the same report was answered within the last 5 minutes' },

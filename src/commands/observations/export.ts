@@ -8,21 +8,13 @@ import { UsageError } from '../../errors.js';
 import { parseOptions } from '../options.js';
 import { resolve } from 'node:path';
 import { defineCommand } from '../define.js';
+import { observationFilterFlags } from './filter-flags.js';
 
 export default defineCommand({
   name: 'export',
   summary: 'export every matching observation, page by page with flat memory; after a failure or Ctrl-C, --resume continues where it stopped',
   flags: [
-    { flags: '--type <type>', help: 'only this observation type', choices: ['GENERATION', 'SPAN', 'EVENT', 'AGENT', 'TOOL', 'CHAIN', 'RETRIEVER', 'EVALUATOR', 'EMBEDDING', 'GUARDRAIL'] },
-    { flags: '--name <name>', help: 'only observations with this name' },
-    { flags: '--trace <id>', help: 'only the observations of this trace' },
-    { flags: '--user <id>', help: 'only observations of this user' },
-    { flags: '--session <id>', help: 'only observations of this session' },
-    { flags: '--environment <env>', help: 'only this environment (repeatable)', repeatable: true },
-    { flags: '--level <level>', help: 'only this level', choices: ['DEBUG', 'DEFAULT', 'WARNING', 'ERROR'] },
-    { flags: '--version <version>', help: 'only observations with this version' },
-    { flags: '--from <time>', help: 'start time on or after this (ISO time with Z or offset, a date (midnight UTC), 30m/24h/7d/2w ago, or now)' },
-    { flags: '--to <time>', help: 'start time before this (same forms)' },
+    ...observationFilterFlags,
     { flags: '--output <file>', help: 'write to this file, with a checkpoint beside it while it runs (default: stdout, no checkpoint)' },
     { flags: '--format <format>', help: 'jsonl (default), csv, or json (an array, one element per line); the extension of --output decides when not given', choices: ['jsonl', 'csv', 'json'] },
     { flags: '--fields <list>', help: 'field groups (core, basic, time, io, metadata, model, usage, prompt, metrics, trace_context), fields (providedModelName, totalCost) or paths (usageDetails.input); names pick the columns, in order (comma-separated, repeatable) (default: every group)', repeatable: true },

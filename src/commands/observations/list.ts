@@ -4,6 +4,7 @@ import type { AtomicStream } from '../../io/atomic.js';
 import { UsageError } from '../../errors.js';
 import { parseOptions } from '../options.js';
 import { defineCommand } from '../define.js';
+import { observationFilterFlags } from './filter-flags.js';
 import { pagingFlags } from '../paging-flags.js';
 
 export default defineCommand({
@@ -11,16 +12,7 @@ export default defineCommand({
   aliases: ['ls'],
   summary: 'list observations, newest first: a table, or --format jsonl|csv|json',
   flags: [
-    { flags: '--type <type>', help: 'only this observation type', choices: ['GENERATION', 'SPAN', 'EVENT', 'AGENT', 'TOOL', 'CHAIN', 'RETRIEVER', 'EVALUATOR', 'EMBEDDING', 'GUARDRAIL'] },
-    { flags: '--name <name>', help: 'only observations with this name' },
-    { flags: '--trace <id>', help: 'only the observations of this trace' },
-    { flags: '--user <id>', help: 'only observations of this user' },
-    { flags: '--session <id>', help: 'only observations of this session' },
-    { flags: '--environment <env>', help: 'only this environment (repeatable)', repeatable: true },
-    { flags: '--level <level>', help: 'only this level', choices: ['DEBUG', 'DEFAULT', 'WARNING', 'ERROR'] },
-    { flags: '--version <version>', help: 'only observations with this version' },
-    { flags: '--from <time>', help: 'start time on or after this (ISO time with Z or offset, a date (midnight UTC), 30m/24h/7d/2w ago, or now)' },
-    { flags: '--to <time>', help: 'start time before this (same forms)' },
+    ...observationFilterFlags,
     ...pagingFlags({ noun: 'observations', serverDefault: 50, pages: false }),
     { flags: '--fields <list>', help: 'field groups (core, basic, time, io, metadata, model, usage, prompt, metrics, trace_context), fields (providedModelName, totalCost) or paths (usageDetails.input); names pick the columns, in order (comma-separated, repeatable) (default: basic,model,usage)', repeatable: true },
     { flags: '--format <format>', help: 'write data instead of a table', choices: ['jsonl', 'csv', 'json'] },

@@ -6,6 +6,7 @@ import { ApiNotFoundError, UsageError } from '../../errors.js';
 import { parseOptions } from '../options.js';
 import { defineCommand } from '../define.js';
 import { pagingFlags } from '../paging-flags.js';
+import { TIME_FORMS } from '../observations/filter-flags.js';
 
 export default defineCommand({
   name: 'list',
@@ -19,7 +20,7 @@ export default defineCommand({
     { flags: '--environment <env>', help: 'only this environment (repeatable: any of them)', repeatable: true },
     { flags: '--release <release>', help: 'only traces of this release' },
     { flags: '--version <version>', help: 'only traces of this version' },
-    { flags: '--from <time>', help: 'timestamp on or after this (ISO time with Z or offset, a date (midnight UTC), 30m/24h/7d/2w ago, or now)' },
+    { flags: '--from <time>', help: `timestamp on or after this (${TIME_FORMS})` },
     { flags: '--to <time>', help: 'timestamp before this (same forms)' },
     { flags: '--order-by <field.dir>', help: 'sort, e.g. timestamp.asc or name.desc (default: newest first)' },
     ...pagingFlags({ noun: 'traces', serverDefault: 50 }),

@@ -137,7 +137,7 @@ async function cursorPages(
   onResponse: OnResponse,
   after: { items: number; pages: number; pageSize?: number | undefined } = { items: 0, pages: 0 },
 ): Promise<unknown[]> {
-  const { observationPages } = await import('./observations.js');
+  const { observationPages, retryOptions } = await import('./observations.js');
   const { errorForBadResponse } = await import('./http-error.js');
   const rest = { ...query };
   delete rest.cursor;
@@ -171,9 +171,7 @@ async function cursorPages(
     route,
     headers,
     onResponse,
-    retries: ctx.globals.retries,
-    sleep: ctx.sleep,
-    trace: (line) => ctx.trace(line),
+    ...retryOptions(ctx),
     pageSize,
     maxPages: Math.max(1, client.limits.maxPages - after.pages),
     maxBytes: client.limits.maxListingBytes,

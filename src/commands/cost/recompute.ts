@@ -31,7 +31,7 @@ export default defineCommand({
     'llmobs cost recompute --input may.jsonl --output repriced.jsonl',
   ],
   async run(ctx, { opts }) {
-    const [{ z }, { OBSERVATION_PAGE_LIMIT, observationPages }, { loadPatternEngine }, { loadDecimal }, { Recomputer, recomputeTotals }, { cannotRead, openInputStream, openOutputFile }, { definitionsMode, describeOrigin, loadDefinitions, REMOTE_CACHE_TTL_MS }, { engineCounter }, { JsonBytes }, { filterShape, observationQuery, wholeNumber }, { Meter }, { LineTooLongError, lineChunks }, { countOf, formatCost, formatTokens }, { RecomputeLines, writeResult }, { resolveRange }] = await Promise.all([import('zod'), import('../../api/observations.js'), import('../../core/models/engine.js'), import('../../core/precision.js'), import('../../core/spend/recompute.js'), import('../../io/files.js'), import('../../model-definitions/index.js'), import('../../tokenizer/index.js'), import('../estimate/json-bytes.js'), import('../observations/filters.js'), import('../observations/meter.js'), import('../../io/line-chunks.js'), import('../../output/format.js'), import('./recompute-lines.js'), import('./range.js')]);
+    const [{ z }, { FIRST_PAGE, OBSERVATION_PAGE_LIMIT, observationPages, retryOptions }, { loadPatternEngine }, { loadDecimal }, { Recomputer, recomputeTotals }, { cannotRead, openInputStream, openOutputFile }, { definitionsMode, describeOrigin, loadDefinitions, REMOTE_CACHE_TTL_MS }, { engineCounter }, { JsonBytes }, { filterShape, observationQuery, wholeNumber }, { Meter }, { LineTooLongError, lineChunks }, { countOf, formatCost, formatTokens }, { RecomputeLines, writeResult }, { resolveRange }] = await Promise.all([import('zod'), import('../../api/observations.js'), import('../../core/models/engine.js'), import('../../core/precision.js'), import('../../core/spend/recompute.js'), import('../../io/files.js'), import('../../model-definitions/index.js'), import('../../tokenizer/index.js'), import('../estimate/json-bytes.js'), import('../observations/filters.js'), import('../observations/meter.js'), import('../../io/line-chunks.js'), import('../../output/format.js'), import('./recompute-lines.js'), import('./range.js')]);
     const CHUNK = 1 << 18;
     const MAX_REPORTED = 20;
     /** What a generation needs to be priced again: its model, usage, input and output, time, level, tier attributes. */
@@ -138,10 +138,8 @@ export default defineCommand({
       const stats = { lines: 0, generations: 0, failed: 0 };
       let reported = 0;
       try {
-        const pages = observationPages(client, query, { cursor: null, items: 0, pages: 0 }, {
-          retries: ctx.globals.retries,
-          sleep: ctx.sleep,
-          trace: (line) => ctx.trace(line),
+        const pages = observationPages(client, query, FIRST_PAGE, {
+          ...retryOptions(ctx),
           max: limit,
           pageSize: OBSERVATION_PAGE_LIMIT,
           maxPages: ctx.globals.maxPages,

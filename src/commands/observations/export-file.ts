@@ -4,7 +4,7 @@
 import { open } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 import type { ApiClient, Query } from '../../api/client.js';
-import { observationPages, type WalkState } from '../../api/observations.js';
+import { observationPages, retryOptions, type WalkState } from '../../api/observations.js';
 import type { Context } from '../../context.js';
 import type { FieldGroup } from '../../core/observations/fields.js';
 import { CliError, FileError } from '../../errors.js';
@@ -21,9 +21,6 @@ function writerFor(cp: Checkpoint): ItemWriter {
   return createWriter(cp.format, { groups, columns: cp.columns });
 }
 
-function pageOptions(ctx: Context) {
-  return { retries: ctx.globals.retries, sleep: ctx.sleep, trace: (line: string) => ctx.trace(line) };
-}
 
 export async function exportToFile(ctx: Context, client: ApiClient, output: string, shown: string, start: Checkpoint, resuming: boolean): Promise<void> {
   const cpPath = checkpointPath(output);
@@ -90,7 +87,7 @@ export async function exportToFile(ctx: Context, client: ApiClient, output: stri
     if (!cp.complete) {
       const state: WalkState = { cursor: cp.cursor, items: cp.items, pages: cp.pages };
       const query = { ...cp.query } as Query;
-      const pages = observationPages(client, query, state, { ...pageOptions(ctx), max: cp.max ?? undefined, pageSize: cp.pageSize })[Symbol.asyncIterator]();
+      const pages = observationPages(client, query, state, { ...retryOptions(ctx), max: cp.max ?? undefined, pageSize: cp.pageSize })[Symbol.asyncIterator]();
       for (;;) {
         const next = await interruption.race(pages.next());
         if (next === INTERRUPTED) break;

@@ -31,7 +31,7 @@ export default defineCommand({
     'llmobs observations export --type GENERATION --fields id,providedModelName,usageDetails.input,totalCost --output generations.csv',
   ],
   async run(ctx, { opts }) {
-    const [{ z }, { OBSERVATION_PAGE_LIMIT, observationPages }, { GROUP_NAMES, groupColumns, parseFields }, { checkpointPath, identityOf, readCheckpoint }, { exportToFile }, { checkWindow, filterShape, observationQuery, wholeNumber }, { Meter }, { createWriter, FORMATS, formatOfFile }, { countOf }] = await Promise.all([import('zod'), import('../../api/observations.js'), import('../../core/observations/fields.js'), import('./checkpoint.js'), import('./export-file.js'), import('./filters.js'), import('./meter.js'), import('./writer.js'), import('../../output/format.js')]);
+    const [{ z }, { FIRST_PAGE, OBSERVATION_PAGE_LIMIT, observationPages, retryOptions }, { GROUP_NAMES, groupColumns, parseFields }, { checkpointPath, identityOf, readCheckpoint }, { exportToFile }, { checkWindow, filterShape, observationQuery, wholeNumber }, { Meter }, { createWriter, FORMATS, formatOfFile }, { countOf }] = await Promise.all([import('zod'), import('../../api/observations.js'), import('../../core/observations/fields.js'), import('./checkpoint.js'), import('./export-file.js'), import('./filters.js'), import('./meter.js'), import('./writer.js'), import('../../output/format.js')]);
     const EXPORT_GROUPS: readonly FieldGroup[] = GROUP_NAMES;
 
     function options(now: Date) {
@@ -156,9 +156,6 @@ export default defineCommand({
       return out;
     }
 
-    function pageOptions(ctx: Context) {
-      return { retries: ctx.globals.retries, sleep: ctx.sleep, trace: (line: string) => ctx.trace(line) };
-    }
 
     async function toStdout(ctx: Context, client: ApiClient, wanted: Plan): Promise<void> {
       const writer = createWriter(wanted.format, wanted.selection);
@@ -167,7 +164,7 @@ export default defineCommand({
       await ctx.out.writeChunk(writer.header());
       let count = 0;
       try {
-        for await (const page of observationPages(client, wanted.query, { cursor: null, items: 0, pages: 0 }, { ...pageOptions(ctx), max: wanted.max, pageSize: wanted.pageSize })) {
+        for await (const page of observationPages(client, wanted.query, FIRST_PAGE, { ...retryOptions(ctx), max: wanted.max, pageSize: wanted.pageSize })) {
           await ctx.out.writeChunk(writer.items(page.items, count));
           count += page.items.length;
           meter.page(page.items.length);

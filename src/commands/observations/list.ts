@@ -24,7 +24,7 @@ export default defineCommand({
     'llmobs observations list --trace 7f3c9a2e --fields id,type,name,totalCost --format csv',
   ],
   async run(ctx, { opts }) {
-    const [{ z }, { OBSERVATION_PAGE_LIMIT, observationPages }, { lenientNumber, lenientNumberMap, tokenSums }, { parseFields, project }, { countOf, formatCost, formatTokens }, { checkWindow, filterShape, observationQuery }, { checkPaging, pagingFields }, { createWriter, FORMATS, formatOfFile }, { openOutputFile }] = await Promise.all([import('zod'), import('../../api/observations.js'), import('../../core/numbers.js'), import('../../core/observations/fields.js'), import('../../output/format.js'), import('./filters.js'), import('../paging.js'), import('./writer.js'), import('../../io/files.js')]);
+    const [{ z }, { FIRST_PAGE, OBSERVATION_PAGE_LIMIT, observationPages, retryOptions }, { lenientNumber, lenientNumberMap, tokenSums }, { parseFields, project }, { countOf, formatCost, formatTokens }, { checkWindow, filterShape, observationQuery }, { checkPaging, pagingFields }, { createWriter, FORMATS, formatOfFile }, { openOutputFile }] = await Promise.all([import('zod'), import('../../api/observations.js'), import('../../core/numbers.js'), import('../../core/observations/fields.js'), import('../../output/format.js'), import('./filters.js'), import('../paging.js'), import('./writer.js'), import('../../io/files.js')]);
     const DEFAULT_LIMIT = 50;
 
     function options(now: Date) {
@@ -55,10 +55,8 @@ export default defineCommand({
       const client = await ctx.api();
       // A listing: at most --max-pages pages (observations export reads any number, with flat memory).
       // A table or --json holds every page in memory; --format writes them as they come.
-      const pages = observationPages(client, query, { cursor: null, items: 0, pages: 0 }, {
-        retries: ctx.globals.retries,
-        sleep: ctx.sleep,
-        trace: (line) => ctx.trace(line),
+      const pages = observationPages(client, query, FIRST_PAGE, {
+        ...retryOptions(ctx),
         max,
         pageSize,
         maxPages: ctx.globals.maxPages,

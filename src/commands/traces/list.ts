@@ -31,7 +31,7 @@ export default defineCommand({
     'llmobs traces list --tag beta --environment production --limit 200 --json',
   ],
   async run(ctx, { opts }) {
-    const [{ z }, { OBSERVATION_PAGE_LIMIT, observationPages }, { listTracesPage, notFoundKind }, { lenientNumber }, { formatCost, formatSeconds }, { checkWindow, timeOption }, { checkPaging, hintMore, listingJson, pagingFields, readList }] = await Promise.all([import('zod'), import('../../api/observations.js'), import('../../api/traces.js'), import('../../core/numbers.js'), import('../../output/format.js'), import('../observations/filters.js'), import('../paging.js')]);
+    const [{ z }, { FIRST_PAGE, OBSERVATION_PAGE_LIMIT, observationPages, retryOptions }, { listTracesPage, notFoundKind }, { lenientNumber }, { formatCost, formatSeconds }, { checkWindow, timeOption }, { checkPaging, hintMore, listingJson, pagingFields, readList }] = await Promise.all([import('zod'), import('../../api/observations.js'), import('../../api/traces.js'), import('../../core/numbers.js'), import('../../output/format.js'), import('../observations/filters.js'), import('../paging.js')]);
     const DEFAULT_LIMIT = 50;
     const ORDER_FIELDS = ['id', 'timestamp', 'name', 'userId', 'release', 'version', 'public', 'bookmarked', 'sessionId'];
 
@@ -185,10 +185,8 @@ export default defineCommand({
       const local = opts.name !== undefined || opts.tag !== undefined || opts.release !== undefined || opts.version !== undefined;
       const out: Record<string, unknown>[] = [];
       const seen = new Set<string>();
-      const pages = observationPages(client, query, { cursor: null, items: 0, pages: 0 }, {
-        retries: ctx.globals.retries,
-        sleep: ctx.sleep,
-        trace: (line) => ctx.trace(line),
+      const pages = observationPages(client, query, FIRST_PAGE, {
+        ...retryOptions(ctx),
         // Several root observations can share a trace: read on until enough distinct traces.
         pageSize: local || max === undefined ? OBSERVATION_PAGE_LIMIT : Math.min(Math.max(max, 50), OBSERVATION_PAGE_LIMIT),
         maxPages: ctx.globals.maxPages,

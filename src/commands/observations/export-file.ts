@@ -11,7 +11,7 @@ import { CliError, FileError } from '../../errors.js';
 import { type Checkpoint, checkpointPath, removeCheckpoint, writeCheckpoint } from './checkpoint.js';
 import { INTERRUPTED, watchInterruption } from './interrupt.js';
 import { Meter } from './meter.js';
-import { createWriter, type ItemWriter } from './writer.js';
+import { createWriter, type ItemWriter } from '../../core/observations/writer.js';
 import { countOf } from '../../output/format.js';
 
 const CHECKPOINT_EVERY_MS = 1_000;

@@ -3,7 +3,7 @@ import type { ApiClient, Query } from '../../api/client.js';
 import type { Checkpoint } from './checkpoint.js';
 import type { Context } from '../../context.js';
 import type { FieldGroup, FieldSelection } from '../../core/observations/fields.js';
-import type { Format } from './writer.js';
+import type { Format } from '../../core/observations/writer.js';
 import { UsageError } from '../../errors.js';
 import { parseOptions } from '../options.js';
 import { resolve } from 'node:path';
@@ -31,7 +31,7 @@ export default defineCommand({
     'llmobs observations export --type GENERATION --fields id,providedModelName,usageDetails.input,totalCost --output generations.csv',
   ],
   async run(ctx, { opts }) {
-    const [{ z }, { FIRST_PAGE, OBSERVATION_PAGE_LIMIT, observationPages, retryOptions }, { GROUP_NAMES, groupColumns, parseFields }, { checkpointPath, identityOf, readCheckpoint }, { exportToFile }, { checkWindow, filterShape, observationQuery, wholeNumber }, { Meter }, { createWriter, FORMATS, formatOfFile }, { countOf }] = await Promise.all([import('zod'), import('../../api/observations.js'), import('../../core/observations/fields.js'), import('./checkpoint.js'), import('./export-file.js'), import('./filters.js'), import('./meter.js'), import('./writer.js'), import('../../output/format.js')]);
+    const [{ z }, { FIRST_PAGE, OBSERVATION_PAGE_LIMIT, observationPages, retryOptions }, { GROUP_NAMES, groupColumns, parseFields }, { checkpointPath, identityOf, readCheckpoint }, { exportToFile }, { checkWindow, filterShape, observationQuery, wholeNumber }, { Meter }, { createWriter, FORMATS, formatOfFile }, { countOf }] = await Promise.all([import('zod'), import('../../api/observations.js'), import('../../core/observations/fields.js'), import('./checkpoint.js'), import('./export-file.js'), import('./filters.js'), import('./meter.js'), import('../../core/observations/writer.js'), import('../../output/format.js')]);
     const EXPORT_GROUPS: readonly FieldGroup[] = GROUP_NAMES;
 
     function options(now: Date) {

@@ -24,7 +24,7 @@ export default defineCommand({
     'llmobs observations list --trace 7f3c9a2e --fields id,type,name,totalCost --format csv',
   ],
   async run(ctx, { opts }) {
-    const [{ z }, { FIRST_PAGE, OBSERVATION_PAGE_LIMIT, observationPages, retryOptions }, { lenientNumber, lenientNumberMap, tokenSums }, { parseFields, project }, { countOf, formatCost, formatTokens }, { checkWindow, filterShape, observationQuery }, { checkPaging, pagingFields }, { createWriter, FORMATS, formatOfFile }, { openOutputFile }] = await Promise.all([import('zod'), import('../../api/observations.js'), import('../../core/numbers.js'), import('../../core/observations/fields.js'), import('../../output/format.js'), import('./filters.js'), import('../paging.js'), import('./writer.js'), import('../../io/files.js')]);
+    const [{ z }, { FIRST_PAGE, OBSERVATION_PAGE_LIMIT, observationPages, retryOptions }, { lenientNumber, lenientNumberMap, tokenSums }, { parseFields, project }, { countOf, formatCost, formatTokens }, { checkWindow, filterShape, observationQuery }, { checkPaging, pagingFields }, { createWriter, FORMATS, formatOfFile }, { openOutputFile }] = await Promise.all([import('zod'), import('../../api/observations.js'), import('../../core/numbers.js'), import('../../core/observations/fields.js'), import('../../output/format.js'), import('./filters.js'), import('../paging.js'), import('../../core/observations/writer.js'), import('../../io/files.js')]);
     const DEFAULT_LIMIT = 50;
 
     function options(now: Date) {

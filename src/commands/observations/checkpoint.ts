@@ -7,6 +7,7 @@ import { readdir, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { sha256Hex } from '../../core/hashes.js';
+import { type ExportRequest, recordOf } from '../../core/observations/export-plan.js';
 import { FileError } from '../../errors.js';
 import { openAtomicStream, temporaryTarget } from '../../io/atomic.js';
 import { readFileBounded } from '../../io/files.js';
@@ -45,6 +46,11 @@ export function checkpointPath(output: string): string {
 /** Who the export reads from, without the secret: a hash of the server and public key. */
 export function identityOf(baseUrl: string, key: string): string {
   return sha256Hex(`${baseUrl}\n${key}`).slice(0, 32);
+}
+
+/** The checkpoint of an export about to start: what it asks for, and no page yet. */
+export function newCheckpoint(request: ExportRequest, source: { identity: string; baseUrl: string }, now: string): Checkpoint {
+  return { version: 1, kind: 'observations-export', ...source, ...recordOf(request), cursor: null, items: 0, pages: 0, bytes: 0, complete: false, startedAt: now, updatedAt: now };
 }
 
 export async function readCheckpoint(path: string): Promise<Checkpoint | undefined> {

@@ -1,7 +1,8 @@
 // The options of cost report and cost recompute, checked before anything is read or sent.
 import { z } from 'zod';
 import { UsageError } from '../../errors.js';
-import { filterShape, OBSERVATION_TYPES, wholeNumber } from '../observations/filters.js';
+import { OBSERVATION_TYPES } from '../observations/filter-flags.js';
+import { filterShape, wholeNumber } from '../observations/filters.js';
 
 /** An amount in USD as people write it: 100, $12.50, 1,000 or 1_000. */
 const usd = z

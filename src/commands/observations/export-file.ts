@@ -10,11 +10,11 @@ import { observationPages, retryOptions, type WalkState } from '../../api/observ
 import type { Context } from '../../context.js';
 import { differencesFrom, type ExportRequest } from '../../core/observations/export-plan.js';
 import type { FieldGroup } from '../../core/observations/fields.js';
+import { createWriter, type ItemWriter } from '../../core/observations/writer.js';
 import { CliError, FileError, UsageError } from '../../errors.js';
 import { type Checkpoint, checkpointPath, identityOf, newCheckpoint, readCheckpoint, removeCheckpoint, writeCheckpoint } from './checkpoint.js';
 import { INTERRUPTED, watchInterruption } from './interrupt.js';
 import { Meter } from './meter.js';
-import { createWriter, type ItemWriter } from '../../core/observations/writer.js';
 import { countOf } from '../../output/format.js';
 
 const CHECKPOINT_EVERY_MS = 1_000;

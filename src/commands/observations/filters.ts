@@ -6,8 +6,6 @@ import { parseTime } from '../../core/time-range.js';
 import { formatInteger } from '../../core/thousands.js';
 import { LEVELS, OBSERVATION_TYPES } from './filter-flags.js';
 
-export { OBSERVATION_TYPES } from './filter-flags.js';
-
 /** A time flag (see TIME_FORMAT in core/time-range.ts), read against the context's clock. */
 export function timeOption(now: Date) {
   return z.string().transform((text, check) => {

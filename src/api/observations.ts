@@ -2,6 +2,7 @@
 // Pages are read here, not by the shared client: answers are kept exactly as the server sent
 // them (for exports), a malformed page is asked for again (a GET is safe to repeat), and a
 // server that hands out the same cursor twice is stopped instead of looping forever.
+import type { Context } from '../context.js';
 import { ApiError, ApiNotFoundError } from '../errors.js';
 import type { ApiClient, Query } from './client.js';
 import { errorForBadResponse } from './http-error.js';
@@ -32,6 +33,11 @@ export interface PageOptions {
   route?: CursorRoute | undefined;
   /** Sees every answer read successfully (status and headers), e.g. to print them. */
   onResponse?: ((status: number, headers: Record<string, string | string[] | undefined>) => void) | undefined;
+}
+
+/** A command's retry settings as the page readers take them (--retries, its clock, --verbose). */
+export function retryOptions(ctx: Pick<Context, 'globals' | 'sleep' | 'trace'>): Pick<PageOptions, 'retries' | 'sleep' | 'trace'> {
+  return { retries: ctx.globals.retries, sleep: ctx.sleep, trace: (line) => ctx.trace(line) };
 }
 
 /** A cursor-paged route: how to read one of its pages, and what to advise when its paging goes wrong. */
@@ -91,6 +97,9 @@ export interface WalkState {
   items: number;
   pages: number;
 }
+
+/** Where a listing starts: before its first page. */
+export const FIRST_PAGE: Readonly<WalkState> = { cursor: null, items: 0, pages: 0 };
 
 /**
  * Pages from `start` on until the last page or `max` items. Each yielded page carries the state

@@ -2,9 +2,8 @@
 // after `gh api`: the method defaults to GET, or POST when fields or a body are given.
 import { InvalidArgumentError } from 'commander';
 import { ApiNotFoundError } from '../errors.js';
+import { METHODS } from './api/methods.js';
 import { defineCommand } from './define.js';
-
-const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'];
 
 export default defineCommand({
   name: 'api',
@@ -20,7 +19,7 @@ export default defineCommand({
       choices: METHODS,
       // In any case, as the first argument: the choices stay for help and completion.
       parse: (value) => {
-        if (!METHODS.includes(value.toUpperCase())) throw new InvalidArgumentError(`Allowed choices are ${METHODS.join(', ')}.`);
+        if (!(METHODS as readonly string[]).includes(value.toUpperCase())) throw new InvalidArgumentError(`Allowed choices are ${METHODS.join(', ')}.`);
         return value.toUpperCase();
       },
     },
@@ -49,32 +48,32 @@ export default defineCommand({
     'llmobs api v2/prompts -X GET -f name=team/summary --curl',
   ],
   async run(ctx, { args, opts: raw }) {
-    const [api, { parseOptions }] = await Promise.all([import('../api/raw.js'), import('./options.js')]);
-    const opts = parseOptions(api.ApiOptions, { ...raw, ...api.methodAndPath(args[0] as string, args[1] as string | undefined, raw.method as string | undefined) });
-    const { verb, path, query, body, headers } = await api.buildRequest(ctx, opts);
+    const [{ ApiOptions, buildRequest, methodAndPath }, { allPages }, render, { parseOptions }] = await Promise.all([import('./api/request.js'), import('../api/raw.js'), import('./api/render.js'), import('./options.js')]);
+    const opts = parseOptions(ApiOptions, { ...raw, ...methodAndPath(args[0] as string, args[1] as string | undefined, raw.method as string | undefined) });
+    const { verb, path, query, body, headers } = await buildRequest(ctx, opts);
     const client = await ctx.api();
     if (opts.curl) {
-      ctx.out.line(api.curlCommand(client, verb, path, query, body, headers));
-      ctx.out.hint(api.curlHint(client));
+      ctx.out.line(render.curlCommand(client, verb, path, query, body, headers));
+      ctx.out.hint(render.curlHint(client));
       return;
     }
     try {
       if (opts.paginate) {
         // With --include, each page's status line and headers, in order, before the one array of items.
         const heads: string[] = [];
-        const items = await api.allPages(ctx, client, path, query, headers, (status, responseHeaders) => {
-          if (opts.include) heads.push(api.statusAndHeaders(status, responseHeaders));
+        const items = await allPages(ctx, client, path, query, headers, (status, responseHeaders) => {
+          if (opts.include) heads.push(render.statusAndHeaders(status, responseHeaders));
         });
         if (heads.length) ctx.out.writeHead(heads.join(''));
         if (!opts.silent) ctx.out.printJson(items);
         return;
       }
       const response = await client.request(verb, path, { query, body, headers });
-      if (opts.include) ctx.out.writeHead(api.statusAndHeaders(response.status, response.headers));
+      if (opts.include) ctx.out.writeHead(render.statusAndHeaders(response.status, response.headers));
       if (response.data !== undefined && !opts.silent) ctx.out.printJson(response.data);
     } catch (error) {
       if (error instanceof ApiNotFoundError) {
-        const encoded = api.encodedPromptPath(path);
+        const encoded = render.encodedPromptPath(path);
         if (encoded) error.hint = `A prompt name is one path segment: write "/" in it as %2F, e.g. llmobs api ${verb === 'GET' ? '' : `${verb} `}${encoded}`;
       }
       throw error;

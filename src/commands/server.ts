@@ -1,6 +1,8 @@
 // llmobs server: a local Langfuse-compatible API server; with --profile NAME it also saves a profile
 // for it and makes it active.
-import { UsageError } from '../errors.js';
+import type { Context } from '../context.js';
+import type { RunningServer } from '../server/index.js';
+import type { LocalProfile } from '../server/local-profile.js';
 import { defineCommand } from './define.js';
 
 export default defineCommand({
@@ -21,7 +23,7 @@ export default defineCommand({
     'llmobs server --data-dir ./lf-data --host 0.0.0.0 --port 3100',
   ],
   async run(ctx, { opts: raw }) {
-    const [{ z }, { parseOptions }, { PROFILE_NAME }, local] = await Promise.all([import('zod'), import('./options.js'), import('../config/schema.js'), import('../server/local-profile.js')]);
+    const [{ z }, { parseOptions }, local] = await Promise.all([import('zod'), import('./options.js'), import('../server/local-profile.js')]);
     const opts = parseOptions(
       z.object({
         port: z.coerce.number({ message: 'must be a number' }).int().min(0).max(65535),
@@ -32,26 +34,16 @@ export default defineCommand({
       }),
       raw,
     );
-    // `llmobs server --profile NAME` saves a profile for this server and makes it active. Checked
-    // before anything starts, so a refusal leaves nothing running and nothing written.
+    // `llmobs server --profile NAME` saves a profile for this server and makes it active.
     const save = ctx.globals.profile;
     const store = await ctx.profiles();
-    if (save !== undefined) {
-      if (!PROFILE_NAME.test(save)) throw new UsageError(`--profile: "${save}" is not a valid profile name (letters, digits, ".", "_" or "-")`);
-      const existing = store.get(save);
-      if (existing && !local.isLocalProfile(existing)) {
-        throw new UsageError(`profile "${save}" points at ${existing.baseUrl ?? `the ${existing.region} region`}, not at a server on this machine; it is left as it is`, {
-          hint: `Pick another name for the local server, e.g. --profile ${local.DEFAULT_LOCAL_PROFILE}`,
-        });
-      }
-    }
+    if (save !== undefined) local.checkProfileToSave(store, save);
 
     const { startServer } = await import('../server/index.js');
-    const dataDir = opts.ephemeral ? undefined : local.dataDir(ctx.cwd, opts.dataDir, ctx.env);
     const server = await startServer({
       port: opts.port,
       host: opts.host,
-      dataDir,
+      dataDir: opts.ephemeral ? undefined : local.dataDir(ctx.cwd, opts.dataDir, ctx.env),
       ephemeral: opts.ephemeral,
       bearerSecretKey: opts.bearerSecretKey,
       log: (line) => ctx.out.info(line),
@@ -63,67 +55,56 @@ export default defineCommand({
       process.once('SIGTERM', done);
     });
     const url = local.clientUrl(server.url);
-    const keys = server.keys;
-
-    const name = save ?? local.DEFAULT_LOCAL_PROFILE;
-    const existing = store.get(name);
-    let saved = false;
-    if (save !== undefined) {
-      store.put(name, { baseUrl: url, publicKey: keys.publicKey, secretKey: keys.secretKey }, true);
-      saved = true;
-    }
-    const ready = saved || local.pointsHere(existing, url, keys);
-    const active = store.activeName() === name;
-    // What makes the profile point here and active: nothing, `profile use`, or `profile add --default`.
-    const replaces = existing !== undefined && !ready;
-    const profileCommand = ready
-      ? active
-        ? null
-        : `llmobs profile use ${name}`
-      : `printf %s '${keys.secretKey}' | llmobs profile add ${name} --base-url ${url} --public-key ${keys.publicKey} --secret-key-stdin --default${replaces ? ' --force' : ''}`;
-
-    if (ctx.globals.json) {
-      ctx.out.printJsonLine({
-        url,
-        listening: server.url,
-        project: server.project,
-        publicKey: keys.publicKey,
-        secretKey: keys.secretKey,
-        dataDir: server.dataDir ?? null,
-        created: server.created,
-        profile: { name, saved, active, pointsHere: ready },
-        profileCommand,
-        otherAddresses: local.otherAddresses(server.url, server.host),
-      });
-    } else {
-      ctx.out.line(`llmobs server listening on ${server.url}`);
-      ctx.out.keyValues([
-        ['  URL', url === server.url ? url : `${url}  (on this machine; it listens on every interface)`],
-        ...local.otherAddresses(server.url, server.host).map((address, i) => [i === 0 ? '  From others' : '', `${address}  (if the firewall lets them in)`] as const),
-        ['  Project', `${server.project.name} (${server.project.id})`],
-        ['  Public key', keys.publicKey],
-        ['  Secret key', keys.secretKey],
-        ['  Data', server.dataDir ? `${server.dataDir}${server.created ? ' (new)' : ''}` : 'in memory, gone on exit (--ephemeral)'],
-      ]);
-      ctx.out.line();
-      if (saved) {
-        ctx.out.line(`Profile "${name}" points at it and is active: llmobs commands now use this server.`);
-      } else if (profileCommand === null) {
-        ctx.out.line(`Profile "${name}" already points at it and is active.`);
-      } else if (ready) {
-        ctx.out.line(`Profile "${name}" already points at it; make it the active one:`);
-        ctx.out.line(`  ${profileCommand}`);
-      } else {
-        const replacing = replaces ? ` (this replaces your profile "${name}", which points at ${existing.baseUrl ?? existing.region})` : '';
-        ctx.out.line(`Point a profile at it and make it the active one${replacing}:`);
-        ctx.out.line(`  ${profileCommand}`);
-        ctx.out.line(`Or start the server with --profile ${name} to do that for you (another name: --profile NAME).`);
-      }
-      ctx.out.line();
-      ctx.out.info('Press Ctrl-C to stop.');
-    }
+    const profile = local.settleProfile(store, save, url, server.keys);
+    printStarted(ctx, server, url, profile, local.otherAddresses(server.url, server.host));
     await stopped;
     await server.close();
     ctx.out.info('server stopped');
   },
 });
+
+/** Where the server listens, its project and keys, and how to point a profile at it. */
+function printStarted(ctx: Context, server: RunningServer, url: string, profile: LocalProfile, otherAddresses: string[]): void {
+  const { keys } = server;
+  const { name, command } = profile;
+  if (ctx.globals.json) {
+    ctx.out.printJsonLine({
+      url,
+      listening: server.url,
+      project: server.project,
+      publicKey: keys.publicKey,
+      secretKey: keys.secretKey,
+      dataDir: server.dataDir ?? null,
+      created: server.created,
+      profile: { name, saved: profile.saved, active: profile.active, pointsHere: profile.pointsHere },
+      profileCommand: command,
+      otherAddresses,
+    });
+    return;
+  }
+  ctx.out.line(`llmobs server listening on ${server.url}`);
+  ctx.out.keyValues([
+    ['  URL', url === server.url ? url : `${url}  (on this machine; it listens on every interface)`],
+    ...otherAddresses.map((address, i) => [i === 0 ? '  From others' : '', `${address}  (if the firewall lets them in)`] as const),
+    ['  Project', `${server.project.name} (${server.project.id})`],
+    ['  Public key', keys.publicKey],
+    ['  Secret key', keys.secretKey],
+    ['  Data', server.dataDir ? `${server.dataDir}${server.created ? ' (new)' : ''}` : 'in memory, gone on exit (--ephemeral)'],
+  ]);
+  ctx.out.line();
+  if (profile.saved) {
+    ctx.out.line(`Profile "${name}" points at it and is active: llmobs commands now use this server.`);
+  } else if (command === null) {
+    ctx.out.line(`Profile "${name}" already points at it and is active.`);
+  } else if (profile.pointsHere) {
+    ctx.out.line(`Profile "${name}" already points at it; make it the active one:`);
+    ctx.out.line(`  ${command}`);
+  } else {
+    const replacing = profile.replaces ? ` (this replaces your profile "${name}", which points at ${profile.replaces.baseUrl ?? profile.replaces.region})` : '';
+    ctx.out.line(`Point a profile at it and make it the active one${replacing}:`);
+    ctx.out.line(`  ${command}`);
+    ctx.out.line(`Or start the server with --profile ${name} to do that for you (another name: --profile NAME).`);
+  }
+  ctx.out.line();
+  ctx.out.info('Press Ctrl-C to stop.');
+}

@@ -1,9 +1,12 @@
-// Files written over whole, and lock files: the profiles, the caches, a pulled models file. A
-// write goes to a new temporary file beside the target and is renamed over it, so a reader, or a
-// crash, finds the old file or the new one, never a part. A lock is a file created exclusively
-// that holds its owner's pid; one left by a command that died is taken over. Synchronous: the
-// files are small.
-import { closeSync, constants, fstatSync, fsyncSync, lstatSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+// Files written over whole, and lock files: the profiles, the caches, a pulled models file, an
+// export's checkpoint, a listing or re-pricing written to a file. A write goes to a new temporary
+// file beside the target and is renamed over it, so a reader, or a crash, finds the old file or the
+// new one, never a part. A lock is a file created exclusively that holds its owner's pid; one left
+// by a command that died is taken over. Small files are written synchronously; a file written in
+// many pieces as data arrives (openAtomicStream) asynchronously.
+// fs.promises rather than node:fs/promises: it loads on first use, and a command that only writes
+// a cache file does not need it.
+import { closeSync, constants, fstatSync, fsyncSync, lstatSync, openSync, promises as fsp, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 export interface WriteOptions {
@@ -27,16 +30,25 @@ export function temporaryTarget(name: string): string | undefined {
 }
 
 /**
- * Replaces `path` with `text`. The temporary file is created exclusively under a name no one can
- * guess, so a file or link planted beside the target is never written through. Throws the file
+ * The temporary file a write of `path` goes to: a name no one can guess, created exclusively, so a
+ * file or link planted beside the target is never written through.
+ */
+function temporaryName(path: string): string {
+  return `${path}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`;
+}
+
+const CREATE_NEW = constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY;
+
+/**
+ * Replaces `path` with `text` through a temporary file (see temporaryName). Throws the file
  * system's error, with nothing left behind.
  */
 export function writeFileAtomic(path: string, text: string, options: WriteOptions): void {
   const durable = options.durable ?? true;
-  const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`;
+  const temp = temporaryName(path);
   let fd: number | undefined;
   try {
-    fd = openSync(temp, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, options.mode);
+    fd = openSync(temp, CREATE_NEW, options.mode);
     writeSync(fd, text);
     if (durable) fsyncSync(fd);
     closeSync(fd);
@@ -52,6 +64,46 @@ export function writeFileAtomic(path: string, text: string, options: WriteOption
     throw error;
   }
   if (durable) syncDirectory(dirname(path));
+}
+
+/** A file written in pieces under a temporary name beside its target (see openAtomicStream). */
+export interface AtomicStream {
+  /** Appends text (as UTF-8) or bytes. */
+  write(data: string | Uint8Array): Promise<void>;
+  /** Closes the file (flushed first when durable) and renames it over the target. */
+  commit(): Promise<void>;
+  /** Closes and removes the temporary file: the target stays as it was. */
+  discard(): Promise<void>;
+}
+
+/**
+ * `writeFileAtomic` for a file written many times as data arrives: the temporary file is opened
+ * now, and becomes `path` on commit() or goes on discard(). Throws the file system's errors.
+ */
+export async function openAtomicStream(path: string, options: WriteOptions): Promise<AtomicStream> {
+  const durable = options.durable ?? true;
+  const temp = temporaryName(path);
+  const handle = await fsp.open(temp, CREATE_NEW, options.mode);
+  return {
+    async write(data) {
+      const bytes = typeof data === 'string' ? Buffer.from(data) : data;
+      let at = 0;
+      while (at < bytes.length) at += (await handle.write(bytes, at, bytes.length - at)).bytesWritten;
+    },
+    async commit() {
+      try {
+        if (durable) await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await fsp.rename(temp, path);
+      if (durable) syncDirectory(dirname(path));
+    },
+    async discard() {
+      await handle.close().catch(() => {});
+      await fsp.rm(temp, { force: true });
+    },
+  };
 }
 
 function syncDirectory(dir: string): void {

@@ -1,6 +1,6 @@
 // Reading local input files: a missing or unreadable file is a file error (exit 6), bad content a
 // usage error (exit 2) that says where it is. Nothing is sent before both checks pass. And writing
-// a file whole.
+// a file whole, at once or as an output streams in.
 // fs.promises rather than node:fs/promises: it loads on first use, and with it readline and the
 // file watchers, which a command that reads no file does not need at start.
 import { promises as fsp } from 'node:fs';
@@ -9,7 +9,7 @@ import type { Context } from '../context.js';
 import type { InStream } from '../types.js';
 import { CliError, ExitCode, FileError, UsageError } from '../errors.js';
 import { JsonTooDeepError, jsonTextDepth, MAX_JSON_DEPTH, valueDepth } from '../core/json-depth.js';
-import { writeFileAtomic } from './atomic.js';
+import { type AtomicStream, openAtomicStream, writeFileAtomic } from './atomic.js';
 import { InputTooLargeError, MAX_INPUT_BYTES, readAll } from './stdin.js';
 
 /** Reads a file, or stdin when the name is `-`, up to MAX_INPUT_BYTES. */
@@ -101,4 +101,30 @@ export async function writeFileWhole(path: string, text: string, shown = path): 
   } catch (error) {
     throw new FileError(`cannot write ${shown}: ${(error as Error).message}`);
   }
+}
+
+/**
+ * The file an output streams to (`file` as given, from the working directory): it appears whole on
+ * commit(), or not at all (see openAtomicStream). Not flushed to disk: nothing relies on it surviving
+ * a crash, and the command can run again. Opening or writing it fails with a file error that names it.
+ */
+export async function openOutputFile(ctx: Context, file: string): Promise<AtomicStream> {
+  const cannotWrite = (error: unknown) => new FileError(`cannot write ${file}: ${(error as Error).message}`);
+  let stream: AtomicStream;
+  try {
+    stream = await openAtomicStream(resolve(ctx.cwd, file), { mode: 0o644, durable: false });
+  } catch (error) {
+    throw cannotWrite(error);
+  }
+  return {
+    async write(data) {
+      try {
+        await stream.write(data);
+      } catch (error) {
+        throw cannotWrite(error);
+      }
+    },
+    commit: () => stream.commit(),
+    discard: () => stream.discard(),
+  };
 }

@@ -2,8 +2,10 @@
 // reach it at, where it keeps its data, and the profile that points at it.
 import { homedir, networkInterfaces } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Profile } from '../config/schema.js';
+import { type Profile, PROFILE_NAME } from '../config/schema.js';
+import type { ProfileStore } from '../config/store.js';
 import { isLoopbackHost } from '../config/url.js';
+import { UsageError } from '../errors.js';
 
 /** The profile name the printed command uses when --profile is not given. */
 export const DEFAULT_LOCAL_PROFILE = 'local';
@@ -50,4 +52,48 @@ export function isLocalProfile(profile: Profile): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Refuses `llmobs server --profile NAME` when NAME cannot be a profile's name or is the profile of
+ * a server elsewhere. Checked before the server starts, so a refusal leaves nothing running and
+ * nothing written.
+ */
+export function checkProfileToSave(store: ProfileStore, name: string): void {
+  if (!PROFILE_NAME.test(name)) throw new UsageError(`--profile: "${name}" is not a valid profile name (letters, digits, ".", "_" or "-")`);
+  const existing = store.get(name);
+  if (existing && !isLocalProfile(existing)) {
+    throw new UsageError(`profile "${name}" points at ${existing.baseUrl ?? `the ${existing.region} region`}, not at a server on this machine; it is left as it is`, {
+      hint: `Pick another name for the local server, e.g. --profile ${DEFAULT_LOCAL_PROFILE}`,
+    });
+  }
+}
+
+export interface LocalProfile {
+  name: string;
+  /** Saved now (--profile NAME), pointing here and active. */
+  saved: boolean;
+  active: boolean;
+  pointsHere: boolean;
+  /** The profile the command would replace: one of that name that points elsewhere. */
+  replaces: Profile | undefined;
+  /** What makes the profile point here and active: nothing (null), profile use, or profile add --default. */
+  command: string | null;
+}
+
+/** Saves the profile `save` names for the server at `url`, or says which command would make one point here. */
+export function settleProfile(store: ProfileStore, save: string | undefined, url: string, keys: { publicKey: string; secretKey: string }): LocalProfile {
+  const name = save ?? DEFAULT_LOCAL_PROFILE;
+  const existing = store.get(name);
+  if (save !== undefined) store.put(name, { baseUrl: url, publicKey: keys.publicKey, secretKey: keys.secretKey }, true);
+  const saved = save !== undefined;
+  const ready = saved || pointsHere(existing, url, keys);
+  const active = store.activeName() === name;
+  const replaces = existing !== undefined && !ready ? existing : undefined;
+  const command = ready
+    ? active
+      ? null
+      : `llmobs profile use ${name}`
+    : `printf %s '${keys.secretKey}' | llmobs profile add ${name} --base-url ${url} --public-key ${keys.publicKey} --secret-key-stdin --default${replaces ? ' --force' : ''}`;
+  return { name, saved, active, pointsHere: ready, replaces, command };
 }

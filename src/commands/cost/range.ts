@@ -3,7 +3,7 @@
 import { UsageError } from '../../errors.js';
 import { parseMonth, parseTime } from '../../core/time-range.js';
 
-interface Bound {
+export interface Bound {
   time: Date;
   /** How the bound is named in the cache key: relative ones by what was typed. */
   key: string;

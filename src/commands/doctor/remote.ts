@@ -2,7 +2,7 @@
 // Langfuse Cloud region a rejected key belongs to.
 import type { ApiClient } from '../../api/client.js';
 import { compareVersions, MODEL_PUT_SINCE, supportsModelPut } from '../../api/langfuse-version.js';
-import { HealthSchema, ProjectsResponseSchema } from '../../api/schemas/projects.js';
+import { getHealth, getProjects } from '../../api/projects.js';
 import { REGION_NAMES, REGIONS, type Region, regionForUrl } from '../../config/regions.js';
 import type { ResolvedConfig } from '../../config/resolve.js';
 import { isLoopbackHost } from '../../config/url.js';
@@ -75,7 +75,7 @@ export async function checkConnection(ctx: Context, client: ApiClient): Promise<
   const before = ctx.now().getTime();
   let response;
   try {
-    response = await client.request('GET', '/api/public/health', { schema: HealthSchema });
+    response = await getHealth(client);
   } catch (error) {
     if (error instanceof ApiError && error.status > 0) {
       const notLangfuse = error.code === 'bad_response' || /instead of JSON/.test(error.message);
@@ -93,7 +93,7 @@ export async function checkConnection(ctx: Context, client: ApiClient): Promise<
     return { checks: [check('connection', 'Connection', 'fail', summary, { fix })], reachable: false };
   }
   const after = ctx.now().getTime();
-  const { status, version } = response.data;
+  const { status, version } = response.health;
   const checks = [
     check('connection', 'Connection', status === 'OK' ? 'ok' : 'warn', `${client.baseUrl} answers in ${response.durationMs} ms (health: ${status})`, {
       fix: status === 'OK' ? null : 'The server reports a problem with itself; see its status page or logs.',
@@ -152,8 +152,7 @@ export interface CredentialsOutcome {
 export async function checkCredentials(client: ApiClient): Promise<CredentialsOutcome> {
   const title = 'Credentials';
   try {
-    const response = await client.request('GET', '/api/public/projects', { schema: ProjectsResponseSchema });
-    const project = response.data.data[0];
+    const project = (await getProjects(client)).projects[0];
     if (!project) {
       return { check: check('credentials', title, 'fail', 'accepted, but the server returned no project for them', { fix: 'Project commands need a project API key; create one in the project\'s Settings > API Keys.' }), rejected: false };
     }

@@ -1,13 +1,15 @@
 // The checkpoint of an export, kept beside its output (`FILE.llmobs-checkpoint`): what was asked
 // (server, key, query, format, columns, limit) and how far it got (the cursor of the next page,
 // items, pages, and the output's length after the last whole page). It is replaced atomically
-// (written to a temporary file, synced, renamed) only after the page it describes is on disk,
-// so at any moment, even after a crash, it describes a prefix of the output.
-import { open, readdir, rename, rm } from 'node:fs/promises';
+// (written to a temporary file, synced, renamed: io/atomic.ts) only after the page it describes is
+// on disk, so at any moment, even after a crash, it describes a prefix of the output.
+import { readdir, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { sha256Hex } from '../../core/hashes.js';
+import { type ExportRequest, recordOf } from '../../core/observations/export-plan.js';
 import { FileError } from '../../errors.js';
+import { openAtomicStream, temporaryTarget } from '../../io/atomic.js';
 import { readFileBounded } from '../../io/files.js';
 import { InputTooLargeError } from '../../io/stdin.js';
 
@@ -46,6 +48,11 @@ export function identityOf(baseUrl: string, key: string): string {
   return sha256Hex(`${baseUrl}\n${key}`).slice(0, 32);
 }
 
+/** The checkpoint of an export about to start: what it asks for, and no page yet. */
+export function newCheckpoint(request: ExportRequest, source: { identity: string; baseUrl: string }, now: string): Checkpoint {
+  return { version: 1, kind: 'observations-export', ...source, ...recordOf(request), cursor: null, items: 0, pages: 0, bytes: 0, complete: false, startedAt: now, updatedAt: now };
+}
+
 export async function readCheckpoint(path: string): Promise<Checkpoint | undefined> {
   let text: string;
   try {
@@ -70,44 +77,28 @@ export async function readCheckpoint(path: string): Promise<Checkpoint | undefin
 }
 
 export async function writeCheckpoint(path: string, checkpoint: Checkpoint): Promise<void> {
-  const temp = `${path}.${process.pid}.tmp`;
-  const handle = await open(temp, 'w', 0o600);
+  const file = await openAtomicStream(path, { mode: 0o600 });
   try {
-    await handle.writeFile(`${JSON.stringify(checkpoint)}\n`);
-    await handle.sync();
-  } finally {
-    await handle.close();
+    await file.write(`${JSON.stringify(checkpoint)}\n`);
+    await file.commit();
+  } catch (error) {
+    await file.discard();
+    throw error;
   }
-  await rename(temp, path);
-  await syncDirectory(dirname(path));
 }
 
 export async function removeCheckpoint(path: string): Promise<void> {
   await rm(path, { force: true });
   // A run killed while writing a checkpoint leaves its temporary file: the finished export takes
   // those along, so nothing of it stays beside the output.
-  const prefix = `${basename(path)}.`;
+  const name = basename(path);
   let names: string[] = [];
   try {
     names = await readdir(dirname(path));
   } catch {
     return;
   }
-  for (const name of names) {
-    if (name.startsWith(prefix) && /^\d+\.tmp$/.test(name.slice(prefix.length))) await rm(join(dirname(path), name), { force: true });
-  }
-}
-
-/** Makes a rename durable (best effort: some systems cannot open a directory). */
-async function syncDirectory(dir: string): Promise<void> {
-  try {
-    const handle = await open(dir, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    /* not supported here */
+  for (const other of names) {
+    if (temporaryTarget(other) === name) await rm(join(dirname(path), other), { force: true });
   }
 }

@@ -1,17 +1,20 @@
 // Writing an export to a file, page by page, with the checkpoint beside it that makes it
 // resumable (see checkpoint.ts): a new export creates the file once the first page has arrived;
-// a resumed one cuts the file back to the checkpoint's length and continues from its cursor.
+// a resumed one cuts the file back to the checkpoint's length and continues from its cursor, and
+// only when it asks for what the interrupted one asked for, from the same server and key.
 import { open } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { ApiClient, Query } from '../../api/client.js';
-import { observationPages, type WalkState } from '../../api/observations.js';
+import { observationPages, retryOptions, type WalkState } from '../../api/observations.js';
 import type { Context } from '../../context.js';
+import { differencesFrom, type ExportRequest } from '../../core/observations/export-plan.js';
 import type { FieldGroup } from '../../core/observations/fields.js';
-import { CliError, FileError } from '../../errors.js';
-import { type Checkpoint, checkpointPath, removeCheckpoint, writeCheckpoint } from './checkpoint.js';
+import { createWriter, type ItemWriter } from '../../core/observations/writer.js';
+import { CliError, FileError, UsageError } from '../../errors.js';
+import { type Checkpoint, checkpointPath, identityOf, newCheckpoint, readCheckpoint, removeCheckpoint, writeCheckpoint } from './checkpoint.js';
 import { INTERRUPTED, watchInterruption } from './interrupt.js';
 import { Meter } from './meter.js';
-import { createWriter, type ItemWriter } from './writer.js';
 import { countOf } from '../../output/format.js';
 
 const CHECKPOINT_EVERY_MS = 1_000;
@@ -21,11 +24,45 @@ function writerFor(cp: Checkpoint): ItemWriter {
   return createWriter(cp.format, { groups, columns: cp.columns });
 }
 
-function pageOptions(ctx: Context) {
-  return { retries: ctx.globals.retries, sleep: ctx.sleep, trace: (line: string) => ctx.trace(line) };
+
+export interface FileTarget {
+  /** --output as given. */
+  output: string;
+  resume: boolean;
+  force: boolean;
+  /** Whether an option that decides what is exported was given (a resume then checks them). */
+  requestGiven: boolean;
 }
 
-export async function exportToFile(ctx: Context, client: ApiClient, output: string, shown: string, start: Checkpoint, resuming: boolean): Promise<void> {
+/** Exports what `request` asks for to a file: a new export, or (--resume) the rest of one. */
+export async function exportToFile(ctx: Context, request: ExportRequest, target: FileTarget): Promise<void> {
+  const output = resolve(ctx.cwd, target.output);
+  const cpPath = checkpointPath(output);
+  const existing = await readCheckpoint(cpPath);
+  const client = await ctx.api();
+  const identity = identityOf(client.baseUrl, client.config.auth.type === 'basic' ? client.config.auth.publicKey : client.config.auth.type);
+
+  if (target.resume) {
+    if (!existing) throw new UsageError(`nothing to resume: ${target.output} has no checkpoint (${cpPath}); the export finished or never started`);
+    if (existing.identity !== identity) {
+      throw new UsageError(`the checkpoint of ${target.output} was made with another server or key (${existing.baseUrl})`, { hint: 'Resume with the same profile (or --base-url and keys) as the export that was interrupted, or start over with --force.' });
+    }
+    const differences = target.requestGiven ? differencesFrom(existing, request) : [];
+    if (differences.length) {
+      throw new UsageError(`--resume continues the export as it was started; these options differ: ${differences.join(', ')}`, { hint: `Resume with only: llmobs observations export --output ${target.output} --resume` });
+    }
+    await writeExport(ctx, client, output, target.output, existing, true);
+    return;
+  }
+  if (existing && !target.force) {
+    throw new UsageError(`${target.output} holds an unfinished export (${countOf(existing.items, 'observation')} so far)`, {
+      hint: `Continue it with: llmobs observations export --output ${target.output} --resume   (or start over with --force)`,
+    });
+  }
+  await writeExport(ctx, client, output, target.output, newCheckpoint(request, { identity, baseUrl: client.baseUrl }, ctx.now().toISOString()), false);
+}
+
+async function writeExport(ctx: Context, client: ApiClient, output: string, shown: string, start: Checkpoint, resuming: boolean): Promise<void> {
   const cpPath = checkpointPath(output);
   const writer = writerFor(start);
   const meter = new Meter(ctx, resuming ? start.items : 0, resuming ? start.pages : 0);
@@ -90,7 +127,7 @@ export async function exportToFile(ctx: Context, client: ApiClient, output: stri
     if (!cp.complete) {
       const state: WalkState = { cursor: cp.cursor, items: cp.items, pages: cp.pages };
       const query = { ...cp.query } as Query;
-      const pages = observationPages(client, query, state, { ...pageOptions(ctx), max: cp.max ?? undefined, pageSize: cp.pageSize })[Symbol.asyncIterator]();
+      const pages = observationPages(client, query, state, { ...retryOptions(ctx), max: cp.max ?? undefined, pageSize: cp.pageSize })[Symbol.asyncIterator]();
       for (;;) {
         const next = await interruption.race(pages.next());
         if (next === INTERRUPTED) break;

@@ -2,13 +2,11 @@
 // API's filters, validated before anything is sent, and turned into its query parameters.
 import { z } from 'zod';
 import type { Query } from '../../api/client.js';
-import { parseTime, TIME_FORMAT } from '../../core/time-range.js';
+import { parseTime } from '../../core/time-range.js';
 import { formatInteger } from '../../core/thousands.js';
+import { LEVELS, OBSERVATION_TYPES } from './filter-flags.js';
 
-export const OBSERVATION_TYPES = ['GENERATION', 'SPAN', 'EVENT', 'AGENT', 'TOOL', 'CHAIN', 'RETRIEVER', 'EVALUATOR', 'EMBEDDING', 'GUARDRAIL'] as const;
-export const LEVELS = ['DEBUG', 'DEFAULT', 'WARNING', 'ERROR'] as const;
-
-/** A time flag (see TIME_FORMAT), read against the context's clock. */
+/** A time flag (see TIME_FORMAT in core/time-range.ts), read against the context's clock. */
 export function timeOption(now: Date) {
   return z.string().transform((text, check) => {
     const parsed = parseTime(text, now);
@@ -77,5 +75,3 @@ export function observationQuery(filters: ObservationFilters): Query {
     toStartTime: filters.to?.toISOString(),
   };
 }
-
-export const TIME_HELP = `${TIME_FORMAT}`;

@@ -1,5 +1,4 @@
 // llmobs profile add: add or replace a profile.
-import type { Context } from '../../context.js';
 import type { Profile } from '../../config/schema.js';
 import type { Region } from '../../config/regions.js';
 import { ConfigError, UsageError } from '../../errors.js';
@@ -29,76 +28,19 @@ export default defineCommand({
     'llmobs profile add local --base-url http://localhost:3000 --public-key pk-lf-123 --secret-key-stdin < secret.txt',
   ],
   async run(ctx, { args, opts: given }) {
-    const [{ z }, { readSecret }, { maskKey }, { REGION_LIST, REGION_NAMES, REGIONS, regionForUrl }, { PROFILE_NAME }, { normaliseBaseUrl }] = await Promise.all([import('zod'), import('../../io/stdin.js'), import('../../config/mask.js'), import('../../config/regions.js'), import('../../config/schema.js'), import('../../config/url.js')]);
-    const Options = z.object({
-      name: z.string().regex(PROFILE_NAME, 'use letters, digits, ".", "_" or "-" (at most 64, starting with a letter or digit)'),
-      region: z.enum(REGION_NAMES as [Region, ...Region[]], { message: `must be ${REGION_LIST}` }).optional(),
-      publicKey: z.string().min(1).optional(),
-      secretKeyStdin: z.boolean().default(false),
-      apiKeyStdin: z.boolean().default(false),
-      default: z.boolean().default(false),
-      force: z.boolean().default(false),
-    });
-
-    function missingParts(profile: Profile): string[] {
-      const missing: string[] = [];
-      if (!profile.region && !profile.baseUrl) missing.push(`a server (--region ${REGION_NAMES.join('|')} or --base-url)`);
-      if (!profile.apiKey) {
-        if (!profile.publicKey) missing.push('a public key (--public-key)');
-        if (!profile.secretKey) missing.push('a secret key (--secret-key-stdin)');
-      }
-      return missing;
-    }
-
-    async function ask(ctx: Context, profile: Profile): Promise<void> {
-      const prompter = await ctx.prompter();
-      if (!profile.region && !profile.baseUrl) {
-        const choice = await prompter.select<string>({
-          message: 'Server',
-          choices: [
-            ...REGION_NAMES.map((region) => ({ name: `${REGIONS[region].label} (${REGIONS[region].url})`, value: region })),
-            { name: 'Self-hosted or other server', value: 'custom' },
-          ],
-        });
-        if (choice === 'custom') {
-          const raw = await prompter.input({ message: 'Base URL', validate: (value) => validUrl(value) });
-          profile.baseUrl = normaliseBaseUrl(raw, 'the prompt');
-        } else {
-          profile.region = choice as Region;
-        }
-      }
-      if (profile.apiKey) return;
-      if (!profile.publicKey) {
-        profile.publicKey = (await prompter.input({ message: 'Public key (pk-lf-...)', validate: (value) => (value.trim() ? true : 'required') })).trim();
-      }
-      if (!profile.secretKey) {
-        profile.secretKey = (await prompter.password({ message: 'Secret key (sk-lf-...)', validate: (value) => (value.trim() ? true : 'required') })).trim();
-      }
-    }
-
-    function validUrl(value: string): true | string {
-      try {
-        normaliseBaseUrl(value, 'the prompt');
-        return true;
-      } catch (error) {
-        return (error as Error).message;
-      }
-    }
-
-    /** Catches swapped or pasted-wrong keys before they are stored; never echoes a secret. */
-    function checkKeys(profile: Profile): void {
-      if (profile.publicKey?.startsWith('sk-')) {
-        throw new UsageError('the public key looks like a secret key (starts with sk-); pass the secret key on stdin with --secret-key-stdin');
-      }
-      if (profile.secretKey?.startsWith('pk-')) {
-        throw new UsageError('the secret key read from stdin looks like a public key (starts with pk-)');
-      }
-      for (const [label, value] of [['public key', profile.publicKey], ['secret key', profile.secretKey], ['API key', profile.apiKey]] as const) {
-        if (value !== undefined && /\s/.test(value)) throw new UsageError(`the ${label} contains whitespace`);
-      }
-    }
-
-    const opts = parseOptions(Options, { ...given, name: args[0] });
+    const [{ z }, { readSecret }, { REGION_LIST, REGION_NAMES, REGIONS, regionForUrl }, { PROFILE_NAME }, { normaliseBaseUrl }, { checkKeys, missingParts, summarise }, { askMissing }] = await Promise.all([import('zod'), import('../../io/stdin.js'), import('../../config/regions.js'), import('../../config/schema.js'), import('../../config/url.js'), import('../../config/profile-parts.js'), import('./ask.js')]);
+    const opts = parseOptions(
+      z.object({
+        name: z.string().regex(PROFILE_NAME, 'use letters, digits, ".", "_" or "-" (at most 64, starting with a letter or digit)'),
+        region: z.enum(REGION_NAMES as [Region, ...Region[]], { message: `must be ${REGION_LIST}` }).optional(),
+        publicKey: z.string().min(1).optional(),
+        secretKeyStdin: z.boolean().default(false),
+        apiKeyStdin: z.boolean().default(false),
+        default: z.boolean().default(false),
+        force: z.boolean().default(false),
+      }),
+      { ...given, name: args[0] },
+    );
     if (opts.secretKeyStdin && opts.apiKeyStdin) throw new UsageError('use either --secret-key-stdin or --api-key-stdin, not both');
     if (opts.region && ctx.globals.baseUrl) throw new UsageError('use either --region or --base-url, not both');
     if (opts.apiKeyStdin && opts.publicKey) throw new UsageError('--api-key-stdin replaces the key pair: drop --public-key');
@@ -131,7 +73,7 @@ export default defineCommand({
           hint: `Without a terminal nothing is asked. Example:\n  printf %s "$SECRET" | llmobs profile add ${opts.name} --region eu --public-key pk-lf-... --secret-key-stdin`,
         });
       }
-      await ask(ctx, profile);
+      await askMissing(ctx, profile);
     }
     checkKeys(profile);
     ctx.addSecret(profile.secretKey);
@@ -145,16 +87,8 @@ export default defineCommand({
     const active = store.activeName() === opts.name;
     const url = profile.baseUrl ?? REGIONS[profile.region as Region].url;
     if (ctx.globals.json) {
-      ctx.out.printJson({
-        name: opts.name,
-        baseUrl: url,
-        region: profile.region ?? null,
-        auth: profile.apiKey ? 'bearer' : 'basic',
-        publicKey: profile.publicKey ? maskKey(profile.publicKey) : null,
-        active,
-        replaced: existing !== undefined,
-        path: store.path,
-      });
+      const { baseUrl, region, auth, publicKey } = summarise(opts.name, profile, active);
+      ctx.out.printJson({ name: opts.name, baseUrl, region, auth, publicKey, active, replaced: existing !== undefined, path: store.path });
       return;
     }
     ctx.out.success(`${existing ? 'Replaced' : 'Added'} profile "${opts.name}" for ${url}${active ? ' (active)' : ''}`);

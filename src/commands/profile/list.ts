@@ -14,20 +14,10 @@ export default defineCommand({
     'llmobs profile list --json',
   ],
   async run(ctx, { opts }) {
-    const [{ maskKey }, { REGION_NAMES }, { profileUrl }] = await Promise.all([import('../../config/mask.js'), import('../../config/regions.js'), import('../../config/resolve.js')]);
+    const [{ REGION_NAMES }, { summarise }] = await Promise.all([import('../../config/regions.js'), import('../../config/profile-parts.js')]);
     const store = await ctx.profiles();
     const active = store.activeName();
-    const rows = store.names().map((name) => {
-      const profile = store.get(name)!;
-      return {
-        name,
-        active: name === active,
-        baseUrl: profileUrl(profile) ?? null,
-        region: profile.region ?? null,
-        auth: profile.apiKey ? 'bearer' : profile.secretKey ? 'basic' : 'none',
-        publicKey: profile.publicKey ? maskKey(profile.publicKey) : null,
-      };
-    });
+    const rows = store.names().map((name) => summarise(name, store.get(name)!, name === active));
     if (opts.names === true) {
       for (const row of rows) ctx.out.line(row.name);
       return;

@@ -1,3 +1,4 @@
+// llmobs traces get: one trace as a tree of its observations, with its totals.
 import { UsageError } from '../../errors.js';
 import { parseOptions } from '../options.js';
 import { defineCommand } from '../define.js';

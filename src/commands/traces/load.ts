@@ -3,7 +3,7 @@
 // observations of the trace. A trace that is not there yet is asked for again with --wait:
 // ingestion is asynchronous, and a trace is readable seconds after it was sent.
 import type { ApiClient } from '../../api/client.js';
-import { OBSERVATION_PAGE_LIMIT, observationPages } from '../../api/observations.js';
+import { FIRST_PAGE, OBSERVATION_PAGE_LIMIT, observationPages, retryOptions } from '../../api/observations.js';
 import { getTrace, notFoundKind, traceScoresV3 } from '../../api/traces.js';
 import type { Context } from '../../context.js';
 import { ApiNotFoundError, NotFoundError } from '../../errors.js';
@@ -21,10 +21,8 @@ const V2_FIELDS = ['core', 'basic', 'time', 'model', 'usage', 'metrics', 'prompt
 async function fromObservations(ctx: Context, client: ApiClient, id: string, io: boolean): Promise<LoadedTrace | null> {
   const fields = io ? [...V2_FIELDS, 'io', 'metadata'] : V2_FIELDS;
   const observations: Record<string, unknown>[] = [];
-  const pages = observationPages(client, { traceId: id, fields: fields.join(',') }, { cursor: null, items: 0, pages: 0 }, {
-    retries: ctx.globals.retries,
-    sleep: ctx.sleep,
-    trace: (line) => ctx.trace(line),
+  const pages = observationPages(client, { traceId: id, fields: fields.join(',') }, FIRST_PAGE, {
+    ...retryOptions(ctx),
     pageSize: OBSERVATION_PAGE_LIMIT,
     max: 100_000,
     maxPages: ctx.globals.maxPages,

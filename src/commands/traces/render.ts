@@ -1,9 +1,11 @@
 // A trace on the terminal: a header with the trace's fields and totals, then its observations as
 // a tree (type and name, model, level, start after the trace's start, duration, tokens, cost,
 // status), with --io each one's input and output cut to the terminal's width. Piped, the same
-// observations are tab-separated rows (depth first), inputs and outputs whole.
+// observations are tab-separated rows (depth first), inputs and outputs whole. And a list of
+// traces as a table.
 import type { Context } from '../../context.js';
 import { tokenSums } from '../../core/numbers.js';
+import type { TraceRow } from '../../core/traces/list-row.js';
 import { buildTree, flattenTree, readObservation, type TraceObservation, type TraceTotals, traceTotals } from '../../core/traces/tree.js';
 import { displayWidth, truncate } from '../../output/fit.js';
 import { countOf, formatCost, formatSeconds, formatTokens } from '../../output/format.js';
@@ -154,4 +156,35 @@ export function printTrace(ctx: Context, loaded: LoadedTrace, io: boolean): void
 function width(ctx: Context): number {
   const columns = (ctx.io.stdout as { columns?: number }).columns;
   return columns && columns > 40 ? columns : 100;
+}
+
+export function printTraces(ctx: Context, rows: TraceRow[]): void {
+  if (rows.length === 0) {
+    ctx.out.info('No traces match.');
+    return;
+  }
+  ctx.out.table(
+    [
+      { header: 'TIMESTAMP' },
+      { header: 'NAME', style: (t, c) => c.bold(t) },
+      { header: 'USER' },
+      { header: 'SESSION' },
+      { header: 'TAGS' },
+      { header: 'OBS', align: 'right' },
+      { header: 'COST', align: 'right' },
+      { header: 'LATENCY', align: 'right' },
+      { header: 'ID' },
+    ],
+    rows.map((r) => [
+      r.timestamp ? r.timestamp.replace('T', ' ').replace(/\.\d+Z$/, 'Z') : '',
+      r.name ?? '',
+      r.userId ?? '',
+      r.sessionId ?? '',
+      r.tags.join(','),
+      r.observations ?? '',
+      r.totalCost === null ? '' : formatCost(r.totalCost),
+      r.latency === null ? '' : formatSeconds(r.latency),
+      r.id,
+    ]),
+  );
 }

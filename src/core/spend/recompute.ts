@@ -11,7 +11,7 @@ import { selectPricingTier } from '../pricing-tier.js';
 import { createDatedMatcher } from '../models/match-at.js';
 import { createMatcher, type MatchResult } from '../models/match.js';
 import type { ModelDefinition } from '../models/types.js';
-import { CostSum, lenientNumber, lenientNumberMap } from '../numbers.js';
+import { CostSum, lenientNumber } from '../numbers.js';
 import type { TokenCounter } from '../../tokenizer/index.js';
 import { finalizeProvidedUsage, mergeProvidedUsage, ObservationRejectedError } from '../usage.js';
 
@@ -158,7 +158,6 @@ export class Recomputer {
       this.skipped++;
       return null;
     }
-    let result: EstimateResult | null = null;
     let error: string | null = null;
     let priced: { definition: string | null; cost: number | null } | null = null;
     if (model !== NO_MODEL) {

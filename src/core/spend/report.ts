@@ -57,9 +57,33 @@ export interface MetricsQuery {
   config: { row_limit: number };
 }
 
+/** What `--by` names, read: the groupings in order (repeatable or comma-separated), and at most one time grouping. */
+export function readGroupings(items: readonly string[] | undefined): { ok: true; by: Grouping[]; time: TimeGrouping | null } | { ok: false; message: string } {
+  const names = (items ?? ['model']).flatMap((item) => item.split(',')).map((s) => s.trim()).filter(Boolean);
+  const by: Grouping[] = [];
+  let time: TimeGrouping | null = null;
+  for (const name of names) {
+    if ((TIME_GROUPINGS as readonly string[]).includes(name)) {
+      if (time && time !== name) return { ok: false, message: `one time grouping at a time (${time} and ${name} given)` };
+      time = name as TimeGrouping;
+    } else if (name in GROUPINGS) {
+      if (!by.includes(name as Grouping)) by.push(name as Grouping);
+    } else {
+      return { ok: false, message: `unknown grouping "${name}"; use ${[...Object.keys(GROUPINGS), ...TIME_GROUPINGS].join(', ')}` };
+    }
+  }
+  return { ok: true, by, time };
+}
+
+/** Why [from, to) holds nothing, or null when it holds something. */
+export function rangeProblem(from: Date, to: Date): string | null {
+  return from.getTime() < to.getTime() ? null : `the time range is empty: --from (${from.toISOString()}) must be earlier than --to (${to.toISOString()})`;
+}
+
 /** Why a request cannot be answered by one query, or null when it can. */
 export function checkRequest(request: ReportRequest): string | null {
-  if (!(request.from.getTime() < request.to.getTime())) return `the time range is empty: --from (${request.from.toISOString()}) must be earlier than --to (${request.to.toISOString()})`;
+  const empty = rangeProblem(request.from, request.to);
+  if (empty) return empty;
   const high = request.by.filter((g) => HIGH_CARDINALITY.has(GROUPINGS[g]));
   if (high.length && request.time) return `--by ${high.join(', ')} cannot be combined with --by ${request.time}: the Metrics API refuses time series over per-user groups (it would be unbounded). Report per user for the whole range, or per ${request.time} without users`;
   if (new Set(request.by).size !== request.by.length) return '--by names a grouping twice';

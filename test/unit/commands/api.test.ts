@@ -1,7 +1,8 @@
 // `llmobs api` against the real local server: the method rules, headers, --include, --silent,
 // --curl and the %2F hint.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { curlCommand, encodedPromptPath, methodAndPath } from '../../../src/api/raw.js';
+import { methodAndPath } from '../../../src/commands/api/request.js';
+import { curlCommand, encodedPromptPath } from '../../../src/commands/api/render.js';
 import { isolatedEnv, runInProcess } from '../../helpers/cli.js';
 import { type LocalCli, localCli } from '../../helpers/local-cli.js';
 

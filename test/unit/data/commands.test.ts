@@ -11,7 +11,7 @@ import { formatCost, formatSeconds, formatShare } from '../../../src/output/form
 import { lineChunks } from '../../../src/io/line-chunks.js';
 import { costDifference, RecomputeLines } from '../../../src/commands/cost/recompute-lines.js';
 import { type Checkpoint, checkpointPath, identityOf, readCheckpoint, removeCheckpoint, writeCheckpoint } from '../../../src/commands/observations/checkpoint.js';
-import { createWriter, formatOfFile } from '../../../src/commands/observations/writer.js';
+import { createWriter, formatOfFile } from '../../../src/core/observations/writer.js';
 import { builtInDefinitions } from '../../../src/data/catalogue.js';
 import { engineCounter } from '../../../src/tokenizer/index.js';
 import { isolatedEnv, runInProcess, tempDir } from '../../helpers/cli.js';

@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { acquireLock, LockHeldError, NotRegularError, readRegularFileSync, temporaryTarget, writeFileAtomic } from '../../../src/io/atomic.js';
+import { acquireLock, LockHeldError, NotRegularError, openAtomicStream, readRegularFileSync, temporaryTarget, writeFileAtomic } from '../../../src/io/atomic.js';
 import { tempDir } from '../../helpers/cli.js';
 
 describe('writeFileAtomic', () => {
@@ -28,6 +28,38 @@ describe('writeFileAtomic', () => {
     expect(() => writeFileAtomic(join(dir, 'data.json'), 'x', { mode: 0o600 })).toThrow();
     expect(readdirSync(dir)).toEqual(['data.json']);
     expect(readFileSync(join(dir, 'data.json', 'inside'), 'utf8')).toBe('kept');
+  });
+});
+
+describe('openAtomicStream', () => {
+  it('shows the target nothing until commit, then the whole file with the mode asked for', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'out.jsonl');
+    writeFileSync(file, 'old');
+    for (const durable of [true, false]) {
+      const stream = await openAtomicStream(file, { mode: 0o644, durable });
+      await stream.write('{"a":1}\n');
+      await stream.write(Buffer.from('{"b":2}\n'));
+      expect(readFileSync(file, 'utf8')).toBe('old');
+      expect(readdirSync(dir).map((name) => temporaryTarget(name) ?? name).sort()).toEqual(['out.jsonl', 'out.jsonl']);
+      await stream.commit();
+      expect(readFileSync(file, 'utf8')).toBe('{"a":1}\n{"b":2}\n');
+      expect(statSync(file).mode & 0o777).toBe(0o644);
+      expect(readdirSync(dir)).toEqual(['out.jsonl']);
+      writeFileSync(file, 'old');
+    }
+  });
+
+  it('leaves the target as it was when discarded, and nothing beside it', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'out.csv');
+    writeFileSync(file, 'old');
+    const stream = await openAtomicStream(file, { mode: 0o644 });
+    await stream.write('a,b\n');
+    await stream.discard();
+    expect(readFileSync(file, 'utf8')).toBe('old');
+    expect(readdirSync(dir)).toEqual(['out.csv']);
+    await expect(openAtomicStream(join(dir, 'missing', 'out.csv'), { mode: 0o644 })).rejects.toThrow(/ENOENT/);
   });
 });
 

@@ -1,6 +1,5 @@
 // llmobs models list: list model definitions, the project's own.
 import type { ApiModel } from '../../api/schemas/models.js';
-import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { parseOptions } from '../options.js';
 import { defineCommand } from '../define.js';
@@ -26,36 +25,8 @@ export default defineCommand({
     'llmobs models list --limit 200 --csv > models.csv',
   ],
   async run(ctx, { opts: given }) {
-    const [{ z }, { listModels }, { checkPaging, hintMore, listingJson, pagingFields, readList }, { pricesSummary, sourceText, tokenizerShort }] = await Promise.all([import('zod'), import('../../api/models.js'), import('../paging.js'), import('./render.js')]);
-    const Options = z.object({
-      ...pagingFields,
-      custom: z.boolean().default(false),
-      managed: z.boolean().default(false),
-    });
-
-    function print(ctx: Context, items: ApiModel[]): void {
-      if (items.length === 0) {
-        ctx.out.info('No model definitions.');
-        return;
-      }
-      // On a terminal the table fits its width: long patterns and price lists are cut, and on a narrow
-      // one the tokenizer, then the pattern, are left out (source and id, needed to act on a row,
-      // never are). Piped output and --json keep everything.
-      const cut = ctx.out.table(
-        [
-          { header: 'NAME', style: (text, c) => c.bold(text), shrinkTo: 12 },
-          { header: 'MATCH PATTERN', shrinkTo: 14, dropOrder: 2 },
-          { header: 'PRICES (USD)', shrinkTo: 12 },
-          { header: 'TOKENIZER', shrinkTo: 9, dropOrder: 1 },
-          { header: 'SOURCE', style: (text, c) => (text === 'custom' ? c.cyan(text) : c.dim(text)) },
-          { header: 'ID', style: (text, c) => c.dim(text) },
-        ],
-        items.map((m) => [m.modelName, m.matchPattern, pricesSummary(m), tokenizerShort(m), sourceText(m), m.id]),
-      );
-      if (cut) ctx.out.hint('Cut to fit the terminal (… marks a cut value; narrow terminals leave out columns): see a definition in full with llmobs models get <id>, every field with --json.');
-    }
-
-    const opts = parseOptions(Options, given);
+    const [{ z }, { listModels }, { checkPaging, hintMore, listingJson, pagingFields, readList }, { printModelTable }] = await Promise.all([import('zod'), import('../../api/models.js'), import('../paging.js'), import('./render.js')]);
+    const opts = parseOptions(z.object({ ...pagingFields, custom: z.boolean().default(false), managed: z.boolean().default(false) }), given);
     if (opts.custom && opts.managed) throw new UsageError('--custom and --managed exclude each other; leave both out to list every definition');
     const filter = opts.custom ? (m: ApiModel) => !m.isLangfuseManaged : opts.managed ? (m: ApiModel) => m.isLangfuseManaged : undefined;
     checkPaging(opts, { filtered: filter !== undefined, filterFlag: opts.custom ? '--custom' : '--managed' });
@@ -64,7 +35,7 @@ export default defineCommand({
     const listing = await readList((page) => listModels(client, page), opts, { filter, maxPages: ctx.globals.maxPages });
     if (ctx.globals.json) ctx.out.printJson(listingJson(listing));
     else {
-      print(ctx, listing.data);
+      printModelTable(ctx, listing.data);
       if (listing.data.length > 0 && (opts.all || filter)) {
         const custom = listing.data.filter((m) => !m.isLangfuseManaged).length;
         ctx.out.info(`${listing.data.length} definition${listing.data.length === 1 ? '' : 's'} (${custom} custom, ${listing.data.length - custom} built-in)`);

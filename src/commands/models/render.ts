@@ -3,7 +3,8 @@
 import type { Context } from '../../context.js';
 import type { MatchResult } from '../../core/models/match.js';
 import { lossText } from '../../core/models/match-view.js';
-import type { ModelDefinition, ModelUnit, PricingTier, PricingTierCondition, UnknownCondition } from '../../core/models/types.js';
+import type { Finding } from '../../core/models/lint.js';
+import type { ModelDefinition, ModelUnit, PricingTierCondition, UnknownCondition } from '../../core/models/types.js';
 import { defaultPrices, isUnknownCondition, isUsageCondition } from '../../core/models/types.js';
 import { resolveTokenizer } from '../../tokenizer/count-rules.js';
 import { formatUsd } from '../../output/format.js';
@@ -175,5 +176,29 @@ export function printMatch(ctx: Context, result: MatchResult, why: string | null
       [{ header: 'NAME' }, { header: 'SOURCE' }, { header: 'START DATE' }, { header: 'WHY NOT' }, { header: 'ID', style: (t, c) => c.dim(t) }],
       result.losers.map((l) => [l.definition.modelName, l.source, l.definition.startDate ?? '', lossText(l, winner), l.definition.id]),
     );
+  }
+}
+
+/** `models lint`'s findings: grouped by definition on a terminal, a table when piped. */
+export function printFindings(ctx: Context, findings: readonly Finding[]): void {
+  if (findings.length === 0) return;
+  if (!ctx.out.isTTY) {
+    ctx.out.table(
+      [{ header: 'NAME' }, { header: 'ID' }, { header: 'LEVEL' }, { header: 'CODE' }, { header: 'FIELD' }, { header: 'MESSAGE' }],
+      findings.map((f) => [f.modelName, f.id, f.severity, f.code, f.path, f.message]),
+    );
+    return;
+  }
+  const groups = new Map<string, Finding[]>();
+  for (const f of findings) {
+    const key = `${f.modelName ?? ''}${f.id ? ` (${f.id})` : ''}`;
+    groups.set(key, [...(groups.get(key) ?? []), f]);
+  }
+  for (const [title, group] of groups) {
+    ctx.out.heading(title);
+    for (const f of group) {
+      const level = f.severity === 'error' ? ctx.out.c.red('error  ') : ctx.out.c.yellow('warning');
+      ctx.out.line(`  ${level}  ${f.message} ${ctx.out.c.dim(`[${f.code}]`)}`);
+    }
   }
 }

@@ -32,7 +32,7 @@ export default defineCommand({
     'llmobs estimate --batch generations.jsonl > estimates.jsonl',
   ],
   async run(ctx, { opts }) {
-    const [{ preparePatterns }, { assertUsable, definitionsMode, loadDefinitions, REMOTE_CACHE_TTL_MS }, { estimateGeneration, readGeneration }, { printEstimate, resultJson }] = await Promise.all([import('../core/models/engine.js'), import('../model-definitions/index.js'), import('./estimate/single.js'), import('./estimate/render.js')]);
+    const [{ preparePatterns }, { assertUsable, definitionsMode, loadDefinitions, REMOTE_CACHE_TTL_MS }, { estimateGeneration, readGeneration }, { printEstimate, reportNoMatch, resultJson }] = await Promise.all([import('../core/models/engine.js'), import('../model-definitions/index.js'), import('./estimate/single.js'), import('./estimate/render.js')]);
     const mode = definitionsMode(opts);
     const modelsFile = opts.modelsFile as string | undefined;
     if (opts.batch !== undefined) {
@@ -52,11 +52,9 @@ export default defineCommand({
     await preparePatterns(loaded.definitions, input.model);
     const result = await estimateGeneration(ctx, input, loaded);
     assertUsable(loaded, result.matchedModel, input.model);
-    if (ctx.globals.json) {
-      ctx.out.printJson({ ...resultJson(result, opts.explain === true), definitions: loaded.origin });
-      return;
-    }
-    printEstimate(ctx, result, opts.explain === true, loaded.origin);
+    if (ctx.globals.json) ctx.out.printJson({ ...resultJson(result, opts.explain === true), definitions: loaded.origin });
+    else printEstimate(ctx, result, opts.explain === true, loaded.origin);
+    reportNoMatch(ctx, result, loaded.origin);
   },
 });
 

@@ -8,7 +8,7 @@ import { withDecimal } from '../../core/precision.js';
 import { ObservationRejectedError } from '../../core/usage.js';
 import { UsageError } from '../../errors.js';
 import { parseJson, parseJsonOrYaml, readTextInput, tooDeep } from '../../io/files.js';
-import type { LoadedDefinitions } from '../../model-definitions/index.js';
+import { type LoadedDefinitions, suggestModelNames } from '../../model-definitions/index.js';
 import { engineCounter } from '../../tokenizer/index.js';
 import { flagName as flag } from '../options.js';
 
@@ -32,7 +32,8 @@ export async function readGeneration(ctx: Context, opts: Record<string, unknown>
 export async function estimateGeneration(ctx: Context, input: EstimateInput, loaded: LoadedDefinitions): Promise<EstimateResult> {
   try {
     // decimal.js loads only when the exact fast paths of core/precision.ts do not apply.
-    const result = await withDecimal(() => estimate(input, { definitions: loaded.definitions, count: engineCounter }));
+    const suggest = (model: string) => suggestModelNames(loaded, model);
+    const result = await withDecimal(() => estimate(input, { definitions: loaded.definitions, count: engineCounter, suggest }));
     ctx.trace(`models: ${compiledPatternCount()} match patterns compiled for ${loaded.origin.total} definitions (a pattern whose literals are not in the name is not compiled)`);
     return result;
   } catch (error) {

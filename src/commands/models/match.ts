@@ -22,7 +22,7 @@ export default defineCommand({
     'llmobs models match claude-sonnet-4-5 --offline --models-file models.yaml --json',
   ],
   async run(ctx, { args, opts: given }) {
-    const [{ findModel }, { compiledPatternCount, preparePatterns }, { matchView }, { assertUsable, definitionsMode, describeOrigin, loadDefinitions }, { printMatch }] = await Promise.all([import('../../core/models/match.js'), import('../../core/models/engine.js'), import('../../core/models/match-view.js'), import('../../model-definitions/index.js'), import('./render.js')]);
+    const [{ findModel, noMatchMessage }, { compiledPatternCount, preparePatterns }, { matchView }, { assertUsable, definitionsMode, describeOrigin, listNamesHint, loadDefinitions, suggestModelNames }, { printMatch }] = await Promise.all([import('../../core/models/match.js'), import('../../core/models/engine.js'), import('../../core/models/match-view.js'), import('../../model-definitions/index.js'), import('./render.js')]);
     const model = String(args[0]);
     const opts = parseMatchOptions(given);
     // Always the server's current definitions (no cache): this is the command to check a change.
@@ -33,11 +33,16 @@ export default defineCommand({
     const result: MatchResult = model === '' ? { model, winner: null, tiedWith: [], losers: [], unevaluated: [] } : findModel(model, definitions);
     ctx.trace(`models: ${compiledPatternCount()} match patterns compiled for ${loaded.origin.total} definitions (a pattern whose literals are not in the name is not compiled)`);
     assertUsable(loaded, result.winner?.definition, model);
-    const view = matchView(result, loaded.origin);
+    const suggestions = result.winner === null && model !== '' ? suggestModelNames(loaded, model) : [];
+    const view = matchView(result, loaded.origin, suggestions);
 
     if (ctx.globals.json) ctx.out.printJson(view);
-    else printMatch(ctx, result, view.why);
+    else printMatch(ctx, result, view.why, suggestions);
     ctx.out.info(`Matched against ${describeOrigin(loaded.origin)}.`);
+    if (result.winner === null && model !== '') {
+      ctx.out.warn(noMatchMessage(model, suggestions));
+      if (suggestions.length === 0) ctx.out.hint(listNamesHint(loaded.origin));
+    }
     if (model !== model.trim()) ctx.out.warn('the name has leading or trailing spaces; the server matches the name exactly as sent, spaces included');
     for (const skipped of result.unevaluated.filter((u) => u.affectsResult)) {
       ctx.out.warn(`the pattern of "${skipped.definition.modelName}" (${skipped.definition.id}) ${skipped.reason}; it could change the result`);

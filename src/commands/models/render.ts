@@ -146,12 +146,13 @@ export function printModelTable(ctx: Context, items: readonly ModelDefinition[])
 }
 
 /** What `models match` found, for people: the winner with its tokenizer and prices, and who lost. */
-export function printMatch(ctx: Context, result: MatchResult, why: string | null): void {
+export function printMatch(ctx: Context, result: MatchResult, why: string | null, suggestions: readonly string[] = []): void {
   const winner = result.winner?.definition;
   if (!winner) {
     ctx.out.keyValues([
       ['Model name', result.model],
       ['Matches', result.model === '' ? 'nothing: the server does no lookup for an empty model name' : 'no definition'],
+      ...(suggestions.length > 0 ? [['Closest names', suggestions.join(', ')] as [string, string]] : []),
     ]);
     ctx.out.line();
     ctx.out.line('The server would compute no cost and count no tokens for such generations; usage sent with them is still stored.');

@@ -49,8 +49,11 @@ export function tokenizerView(definition: ModelDefinition) {
   return r.reason === 'no-tokenizer' ? null : { id: definition.tokenizerId, problem: r.reason, message: r.message };
 }
 
-/** The --json object of `models match`; `definitions` says which definitions were matched against. */
-export function matchView<Origin>(result: MatchResult, definitions: Origin) {
+/**
+ * The --json object of `models match`; `definitions` says which definitions were matched against.
+ * Without a match it has the names to suggest (see core/did-you-mean.ts), maybe none.
+ */
+export function matchView<Origin>(result: MatchResult, definitions: Origin, suggestions: readonly string[] = []) {
   const winner = result.winner?.definition ?? null;
   return {
     model: result.model,
@@ -66,5 +69,6 @@ export function matchView<Origin>(result: MatchResult, definitions: Origin) {
     ties: result.tiedWith.map(definitionSummary),
     losers: winner ? result.losers.map((l) => ({ ...definitionSummary(l), reason: l.reason, explanation: lossText(l, winner) })) : [],
     notEvaluated: result.unevaluated.map((u) => ({ ...definitionSummary(u), reason: u.reason, couldChangeResult: u.affectsResult })),
+    ...(winner === null ? { suggestions: [...suggestions] } : {}),
   };
 }

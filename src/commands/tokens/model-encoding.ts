@@ -1,9 +1,10 @@
 // Which tokenizer `tokens count --model` uses: the one of the definition the model name matches,
 // in the definitions every command that matches names uses (see src/model-definitions/).
 import type { Context } from '../../context.js';
+import { didYouMean } from '../../core/did-you-mean.js';
 import { findModel } from '../../core/models/match.js';
 import { preparePatterns } from '../../core/models/engine.js';
-import { assertUsable, definitionsMode, type DefinitionsOrigin, describeOrigin, loadDefinitions, REMOTE_CACHE_TTL_MS } from '../../model-definitions/index.js';
+import { assertUsable, definitionsMode, type DefinitionsOrigin, describeOrigin, loadDefinitions, REMOTE_CACHE_TTL_MS, suggestModelNames } from '../../model-definitions/index.js';
 import { resolveTokenizer } from '../../tokenizer/count-rules.js';
 import type { EncodingName } from '../../tokenizer/encodings.js';
 import { UsageError } from '../../errors.js';
@@ -22,7 +23,8 @@ export async function encodingForModel(ctx: Context, model: string, opts: Record
   await preparePatterns(loaded.definitions, model);
   const winner = findModel(model, loaded.definitions).winner;
   if (!winner) {
-    throw new UsageError(`no model definition matches "${model}"`, { hint: `Pass --encoding, or add a definition with --models-file. See: llmobs models match ${model}` });
+    const hint = didYouMean(suggestModelNames(loaded, model));
+    throw new UsageError(`no model definition matches "${model}"${hint ? `; ${hint}` : ''}`, { hint: `Pass --encoding, or add a definition with --models-file. See: llmobs models match ${model}` });
   }
   assertUsable(loaded, winner.definition, model);
   const resolution = resolveTokenizer(winner.definition);

@@ -47,9 +47,12 @@ export default defineCommand({
     const warnings = findings.length - errors;
     if (ctx.globals.json) ctx.out.printJson({ checked, errors, warnings, findings });
     else printFindings(ctx, findings);
-    const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
     const summary = `${plural(checked, 'custom definition')} checked: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}`;
     if (errors > 0 || (opts.strict && warnings > 0)) throw new PreconditionError(summary, { hint: errors > 0 ? undefined : 'Warnings fail the check because of --strict.' });
     ctx.out.info(summary);
   },
 });
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}

@@ -22,7 +22,7 @@ export default defineCommand({
     'llmobs models match claude-sonnet-4-5 --offline --models-file models.yaml --json',
   ],
   async run(ctx, { args, opts: given }) {
-    const [{ findModel, noMatchMessage }, { compiledPatternCount, preparePatterns }, { matchView }, { assertUsable, definitionsMode, describeOrigin, listNamesHint, loadDefinitions, suggestModelNames }, { printMatch }] = await Promise.all([import('../../core/models/match.js'), import('../../core/models/engine.js'), import('../../core/models/match-view.js'), import('../../model-definitions/index.js'), import('./render.js')]);
+    const [{ findModel }, { compiledPatternCount, preparePatterns }, { matchView }, { assertUsable, definitionsMode, loadDefinitions, suggestModelNames }, { printMatch, printMatchNotes }] = await Promise.all([import('../../core/models/match.js'), import('../../core/models/engine.js'), import('../../core/models/match-view.js'), import('../../model-definitions/index.js'), import('./render.js')]);
     const model = String(args[0]);
     const opts = parseMatchOptions(given);
     // Always the server's current definitions (no cache): this is the command to check a change.
@@ -38,18 +38,7 @@ export default defineCommand({
 
     if (ctx.globals.json) ctx.out.printJson(view);
     else printMatch(ctx, result, view.why, suggestions);
-    ctx.out.info(`Matched against ${describeOrigin(loaded.origin)}.`);
-    if (result.winner === null && model !== '') {
-      ctx.out.warn(noMatchMessage(model, suggestions));
-      if (suggestions.length === 0) ctx.out.hint(listNamesHint(loaded.origin));
-    }
-    if (model !== model.trim()) ctx.out.warn('the name has leading or trailing spaces; the server matches the name exactly as sent, spaces included');
-    for (const skipped of result.unevaluated.filter((u) => u.affectsResult)) {
-      ctx.out.warn(`the pattern of "${skipped.definition.modelName}" (${skipped.definition.id}) ${skipped.reason}; it could change the result`);
-    }
-    if (result.tiedWith.length > 0) {
-      ctx.out.warn(`the server's choice is undefined: ${result.tiedWith.length + 1} definitions tie (same kind, same start date). Give one a later start date to decide.`);
-    }
+    printMatchNotes(ctx, result, loaded.origin, suggestions);
 
     if (opts.expect !== undefined) {
       const winner = result.winner?.definition;

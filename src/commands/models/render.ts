@@ -1,13 +1,15 @@
 // How model definitions read on a terminal: prices per million tokens (the API keeps USD per
-// unit; --json output keeps those numbers), tokenizers in words, tiers with their conditions.
+// unit; --json output keeps those numbers), tokenizers in words, tiers with their conditions;
+// and what list, match and lint print of them.
 import type { Context } from '../../context.js';
-import type { MatchResult } from '../../core/models/match.js';
+import { type MatchResult, noMatchMessage } from '../../core/models/match.js';
 import { lossText } from '../../core/models/match-view.js';
 import type { Finding } from '../../core/models/lint.js';
 import type { ModelDefinition, ModelUnit, PricingTierCondition, UnknownCondition } from '../../core/models/types.js';
 import { defaultPrices, isUnknownCondition, isUsageCondition } from '../../core/models/types.js';
 import { resolveTokenizer } from '../../tokenizer/count-rules.js';
 import { formatUsd } from '../../output/format.js';
+import { type DefinitionsOrigin, describeOrigin, listNamesHint } from '../../model-definitions/index.js';
 
 const PER_UNIT: Record<ModelUnit, string> = {
   TOKENS: 'token',
@@ -177,6 +179,23 @@ export function printMatch(ctx: Context, result: MatchResult, why: string | null
       [{ header: 'NAME' }, { header: 'SOURCE' }, { header: 'START DATE' }, { header: 'WHY NOT' }, { header: 'ID', style: (t, c) => c.dim(t) }],
       result.losers.map((l) => [l.definition.modelName, l.source, l.definition.startDate ?? '', lossText(l, winner), l.definition.id]),
     );
+  }
+}
+
+/** What `models match` says on stderr: the definitions it used, no match (the names to suggest), and doubts. */
+export function printMatchNotes(ctx: Context, result: MatchResult, origin: DefinitionsOrigin, suggestions: readonly string[]): void {
+  const model = result.model;
+  ctx.out.info(`Matched against ${describeOrigin(origin)}.`);
+  if (result.winner === null && model !== '') {
+    ctx.out.warn(noMatchMessage(model, suggestions));
+    if (suggestions.length === 0) ctx.out.hint(listNamesHint(origin));
+  }
+  if (model !== model.trim()) ctx.out.warn('the name has leading or trailing spaces; the server matches the name exactly as sent, spaces included');
+  for (const skipped of result.unevaluated.filter((u) => u.affectsResult)) {
+    ctx.out.warn(`the pattern of "${skipped.definition.modelName}" (${skipped.definition.id}) ${skipped.reason}; it could change the result`);
+  }
+  if (result.tiedWith.length > 0) {
+    ctx.out.warn(`the server's choice is undefined: ${result.tiedWith.length + 1} definitions tie (same kind, same start date). Give one a later start date to decide.`);
   }
 }
 

@@ -1,7 +1,5 @@
 // llmobs estimate: the usage and cost of a generation, with the rules the server applies at
 // ingestion, computed locally.
-import type { Context } from '../context.js';
-import type { EstimateInput } from '../core/estimate.js';
 import { UsageError } from '../errors.js';
 import { flagName as flag } from './options.js';
 import { defineCommand } from './define.js';
@@ -34,17 +32,14 @@ export default defineCommand({
     'llmobs estimate --batch generations.jsonl > estimates.jsonl',
   ],
   async run(ctx, { opts }) {
-    const [{ estimate }, { JsonTooDeepError }, { compiledPatternCount, preparePatterns }, { withDecimal }, { ObservationRejectedError }, { parseJson, parseJsonOrYaml, readTextInput, tooDeep }, { engineCounter }, { assertUsable, definitionsMode, loadDefinitions, REMOTE_CACHE_TTL_MS }, { printEstimate, resultJson }] = await Promise.all([import('../core/estimate.js'), import('../core/json-depth.js'), import('../core/models/engine.js'), import('../core/precision.js'), import('../core/usage.js'), import('../io/files.js'), import('../tokenizer/index.js'), import('../model-definitions/index.js'), import('./estimate/render.js')]);
-    function exclusive(opts: Record<string, unknown>, a: string, b: string): void {
-      if (opts[a] !== undefined && opts[b] !== undefined) throw new UsageError(`use ${flag(a)} or ${flag(b)}, not both`);
-    }
-
+    const [{ preparePatterns }, { assertUsable, definitionsMode, loadDefinitions, REMOTE_CACHE_TTL_MS }, { estimateGeneration, readGeneration }, { printEstimate, reportNoMatch, resultJson }] = await Promise.all([import('../core/models/engine.js'), import('../model-definitions/index.js'), import('./estimate/single.js'), import('./estimate/render.js')]);
     const mode = definitionsMode(opts);
+    const modelsFile = opts.modelsFile as string | undefined;
     if (opts.batch !== undefined) {
-      const single = ['model', 'input', 'inputFile', 'output', 'outputFile', 'usage', 'usageFile', 'cost', 'modelParameters', 'metadata', 'level', 'explain'].filter((key) => opts[key] !== undefined);
+      const single = SINGLE_GENERATION_FLAGS.filter((key) => opts[key] !== undefined);
       if (single.length) throw new UsageError(`--batch reads everything from the file; drop ${single.map(flag).join(', ')}`);
       const { runBatch } = await import('./estimate/batch.js');
-      await runBatch(ctx, { file: opts.batch as string, modelsFile: opts.modelsFile as string | undefined, mode });
+      await runBatch(ctx, { file: opts.batch as string, modelsFile, mode });
       return;
     }
     if (typeof opts.model !== 'string') throw new UsageError('--model is required (or --batch FILE)');
@@ -52,35 +47,20 @@ export default defineCommand({
     exclusive(opts, 'output', 'outputFile');
     exclusive(opts, 'usage', 'usageFile');
 
-    const input: EstimateInput = { model: opts.model };
-    const text = async (inline: string, file: string) =>
-      opts[inline] !== undefined ? (opts[inline] as string) : opts[file] !== undefined ? await readTextInput(ctx, opts[file] as string) : undefined;
-    const json = (key: string) => (opts[key] === undefined ? undefined : parseJson(opts[key] as string, flag(key)));
-    input.input = await text('input', 'inputFile');
-    input.output = await text('output', 'outputFile');
-    input.usageDetails = opts.usageFile !== undefined ? await parseJsonOrYaml(await readTextInput(ctx, opts.usageFile as string), opts.usageFile as string) : json('usage');
-    input.costDetails = json('cost');
-    input.modelParameters = json('modelParameters');
-    input.metadata = json('metadata');
-    if (opts.level !== undefined) input.level = opts.level as EstimateInput['level'];
-
-    const loaded = await loadDefinitions(ctx, { mode, modelsFile: opts.modelsFile as string | undefined, maxAgeMs: REMOTE_CACHE_TTL_MS, model: input.model });
+    const input = await readGeneration(ctx, opts);
+    const loaded = await loadDefinitions(ctx, { mode, modelsFile, maxAgeMs: REMOTE_CACHE_TTL_MS, model: input.model });
     await preparePatterns(loaded.definitions, input.model);
-    let result;
-    try {
-      // decimal.js loads only when the exact fast paths of core/precision.ts do not apply.
-      result = await withDecimal(() => estimate(input, { definitions: loaded.definitions, count: engineCounter }));
-      ctx.trace(`models: ${compiledPatternCount()} match patterns compiled for ${loaded.origin.total} definitions (a pattern whose literals are not in the name is not compiled)`);
-    } catch (error) {
-      if (error instanceof ObservationRejectedError) throw new UsageError(error.message);
-      if (error instanceof JsonTooDeepError) throw tooDeep(error.what);
-      throw error;
-    }
+    const result = await estimateGeneration(ctx, input, loaded);
     assertUsable(loaded, result.matchedModel, input.model);
-    if (ctx.globals.json) {
-      ctx.out.printJson({ ...resultJson(result, opts.explain === true), definitions: loaded.origin });
-      return;
-    }
-    printEstimate(ctx, result, opts.explain === true, loaded.origin);
+    if (ctx.globals.json) ctx.out.printJson({ ...resultJson(result, opts.explain === true), definitions: loaded.origin });
+    else printEstimate(ctx, result, opts.explain === true, loaded.origin);
+    reportNoMatch(ctx, result, loaded.origin);
   },
 });
+
+/** The flags of one generation, which --batch reads from its file instead. */
+const SINGLE_GENERATION_FLAGS = ['model', 'input', 'inputFile', 'output', 'outputFile', 'usage', 'usageFile', 'cost', 'modelParameters', 'metadata', 'level', 'explain'];
+
+function exclusive(opts: Record<string, unknown>, a: string, b: string): void {
+  if (opts[a] !== undefined && opts[b] !== undefined) throw new UsageError(`use ${flag(a)} or ${flag(b)}, not both`);
+}

@@ -3,7 +3,7 @@ import type { CostResult } from './cost.js';
 import { isEmpty } from './objects.js';
 import { computeCost } from './cost.js';
 import type { MatchResult } from './models/match.js';
-import { findModel } from './models/match.js';
+import { findModel, noMatchMessage } from './models/match.js';
 import type { DefinitionSource, ModelDefinition } from './models/types.js';
 import type { TierSelection } from './pricing-tier.js';
 import { selectPricingTier } from './pricing-tier.js';
@@ -35,6 +35,8 @@ export interface EstimateOptions {
   count: TokenCounter;
   /** Matching over `definitions`, e.g. `createMatcher(definitions)` to reuse answers across calls. */
   match?: (model: string) => MatchResult;
+  /** The model names to suggest when no definition matches a name (see core/did-you-mean.ts). */
+  suggest?: (model: string) => readonly string[];
 }
 
 export interface MatchedModel {
@@ -77,6 +79,8 @@ export interface EstimateResult {
   totalCost: number | null;
   pricingTier: string | null;
   warnings: EstimateWarning[];
+  /** When no definition matches the name and `suggest` was given: the names it suggests, maybe none. */
+  suggestions?: string[];
   explain: EstimateExplanation;
 }
 
@@ -207,8 +211,10 @@ export function estimateFromProvided(input: GenerationFields, provided: Provided
       warn('ambiguous-match', `${names.join(', ')} match equally well (same group and start date); the server may pick any of them. Shown: the first by id.`);
     }
   }
+  let suggestions: string[] | undefined;
   if (!definition) {
-    warn('no-matching-model', input.model === '' ? 'The model name is empty, so the server does not look for a definition.' : `No model definition matches "${input.model}"; the server computes neither usage nor cost for it.`);
+    if (input.model !== '' && options.suggest) suggestions = [...options.suggest(input.model)];
+    warn('no-matching-model', noMatchMessage(input.model, suggestions));
   }
 
   const resolution = definition ? tokenizerOf(definition) : null;
@@ -326,6 +332,7 @@ export function estimateFromProvided(input: GenerationFields, provided: Provided
     totalCost: cost.stored.totalCost,
     pricingTier: tier.tier?.name ?? null,
     warnings,
+    ...(suggestions ? { suggestions } : {}),
     explain: {
       match,
       tokenizer: resolution,

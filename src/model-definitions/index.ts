@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { configDir } from '../config/dir.js';
 import { ENVIRONMENT_VARIABLES } from '../config/variables.js';
 import type { Context } from '../context.js';
+import { closestNames } from '../core/did-you-mean.js';
 import type { ModelDefinition } from '../core/models/types.js';
 import { builtInCandidates, builtInDefinitions, catalogueInfo } from '../data/catalogue.js';
 import { CliError, UsageError } from '../errors.js';
@@ -200,6 +201,24 @@ export function assertUsable(loaded: Pick<LoadedDefinitions, 'unusable'>, defini
   if (reason !== undefined) {
     throw new UsageError(`"${model}" matches ${reason}`, { hint: 'Fix the definition (see: llmobs models lint --offline --models-file <file>); names it does not match are unaffected.' });
   }
+}
+
+/**
+ * The model names closest to `model` among the definitions in use, for a name none of them
+ * matches. With the catalogue in use that is all of it, also the definitions left out of
+ * `definitions` as certain not to match.
+ */
+export function suggestModelNames(loaded: Pick<LoadedDefinitions, 'definitions' | 'origin' | 'unusable'>, model: string): string[] {
+  const usable = loaded.definitions.filter((d) => !loaded.unusable.has(d.id));
+  const builtIn = loaded.origin.source === 'catalogue' ? builtInDefinitions() : [];
+  return closestNames(model, [...usable, ...builtIn].map((d) => d.modelName));
+}
+
+/** Where to see every model name of the definitions in use. */
+export function listNamesHint(origin: DefinitionsOrigin): string {
+  if (origin.source === 'project') return 'See every definition with: llmobs models list --all';
+  if (origin.source === 'catalogue') return 'See every built-in definition with: llmobs models list --offline --all';
+  return `See every definition in ${origin.modelsFile}.`;
 }
 
 /** One line for people: which definitions, from where, and why. */

@@ -131,6 +131,19 @@ describe('match', () => {
     const none = await run(['match', 'no-such-model-anywhere']);
     expect(none.exitCode).toBe(0);
     expect(none.stdout).toContain('no definition');
+    expect(none.stderr.trimEnd().split('\n').slice(-2)).toEqual([
+      'warning: No model definition matches "no-such-model-anywhere"; the server computes neither usage nor cost for it.',
+      'See every definition with: llmobs models list --all',
+    ]);
+    // A near miss: the closest names of the project's definitions, its own included.
+    const typo = await run(['match', 'e2e-flgas']);
+    expect(typo.exitCode).toBe(0);
+    expect(typo.stdout).toContain('Closest names\te2e-flags');
+    expect(typo.stderr.trimEnd().split('\n').at(-1)).toMatch(/^warning: No model definition matches "e2e-flgas"; did you mean e2e-flags[,?]/);
+    const typoJson = json((await run(['match', 'GPT4O', '--offline', '--json'])).stdout);
+    expect(typoJson).toMatchObject({ matched: false, winner: null });
+    expect(typoJson.suggestions[0]).toBe('gpt-4o');
+    expect(json((await run(['match', 'gpt-4o', '--offline', '--json'])).stdout)).not.toHaveProperty('suggestions');
     const expectFails = await run(['match', 'gpt-4o', '--expect', 'e2e-flags']);
     expect(expectFails.exitCode).toBe(9);
     expect(expectFails.stderr).toContain('"gpt-4o" matches "gpt-4o"');

@@ -46,6 +46,10 @@ describe('tokens count', () => {
     expect(noTokenizer.stderr).toContain('no usable tokenizer');
     const noMatch = await llmobs(['tokens', 'count', '--model', 'my-model', 'hi']);
     expect(noMatch.exitCode).toBe(2);
+    expect(noMatch.stderr).toContain('error: no model definition matches "my-model"\n');
+    const typo = await llmobs(['tokens', 'count', '--model', 'gpt4o', 'hi']);
+    expect(typo.exitCode).toBe(2);
+    expect(typo.stderr).toMatch(/^error: no model definition matches "gpt4o"; did you mean gpt-4o[,?]/);
     const both = await llmobs(['tokens', 'count', '--model', 'gpt-4o', '--encoding', 'claude', 'hi']);
     expect(both.exitCode).toBe(2);
     const missing = await llmobs(['tokens', 'count', '--file', '/nonexistent/file.txt']);

@@ -1,6 +1,6 @@
 // Output of `llmobs estimate`: the documented JSON object, a human summary, and `--explain` in words.
 import type { Context } from '../../context.js';
-import { type DefinitionsOrigin, describeOrigin } from '../../model-definitions/index.js';
+import { type DefinitionsOrigin, describeOrigin, listNamesHint } from '../../model-definitions/index.js';
 import { priceText, unknownConditionText } from '../models/render.js';
 // From the modules, not the core/index.js barrel, which brings the zod schemas along.
 import type { EstimateResult } from '../../core/estimate.js';
@@ -21,6 +21,7 @@ export function resultJson(result: EstimateResult, explain: boolean): Record<str
     pricingTier: result.pricingTier,
     warnings: result.warnings,
   };
+  if (result.suggestions) json.suggestions = result.suggestions;
   if (explain) json.explain = explainData(result);
   return json;
 }
@@ -149,7 +150,19 @@ export function printEstimate(ctx: Context, result: EstimateResult, explain: boo
     out.line();
     printExplanation(ctx, result);
   }
-  for (const warning of result.warnings) out.warn(`${warning.message} [${warning.code}]`);
+  // No match is said last, by the command, in every output format (see reportNoMatch).
+  for (const warning of result.warnings) if (warning.code !== 'no-matching-model') out.warn(`${warning.message} [${warning.code}]`);
+}
+
+/**
+ * No definition matches: said on stderr whatever the output format, last, with the names to
+ * suggest (the warning's message has them), so that a price of nothing is never taken for a price.
+ */
+export function reportNoMatch(ctx: Context, result: EstimateResult, origin: DefinitionsOrigin): void {
+  const warning = result.matchedModel === null ? result.warnings.find((w) => w.code === 'no-matching-model') : undefined;
+  if (!warning) return;
+  ctx.out.warn(`${warning.message} [${warning.code}]`);
+  if (result.model !== '' && !result.suggestions?.length) ctx.out.hint(listNamesHint(origin));
 }
 
 function printExplanation(ctx: Context, result: EstimateResult): void {

@@ -1,9 +1,6 @@
 // llmobs models create: create a model definition from flags or a file.
-import type { Context } from '../../context.js';
-import type { DefinitionIssue } from '../../core/models/issues.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { parseOptions } from '../options.js';
-import type { DefinitionFlags } from './draft-input.js';
 import { defineCommand } from '../define.js';
 
 export default defineCommand({
@@ -29,54 +26,34 @@ export default defineCommand({
     'llmobs models create --name ft:gpt-4o:acme --match-pattern \'(?i)^ft:gpt-4o:acme(:.+)?$\' --price input=3.75/1M --price output=15/1M',
     'llmobs models create --file model.yaml --dry-run',
   ],
-  async run(ctx, { opts }) {
-    const [{ createModel, MODELS_PATH }, { forgetRemoteDefinitions }, { applyFlags, checkForSending, DefinitionFlags, emptyInput, exactPattern, hasDefinitionChanges, overlay, readDefinitionFile }, { printChanged }] = await Promise.all([import('../../api/models.js'), import('../../model-definitions/remote.js'), import('./draft-input.js'), import('./render.js')]);
-    async function run(ctx: Context, flags: DefinitionFlags): Promise<void> {
-      if (!hasDefinitionChanges(flags)) {
-        throw new UsageError('nothing to create: give the definition with flags or --file', {
-          hint: 'For example: llmobs models create --name my-model --price input=2.5/1M --price output=10/1M',
-        });
-      }
-      let input = emptyInput();
-      let earlier: DefinitionIssue[] = [];
-      if (flags.file !== undefined) {
-        const file = await readDefinitionFile(ctx, flags.file);
-        input = overlay(input, file.input);
-        earlier = file.issues;
-      }
-      const notes: string[] = [];
-      input = applyFlags(input, flags, notes);
-      if (input.matchPattern === undefined && typeof input.modelName === 'string' && input.modelName !== '') {
-        input = { ...input, matchPattern: exactPattern(input.modelName) };
-        notes.push(`no match pattern given: using ${input.matchPattern as string} (this name exactly, in any case)`);
-      }
-      for (const note of notes) ctx.out.info(note);
-      const { body } = checkForSending(ctx, input, { strict: flags.strict, fromFile: flags.file !== undefined, earlier });
-
-      if (flags.dryRun) {
-        ctx.out.printJson(body);
-        ctx.out.info(`Dry run: POST ${MODELS_PATH} was not sent.`);
-        return;
-      }
-      const client = await ctx.api();
-      let model;
-      try {
-        model = await createModel(client, body);
-      } catch (error) {
-        if (error instanceof ApiError && error.status === 400 && /already exists/i.test(error.serverMessage ?? '')) {
-          error.hint = `Change the existing one with: llmobs models update '${body.modelName}' ..., or pick another --name.`;
-        }
-        throw error;
-      }
-      await forgetRemoteDefinitions(ctx, client);
-      printChanged(ctx, model, `Created model definition "${model.modelName}" (${model.id})`);
-      const { builtInDefinitions } = await import('../../data/catalogue.js');
-      if (builtInDefinitions().some((d) => d.modelName === model.modelName)) {
-        ctx.out.hint(`It overrides the built-in "${model.modelName}" for every model name its pattern matches.`);
-      }
-      ctx.out.hint(`See what a model name matches with: llmobs models match <model-name>`);
+  async run(ctx, { opts: given }) {
+    const [{ createModel, MODELS_PATH }, { forgetRemoteDefinitions }, { DefinitionFlags, emptyInput, hasDefinitionChanges, layeredDefinition, readDefinitionFile }, { printChanged }, { builtInDefinitions }] = await Promise.all([import('../../api/models.js'), import('../../model-definitions/remote.js'), import('./draft-input.js'), import('./render.js'), import('../../data/catalogue.js')]);
+    const flags = parseOptions(DefinitionFlags, given);
+    if (!hasDefinitionChanges(flags)) {
+      throw new UsageError('nothing to create: give the definition with flags or --file', {
+        hint: 'For example: llmobs models create --name my-model --price input=2.5/1M --price output=10/1M',
+      });
+    }
+    const file = flags.file !== undefined ? await readDefinitionFile(ctx, flags.file) : undefined;
+    const { body } = layeredDefinition(ctx, emptyInput(), file, flags, { exactPatternByDefault: true });
+    if (flags.dryRun) {
+      ctx.out.printJson(body);
+      ctx.out.info(`Dry run: POST ${MODELS_PATH} was not sent.`);
+      return;
     }
 
-    await run(ctx, parseOptions(DefinitionFlags, opts));
+    const client = await ctx.api();
+    const model = await createModel(client, body).catch((error: unknown) => {
+      if (error instanceof ApiError && error.status === 400 && /already exists/i.test(error.serverMessage ?? '')) {
+        error.hint = `Change the existing one with: llmobs models update '${body.modelName}' ..., or pick another --name.`;
+      }
+      throw error;
+    });
+    await forgetRemoteDefinitions(ctx, client);
+    printChanged(ctx, model, `Created model definition "${model.modelName}" (${model.id})`);
+    if (builtInDefinitions().some((d) => d.modelName === model.modelName)) {
+      ctx.out.hint(`It overrides the built-in "${model.modelName}" for every model name its pattern matches.`);
+    }
+    ctx.out.hint(`See what a model name matches with: llmobs models match <model-name>`);
   },
 });

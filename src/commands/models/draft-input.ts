@@ -219,6 +219,29 @@ export function checkForSending(ctx: Context, input: ModelDraftInput, options: {
   return { draft: checked.draft, body: buildCreateModelBody(checked.draft), issues };
 }
 
+/**
+ * The definition to send, from its layers: `base` (the stored definition for update), then the
+ * --file's definition, then the flags. What the layers imply is said on stderr; then the whole is
+ * checked as checkForSending does. With `exactPatternByDefault` (create), a definition with a name
+ * and no pattern matches that name exactly, in any case.
+ */
+export function layeredDefinition(ctx: Context, base: ModelDraftInput, file: { input: ModelDraftInput; issues: DefinitionIssue[] } | undefined, flags: DefinitionFlags, options: { exactPatternByDefault?: boolean } = {}): CheckedDefinition {
+  const notes: string[] = [];
+  let input = applyFlags(file ? overlay(base, file.input) : base, flags, notes);
+  if (options.exactPatternByDefault && input.matchPattern === undefined && typeof input.modelName === 'string' && input.modelName !== '') {
+    input = { ...input, matchPattern: exactPattern(input.modelName) };
+    notes.push(`no match pattern given: using ${input.matchPattern as string} (this name exactly, in any case)`);
+  }
+  for (const note of notes) ctx.out.info(note);
+  return checkForSending(ctx, input, { strict: flags.strict, fromFile: file !== undefined, earlier: file?.issues });
+}
+
+/** Whether `body` says what the stored definition (as `storedInput` reads it) already says. */
+export function sameAsStored(stored: ModelDraftInput, body: CreateModelBody): boolean {
+  const before = checkModelDraft(stored, { unitDefault: 'TOKENS' }).draft;
+  return before !== undefined && sameBody(buildCreateModelBody(before), body);
+}
+
 /** Same definition? Key order and the spelling of the start date do not matter. */
 export function sameBody(a: CreateModelBody, b: CreateModelBody): boolean {
   const canonical = (value: unknown): unknown => {

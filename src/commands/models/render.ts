@@ -1,10 +1,15 @@
 // How model definitions read on a terminal: prices per million tokens (the API keeps USD per
-// unit; --json output keeps those numbers), tokenizers in words, tiers with their conditions.
+// unit; --json output keeps those numbers), tokenizers in words, tiers with their conditions;
+// and what list, match and lint print of them.
 import type { Context } from '../../context.js';
-import type { ModelDefinition, ModelUnit, PricingTier, PricingTierCondition, UnknownCondition } from '../../core/models/types.js';
-import { isUnknownCondition, isUsageCondition } from '../../core/models/types.js';
+import { type MatchResult, noMatchMessage } from '../../core/models/match.js';
+import { lossText } from '../../core/models/match-view.js';
+import type { Finding } from '../../core/models/lint.js';
+import type { ModelDefinition, ModelUnit, PricingTierCondition, UnknownCondition } from '../../core/models/types.js';
+import { defaultPrices, isUnknownCondition, isUsageCondition } from '../../core/models/types.js';
 import { resolveTokenizer } from '../../tokenizer/count-rules.js';
 import { formatUsd } from '../../output/format.js';
+import { type DefinitionsOrigin, describeOrigin, listNamesHint } from '../../model-definitions/index.js';
 
 const PER_UNIT: Record<ModelUnit, string> = {
   TOKENS: 'token',
@@ -25,17 +30,6 @@ export function priceText(price: number, unit: ModelUnit | null): string {
 export function unitWord(unit: ModelUnit | null): string {
   const u = unit ?? 'TOKENS';
   return u === 'TOKENS' || u === 'CHARACTERS' ? `1M ${PER_UNIT[u]}s` : PER_UNIT[u];
-}
-
-export function defaultTier(def: Pick<ModelDefinition, 'pricingTiers'>): PricingTier | undefined {
-  return def.pricingTiers.find((t) => t.isDefault);
-}
-
-/** The default tier's prices (or the legacy flat ones), usage type -> USD per unit. */
-export function defaultPrices(def: ModelDefinition): Record<string, number> {
-  const tier = defaultTier(def);
-  if (tier) return tier.prices;
-  return Object.fromEntries(Object.entries(def.prices).map(([k, v]) => [k, v.price]));
 }
 
 export function pricesSummary(def: ModelDefinition): string {
@@ -128,4 +122,103 @@ export function printChanged(ctx: Context, def: ModelDefinition, message: string
   else if (ctx.out.isTTY) printDefinition(ctx, def);
   else ctx.out.line(def.id);
   ctx.out.success(message);
+}
+
+/** A list of definitions, one a row; on a terminal cut to fit its width. */
+export function printModelTable(ctx: Context, items: readonly ModelDefinition[]): void {
+  if (items.length === 0) {
+    ctx.out.info('No model definitions.');
+    return;
+  }
+  // On a terminal the table fits its width: long patterns and price lists are cut, and on a narrow
+  // one the tokenizer, then the pattern, are left out (source and id, needed to act on a row,
+  // never are). Piped output and --json keep everything.
+  const cut = ctx.out.table(
+    [
+      { header: 'NAME', style: (text, c) => c.bold(text), shrinkTo: 12 },
+      { header: 'MATCH PATTERN', shrinkTo: 14, dropOrder: 2 },
+      { header: 'PRICES (USD)', shrinkTo: 12 },
+      { header: 'TOKENIZER', shrinkTo: 9, dropOrder: 1 },
+      { header: 'SOURCE', style: (text, c) => (text === 'custom' ? c.cyan(text) : c.dim(text)) },
+      { header: 'ID', style: (text, c) => c.dim(text) },
+    ],
+    items.map((m) => [m.modelName, m.matchPattern, pricesSummary(m), tokenizerShort(m), sourceText(m), m.id]),
+  );
+  if (cut) ctx.out.hint('Cut to fit the terminal (… marks a cut value; narrow terminals leave out columns): see a definition in full with llmobs models get <id>, every field with --json.');
+}
+
+/** What `models match` found, for people: the winner with its tokenizer and prices, and who lost. */
+export function printMatch(ctx: Context, result: MatchResult, why: string | null, suggestions: readonly string[] = []): void {
+  const winner = result.winner?.definition;
+  if (!winner) {
+    ctx.out.keyValues([
+      ['Model name', result.model],
+      ['Matches', result.model === '' ? 'nothing: the server does no lookup for an empty model name' : 'no definition'],
+      ...(suggestions.length > 0 ? [['Closest names', suggestions.join(', ')] as [string, string]] : []),
+    ]);
+    ctx.out.line();
+    ctx.out.line('The server would compute no cost and count no tokens for such generations; usage sent with them is still stored.');
+    ctx.out.line('Add a definition with: llmobs models create --name <name> --match-pattern <regex> --price input=...');
+    return;
+  }
+  const tokenizer = tokenizerDescription(winner);
+  ctx.out.keyValues([
+    ['Model name', result.model],
+    ['Matches', `${ctx.out.c.bold(winner.modelName)} (${result.winner!.source}, id ${winner.id})`],
+    ['Why', why],
+    ['Match pattern', winner.matchPattern],
+    ['Start date', winner.startDate ?? 'none'],
+    ['Tokenizer', tokenizer.problem ? ctx.out.c.yellow(tokenizer.text) : tokenizer.text],
+  ]);
+  ctx.out.line();
+  printTiers(ctx, winner);
+  if (result.losers.length > 0) {
+    ctx.out.line();
+    ctx.out.heading(`Also matching, not chosen (${result.losers.length})`);
+    ctx.out.table(
+      [{ header: 'NAME' }, { header: 'SOURCE' }, { header: 'START DATE' }, { header: 'WHY NOT' }, { header: 'ID', style: (t, c) => c.dim(t) }],
+      result.losers.map((l) => [l.definition.modelName, l.source, l.definition.startDate ?? '', lossText(l, winner), l.definition.id]),
+    );
+  }
+}
+
+/** What `models match` says on stderr: the definitions it used, no match (the names to suggest), and doubts. */
+export function printMatchNotes(ctx: Context, result: MatchResult, origin: DefinitionsOrigin, suggestions: readonly string[]): void {
+  const model = result.model;
+  ctx.out.info(`Matched against ${describeOrigin(origin)}.`);
+  if (result.winner === null && model !== '') {
+    ctx.out.warn(noMatchMessage(model, suggestions));
+    if (suggestions.length === 0) ctx.out.hint(listNamesHint(origin));
+  }
+  if (model !== model.trim()) ctx.out.warn('the name has leading or trailing spaces; the server matches the name exactly as sent, spaces included');
+  for (const skipped of result.unevaluated.filter((u) => u.affectsResult)) {
+    ctx.out.warn(`the pattern of "${skipped.definition.modelName}" (${skipped.definition.id}) ${skipped.reason}; it could change the result`);
+  }
+  if (result.tiedWith.length > 0) {
+    ctx.out.warn(`the server's choice is undefined: ${result.tiedWith.length + 1} definitions tie (same kind, same start date). Give one a later start date to decide.`);
+  }
+}
+
+/** `models lint`'s findings: grouped by definition on a terminal, a table when piped. */
+export function printFindings(ctx: Context, findings: readonly Finding[]): void {
+  if (findings.length === 0) return;
+  if (!ctx.out.isTTY) {
+    ctx.out.table(
+      [{ header: 'NAME' }, { header: 'ID' }, { header: 'LEVEL' }, { header: 'CODE' }, { header: 'FIELD' }, { header: 'MESSAGE' }],
+      findings.map((f) => [f.modelName, f.id, f.severity, f.code, f.path, f.message]),
+    );
+    return;
+  }
+  const groups = new Map<string, Finding[]>();
+  for (const f of findings) {
+    const key = `${f.modelName ?? ''}${f.id ? ` (${f.id})` : ''}`;
+    groups.set(key, [...(groups.get(key) ?? []), f]);
+  }
+  for (const [title, group] of groups) {
+    ctx.out.heading(title);
+    for (const f of group) {
+      const level = f.severity === 'error' ? ctx.out.c.red('error  ') : ctx.out.c.yellow('warning');
+      ctx.out.line(`  ${level}  ${f.message} ${ctx.out.c.dim(`[${f.code}]`)}`);
+    }
+  }
 }

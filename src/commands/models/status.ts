@@ -1,5 +1,4 @@
 // llmobs models status: compare a definitions file with the project's own definitions: unchanged, changed.
-import type { ModelAction } from '../../core/models/sync-plan.js';
 import { ExitCode } from '../../errors.js';
 import { parseOptions } from '../options.js';
 import { defineCommand } from '../define.js';
@@ -18,18 +17,8 @@ export default defineCommand({
     'llmobs models status --file models.yaml --exit-code',
   ],
   async run(ctx, { opts: given }) {
-    const [{ z }, { unifiedDiff }, { colourDiff }, { bodyText, ModelSyncOptions, nameOf, plan, readModelFile, readServerModels, statusOf }] = await Promise.all([import('zod'), import('../../core/unified-diff.js'), import('../../output/diff.js'), import('./sync-shared.js')]);
-    const Options = ModelSyncOptions.extend({ exitCode: z.boolean().default(false), prune: z.boolean().default(false) });
-
-    function actionJson(action: ModelAction, prune: boolean): Record<string, unknown> {
-      return { status: statusOf(action, prune), modelName: nameOf(action), id: 'id' in action ? (action.id ?? null) : null, ...(action.kind === 'replace' ? { diff: diff(action) } : {}) };
-    }
-
-    function diff(action: Extract<ModelAction, { kind: 'replace' }>): string {
-      return unifiedDiff(`server ${action.id}`, `file definition ${action.index + 1}`, bodyText(action.before), bodyText(action.body), { context: 4 });
-    }
-
-    const opts = parseOptions(Options, given);
+    const [{ z }, { colourDiff }, { actionDiff, actionJson, ModelSyncOptions, plan, printPlanTable, readModelFile, readServerModels }] = await Promise.all([import('zod'), import('../../output/diff.js'), import('./sync-shared.js')]);
+    const opts = parseOptions(ModelSyncOptions.extend({ exitCode: z.boolean().default(false), prune: z.boolean().default(false) }), given);
     const file = await readModelFile(ctx, opts.file);
     const client = await ctx.api();
     const { models } = await readServerModels(client);
@@ -40,8 +29,8 @@ export default defineCommand({
     if (ctx.globals.json) {
       ctx.out.printJson({ inSync: changes.length === 0, definitions: result.actions.map((a) => actionJson(a, opts.prune)) });
     } else {
-      ctx.out.table([{ header: 'STATUS' }, { header: 'NAME' }, { header: 'ID' }], result.actions.map((a) => [statusOf(a, opts.prune), nameOf(a), 'id' in a ? (a.id ?? '') : '']));
-      for (const a of result.actions) if (a.kind === 'replace') ctx.out.write(colourDiff(ctx.out, diff(a)));
+      printPlanTable(ctx, result.actions, opts.prune);
+      for (const a of result.actions) if (a.kind === 'replace') ctx.out.write(colourDiff(ctx.out, actionDiff(a)));
       const only = result.actions.filter((a) => a.kind === 'delete').length;
       ctx.out.info(changes.length === 0 ? `In sync with ${opts.file}${only ? ` (${only} only on the server; push --prune would delete ${only === 1 ? 'it' : 'them'})` : ''}.` : `Not in sync: ${changes.length} to push. Push with: llmobs models push --file ${opts.file}${opts.prune ? ' --prune' : ''}`);
     }

@@ -1,16 +1,20 @@
 // What `models pull`, `models status` and `models push` share: the definitions file, the
 // project's own definitions as create bodies, and the plan between them.
+import { resolve } from 'node:path';
 import { z } from 'zod';
 import type { ApiClient } from '../../api/client.js';
 import { listAllModels } from '../../api/models.js';
 import type { ApiModel } from '../../api/schemas/models.js';
 import type { Context } from '../../context.js';
+import { unifiedDiff } from '../../core/unified-diff.js';
 import { FileError, UsageError } from '../../errors.js';
 import { checkDefinitionInput, checkModelDraft, checkPriceMagnitudes } from '../../core/models/checks.js';
 import type { ModelDraft } from '../../core/models/draft.js';
 import { buildCreateModelBody, type CreateModelBody } from '../../core/models/request.js';
 import { type FileModel, type ModelAction, planModelSync, type ModelPlan, type ServerModel } from '../../core/models/sync-plan.js';
-import { parseJsonOrYaml, readTextInput } from '../../io/files.js';
+import { parseJsonOrYaml, readFileBounded, readTextInput, writeFileWhole } from '../../io/files.js';
+import { InputTooLargeError } from '../../io/stdin.js';
+import { stringify } from '../../io/yaml.js';
 import { storedInput } from './draft-input.js';
 
 export const DEFAULT_MODELS_FILE = 'models.yaml';
@@ -113,6 +117,30 @@ export function fileEntry(id: string, body: CreateModelBody): Record<string, unk
   return entry;
 }
 
+/** A definitions file's text: JSON or YAML by its extension. */
+export function modelsFileText(file: string, entries: ReadonlyArray<Record<string, unknown>>): string {
+  return /\.json$/i.test(file) ? `${JSON.stringify(entries, null, 2)}\n` : stringify(entries, { lineWidth: 0, version: '1.2' });
+}
+
+/**
+ * What `models pull` does with a file, given `text`, the server's definitions written out:
+ * `write` it (no file, or --force), write it `unchanged` (the file has this text), leave an
+ * `equivalent` file as it is (the same definitions in another spelling or order), or leave one
+ * that `differs`. A file too large to read is not the server's definitions: it differs.
+ */
+export async function pullAction(ctx: Context, file: string, text: string, models: ServerModel[], force: boolean): Promise<'write' | 'unchanged' | 'equivalent' | 'differs'> {
+  const existing = await readFileBounded(resolve(ctx.cwd, file)).catch((error: unknown) => (error instanceof InputTooLargeError ? error : undefined));
+  if (existing === text) return 'unchanged';
+  if (existing === undefined || force) return 'write';
+  const local = await readModelFile(ctx, file).catch(() => undefined);
+  const same = local !== undefined && planModelSync(local, models, { prune: true }).actions.every((a) => a.kind === 'unchanged');
+  return same ? 'equivalent' : 'differs';
+}
+
+export async function writeModelsFile(ctx: Context, file: string, text: string): Promise<void> {
+  await writeFileWhole(resolve(ctx.cwd, file), text, file);
+}
+
 /** What a plan entry is called in status and push output. */
 export function statusOf(action: ModelAction, prune: boolean): string {
   if (action.kind === 'delete') return prune ? 'delete' : 'server only';
@@ -121,6 +149,21 @@ export function statusOf(action: ModelAction, prune: boolean): string {
 
 export function nameOf(action: ModelAction): string {
   return action.kind === 'delete' || action.kind === 'unchanged' ? action.modelName : action.body.modelName;
+}
+
+/** The plan as a table: status, name, id. */
+export function printPlanTable(ctx: Context, actions: readonly ModelAction[], prune: boolean): void {
+  ctx.out.table([{ header: 'STATUS' }, { header: 'NAME' }, { header: 'ID' }], actions.map((a) => [statusOf(a, prune), nameOf(a), 'id' in a ? (a.id ?? '') : '']));
+}
+
+/** One entry of `models status --json`; a changed definition with its diff. */
+export function actionJson(action: ModelAction, prune: boolean): Record<string, unknown> {
+  return { status: statusOf(action, prune), modelName: nameOf(action), id: 'id' in action ? (action.id ?? null) : null, ...(action.kind === 'replace' ? { diff: actionDiff(action) } : {}) };
+}
+
+/** The server's definition against the file's, as a unified diff of their bodies. */
+export function actionDiff(action: Extract<ModelAction, { kind: 'replace' }>): string {
+  return unifiedDiff(`server ${action.id}`, `file definition ${action.index + 1}`, bodyText(action.before), bodyText(action.body), { context: 4 });
 }
 
 /** Compact JSON of a body for diffs: sorted keys, one field a line. */

@@ -1,3 +1,4 @@
+import { didYouMean } from '../did-you-mean.js';
 import { patternEngine } from './engine-slot.js';
 import { knownVerdict } from './known-patterns.js';
 import type { DefinitionSource, ModelDefinition } from './types.js';
@@ -126,4 +127,11 @@ export function createMatcher(definitions: readonly ModelDefinition[], limit = 1
     }
     return result;
   };
+}
+
+/** What it means that no definition matches `model`, with the names to suggest, if any. */
+export function noMatchMessage(model: string, suggestions: readonly string[] = []): string {
+  if (model === '') return 'The model name is empty, so the server does not look for a definition.';
+  const hint = didYouMean(suggestions);
+  return `No model definition matches "${model}"; ${hint ? `${hint} The server` : 'the server'} computes neither usage nor cost for it.`;
 }

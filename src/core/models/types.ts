@@ -107,3 +107,14 @@ export function flatPricesFromTiers(
     totalPrice: def?.prices['total'] ?? null,
   };
 }
+
+export function defaultTier(def: Pick<ModelDefinition, 'pricingTiers'>): PricingTier | undefined {
+  return def.pricingTiers.find((t) => t.isDefault);
+}
+
+/** The default tier's prices (or the legacy flat ones), usage type -> USD per unit. */
+export function defaultPrices(def: Pick<ModelDefinition, 'pricingTiers' | 'prices'>): Record<string, number> {
+  const tier = defaultTier(def);
+  if (tier) return tier.prices;
+  return Object.fromEntries(Object.entries(def.prices).map(([k, v]) => [k, v.price]));
+}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EstimateInput } from '../../../src/core/estimate.js';
+import { closestNames } from '../../../src/core/did-you-mean.js';
 import { estimate } from '../../../src/core/estimate.js';
 import { specToDefinition } from '../../../src/core/models/draft.js';
 import { describePattern } from '../../../src/core/models/pattern.js';
@@ -200,6 +201,17 @@ describe('estimate: matching outcomes', () => {
     const withCost = run({ model: 'my-llm', input: 'hello', costDetails: { input: 0.5 } });
     expect(withCost.costDetails).toEqual({ input: 0.5, total: 0.5 });
     expect(withCost.usageDetails).toEqual({});
+  });
+
+  it('suggests names when nothing matches and a suggest function is given, and only then', () => {
+    const suggest = (model: string) => closestNames(model, builtIns.map((d) => d.modelName));
+    const r = estimate({ model: 'gpt4o', usageDetails: { input: 5 } }, { definitions: builtIns, count: wasmCounter, suggest });
+    expect(r.suggestions?.[0]).toBe('gpt-4o');
+    expect(r.warnings).toEqual([{ code: 'no-matching-model', message: expect.stringMatching(/^No model definition matches "gpt4o"; did you mean gpt-4o.*\? The server computes neither usage nor cost for it\.$/) }]);
+    expect(estimate({ model: 'my-llm' }, { definitions: builtIns, count: wasmCounter, suggest }).suggestions).toEqual([]);
+    expect(run({ model: 'gpt4o' })).not.toHaveProperty('suggestions');
+    expect(estimate({ model: 'gpt-4o' }, { definitions: builtIns, count: wasmCounter, suggest })).not.toHaveProperty('suggestions');
+    expect(estimate({ model: '' }, { definitions: builtIns, count: wasmCounter, suggest })).not.toHaveProperty('suggestions');
   });
 
   it('does not look up an empty model name', () => {

@@ -80,6 +80,38 @@ describe('estimate', () => {
     expect(claude.warnings.map((w: { code: string }) => w.code)).toContain('claude-count-approximate');
   });
 
+  it('says on stderr, last, when no definition matches, and suggests the closest names (exit 0, as the server stores the generation)', async () => {
+    const json = await runInProcess(['estimate', '--json', '--model', 'gpt4o', '--input', 'hi'], { env: isolatedEnv() });
+    expect(json.exitCode).toBe(0);
+    const result = JSON.parse(json.stdout);
+    expect(result).toMatchObject({ matchedModel: null, totalCost: null, suggestions: expect.arrayContaining(['gpt-4o']) });
+    expect(result.suggestions[0]).toBe('gpt-4o');
+    expect(Object.keys(result)).toEqual(['model', 'matchedModel', 'tokenizer', 'usageDetails', 'costDetails', 'totalCost', 'pricingTier', 'warnings', 'suggestions', 'definitions']);
+    expect(result.warnings).toEqual([{ code: 'no-matching-model', message: expect.stringMatching(/^No model definition matches "gpt4o"; did you mean gpt-4o[,? ]/) }]);
+    // With --json too: stdout is for the JSON, the warning goes to stderr.
+    expect(json.stderr).toMatch(/^warning: No model definition matches "gpt4o"; did you mean gpt-4o.* \[no-matching-model\]\n$/);
+
+    const text = await runInProcess(['estimate', '--model', 'gpt4o', '--input', 'hi'], { env: isolatedEnv() });
+    expect(text.exitCode).toBe(0);
+    expect(text.stdout).toContain('Definition\tnone: no usage or cost would be computed');
+    expect(text.stderr.trimEnd().split('\n').at(-1)).toMatch(/^warning: No model definition matches "gpt4o"; did you mean gpt-4o/);
+
+    // Nothing close: no suggestion, and where to see every name.
+    const far = await runInProcess(['estimate', '--json', '--model', 'my-own-model', '--input', 'hi'], { env: isolatedEnv() });
+    expect(JSON.parse(far.stdout).suggestions).toEqual([]);
+    expect(far.stderr).toBe('warning: No model definition matches "my-own-model"; the server computes neither usage nor cost for it. [no-matching-model]\nSee every built-in definition with: llmobs models list --offline --all\n');
+
+    // A matched name has no suggestions in its result.
+    expect(Object.keys(await estimateJson(['--model', 'gpt-4o', '--input', 'hi']))).not.toContain('suggestions');
+  });
+
+  it('suggests the names of --models-file definitions too', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'models.yaml'), 'name: acme-large\nmatch_pattern: "(?i)^acme-large$"\nunit: TOKENS\npricing:\n  input: 0.000001\n');
+    const result = await runInProcess(['estimate', '--json', '--model', 'acme-lrage', '--usage', '{"input":10}', '--models-file', 'models.yaml'], { env: isolatedEnv(), cwd: dir });
+    expect(JSON.parse(result.stdout).suggestions).toEqual(['acme-large']);
+  });
+
   it('lets custom definitions from --models-file win over built-in ones', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'models.yaml'), 'name: gpt-4o\nmatch_pattern: "(?i)^gpt-4o$"\nunit: TOKENS\npricing:\n  input: 0.000001\n  output: 0.000002\n');
@@ -145,6 +177,10 @@ describe('estimate --remote', () => {
       const builtIn = JSON.parse((await runInProcess(['estimate', '--json', '--remote', '--model', 'gpt-4o-mini', '--usage', '{"input":1}'], { env })).stdout);
       expect(builtIn.matchedModel).toMatchObject({ modelName: 'gpt-4o-mini', source: 'built-in' });
       expect(result.definitions).toMatchObject({ source: 'project', why: '--remote', baseUrl: server.url, cached: false, credentialsFrom: '$LANGFUSE_PUBLIC_KEY and $LANGFUSE_SECRET_KEY' });
+      // Without a match, the names suggested are the project's (its own and the built-in ones).
+      const unknown = await runInProcess(['estimate', '--json', '--remote', '--model', 'GPT4O', '--usage', '{"input":1}'], { env });
+      expect(JSON.parse(unknown.stdout).suggestions[0]).toBe('gpt-4o');
+      expect(unknown.stderr).toContain('did you mean gpt-4o');
       expect((await runInProcess(['estimate', '--remote', '--model', 'gpt-4o', '--usage', '{"input":1}'], { env })).stdout).toMatch(/^Definitions\tthe project's definitions at http:\/\/127\.0\.0\.1:\d+ \(\$LANGFUSE_PUBLIC_KEY and \$LANGFUSE_SECRET_KEY, a cached copy from .*, chosen by --remote$/m);
     } finally {
       await server.close();

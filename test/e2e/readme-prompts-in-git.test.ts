@@ -1,6 +1,6 @@
-// The README's "Prompts in git" examples, run as written with the built binary against local
-// servers: the command examples, every `run:` step of the GitHub Actions workflow, the copy
-// between regions and the model definitions commands.
+// The "Prompts in git" examples, run as written with the built binary against local servers: the
+// command examples of the README's section, and from docs/prompts-in-git.md every `run:` step of
+// the GitHub Actions workflow, the copy between regions and the model definitions commands.
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -10,16 +10,25 @@ import { type RunningServer, startServer } from '../../src/server/index.js';
 import { BIN, llmobs } from '../helpers/bin.js';
 import { isolatedEnv, tempDir } from '../helpers/cli.js';
 
-const README = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
-const section = README.slice(README.indexOf('### Prompts in git'), README.indexOf('### Token counts and cost estimates'));
+const root = join(import.meta.dirname, '..', '..');
+const README = readFileSync(join(root, 'README.md'), 'utf8');
+const PAGE = readFileSync(join(root, 'docs', 'prompts-in-git.md'), 'utf8');
 
-/** The first fenced block of `lang` after `marker` in the section. */
-function block(marker: string, lang: string): string {
-  const start = section.indexOf(marker);
-  if (start < 0) throw new Error(`README: ${marker} not found`);
-  const open = section.indexOf('```' + lang + '\n', start);
-  const close = section.indexOf('\n```', open + 4);
-  return section.slice(open + lang.length + 4, close + 1);
+/** The README's section under this heading, up to the next one of its level. */
+function readmeSection(heading: string): string {
+  const start = README.indexOf(`\n${heading}\n`);
+  if (start < 0) throw new Error(`README: ${heading} not found`);
+  const end = README.indexOf('\n## ', start + heading.length + 2);
+  return end < 0 ? README.slice(start) : README.slice(start, end);
+}
+
+/** The first fenced block of `lang` after `marker` in `text`. */
+function block(text: string, marker: string, lang: string): string {
+  const start = text.indexOf(marker);
+  if (start < 0) throw new Error(`${marker} not found`);
+  const open = text.indexOf('```' + lang + '\n', start);
+  const close = text.indexOf('\n```', open + 4);
+  return text.slice(open + lang.length + 4, close + 1);
 }
 
 /** The lines of a sh block that are commands (comments after # dropped by the shell itself). */
@@ -62,7 +71,7 @@ async function get(server: RunningServer, path: string) {
 }
 
 // Dozens of processes one after another: generous time-outs, since the machine may be busy.
-describe('README: Prompts in git', { timeout: 300_000 }, () => {
+describe('README and docs/prompts-in-git.md: Prompts in git', { timeout: 300_000 }, () => {
   it('the command examples and the GitHub Actions workflow run as written', async () => {
     await seed(eu, { name: 'shared/signature', prompt: 'The support team', labels: ['production'] });
     await seed(eu, {
@@ -75,13 +84,13 @@ describe('README: Prompts in git', { timeout: 300_000 }, () => {
     const repo = tempDir('llmobs-repo-');
     const env = isolatedEnv(keysOf(eu));
 
-    for (const line of commands(block('### Prompts in git', 'sh'))) {
+    for (const line of commands(block(readmeSection('## Prompts in git, and promotion in CI'), '## Prompts in git', 'sh'))) {
       const result = await sh(line, repo, env);
       expect(result.exitCode, `${line}\n${result.stderr}`).toBe(0);
     }
     expect(readFileSync(join(repo, 'prompts/support/agent.yaml'), 'utf8')).toContain('@@@langfusePrompt:name=shared/signature|label=production@@@');
 
-    const workflow = parse(block('<!-- example: prompts-in-git-workflow -->', 'yaml')) as { jobs: Record<string, { steps: Array<{ run?: string }> }> };
+    const workflow = parse(block(PAGE, '<!-- example: prompts-in-git-workflow -->', 'yaml')) as { jobs: Record<string, { steps: Array<{ run?: string }> }> };
     const job = (name: string) => workflow.jobs[name]!.steps.map((step) => step.run).filter((run): run is string => run !== undefined && !run.startsWith('npm install'));
     const runJob = async (name: string, extra: Record<string, string> = {}) => {
       for (const script of job(name)) {
@@ -133,7 +142,7 @@ describe('README: Prompts in git', { timeout: 300_000 }, () => {
     }
     expect((await llmobs(['profile', 'use', 'eu'], { env })).exitCode).toBe(0);
     const cwd = tempDir();
-    for (const line of commands(block('#### Copying prompts between projects and regions', 'sh'))) {
+    for (const line of commands(block(PAGE, '## Copying prompts between projects and regions', 'sh'))) {
       const result = await sh(line, cwd, env);
       expect(result.exitCode, `${line}\n${result.stderr}`).toBe(0);
     }
@@ -152,7 +161,7 @@ describe('README: Prompts in git', { timeout: 300_000 }, () => {
     expect(response.status).toBe(200);
     const cwd = tempDir();
     const env = isolatedEnv(keysOf(eu));
-    for (const line of commands(block('#### Model definitions in git', 'sh'))) {
+    for (const line of commands(block(PAGE, '## Model definitions in git', 'sh'))) {
       const result = await sh(line, cwd, env);
       expect(result.exitCode, `${line}\n${result.stderr}`).toBe(0);
     }

@@ -17,7 +17,7 @@ export const ExitCode = {
 
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
-/** One line per exit code, shown in `--help` and the README. */
+/** One line per exit code, shown in `--help` and docs/reference.md. */
 export const EXIT_CODE_HELP: ReadonlyArray<readonly [number, string]> = [
   [0, 'ok'],
   [1, 'unexpected error'],

@@ -16,7 +16,7 @@ import { type Page, pageSchema } from './schemas/common.js';
 export type QueryValue = string | number | boolean | undefined | null | ReadonlyArray<string | number>;
 export type Query = Record<string, QueryValue>;
 
-/** Limits on what a server can make llmobs read (see README, "Limits"). */
+/** Limits on what a server can make llmobs read (docs/reference.md, "Limits"). */
 export interface ReadLimits {
   /** Bytes of one answer's body; more is an error (exit 5), not read into memory. */
   maxResponseBytes: number;

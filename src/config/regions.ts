@@ -1,7 +1,7 @@
 // The one table of Langfuse Cloud regions (https://langfuse.com/security/data-regions). Keys are
 // region-scoped: accounts, projects and keys are fully separate between regions, so an EU key
 // fails on the US host. Everything that lists regions (flags, prompts, completions, doctor,
-// the README) reads this table.
+// docs/reference.md) reads this table.
 
 export const REGIONS = {
   eu: { url: 'https://cloud.langfuse.com', label: 'Langfuse Cloud EU', location: 'Ireland (AWS eu-west-1)' },

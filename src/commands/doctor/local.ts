@@ -16,7 +16,7 @@ export const MIN_NODE = '20.18.1';
 
 export function checkNode(version: string): Check {
   if (compareVersions(version, MIN_NODE) >= 0) return check('node', 'Node.js', 'ok', `v${version.replace(/^v/, '')}`);
-  return check('node', 'Node.js', 'fail', `v${version.replace(/^v/, '')} is older than ${MIN_NODE}, which llmobs needs`, { fix: 'Install Node.js 20.18.1 or newer (e.g. with nvm install 20).' });
+  return check('node', 'Node.js', 'fail', `v${version.replace(/^v/, '')} is older than ${MIN_NODE}, which llmobs needs`, { fix: 'Install a supported Node.js LTS line, 22, 24 or 26 (e.g. with nvm install 24).' });
 }
 
 const octal = (mode: number) => (mode & 0o777).toString(8).padStart(4, '0');

@@ -34,7 +34,7 @@ export interface ChunkResult {
 }
 
 /**
- * Per-line error codes (documented in the README): `invalid_json`, `json_too_deep` (nested more
+ * Per-line error codes (documented in docs/commands.md): `invalid_json`, `json_too_deep` (nested more
  * than MAX_JSON_DEPTH levels), `invalid_line`, `rejected` (the server would reject it),
  * `invalid_definition` (the model name matches a models-file definition that has errors),
  * `internal_error` (a fault in llmobs: please report it).

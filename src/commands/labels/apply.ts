@@ -3,7 +3,7 @@ import { addLabels } from '../../api/prompts.js';
 import type { ApiClient } from '../../api/client.js';
 import type { Context } from '../../context.js';
 import type { LabelPlan, PromotePlan } from '../../core/prompts/label-plan.js';
-import { shellQuote } from '../prompts/shared.js';
+import { shellQuote } from '../../core/shell-quote.js';
 import { checkLabelsListed } from '../prompts/version-writes.js';
 
 export async function applyPlan(ctx: Context, client: ApiClient, name: string, plan: LabelPlan | PromotePlan, dryRun: boolean): Promise<void> {

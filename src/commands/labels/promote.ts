@@ -33,7 +33,7 @@ export default defineCommand({
     'llmobs labels promote support/agent --from staging --to production --expect-current 4 --json',
   ],
   async run(ctx, { args, opts: given }) {
-    const [{ z }, { readLabelState }, { planPromote }, { checkLabelToMove, parseExpectCurrent, promptName, shellQuote }, { applyPlan }] = await Promise.all([import('zod'), import('../../api/prompts.js'), import('../../core/prompts/label-plan.js'), import('../prompts/shared.js'), import('./apply.js')]);
+    const [{ z }, { readLabelState }, { planPromote }, { checkLabelToMove, parseExpectCurrent, promptName }, { shellQuote }, { applyPlan }] = await Promise.all([import('zod'), import('../../api/prompts.js'), import('../../core/prompts/label-plan.js'), import('../prompts/shared.js'), import('../../core/shell-quote.js'), import('./apply.js')]);
     const opts = parseOptions(
       z.object({
         name: z.string(),

@@ -15,7 +15,7 @@ export default defineCommand({
     'llmobs labels remove support/agent staging',
   ],
   async run(_ctx, { args }) {
-    const { shellQuote } = await import('../prompts/shared.js');
+    const { shellQuote } = await import('../../core/shell-quote.js');
     const name = shellQuote(String(args[0]));
     const label = shellQuote(String(args[1]));
     throw new UsageError(`labels cannot be removed through the Langfuse API: it can only add a label to a version or move it to another one. Nothing was changed.`, {

@@ -19,7 +19,7 @@ export default defineCommand({
     'llmobs models lint --offline --models-file models.yaml',
   ],
   async run(ctx, { opts: given }) {
-    const [{ z }, { entryFindings, shadowFindings, storedDefinitionFindings }, { analyzeShadowing }, { readModelsFile }, { loadRemoteDefinitions }, { printFindings }] = await Promise.all([import('zod'), import('../../core/models/lint.js'), import('../../core/models/shadowing.js'), import('../../model-definitions/models-file.js'), import('../../model-definitions/remote.js'), import('./render.js')]);
+    const [{ z }, { countOf }, { entryFindings, shadowFindings, storedDefinitionFindings }, { analyzeShadowing }, { readModelsFile }, { loadRemoteDefinitions }, { printFindings }] = await Promise.all([import('zod'), import('../../output/format.js'), import('../../core/models/lint.js'), import('../../core/models/shadowing.js'), import('../../model-definitions/models-file.js'), import('../../model-definitions/remote.js'), import('./render.js')]);
     const opts = parseOptions(z.object({ offline: z.boolean().default(false), modelsFile: z.string().optional(), strict: z.boolean().default(false) }), given);
     if (opts.modelsFile !== undefined && !opts.offline) {
       throw new UsageError('--models-file works with --offline; otherwise lint checks the profile\'s definitions', { hint: 'Add --offline to check the file.' });
@@ -47,12 +47,8 @@ export default defineCommand({
     const warnings = findings.length - errors;
     if (ctx.globals.json) ctx.out.printJson({ checked, errors, warnings, findings });
     else printFindings(ctx, findings);
-    const summary = `${plural(checked, 'custom definition')} checked: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}`;
+    const summary = `${countOf(checked, 'custom definition')} checked: ${countOf(errors, 'error')}, ${countOf(warnings, 'warning')}`;
     if (errors > 0 || (opts.strict && warnings > 0)) throw new PreconditionError(summary, { hint: errors > 0 ? undefined : 'Warnings fail the check because of --strict.' });
     ctx.out.info(summary);
   },
 });
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}

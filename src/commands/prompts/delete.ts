@@ -24,7 +24,7 @@ export default defineCommand({
     'llmobs prompts rm support/old --yes',
   ],
   async run(ctx, { args, opts: given }) {
-    const [{ z }, { compactVersions, deletePrompt, getPrompt, requirePromptMeta }, { promptName, promptVersionOptions, selectorFrom, shellQuote }] = await Promise.all([import('zod'), import('../../api/prompts.js'), import('./shared.js')]);
+    const [{ z }, { compactVersions, deletePrompt, getPrompt, requirePromptMeta }, { promptName, promptVersionOptions, selectorFrom }, { shellQuote }] = await Promise.all([import('zod'), import('../../api/prompts.js'), import('./shared.js'), import('../../core/shell-quote.js')]);
     const opts = parseOptions(z.object({ ...promptVersionOptions, yes: z.boolean().default(false) }), { ...given, name: args[0] });
     const name = promptName(opts.name);
     const selector = selectorFrom(opts);

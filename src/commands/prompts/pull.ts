@@ -22,7 +22,7 @@ export default defineCommand({
   (@@@langfusePrompt:...@@@), never resolved.
   A file that already says what the server has is left as it is; one that
   differs is kept (exit 9) unless --force. Pull then push sends nothing. The
-  format is described in the README ("Prompts in git").`,
+  format is described in docs/prompts-in-git.md.`,
   examples: [
     'llmobs prompts pull',
     'llmobs prompts pull support/agent --label production --dir prompts',

@@ -44,11 +44,6 @@ export function writeText(ctx: Context, text: string): void {
   ctx.out.content(text);
 }
 
-/** A word a POSIX shell reads back unchanged. */
-export function shellQuote(text: string): string {
-  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
-}
-
 /**
  * What a label to set can never be, checked before anything is sent. The rest needs the current
  * labels: a label that exists may be moved even if create would refuse it (PATCH does not check).

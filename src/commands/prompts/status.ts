@@ -25,7 +25,7 @@ export default defineCommand({
     'llmobs prompts status support/agent --dir prompts --json',
   ],
   async run(ctx, { args, opts: given }) {
-    const [{ z }, { isWrite }, { colourDiff }, { shellQuote }, { actionJson, DEFAULT_PROMPT_DIR, describeAction, diffOf, fileProblemsError, preparePlan, problemsOf, statusOf, SyncOptions }] = await Promise.all([import('zod'), import('../../core/prompts/sync-plan.js'), import('../../output/diff.js'), import('./shared.js'), import('./sync-shared.js')]);
+    const [{ z }, { isWrite }, { colourDiff }, { shellQuote }, { actionJson, DEFAULT_PROMPT_DIR, describeAction, diffOf, fileProblemsError, preparePlan, problemsOf, statusOf, SyncOptions }] = await Promise.all([import('zod'), import('../../core/prompts/sync-plan.js'), import('../../output/diff.js'), import('../../core/shell-quote.js'), import('./sync-shared.js')]);
     const opts = parseOptions(SyncOptions.extend({ exitCode: z.boolean().default(false) }), { ...given, names: args[0] ?? [] });
     const prepared = await preparePlan(ctx, { names: opts.names, dir: opts.dir, labels: opts.label });
     const { plan } = prepared;

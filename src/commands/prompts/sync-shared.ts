@@ -91,7 +91,7 @@ function selectFiles(files: LocalPromptFile[], paths: Map<string, string[]>, nam
 export function fileProblemsError(problems: readonly FileProblem[]): UsageError {
   const lines = problems.flatMap((problem) => problem.problems.map((text) => `  ${problem.path}: ${text}`));
   return new UsageError(`${problems.length === 1 ? '1 prompt file has' : `${problems.length} prompt files have`} problems; nothing was sent:\n${lines.join('\n')}`, {
-    hint: 'Fix the files and run the command again. The file format is described in the README under "Prompts in git".',
+    hint: 'Fix the files and run the command again. The file format is described in docs/prompts-in-git.md.',
     details: problems.map((problem) => ({ path: problem.path, name: problem.name, problems: problem.problems })),
   });
 }

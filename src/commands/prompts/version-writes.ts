@@ -4,7 +4,7 @@ import { type CreateRetry, PROMPTS_PATH, promptPath } from '../../api/prompts.js
 import type { Prompt } from '../../api/schemas/prompts.js';
 import type { Context } from '../../context.js';
 import { ApiError } from '../../errors.js';
-import { shellQuote } from './shared.js';
+import { shellQuote } from '../../core/shell-quote.js';
 
 /** A create that collided with concurrent creates is tried again up to --retries times. */
 export function createRetry(ctx: Context): CreateRetry {

@@ -11,6 +11,7 @@ import type { ModelRecord } from '../records.js';
 import type { Tx } from '../store/index.js';
 import { type ModelBody, parseModelBody } from './model-body.js';
 import { pageMeta, paginate, parsePagination } from './query.js';
+import { compareListOrder } from '../../core/models/list-page.js';
 
 const NOT_FOUND = 'No model with this id found.';
 const BUILT_IN_DELETE = `${NOT_FOUND} Note: You cannot delete built-in models, override them with a model with the same name.`;
@@ -39,19 +40,6 @@ export function modelResponse(record: ModelRecord): ModelDefinition {
 /** Every definition the project sees (its own first), in the shape src/core matches against. */
 export function projectDefinitions(tx: Tx): ModelDefinition[] {
   return [...tx.models.all().map(modelResponse), ...builtInDefinitions()];
-}
-
-// ORDER BY model_name ASC, unit ASC, start_date DESC NULLS LAST. Postgres has no tie-break here;
-// the id makes paging over equal keys stable.
-function listOrder(a: ModelDefinition, b: ModelDefinition): number {
-  const text = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
-  const nullsLast = <T>(x: T | null, y: T | null, cmp: (x: T, y: T) => number) => (x === null ? (y === null ? 0 : 1) : y === null ? -1 : cmp(x, y));
-  return (
-    text(a.modelName, b.modelName) ||
-    nullsLast(a.unit, b.unit, text) ||
-    nullsLast(a.startDate, b.startDate, (x, y) => Date.parse(y) - Date.parse(x)) ||
-    text(a.id, b.id)
-  );
 }
 
 function tiersFor(id: string, body: ModelBody): PricingTier[] {
@@ -102,7 +90,7 @@ export const modelRoutes: Route[] = [
     methods: {
       GET: (request, tx) => {
         const pagination = parsePagination(request.query);
-        const all = projectDefinitions(tx).sort(listOrder);
+        const all = projectDefinitions(tx).sort(compareListOrder);
         return { status: 200, body: { data: paginate(all, pagination), meta: pageMeta(pagination, all.length) } };
       },
       POST: (request, tx, { now }): ServerReply => {

@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { mapLimit } from '../../../src/api/map-limit.js';
 import { compactVersions } from '../../../src/api/prompts.js';
-import { parseExpectCurrent, shellQuote, versionOrLabel } from '../../../src/commands/prompts/shared.js';
+import { parseExpectCurrent, versionOrLabel } from '../../../src/commands/prompts/shared.js';
+import { shellQuote } from '../../../src/core/shell-quote.js';
 import { isolatedEnv, runInProcess } from '../../helpers/cli.js';
 import { recordingAgent } from '../../helpers/recorder.js';
 

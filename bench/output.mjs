@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const runs = Number(process.argv[process.argv.indexOf('--runs') + 1] ?? 20) || 20;
-const bin = join(root, 'bin', 'llmobs.cjs');
+const bin = join(root, 'bin', 'llmobs.js');
 const home = mkdtempSync(join(tmpdir(), 'llmobs-bench-'));
 const env = { ...process.env, HOME: home, LLMOBS_CONFIG_DIR: join(home, 'config') };
 const has = (command) => spawnSync('sh', ['-c', `command -v ${command}`]).status === 0;

@@ -37,7 +37,7 @@ if (!existsSync(file)) {
 }
 
 const runner = `
-  const { run } = await import(${JSON.stringify(join(root, 'dist', 'cli.cjs'))});
+  const { run } = await import(${JSON.stringify(join(root, 'dist', 'cli.mjs'))});
   const started = performance.now();
   const code = await run(['estimate', '--batch', ${JSON.stringify(file)}, '--offline']);
   const ms = performance.now() - started;

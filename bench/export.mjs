@@ -62,7 +62,7 @@ const fakeServer = `
 // measuring parent stays small.
 function fillLocalStore(dir) {
   const script = `
-    const { Store } = await import(${JSON.stringify(join(root, 'dist', 'server', 'store', 'index.js'))});
+    const { Store } = await import(${JSON.stringify(join(root, 'dist', 'store.mjs'))});
     const { store } = Store.open({ dataDir: ${JSON.stringify(dir)}, now: () => new Date() });
     const projectId = store.project.id;
     const base = Date.parse('2026-05-01T00:00:00.000Z');
@@ -115,7 +115,7 @@ const server = await startServerProcess();
 const env = { ...process.env, LANGFUSE_HOST: server.url, LANGFUSE_PUBLIC_KEY: server.publicKey, LANGFUSE_SECRET_KEY: server.secretKey, HOME: work, LLMOBS_CONFIG_DIR: join(work, 'config') };
 
 const runner = (file) => `
-  const { run } = await import(${JSON.stringify(join(root, 'dist', 'cli.js'))});
+  const { run } = await import(${JSON.stringify(join(root, 'dist', 'cli.mjs'))});
   const started = performance.now();
   const code = await run(['observations', 'export', '--output', ${JSON.stringify(file)}, '--force']);
   const ms = performance.now() - started;

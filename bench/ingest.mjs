@@ -33,9 +33,9 @@ const only = arg('only', 'provided,tokenize').split(',');
 const [compareDir, compareLabel = 'compare'] = (arg('compare', '') ?? '').split('=');
 const compare = compareDir ? resolve(compareDir) : undefined;
 
-const { processBatch } = await import(join(root, 'dist', 'server', 'ingest', 'batch.js'));
-const { engineCounter } = await import(join(root, 'dist', 'tokenizer', 'counter.js'));
-const { builtInDefinitions } = await import(join(root, 'dist', 'data', 'catalogue.js'));
+const { processBatch } = await import(join(root, 'dist', 'ingest.mjs'));
+const { engineCounter } = await import(join(root, 'dist', 'tokenizer.mjs'));
+const { builtInDefinitions } = await import(join(root, 'dist', 'catalogue.mjs'));
 
 const MODELS = ['gpt-4o', 'gpt-4o-mini', 'claude-sonnet-4-5', 'gemini-2.5-pro', 'gpt-4.1', 'my-unknown-model'];
 const QUESTIONS = [
@@ -122,8 +122,8 @@ function inProcess(bodies) {
 
 const fmt = (n) => Math.round(n).toLocaleString('en-US').padStart(9);
 const dataDirs = [];
-/** Starts the server of a build (its dist/ directory) in its own process. */
-async function spawnServer(dist) {
+/** Starts the server of a build (its dist/server.mjs) in its own process. */
+async function spawnServer(serverModule) {
   const dataDir = ephemeral ? undefined : mkdtempSync(join(tmpdir(), 'llmobs-bench-ingest-'));
   if (dataDir) dataDirs.push(dataDir);
   const child = spawn(
@@ -132,7 +132,7 @@ async function spawnServer(dist) {
       ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : []),
       '--input-type=module',
       '-e',
-      `const { startServer } = await import(${JSON.stringify(join(dist, 'server', 'index.js'))});
+      `const { startServer } = await import(${JSON.stringify(serverModule)});
        const s = await startServer({ port: 0, ephemeral: ${ephemeral}, dataDir: ${JSON.stringify(dataDir)} });
        console.log(JSON.stringify({ url: s.url, keys: s.keys }));
        process.on('message', () => process.send(process.cpuUsage()));
@@ -162,10 +162,10 @@ async function spawnServer(dist) {
       }),
   };
 }
-const servers = [{ label: 'this build', ...(await spawnServer(join(root, 'dist'))) }];
+const servers = [{ label: 'this build', ...(await spawnServer(join(root, 'dist', 'server.mjs'))) }];
 if (compare) {
   try {
-    servers.push({ label: compareLabel, ...(await spawnServer(compare)) });
+    servers.push({ label: compareLabel, ...(await spawnServer(join(compare, 'server.mjs'))) });
   } catch (error) {
     servers[0].child.kill('SIGTERM');
     throw error;

@@ -9,13 +9,13 @@
 //    (profile names).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const runs = Number(process.argv[process.argv.indexOf('--runs') + 1] ?? 20) || 20;
-const bin = join(root, 'bin', 'llmobs.cjs');
+const bin = join(root, 'bin', 'llmobs.js');
 const home = mkdtempSync(join(tmpdir(), 'llmobs-bench-'));
 const env = { ...process.env, HOME: home, LLMOBS_CONFIG_DIR: join(home, 'config') };
 const has = (command) => spawnSync('sh', ['-c', `command -v ${command}`]).status === 0;
@@ -68,5 +68,5 @@ add('profile names (llmobs profile list --names)', median(process.execPath, [bin
 
 rmSync(home, { recursive: true, force: true });
 const base = rows[0][1];
-console.log(`median of ${runs} runs; Node ${process.version}; preliminary on a shared machine`);
+console.log(`median of ${runs} runs; Node ${process.version}; load average after the run ${loadavg().map((n) => n.toFixed(2)).join(' ')}`);
 for (const [name, ms] of rows) console.log(`${ms.toFixed(1).padStart(8)} ms  ${(ms / base).toFixed(2).padStart(5)}×  ${name}`);

@@ -17,7 +17,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { values: args } = parseArgs({ options: { prompts: { type: 'string', default: '1000' }, edited: { type: 'string', default: '10' } } });
 const count = Number(args.prompts);
 const edited = Number(args.edited);
-const serverModule = join(root, 'dist', 'server', 'index.js');
+const serverModule = join(root, 'dist', 'server.mjs');
 if (!existsSync(serverModule)) {
   console.error('bench: dist/ is missing; run `npm run build` first');
   process.exit(1);
@@ -62,7 +62,7 @@ for (let i = 0; i < count - 1; i++) {
 async function llmobs(argv, cwd = repo) {
   requests.length = 0;
   const t0 = process.hrtime.bigint();
-  const child = spawn(process.execPath, [join(root, 'bin', 'llmobs.cjs'), ...argv], { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [join(root, 'bin', 'llmobs.js'), ...argv], { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr += chunk));
   const status = await new Promise((resolve) => child.on('close', resolve));

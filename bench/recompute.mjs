@@ -85,7 +85,7 @@ if (!existsSync(file)) {
 }
 
 const runner = `
-  const { run } = await import(${JSON.stringify(join(root, 'dist', 'cli.js'))});
+  const { run } = await import(${JSON.stringify(join(root, 'dist', 'cli.mjs'))});
   const started = performance.now();
   const code = await run(['cost', 'recompute', '--input', ${JSON.stringify(file)}, '--json']);
   const ms = performance.now() - started;

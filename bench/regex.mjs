@@ -16,7 +16,7 @@ const { values: args } = parseArgs({
 const limitMs = Number(args['limit-ms']);
 const lengths = args.lengths.split(',').map(Number);
 
-const { compilePattern, testPattern } = await import('../dist/core/models/pattern.js').catch(() => {
+const { compilePattern, testPattern } = await import('../dist/pattern.mjs').catch(() => {
   console.error('bench: dist/ is missing; run `npm run build` first');
   process.exit(1);
 });

@@ -7,7 +7,7 @@
 import { parseArgs } from 'node:util';
 
 const { values: args } = parseArgs({ options: { encodings: { type: 'string', default: 'o200k_base,cl100k_base' } } });
-const { loadTokenizer } = await import('../dist/tokenizer/load.js').catch(() => {
+const { loadTokenizer } = await import('../dist/tokenizer.mjs').catch(() => {
   console.error('bench: dist/ is missing; run `npm run build` first');
   process.exit(1);
 });

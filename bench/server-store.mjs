@@ -23,7 +23,7 @@ const { values: args } = parseArgs({
   },
 });
 const root = join(import.meta.dirname, '..');
-const { Store } = await import(join(root, 'dist/server/store/index.js')).catch(() => {
+const { Store } = await import(join(root, 'dist', 'store.mjs')).catch(() => {
   console.error('bench: dist/ is missing; run `npm run build` first');
   process.exit(1);
 });
@@ -38,7 +38,7 @@ const dirSize = (dir) => readdirSync(dir).reduce((sum, name) => sum + statSync(j
 
 /** The server in its own process, as users run it; resolves with its URL, keys and pid. */
 function startServerProcess(dataDir) {
-  const child = spawn(process.execPath, [join(root, 'bin/llmobs.cjs'), 'server', '--port', '0', '--json', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, [join(root, 'bin', 'llmobs.js'), 'server', '--port', '0', '--json', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'ignore'] });
   return new Promise((resolve, reject) => {
     let buffer = '';
     child.stdout.on('data', (chunk) => {

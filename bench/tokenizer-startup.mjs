@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '21' }, only: { type: 'string' } } });
-const loader = join(root, 'dist', 'tokenizer', 'load.js');
+const loader = join(root, 'dist', 'tokenizer.mjs');
 if (!existsSync(loader)) {
   console.error('bench: dist/ is missing; run `npm run build` first');
   process.exit(1);

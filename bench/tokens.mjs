@@ -20,7 +20,7 @@ const { values: args } = parseArgs({
   },
 });
 
-const { loadTokenizer } = await import('../dist/tokenizer/load.js').catch(() => {
+const { loadTokenizer } = await import('../dist/tokenizer.mjs').catch(() => {
   console.error('bench: dist/ is missing; run `npm run build` first');
   process.exit(1);
 });

@@ -3,7 +3,8 @@
 // @anthropic-ai/tokenizer (Apache-2.0). scripts/build.mjs copies them into dist/ranks/.
 //
 // The tables are made once into node_modules/.cache/llmobs-ranks/, and made again only when an
-// input is newer than them.
+// input is newer than them. A build copies them from there into its own temporary folder, so
+// builds at once never see each other's half-written files.
 import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -28,11 +29,28 @@ const inputs = [
 ];
 const outputs = [...[...OPENAI, 'claude'].map((n) => join(cache, `${n}.bin`)), join(cache, 'NOTICE')];
 
-/** Copies the rank tables into `target`, made first if the cached ones are missing or stale. */
+/** Writes the rank tables into `target`: copied from the cache, or made there and then cached. */
 export async function writeRanks(target) {
   const newestInput = Math.max(...inputs.map((f) => statSync(f).mtimeMs));
-  if (!outputs.every((f) => existsSync(f) && statSync(f).mtimeMs > newestInput)) await writeTables();
-  cpSync(cache, target, { recursive: true });
+  if (outputs.every((f) => existsSync(f) && statSync(f).mtimeMs > newestInput)) {
+    try {
+      cpSync(cache, target, { recursive: true });
+      return;
+    } catch {
+      // Another build is replacing the cache: make the tables here instead.
+      rmSync(target, { recursive: true, force: true });
+    }
+  }
+  await writeTables(target);
+  // Cached for the next build: a copy moved into place, unless another build got there first.
+  const copy = `${cache}.${process.pid}.tmp`;
+  try {
+    cpSync(target, copy, { recursive: true });
+    rmSync(cache, { recursive: true, force: true });
+    renameSync(copy, cache);
+  } catch {
+    rmSync(copy, { recursive: true, force: true });
+  }
 }
 
 // js-tiktoken spells (?i:'s|'t|...) out as ('s|'S|'t|'T|...); the reference engine (WASM tiktoken)
@@ -60,8 +78,8 @@ function parseRanks(bpeRanks) {
   return tokens;
 }
 
-/** Writes the tables into the cache folder, whole or not at all. */
-async function writeTables() {
+/** Writes the tables and their NOTICE into `outDir`. */
+async function writeTables(outDir) {
   const { encodeRankTable } = await importSource('src/tokenizer/rank-table.ts');
   const patterns = await importSource('src/tokenizer/patterns.ts');
   const jsTiktoken = packageJson('js-tiktoken');
@@ -70,7 +88,6 @@ async function writeTables() {
     openai: `js-tiktoken ${jsTiktoken.version} (${jsTiktoken.license}), dist/ranks/<name>.js`,
     claude: `@anthropic-ai/tokenizer ${claudePkg.version} (${claudePkg.license}), claude.json`,
   };
-  const outDir = `${cache}.${process.pid}.tmp`;
   mkdirSync(outDir, { recursive: true });
   for (const name of [...OPENAI, 'claude']) {
     const data =
@@ -102,6 +119,4 @@ claude:
   The binary layout differs from claude.json; the ranks, special tokens and pattern are unchanged.
 `,
   );
-  rmSync(cache, { recursive: true, force: true });
-  renameSync(outDir, cache);
 }

@@ -3,7 +3,7 @@
  * tokenizers. Kept to node:fs and the engine so that a command that only counts tokens starts
  * fast.
  */
-import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { FileError } from '../errors.js';
 import { createTokenizer, type Tokenizer } from './tokenizer.js';

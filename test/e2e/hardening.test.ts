@@ -1,5 +1,5 @@
 // Hostile definitions, servers and input against the built binary.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { llmobs } from '../helpers/bin.js';

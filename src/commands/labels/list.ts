@@ -1,5 +1,6 @@
 // llmobs labels list: each label of a prompt and the version it points at.
 import { defineCommand } from '../define.js';
+import { READING_LABELS } from './notes.js';
 
 export default defineCommand({
   name: 'list',
@@ -8,11 +9,7 @@ export default defineCommand({
   args: [
     { name: '<name>', help: 'prompt name' },
   ],
-  notes: `
-  Reading labels: the API does not say which version holds which label in one
-  answer, so llmobs lists the prompt once and fetches the version of each label
-  (1 + number of labels requests, 4 at a time). Moving a label is one PATCH
-  /api/public/v2/prompts/{name}/versions/{version}.
+  notes: `${READING_LABELS}
 
   --json prints {"name": ..., "labels": {"<label>": <version>, ...}}.`,
   examples: [

@@ -2,6 +2,7 @@
 import { NotFoundError, UsageError } from '../../errors.js';
 import { parseOptions } from '../options.js';
 import { defineCommand } from '../define.js';
+import { READING_LABELS } from './notes.js';
 
 export default defineCommand({
   name: 'promote',
@@ -22,11 +23,7 @@ export default defineCommand({
   --expect-current is checked just before the change: the API has no atomic
   compare-and-set, so it narrows a race between pipelines to a moment but cannot
   rule it out.
-
-  Reading labels: the API does not say which version holds which label in one
-  answer, so llmobs lists the prompt once and fetches the version of each label
-  (1 + number of labels requests, 4 at a time). Moving a label is one PATCH
-  /api/public/v2/prompts/{name}/versions/{version}.`,
+` + READING_LABELS,
   examples: [
     'llmobs labels promote support/agent --from staging --to production',
     '# In CI: refuse if someone else moved production since the pipeline looked',

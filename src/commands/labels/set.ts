@@ -1,6 +1,7 @@
 // llmobs labels set: point a label at a version.
 import { parseOptions } from '../options.js';
 import { defineCommand } from '../define.js';
+import { READING_LABELS } from './notes.js';
 
 export default defineCommand({
   name: 'set',
@@ -14,11 +15,7 @@ export default defineCommand({
     { flags: '--expect-current <n>', help: 'refuse (exit 9) unless the label is on version n now ("none": on no version)' },
     { flags: '--dry-run', help: 'print what would change; change nothing' },
   ],
-  notes: `
-  Reading labels: the API does not say which version holds which label in one
-  answer, so llmobs lists the prompt once and fetches the version of each label
-  (1 + number of labels requests, 4 at a time). Moving a label is one PATCH
-  /api/public/v2/prompts/{name}/versions/{version}.`,
+  notes: READING_LABELS,
   examples: [
     '# Roll back: production to version 3',
     'llmobs labels set support/agent production --version 3',

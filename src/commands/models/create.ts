@@ -2,24 +2,13 @@
 import { ApiError, UsageError } from '../../errors.js';
 import { parseOptions } from '../options.js';
 import { defineCommand } from '../define.js';
+import { definitionFlags } from './definition-flags.js';
 
 export default defineCommand({
   name: 'create',
   summary: 'create a model definition from flags or a file; checked before sending (exit 2 and nothing sent when the server would reject or misread it)',
   flags: [
-    { flags: '--name <name>', help: 'model name (unique among the project\'s definitions; the same name as a built-in one overrides it)' },
-    { flags: '--match-pattern <regex>', help: 'Postgres regex matched against the generation\'s model name (default: (?i)^<name>$, the name in any case)' },
-    { flags: '--tokenizer <tokenizer>', help: 'tokenizer for generations sent without usage (none: no tokenizer)', choices: ['openai', 'claude', 'none'] },
-    { flags: '--tokenizer-model <model>', help: 'tiktoken model of the openai tokenizer, e.g. gpt-4o' },
-    { flags: '--tokens-per-message <n>', help: 'tokens added per chat message (openai chat models, usually 3)' },
-    { flags: '--tokens-per-name <n>', help: 'tokens added per message name (openai chat models, usually 1)' },
-    { flags: '--tokenization-config <json>', help: 'the whole tokenizer config as JSON: tokenizerModel, tokensPerMessage, tokensPerName' },
-    { flags: '--price <usage-type=usd>', help: 'price of a usage type in USD per unit, or per million with /1M: --price input=2.5/1M (repeatable; any usage type, e.g. input, output, input_cached_tokens)', repeatable: true },
-    { flags: '--unit <unit>', help: 'unit of the usage counts (default: TOKENS)', choices: ['TOKENS', 'CHARACTERS', 'MILLISECONDS', 'SECONDS', 'REQUESTS', 'IMAGES'] },
-    { flags: '--start-date <date>', help: 'ISO date or date-time; among matching definitions the latest start date wins' },
-    { flags: '--file <file>', help: 'the definition from a JSON or YAML file (- for stdin), in the API shape or the spec\'s (name, match_pattern, tokenizer, tokenization_config, pricing); flags override it' },
-    { flags: '--strict', help: 'refuse to send when the checks warn (not only when they find errors)' },
-    { flags: '--dry-run', help: 'check and print the request body without sending it' },
+    ...definitionFlags('create'),
   ],
   examples: [
     'llmobs models create --name my-model --price input=2.5/1M --price output=10/1M --tokenizer openai --tokenizer-model gpt-4o --tokens-per-message 3 --tokens-per-name 1',

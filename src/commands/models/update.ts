@@ -2,6 +2,7 @@
 import { UsageError } from '../../errors.js';
 import { parseOptions } from '../options.js';
 import { defineCommand } from '../define.js';
+import { definitionFlags } from './definition-flags.js';
 
 export default defineCommand({
   name: 'update',
@@ -10,19 +11,7 @@ export default defineCommand({
     { name: '<id-or-name>', help: 'definition id, or model name' },
   ],
   flags: [
-    { flags: '--name <name>', help: 'new model name' },
-    { flags: '--match-pattern <regex>', help: 'new match pattern (Postgres regex)' },
-    { flags: '--tokenizer <tokenizer>', help: 'tokenizer for generations sent without usage (none: no tokenizer)', choices: ['openai', 'claude', 'none'] },
-    { flags: '--tokenizer-model <model>', help: 'tiktoken model of the openai tokenizer, e.g. gpt-4o' },
-    { flags: '--tokens-per-message <n>', help: 'tokens added per chat message (openai chat models, usually 3)' },
-    { flags: '--tokens-per-name <n>', help: 'tokens added per message name (openai chat models, usually 1)' },
-    { flags: '--tokenization-config <json>', help: 'the whole tokenizer config as JSON: tokenizerModel, tokensPerMessage, tokensPerName' },
-    { flags: '--price <usage-type=usd>', help: 'price of a usage type in USD per unit, or per million with /1M: --price input=2.5/1M (repeatable; any usage type, e.g. input, output, input_cached_tokens)', repeatable: true },
-    { flags: '--unit <unit>', help: 'new unit', choices: ['TOKENS', 'CHARACTERS', 'MILLISECONDS', 'SECONDS', 'REQUESTS', 'IMAGES'] },
-    { flags: '--start-date <date>', help: 'new start date (ISO date or date-time; none removes it)' },
-    { flags: '--file <file>', help: 'the new definition from a JSON or YAML file (- for stdin); fields it leaves out are kept, flags override it' },
-    { flags: '--strict', help: 'refuse to send when the checks warn (not only when they find errors)' },
-    { flags: '--dry-run', help: 'check and print the request body without sending it' },
+    ...definitionFlags('update'),
     { flags: '--remove-price <usage-type>', help: 'stop pricing a usage type (repeatable)', repeatable: true },
     { flags: '--recreate', help: 'on servers without update (before Langfuse 4.35): delete the definition and create it again, which gives it a new id' },
   ],

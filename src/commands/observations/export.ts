@@ -29,14 +29,12 @@ export default defineCommand({
     'llmobs observations export --type GENERATION --fields id,providedModelName,usageDetails.input,totalCost --output generations.csv',
   ],
   async run(ctx, { opts: given }) {
-    const [{ z }, { OBSERVATION_PAGE_LIMIT }, { GROUP_NAMES, parseFields }, { FORMATS, formatOfFile }, { checkWindow, filterShape, observationQuery, wholeNumber }, { exportToStdout }, { exportToFile }] = await Promise.all([import('zod'), import('../../api/observations.js'), import('../../core/observations/fields.js'), import('../../core/observations/writer.js'), import('./filters.js'), import('./stream.js'), import('./export-file.js')]);
+    const [{ z }, { OBSERVATION_PAGE_LIMIT }, { GROUP_NAMES, parseFields }, { formatOfFile }, { checkWindow, filterShape, observationQuery, outputShape, wholeNumber }, { exportToStdout }, { exportToFile }] = await Promise.all([import('zod'), import('../../api/observations.js'), import('../../core/observations/fields.js'), import('../../core/observations/writer.js'), import('./filters.js'), import('./stream.js'), import('./export-file.js')]);
     const opts = parseOptions(
       z
         .object({
           ...filterShape(ctx.now()),
-          fields: z.array(z.string()).optional(),
-          format: z.enum(FORMATS, { error: `must be one of ${FORMATS.join(', ')}` }).optional(),
-          output: z.string().min(1, 'must not be empty').optional(),
+          ...outputShape,
           limit: wholeNumber(1).optional(),
           pageSize: wholeNumber(1, OBSERVATION_PAGE_LIMIT).optional(),
           expandMetadata: z.string().min(1).optional(),

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { Query } from '../../api/client.js';
 import { parseTime } from '../../core/time-range.js';
 import { formatInteger } from '../../core/thousands.js';
+import { FORMATS } from '../../core/observations/writer.js';
 import { LEVELS, OBSERVATION_TYPES } from './filter-flags.js';
 
 /** A time flag (see TIME_FORMAT in core/time-range.ts), read against the context's clock. */
@@ -40,6 +41,13 @@ export function filterShape(now: Date) {
     to: timeOption(now).optional(),
   };
 }
+
+/** The options of a command that writes observations out: which fields, in which format, where. */
+export const outputShape = {
+  fields: z.array(z.string()).optional(),
+  format: z.enum(FORMATS, { error: `must be one of ${FORMATS.join(', ')}` }).optional(),
+  output: nonEmpty.optional(),
+};
 
 export interface ObservationFilters {
   type?: string | undefined;

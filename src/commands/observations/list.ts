@@ -25,14 +25,12 @@ export default defineCommand({
     'llmobs observations list --trace 7f3c9a2e --fields id,type,name,totalCost --format csv',
   ],
   async run(ctx, { opts: given }) {
-    const [{ z }, { FIRST_PAGE, OBSERVATION_PAGE_LIMIT, observationPages, retryOptions }, { parseFields, project }, { createWriter, FORMATS, formatOfFile }, { checkWindow, filterShape, observationQuery }, { checkPaging, pagingFields }, { writeListing }, { printObservations }, { countOf }] = await Promise.all([import('zod'), import('../../api/observations.js'), import('../../core/observations/fields.js'), import('../../core/observations/writer.js'), import('./filters.js'), import('../paging.js'), import('./stream.js'), import('./render.js'), import('../../output/format.js')]);
+    const [{ z }, { FIRST_PAGE, OBSERVATION_PAGE_LIMIT, observationPages, retryOptions }, { parseFields, project }, { createWriter, formatOfFile }, { checkWindow, filterShape, observationQuery, outputShape }, { checkPaging, pagingFields }, { writeListing }, { printObservations }, { countOf }] = await Promise.all([import('zod'), import('../../api/observations.js'), import('../../core/observations/fields.js'), import('../../core/observations/writer.js'), import('./filters.js'), import('../paging.js'), import('./stream.js'), import('./render.js'), import('../../output/format.js')]);
     const opts = parseOptions(
       z
         .object({
           ...filterShape(ctx.now()),
-          fields: z.array(z.string()).optional(),
-          format: z.enum(FORMATS, { error: `must be one of ${FORMATS.join(', ')}` }).optional(),
-          output: z.string().min(1, 'must not be empty').optional(),
+          ...outputShape,
           limit: pagingFields.limit,
           all: pagingFields.all,
         })

@@ -1,7 +1,6 @@
 // The paging helper every list command uses: --limit is the most items, --all every item, --page
 // one page; the JSON shape never changes; a server whose paging does not add up cannot keep it reading.
 import { describe, expect, it } from 'vitest';
-import type { Page } from '../../../src/api/schemas/common.js';
 import { checkPaging, type FetchPage, hintMore, listingJson, MAX_PAGES, readList } from '../../../src/commands/paging.js';
 import { ApiError, UsageError } from '../../../src/errors.js';
 

@@ -1,5 +1,5 @@
-// Hashes for cache file names, without loading node:crypto where a secret is not involved:
-// loading it (and the stream modules it brings) is some 3 ms of a command's start.
+// Hashes for cache file names, without loading node:crypto where a secret is not involved: it
+// brings the stream modules with it, at the start of every command that reads a cache.
 
 /**
  * A 64-bit hash of a text, in hexadecimal (two 32-bit FNV-1a lanes, each finished with murmur3's

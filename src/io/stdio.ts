@@ -1,7 +1,6 @@
 // stdout and stderr of the CLI. Piped or redirected to a file or to /dev/null (scripts, CI), they
 // are written with fs.writeSync on the file descriptor: Node's process.stdout is a stream that
-// loads Node's whole stream stack, and for a pipe the network stack too, some 2 to 6 ms of CPU at
-// every start of a process whose own start is 25 ms. On a terminal or another character device
+// loads Node's whole stream stack, and for a pipe the network stack too, at every start. On a terminal or another character device
 // they stay Node's streams (a terminal needs its width and colours).
 //
 // A write the descriptor does not take whole at once (a non-blocking pipe that is full answers

@@ -1,7 +1,7 @@
 // The project's definitions, read from its server (every page) and kept for a while in a cache
 // under $XDG_CACHE_HOME/llmobs, one file per server and key, named by a hash, holding no secret.
-// A cached copy is read without node:crypto and node:fs/promises: loading them (and the streams
-// and readline modules they bring) was 4 ms of every `estimate` with a profile.
+// A cached copy is read without node:crypto and node:fs/promises: an `estimate` with a profile
+// would otherwise load them, and the stream and readline modules they bring, at every run.
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { z } from 'zod';
@@ -44,12 +44,12 @@ async function definitionsSchema(): Promise<NonNullable<typeof cacheSchemaInstan
  * when it is of the same server and key (`identity`, a hash of the public key or of a digest of
  * an API key, apart from the one that names the file: two keys whose names collide are told apart),
  * its second line has the length written and parses, and holds the number of definitions
- * written, each of the shape the schema gives (`isPlainDefinitionList`, without zod: loading it
- * and checking again was some 25 ms of an `estimate` with a profile). Anything else (a cut or a
+ * written, each of the shape the schema gives (`isPlainDefinitionList`, without zod: an `estimate`
+ * with a profile would otherwise load zod and check every definition again at each run). Anything else (a cut or a
  * longer line, JSON that does not parse, another count, a value of another type, an older
  * format) is not used: the server is asked again and the file rewritten. A change that keeps all
  * of that (a digit of a price) is used as it reads. (Version 2 kept a SHA-256 digest of the line
- * instead: node:crypto, which computes it, takes 3 ms to load.) `plain` says that the definitions
+ * instead, which needed node:crypto.) `plain` says that the definitions
  * read back from JSON exactly as the schema would read them; it is false when a pricing tier has
  * a condition of a kind llmobs does not know (kept as an object of its own), and such a copy is
  * read through the schema.

@@ -25,8 +25,8 @@ const MAX_DECIMALS = 20;
 /**
  * `value` (finite, not negative) with at most `decimals` decimals and at least min(2, decimals),
  * thousands separated: what Intl.NumberFormat('en-US', { minimumFractionDigits,
- * maximumFractionDigits }) prints, without it (its first use loads ICU's number formats, some
- * 15 ms of every start of a command that shows a price). Like ICU, it rounds the shortest
+ * maximumFractionDigits }) prints, without it (its first use loads ICU's number formats, at
+ * every start of a command that shows a price). Like ICU, it rounds the shortest
  * decimal representation of the number (1.005 to two decimals is 1.01), half away from zero.
  */
 export function formatDecimal(value: number, decimals: number): string {

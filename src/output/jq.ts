@@ -1,6 +1,6 @@
 // `--jq EXPR`: a real jq (jq 1.8, compiled to WebAssembly and shipped in the jq-wasm package)
 // applied to whatever a command prints as JSON. Loaded only when --jq is given: the module and
-// its wasm cost about 25 ms, which no other command should pay.
+// its wasm are heavy to load, and no other command should pay for them.
 //
 // Output follows `gh --jq`: strings print raw, other values as JSON, indented on a terminal and
 // compact when piped (one value per line). jq runs in a sandbox: `$ENV` and `env` are not the

@@ -24,10 +24,9 @@ function loadTable(): typeof TableType {
   return Table;
 }
 
-// chalk loads only when something is coloured (Context.prepare() calls loadColors()): with its
-// terminal detection it costs some 5 ms at start, and piped, NO_COLOR or --no-color output
-// styles nothing. Uncoloured, the styles are a stand-in that returns the text as chalk's level 0
-// does.
+// chalk loads only when something is coloured (Context.prepare() calls loadColors()): its terminal
+// detection is work at start, and piped, NO_COLOR or --no-color output styles nothing. Uncoloured,
+// the styles are a stand-in that returns the text as chalk's level 0 does.
 let ChalkClass: typeof ChalkType | undefined;
 export async function loadColors(): Promise<void> {
   ChalkClass ??= (await import('chalk')).Chalk;

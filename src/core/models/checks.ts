@@ -1,4 +1,4 @@
-import type { AreNode } from '../regex/are-ast.js';
+import type { AreNode } from '../regex/index.js';
 // The table alone, not the tokenizer's index: the core loads neither the engine nor node:fs.
 import { isChatModel, isTiktokenModel } from '../../tokenizer/tiktoken-models.js';
 import type { ModelDraft, ModelDraftInput, PricingTierInput } from './draft.js';

@@ -1,6 +1,6 @@
 // The slot that the regex engine (pattern.ts) fills when it loads. Apart from engine.ts, which
 // loads pattern.ts, so that pattern.ts fills it without importing the module that loads it.
-import type { AreMatcher } from '../regex/matcher.js';
+import type { AreMatcher } from '../regex/index.js';
 import type { PatternTest } from './known-patterns.js';
 
 /** What matching and pricing use of pattern.ts; it registers itself when it loads. */

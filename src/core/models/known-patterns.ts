@@ -1,7 +1,7 @@
-import type { AreFeatures } from '../regex/caveat.js';
-import { subjectCaveat } from '../regex/caveat.js';
-import type { LiteralForm, Prefilter } from '../regex/literal.js';
-import { foldAscii, literalMatch, mayMatch } from '../regex/literal.js';
+// The two light parts of the engine, imported themselves rather than through its index.ts: matching
+// a known pattern at start must not load the parser and the automaton.
+import { type AreFeatures, subjectCaveat } from '../regex/caveat.js';
+import { foldAscii, type LiteralForm, literalMatch, mayMatch, type Prefilter } from '../regex/literal.js';
 
 export type PatternTest =
   | { status: 'match' | 'no-match'; exact: true }

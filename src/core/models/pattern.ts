@@ -1,10 +1,18 @@
-import type { ParsedAre } from '../regex/are-ast.js';
-import { parseAre } from '../regex/are-parser.js';
-import type { AreFeatures } from '../regex/are-to-js.js';
-import { areFeatures, backrefProblem, subjectCaveat, translateAre } from '../regex/are-to-js.js';
-import { parseJsRegex } from '../regex/js-parser.js';
-import { type AreMatcher, compileMatcher, DEFAULT_LIMITS } from '../regex/matcher.js';
-import { literalFormOf, prefilterOf } from '../regex/prefilter.js';
+import {
+  type AreFeatures,
+  type AreMatcher,
+  areFeatures,
+  backrefProblem,
+  compileMatcher,
+  DEFAULT_LIMITS,
+  literalFormOf,
+  type ParsedAre,
+  parseAre,
+  parseJsRegex,
+  prefilterOf,
+  subjectCaveat,
+  translateAre,
+} from '../regex/index.js';
 import { type PatternEngine, registerPatternEngine } from './engine-slot.js';
 import { type KnownPattern, knownVerdict, type PatternTest } from './known-patterns.js';
 

@@ -1,4 +1,4 @@
-import { enumerateLanguage, sampleStrings } from '../regex/samples.js';
+import { enumerateLanguage, sampleStrings } from '../regex/index.js';
 import { compareRank } from './match.js';
 import { compilePattern, testPattern } from './pattern.js';
 import type { ModelDefinition } from './types.js';

@@ -1,4 +1,4 @@
-import { checkRegexSafety } from '../regex/js-safety.js';
+import { checkRegexSafety } from '../regex/index.js';
 import type { PricingTierInput } from './draft.js';
 import type { DefinitionIssue } from './issues.js';
 import { error } from './issues.js';

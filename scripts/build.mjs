@@ -12,6 +12,7 @@
 // (or one interrupted) never leave a half-written dist/.
 //
 //   node scripts/build.mjs
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join } from 'node:path';
@@ -78,6 +79,18 @@ async function catalogue() {
   return { data: encodeCatalogue(file), knownPatterns: encodeKnownPatterns(precomputePatterns(file.models.map((model) => model.matchPattern))) };
 }
 
+/**
+ * Names the build by a digest of the package's version and sources. Caches that the build writes
+ * carry it, and a copy written by another build is not trusted (see src/model-definitions/remote.ts).
+ */
+function buildId() {
+  const hash = createHash('sha256').update(pkg.version);
+  for (const file of readdirSync(join(root, 'src'), { recursive: true }).sort()) {
+    if (/\.(ts|json)$/.test(file)) hash.update(`\0${file}\0`).update(readFileSync(join(root, 'src', file)));
+  }
+  return hash.digest('hex').slice(0, 16);
+}
+
 /** Third-party code in the bundle keeps its licence: one file with each bundled package's notice. */
 function licences(metafile) {
   const dirs = new Set(Object.keys(metafile.inputs).flatMap((input) => /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input)?.[1] ?? []));
@@ -109,6 +122,7 @@ async function main() {
       plugins: [builtins],
       define: {
         LLMOBS_BUILD_VERSION: JSON.stringify(pkg.version),
+        LLMOBS_BUILD_ID: JSON.stringify(buildId()),
         LLMOBS_CATALOGUE_FILE: JSON.stringify(CATALOGUE_FILE),
         LLMOBS_KNOWN_PATTERNS: JSON.stringify(knownPatterns),
       },

@@ -10,7 +10,6 @@ import type { ApiClient } from '../api/client.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import type { Context } from '../context.js';
 import { nameHash, sha256Hex } from '../core/hashes.js';
-import { isPlainDefinitionList } from '../core/models/plain-check.js';
 import { removeOldCacheFiles, writeCacheFile } from '../io/cache-files.js';
 import { UnknownCondition } from '../core/models/types.js';
 
@@ -36,28 +35,30 @@ async function definitionsSchema(): Promise<NonNullable<typeof cacheSchemaInstan
 /**
  * The cache file: a header line, then the definitions as JSON.
  *
- *   {"version":3,"baseUrl":...,"identity":"<hash>","fetchedAt":...,"count":167,"length":185012,"plain":true}
+ *   {"version":4,"build":"<id>","baseUrl":...,"identity":"<hash>","fetchedAt":...,"count":167,"length":185012,"plain":true}
  *   [{...definition...}, ...]
  *
  * The definitions were checked against the API's schema when they were fetched, and the file is
  * written whole under a temporary name, then renamed, in a folder of this user's. A copy is used
- * when it is of the same server and key (`identity`, a hash of the public key or of a digest of
- * an API key, apart from the one that names the file: two keys whose names collide are told apart),
- * its second line has the length written and parses, and holds the number of definitions
- * written, each of the shape the schema gives (`isPlainDefinitionList`, without zod: an `estimate`
- * with a profile would otherwise load zod and check every definition again at each run). Anything else (a cut or a
- * longer line, JSON that does not parse, another count, a value of another type, an older
- * format) is not used: the server is asked again and the file rewritten. A change that keeps all
- * of that (a digit of a price) is used as it reads. (Version 2 kept a SHA-256 digest of the line
- * instead, which needed node:crypto.) `plain` says that the definitions
- * read back from JSON exactly as the schema would read them; it is false when a pricing tier has
- * a condition of a kind llmobs does not know (kept as an object of its own), and such a copy is
- * read through the schema.
+ * as it reads, without checking it again (zod would load at every `estimate` with a profile), when
+ * this build wrote it (`build`, a digest of the build's sources: another build may read the API
+ * differently), of the same server and key (`identity`, a hash of the public key or of a digest
+ * of an API key, apart from the one that names the file: two keys whose names collide are told
+ * apart), and its second line has the length written, parses, and holds the number of
+ * definitions written. Anything else is not used: the server is asked again and the file
+ * rewritten. `plain` says that the definitions read back from JSON exactly as the schema would
+ * read them; it is false when a pricing tier has a condition of a kind llmobs does not know (kept
+ * as an object of its own), and such a copy is read through the schema.
  */
-const CACHE_VERSION = 3;
+const CACHE_VERSION = 4;
+
+// The build's name, written in by scripts/build.mjs; run from the sources, one for all of them.
+declare const LLMOBS_BUILD_ID: string | undefined;
+const BUILD = typeof LLMOBS_BUILD_ID === 'string' ? LLMOBS_BUILD_ID : 'sources';
 
 interface CacheHeader {
   version: typeof CACHE_VERSION;
+  build: string;
   baseUrl: string;
   identity: string;
   fetchedAt: string;
@@ -109,6 +110,7 @@ function isHeader(value: unknown): value is CacheHeader {
     typeof h === 'object' &&
     h !== null &&
     h.version === CACHE_VERSION &&
+    typeof h.build === 'string' &&
     typeof h.baseUrl === 'string' &&
     typeof h.identity === 'string' &&
     typeof h.fetchedAt === 'string' &&
@@ -129,7 +131,7 @@ async function readCache(ctx: Context, path: string, baseUrl: string, identity: 
     const newline = text.indexOf('\n');
     if (newline === -1) return undefined;
     const header: unknown = JSON.parse(text.slice(0, newline));
-    if (!isHeader(header) || header.baseUrl !== baseUrl || header.identity !== identityCheck(identity)) return undefined;
+    if (!isHeader(header) || header.build !== BUILD || header.baseUrl !== baseUrl || header.identity !== identityCheck(identity)) return undefined;
     const age = ctx.now().getTime() - Date.parse(header.fetchedAt);
     if (!(age >= 0 && age <= maxAgeMs)) return undefined;
     const body = text.slice(newline + 1);
@@ -140,10 +142,7 @@ async function readCache(ctx: Context, path: string, baseUrl: string, identity: 
     const raw: unknown = JSON.parse(body);
     let definitions: ApiModel[];
     if (header.plain) {
-      if (!isPlainDefinitionList(raw)) {
-        ctx.trace(`models: the cache ${path} holds definitions not of the API's shape; asking the server`);
-        return undefined;
-      }
+      if (!Array.isArray(raw)) return undefined;
       definitions = raw as ApiModel[];
     } else {
       const parsed = (await definitionsSchema()).safeParse(raw);
@@ -162,6 +161,7 @@ function writeCache(ctx: Context, path: string, identity: string, value: RemoteD
   const body = JSON.stringify(value.definitions);
   const header: CacheHeader = {
     version: CACHE_VERSION,
+    build: BUILD,
     baseUrl: value.baseUrl,
     identity: identityCheck(identity),
     fetchedAt: value.fetchedAt,

@@ -72,7 +72,7 @@ describe('loadRemoteDefinitions', () => {
     const custom = specToDefinition({ name: 'c', match_pattern: '(?i)^c$', pricing: { input: 1e-6, output: 3e-6 }, unit: 'TOKENS' }, { id: 'c-1', createdAt: '2025-01-01T00:00:00.000Z' });
     const { api, ctx, fetched, file } = await cachedSetUp([custom, ...builtInDefinitions()]);
     const [header, body] = readFileSync(file, 'utf8').split('\n');
-    expect(JSON.parse(header!)).toMatchObject({ version: 3, count: fetched.definitions.length, length: body!.length, plain: true });
+    expect(JSON.parse(header!)).toMatchObject({ version: 4, build: 'sources', count: fetched.definitions.length, length: body!.length, plain: true });
     const cached = await loadRemoteDefinitions(ctx, { maxAgeMs: REMOTE_CACHE_TTL_MS });
     expect(cached.fromCache).toBe(true);
     expect(api.requests.filter((r) => r.path.startsWith('/api/public/models'))).toHaveLength(2);
@@ -121,7 +121,7 @@ describe('loadRemoteDefinitions', () => {
     await ctx.dispose();
   });
 
-  it('asks the server again when the cached copy was changed, is damaged, or has an older format', async () => {
+  it('asks the server again when the cached copy was changed, is damaged, was written by another build, or has an older format', async () => {
     const { api, ctx, file } = await cachedSetUp(builtInDefinitions().slice(0, 3));
     const asked = () => api.requests.filter((r) => r.path.startsWith('/api/public/models')).length;
     const original = readFileSync(file, 'utf8');
@@ -131,8 +131,8 @@ describe('loadRemoteDefinitions', () => {
       `${header}\n${body.slice(0, -10)}`, // cut short
       header, // no body
       `${header.replace('"count":3', '"count":2')}\n${body}`, // a header that does not fit
-      `${header}\n${'[0,0,0]'.padEnd(body.length)}`, // as long, as many, but not definitions
-      `${header}\n${body.replace(/"inputPrice":[^,]+,/, (field) => `"inputPrice":${JSON.stringify('x'.repeat(field.length - 16))},`)}`, // a price of another type, as long
+      `${header}\n${'{}'.padEnd(body.length)}`, // as long, but not a list
+      `${header.replace('"build":"sources"', '"build":"0123456789abcdef"')}\n${body}`, // another build's copy
       `${header.replace(/"identity":"[0-9a-f]+"/, '"identity":"0000000000000000"')}\n${body}`, // another key's copy
       JSON.stringify({ version: 1, baseUrl: JSON.parse(header).baseUrl, fetchedAt: JSON.parse(header).fetchedAt, definitions: JSON.parse(body) }), // the earlier format
       '',

@@ -4,7 +4,7 @@ import { deepMerge, eventMetadata, rowMetadata, storedMetadata } from '../../../
 import { normalizeEnvironment } from '../../../../src/server/ingest/schemas.js';
 import type { IngestAuth } from '../../../../src/server/ingest/types.js';
 import { engineCounter, parseJsonPrioritised } from '../../../../src/tokenizer/index.js';
-import { MemoryStore } from './memory-store.js';
+import { MemoryStore } from './support/memory-store.js';
 
 const project: IngestAuth = { projectId: 'proj-1', accessLevel: 'project' };
 const NOW = new Date('2026-03-01T12:00:00.000Z');

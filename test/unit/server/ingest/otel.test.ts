@@ -6,7 +6,7 @@ import { decodeOtlpBody, processOtel } from '../../../../src/server/ingest/otel/
 import { OTLP_TRACE_DESCRIPTOR } from '../../../../src/server/ingest/otel/otlp-schema.js';
 import type { IngestAuth } from '../../../../src/server/ingest/types.js';
 import { engineCounter } from '../../../../src/tokenizer/index.js';
-import { MemoryStore } from './memory-store.js';
+import { MemoryStore } from './support/memory-store.js';
 
 const project: IngestAuth = { projectId: 'proj-1', accessLevel: 'project' };
 const NOW = new Date('2026-03-01T12:00:00.000Z');

@@ -1,5 +1,5 @@
 // Rows of the metrics view for the engine's tests: an observation with its trace's fields.
-import type { MetricsObservation, MetricsRow } from '../../../../src/core/metrics/index.js';
+import type { MetricsObservation, MetricsRow } from '../../../../../src/core/metrics/index.js';
 
 export interface RowSeed extends Partial<MetricsObservation> {
   id: string;

@@ -1,10 +1,10 @@
 // An in-memory stand-in for the store: lookups over maps, and the writes of each request applied
 // to them, so tests can run several requests in a row against the pure pipeline. The records'
 // accessors (`observations.get(id)`) give the records; `logs` the event logs kept with them.
-import type { ModelDefinition } from '../../../../src/core/models/types.js';
-import { builtInDefinitions } from '../../../../src/data/catalogue.js';
-import type { EventLog, IngestLookups, IngestWrites, PromptRef, Stored } from '../../../../src/server/ingest/types.js';
-import type { ObservationRecord, ScoreRecord, TraceRecord } from '../../../../src/server/records.js';
+import type { ModelDefinition } from '../../../../../src/core/models/types.js';
+import { builtInDefinitions } from '../../../../../src/data/catalogue.js';
+import type { EventLog, IngestLookups, IngestWrites, PromptRef, Stored } from '../../../../../src/server/ingest/types.js';
+import type { ObservationRecord, ScoreRecord, TraceRecord } from '../../../../../src/server/records.js';
 
 function pick<R>(records: Map<string, R>, logs: Map<string, EventLog | null>, ids: readonly string[]): Map<string, Stored<R>> {
   const out = new Map<string, Stored<R>>();

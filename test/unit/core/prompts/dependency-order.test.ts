@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { dependencyOrder } from '../../../src/core/prompts/dependency-order.js';
+import { dependencyOrder } from '../../../../src/core/prompts/dependency-order.js';
 
 describe('dependencyOrder', () => {
   it('puts what is referenced first, ties by name, and ignores outside names and self-references', () => {

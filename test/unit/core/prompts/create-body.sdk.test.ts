@@ -1,7 +1,7 @@
 // Compares what we would send with what the official SDK sends, captured at fetch.
 import { LangfuseClient } from '@langfuse/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { buildCreatePromptBody, promptPathSegment, type ChatItem } from '../../../src/core/prompts/index.js';
+import { buildCreatePromptBody, type ChatItem } from '../../../../src/core/prompts/index.js';
 
 interface Captured {
   url: URL;
@@ -69,15 +69,5 @@ describe('create body compared with LangfuseClient.prompt.create()', () => {
     await client().prompt.create({ name: 'greet', prompt: 'Hello {{name}}', labels: [] });
     const ours = buildCreatePromptBody({ name: 'greet', content: { type: 'text', prompt: 'Hello {{name}}' } });
     expect(asServerReads(ours)).toStrictEqual(asServerReads(calls[0]?.body));
-  });
-});
-
-describe('URL path segment compared with the SDK', () => {
-  it.each(['folder/sub/name', 'promptName?!+ =@#;', 'name with spaces', 'ünï/名前'])('%j', async (name) => {
-    const calls = captureRequests({ ...stored, name, type: 'text', prompt: 'x' });
-    await client().prompt.update({ name, version: 2, newLabels: ['production'] });
-    expect(calls[0]?.method).toBe('PATCH');
-    expect(calls[0]?.url.pathname).toBe(`/api/public/v2/prompts/${promptPathSegment(name)}/versions/2`);
-    expect(calls[0]?.body).toStrictEqual({ newLabels: ['production'] });
   });
 });

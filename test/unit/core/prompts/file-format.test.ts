@@ -8,8 +8,8 @@ import {
   sameTags,
   sameVersionContent,
   serialisePromptFile,
-} from '../../../src/core/prompts/file-format.js';
-import type { ChatItem } from '../../../src/core/prompts/types.js';
+} from '../../../../src/core/prompts/file-format.js';
+import type { ChatItem } from '../../../../src/core/prompts/types.js';
 
 const text = (prompt: string, extra: Partial<PromptFileData> = {}): PromptFileData => ({ content: { type: 'text', prompt }, config: {}, labels: [], ...extra });
 const chat = (prompt: ChatItem[], extra: Partial<PromptFileData> = {}): PromptFileData => ({ content: { type: 'chat', prompt }, config: {}, labels: [], ...extra });

@@ -1,7 +1,7 @@
 // Runs without the SDK loaded, so the global mustache settings are the library defaults here.
 import mustache from 'mustache';
 import { describe, expect, it } from 'vitest';
-import { PromptTemplateError, compileChat, compilePrompt, compileText } from '../../../src/core/prompts/index.js';
+import { PromptTemplateError, compileChat, compilePrompt, compileText } from '../../../../src/core/prompts/index.js';
 
 describe('compile leaves the shared mustache module alone', () => {
   it('does not HTML-escape values, and the global escaper still does afterwards', () => {

@@ -5,7 +5,7 @@ import {
   extractVariables,
   findVariablePlaceholderClashes,
   type ChatItem,
-} from '../../../src/core/prompts/index.js';
+} from '../../../../src/core/prompts/index.js';
 
 describe('extractVariables (the server rule)', () => {
   it('keeps plain names, in first-use order, once each', () => {

@@ -5,7 +5,7 @@ import {
   buildCreatePromptBody,
   type ChatItem,
   type CreatePromptBody,
-} from '../../../src/core/prompts/index.js';
+} from '../../../../src/core/prompts/index.js';
 
 describe('buildCreatePromptBody', () => {
   it('builds a text body with the defaults the server would apply spelled out', () => {

@@ -1,6 +1,6 @@
 // The prompt core's errors are the CLI's typed errors, so src/cli.ts maps them to exit codes.
 import { describe, expect, it } from 'vitest';
-import { ExitCode } from '../../../src/errors.js';
+import { ExitCode } from '../../../../src/errors.js';
 import {
   LabelPreconditionError,
   PromptReferenceError,
@@ -10,7 +10,7 @@ import {
   isPromptError,
   planPromote,
   validateLabel,
-} from '../../../src/core/prompts/index.js';
+} from '../../../../src/core/prompts/index.js';
 
 describe('prompt core errors', () => {
   it.each([

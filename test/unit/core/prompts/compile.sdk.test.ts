@@ -2,8 +2,8 @@
 import { ChatPromptClient, TextPromptClient } from '@langfuse/client';
 import mustache from 'mustache';
 import { afterEach, describe, expect, it } from 'vitest';
-import { compileChat, compileText, type Placeholders, type Variables } from '../../../src/core/prompts/index.js';
-import type { ChatItem } from '../../../src/core/prompts/index.js';
+import { compileChat, compileText, type Placeholders, type Variables } from '../../../../src/core/prompts/index.js';
+import type { ChatItem } from '../../../../src/core/prompts/index.js';
 
 const base = { name: 'p', version: 1, config: {}, labels: [], tags: [] };
 const sdkText = (prompt: string, variables: Variables) =>

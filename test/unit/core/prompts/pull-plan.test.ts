@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type PulledPrompt, planPull, type PullPlanInput, pullTargets } from '../../../src/core/prompts/pull-plan.js';
-import type { LocalPromptFile } from '../../../src/core/prompts/sync-plan.js';
+import { type PulledPrompt, planPull, type PullPlanInput, pullTargets } from '../../../../src/core/prompts/pull-plan.js';
+import type { LocalPromptFile } from '../../../../src/core/prompts/sync-plan.js';
 
 const pulled = (name: string, prompt: string, version = 1, tags: string[] = []): PulledPrompt => ({ name, tags, version: { version, labels: ['latest'], content: { type: 'text', prompt }, config: {} } });
 const local = (name: string, prompt: string, labels: string[] = []): LocalPromptFile => ({ name, path: `prompts/${name}.md`, data: { content: { type: 'text', prompt }, config: {}, labels } });

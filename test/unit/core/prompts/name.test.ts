@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PromptUsageError, promptPathSegment, validatePromptName } from '../../../src/core/prompts/index.js';
+import { PromptUsageError, promptPathSegment, validatePromptName } from '../../../../src/core/prompts/index.js';
 
 describe('validatePromptName', () => {
   it.each([

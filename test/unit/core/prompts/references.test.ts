@@ -9,7 +9,7 @@ import {
   parsePromptReferences,
   referencedVersions,
   resolvePromptReferences,
-} from '../../../src/core/prompts/index.js';
+} from '../../../../src/core/prompts/index.js';
 
 const tag = (inner: string) => `@@@langfusePrompt:${inner}@@@`;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type CopyDestination, type CopySource, planCopy, type SourceVersion } from '../../../src/core/prompts/copy-plan.js';
-import type { ServerVersion } from '../../../src/core/prompts/sync-plan.js';
+import { type CopyDestination, type CopySource, planCopy, type SourceVersion } from '../../../../src/core/prompts/copy-plan.js';
+import type { ServerVersion } from '../../../../src/core/prompts/sync-plan.js';
 
 const sv = (version: number, prompt: string, labels: string[] = [], commitMessage: string | null = null): SourceVersion => ({ version, labels, content: { type: 'text', prompt }, config: {}, commitMessage });
 const dv = (version: number, prompt: string, labels: string[] = []): ServerVersion => ({ version, labels, content: { type: 'text', prompt }, config: {} });

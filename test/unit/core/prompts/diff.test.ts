@@ -1,12 +1,6 @@
 import { parsePatch } from 'diff';
 import { describe, expect, it } from 'vitest';
-import {
-  describeSide,
-  diffPrompts,
-  renderContentForDiff,
-  stableJson,
-  type PromptSide,
-} from '../../../src/core/prompts/index.js';
+import { describeSide, diffPrompts, renderContentForDiff, type PromptSide } from '../../../../src/core/prompts/index.js';
 
 const v1: PromptSide = {
   name: 'greet',
@@ -165,19 +159,5 @@ describe('diffPrompts: config', () => {
   it('treats a missing config as {}', () => {
     expect(diffPrompts({ ...v1, config: undefined }, { ...v1, config: {} }).config).toBe('');
     expect(diffPrompts({ ...v1, config: undefined }, { ...v1, config: { a: 1 } }).config).toContain('-{}\n+{\n+  "a": 1\n+}\n');
-  });
-});
-
-describe('stableJson', () => {
-  it('sorts keys at every depth and keeps array order', () => {
-    expect(stableJson({ b: { d: 1, c: [{ z: 1, y: 2 }] }, a: null })).toBe(
-      '{\n  "a": null,\n  "b": {\n    "c": [\n      {\n        "y": 2,\n        "z": 1\n      }\n    ],\n    "d": 1\n  }\n}',
-    );
-  });
-
-  it('keeps a "__proto__" key as data', () => {
-    expect(stableJson(JSON.parse('{"__proto__": {"x": 1}, "a": 2}'))).toBe(
-      '{\n  "__proto__": {\n    "x": 1\n  },\n  "a": 2\n}',
-    );
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { PromptFileData } from '../../../src/core/prompts/file-format.js';
-import { type LocalPromptFile, planPush, type ServerPromptState, type ServerVersion } from '../../../src/core/prompts/sync-plan.js';
+import type { PromptFileData } from '../../../../src/core/prompts/file-format.js';
+import { type LocalPromptFile, planPush, type ServerPromptState, type ServerVersion } from '../../../../src/core/prompts/sync-plan.js';
 
 function file(name: string, prompt: string, extra: Partial<PromptFileData> = {}): LocalPromptFile {
   return { name, path: `prompts/${name}.md`, data: { content: { type: 'text', prompt }, config: {}, labels: [], ...extra } };

@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  analyzeCompile,
-  hasCompileProblems,
-  referencedVariables,
-  type CompileAnalysis,
-  type PromptContent,
-} from '../../../src/core/prompts/index.js';
+import { analyzeCompile, hasCompileProblems, type CompileAnalysis, type PromptContent } from '../../../../src/core/prompts/index.js';
 
 const text = (prompt: string): PromptContent => ({ type: 'text', prompt });
 const clean: CompileAnalysis = {
@@ -16,18 +10,6 @@ const clean: CompileAnalysis = {
   invalidPlaceholders: [],
   partials: [],
 };
-
-describe('referencedVariables', () => {
-  it('reads names from every kind of tag through the parse tree', () => {
-    expect(
-      referencedVariables('{{a}} {{ b }} {{{c}}} {{& d}} {{#e}}{{f}}{{/e}} {{^g}}{{/g}} {{h.i.j}} {{.}} {{! k }} {{> l}}'),
-    ).toEqual(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']);
-  });
-
-  it('follows delimiter changes and ignores braces that are not tags', () => {
-    expect(referencedVariables('{ "json": true } {{=<% %>=}}<% x %> {{notATag}}')).toEqual(['x']);
-  });
-});
 
 describe('analyzeCompile: variables', () => {
   it('is clean when every name is given and used', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkDefinitionInput, checkPriceMagnitudes } from '../../../src/core/models/checks.js';
+import { checkDefinitionInput, checkPriceMagnitudes } from '../../../../src/core/models/checks.js';
 
 const GOOD = { name: 'my-model', match_pattern: '(?i)^my-model$', pricing: { input: 0.001, output: 0.002 }, unit: 'TOKENS' };
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { CreateModelBody } from '../../../src/core/models/request.js';
-import { type FileModel, planModelSync, sameModelBody, type ServerModel } from '../../../src/core/models/sync-plan.js';
+import type { CreateModelBody } from '../../../../src/core/models/request.js';
+import { type FileModel, planModelSync, sameModelBody, type ServerModel } from '../../../../src/core/models/sync-plan.js';
 
 const body = (modelName: string, extra: Partial<CreateModelBody> = {}): CreateModelBody => ({ modelName, matchPattern: `(?i)^${modelName}$`, unit: 'TOKENS', inputPrice: 1e-6, ...extra });
 const file = (index: number, b: CreateModelBody, id?: string): FileModel => ({ index, body: b, ...(id ? { id } : {}) });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkDefinitionInput } from '../../../src/core/models/checks.js';
-import { buildCreateModelBody } from '../../../src/core/models/request.js';
+import { checkDefinitionInput } from '../../../../src/core/models/checks.js';
+import { buildCreateModelBody } from '../../../../src/core/models/request.js';
 
 function body(raw: Record<string, unknown>): ReturnType<typeof buildCreateModelBody> {
   const r = checkDefinitionInput(raw);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compareListOrder, MODELS_PAGE_SIZE, modelsPage } from '../../../src/core/models/list-page.js';
+import { compareListOrder, MODELS_PAGE_SIZE, modelsPage } from '../../../../src/core/models/list-page.js';
 
 const definition = fc.record({
   id: fc.string({ unit: fc.constantFrom('a', 'b', 'c'), minLength: 1, maxLength: 3 }),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compilePattern, describePattern, testPattern, validatePattern } from '../../../src/core/models/pattern.js';
-import { builtInDefinitions } from '../../../src/data/catalogue.js';
+import { compilePattern, describePattern, testPattern, validatePattern } from '../../../../src/core/models/pattern.js';
+import { builtInDefinitions } from '../../../../src/data/catalogue.js';
 
 const matches = (pattern: string, subject: string): boolean => {
   const r = testPattern(pattern, subject);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { specToDefinition } from '../../../src/core/models/draft.js';
-import { analyzeShadowing, type ShadowFinding } from '../../../src/core/models/shadowing.js';
-import type { ModelDefinition } from '../../../src/core/models/types.js';
-import { builtInDefinitions } from '../../../src/data/catalogue.js';
+import { specToDefinition } from '../../../../src/core/models/draft.js';
+import { analyzeShadowing, type ShadowFinding } from '../../../../src/core/models/shadowing.js';
+import type { ModelDefinition } from '../../../../src/core/models/types.js';
+import { builtInDefinitions } from '../../../../src/data/catalogue.js';
 
 function def(id: string, pattern: string, startDate: string | null = null): ModelDefinition {
   return specToDefinition({ name: id, match_pattern: pattern, start_date: startDate, pricing: { input: 1 } }, { id });

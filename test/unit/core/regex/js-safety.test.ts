@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkRegexSafety } from '../../../src/core/regex/js-safety.js';
+import { checkRegexSafety } from '../../../../src/core/regex/js-safety.js';
 
 describe('checkRegexSafety (the safe-regex2 rule the server applies to usage patterns)', () => {
   it.each(['(input|prompt|cached)', '(input)', '^input$', '[a-z]+_tokens', 'a{2,3}', '(?:in|out)put', '\\(x+\\)', 'a|b+'])('accepts %s', (p) => {

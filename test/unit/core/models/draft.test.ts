@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { checkDefinitionInput } from '../../../src/core/models/checks.js';
-import { draftToDefinition, normalizeDraftInput, specToDefinition } from '../../../src/core/models/draft.js';
-import { modelDefinitionSchema } from '../../../src/core/models/schemas.js';
+import { checkDefinitionInput } from '../../../../src/core/models/checks.js';
+import { draftToDefinition, normalizeDraftInput, specToDefinition } from '../../../../src/core/models/draft.js';
+import { modelDefinitionSchema } from '../../../../src/core/models/schemas.js';
 
 describe('specToDefinition', () => {
   it('converts the snake_case spec shape to the API shape, pricing becoming the default tier', () => {

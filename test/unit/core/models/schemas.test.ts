@@ -4,11 +4,11 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { modelDefinitionSchema } from '../../../src/core/models/schemas.js';
-import { runInProcess, tempDir } from '../../helpers/cli.js';
-import { checkRequest } from '../../helpers/contract.js';
-import { fakeModelsApi } from '../../helpers/fake-models-api.js';
-import type { Recorded } from '../../helpers/recorder.js';
+import { modelDefinitionSchema } from '../../../../src/core/models/schemas.js';
+import { runInProcess, tempDir } from '../../../helpers/cli.js';
+import { checkRequest } from '../../../helpers/contract.js';
+import { fakeModelsApi } from '../../../helpers/fake-models-api.js';
+import type { Recorded } from '../../../helpers/recorder.js';
 
 const CLOCK = { source: 'clock', after: '22:00', timezone: 'UTC' };
 const WIRE = {

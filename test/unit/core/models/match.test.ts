@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { specToDefinition } from '../../../src/core/models/draft.js';
-import { findModel } from '../../../src/core/models/match.js';
-import type { ModelDefinition } from '../../../src/core/models/types.js';
-import { builtInDefinitions } from '../../../src/data/catalogue.js';
+import { specToDefinition } from '../../../../src/core/models/draft.js';
+import { findModel } from '../../../../src/core/models/match.js';
+import type { ModelDefinition } from '../../../../src/core/models/types.js';
+import { builtInDefinitions } from '../../../../src/data/catalogue.js';
 
 function custom(id: string, pattern: string, startDate: string | null = null): ModelDefinition {
   return specToDefinition({ name: id, match_pattern: pattern, start_date: startDate, pricing: { input: 1 } }, { id });

@@ -1,10 +1,10 @@
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isPlainDefinitionList } from '../../../src/core/models/plain-check.js';
-import { modelDefinitionSchema } from '../../../src/core/models/schemas.js';
-import { UnknownCondition } from '../../../src/core/models/types.js';
-import { builtInDefinitions } from '../../../src/data/catalogue.js';
+import { isPlainDefinitionList } from '../../../../src/core/models/plain-check.js';
+import { modelDefinitionSchema } from '../../../../src/core/models/schemas.js';
+import { UnknownCondition } from '../../../../src/core/models/types.js';
+import { builtInDefinitions } from '../../../../src/data/catalogue.js';
 
 const schema = modelDefinitionSchema.loose().array();
 

@@ -1,14 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { compilePattern, describePattern, testPattern, validatePattern } from '../../../src/core/models/pattern.js';
-import { parseAre } from '../../../src/core/regex/are-parser.js';
-import { subjectCaveat, translateAre, areFeatures } from '../../../src/core/regex/are-to-js.js';
-import { compileMatcher, DEFAULT_LIMITS } from '../../../src/core/regex/matcher.js';
-import { builtInDefinitions } from '../../../src/data/catalogue.js';
-import { parseJsRegex } from '../../../src/core/regex/js-parser.js';
-import { selectPricingTier } from '../../../src/core/pricing-tier.js';
-import type { PricingTier } from '../../../src/core/models/types.js';
-import { pick, rng } from '../../helpers/rng.js';
-
+import { compilePattern, describePattern, testPattern, validatePattern } from '../../../../src/core/models/pattern.js';
+import { parseAre } from '../../../../src/core/regex/are-parser.js';
+import { subjectCaveat, translateAre, areFeatures } from '../../../../src/core/regex/are-to-js.js';
+import { compileMatcher, DEFAULT_LIMITS } from '../../../../src/core/regex/matcher.js';
+import { builtInDefinitions } from '../../../../src/data/catalogue.js';
+import { parseJsRegex } from '../../../../src/core/regex/js-parser.js';
+import { selectPricingTier } from '../../../../src/core/pricing-tier.js';
+import type { PricingTier } from '../../../../src/core/models/types.js';
+import { pick, rng } from '../../../helpers/rng.js';
 
 const ATOMS = ['a', 'b', 'A', '-', '.', '[ab]', '[^a]', '[a-c]', '\\d', '\\w', '\\s', '\\W', '[[:alpha:]]', '[[:upper:]]', '_', '\\n', ' '];
 const ASSERTIONS = ['^', '$', '\\m', '\\M', '\\y', '\\Y', '\\A', '\\Z'];

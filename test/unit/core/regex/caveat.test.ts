@@ -1,10 +1,10 @@
 // The caveats read a subject's traits in one pass over its code units: they must give what the
 // regular expressions they replace give, on every kind of character that matters.
 import { describe, expect, it } from 'vitest';
-import type { AreFeatures } from '../../../src/core/regex/caveat.js';
-import { subjectCaveat } from '../../../src/core/regex/caveat.js';
-import { foldAscii } from '../../../src/core/regex/literal.js';
-import { pick, rng } from '../../helpers/rng.js';
+import type { AreFeatures } from '../../../../src/core/regex/caveat.js';
+import { subjectCaveat } from '../../../../src/core/regex/caveat.js';
+import { foldAscii } from '../../../../src/core/regex/literal.js';
+import { pick, rng } from '../../../helpers/rng.js';
 
 // The earlier implementation, by regular expressions.
 function reference(t: AreFeatures, icase: boolean, subject: string): string | null {

@@ -1,6 +1,6 @@
 // A trace's observations as a tree, and its totals.
 import { describe, expect, it } from 'vitest';
-import { buildTree, flattenTree, readObservation, traceTotals } from '../../../src/core/traces/tree.js';
+import { buildTree, flattenTree, readObservation, traceTotals } from '../../../../src/core/traces/tree.js';
 
 const obs = (id: string, parent: string | null, start: string, extra: Record<string, unknown> = {}) =>
   readObservation({ id, parentObservationId: parent, type: 'SPAN', startTime: `2026-05-01T00:00:${start}Z`, ...extra });

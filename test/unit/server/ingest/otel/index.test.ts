@@ -1,12 +1,12 @@
 import { gzipSync } from 'node:zlib';
 import protobuf from 'protobufjs/light.js';
 import { describe, expect, it } from 'vitest';
-import { estimate } from '../../../../src/core/estimate.js';
-import { decodeOtlpBody, processOtel } from '../../../../src/server/ingest/otel/index.js';
-import { OTLP_TRACE_DESCRIPTOR } from '../../../../src/server/ingest/otel/otlp-schema.js';
-import type { IngestAuth } from '../../../../src/server/ingest/types.js';
-import { engineCounter } from '../../../../src/tokenizer/index.js';
-import { MemoryStore } from './support/memory-store.js';
+import { estimate } from '../../../../../src/core/estimate.js';
+import { decodeOtlpBody, processOtel } from '../../../../../src/server/ingest/otel/index.js';
+import { OTLP_TRACE_DESCRIPTOR } from '../../../../../src/server/ingest/otel/otlp-schema.js';
+import type { IngestAuth } from '../../../../../src/server/ingest/types.js';
+import { engineCounter } from '../../../../../src/tokenizer/index.js';
+import { MemoryStore } from '../support/memory-store.js';
 
 const project: IngestAuth = { projectId: 'proj-1', accessLevel: 'project' };
 const NOW = new Date('2026-03-01T12:00:00.000Z');

@@ -2,9 +2,9 @@
 // (startTime, xxHash32(traceId), id), all descending, and its cursor carries that key. Pages must
 // add up to the whole list, without a row twice or a row skipped, whatever the page size.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startServer } from '../../../src/server/index.js';
-import { xxHash32 } from '../../../src/server/store/xxhash32.js';
-import { apiCaller } from '../../helpers/server-api.js';
+import { type RunningServer, startServer } from '../../../../src/server/index.js';
+import { xxHash32 } from '../../../../src/server/store/xxhash32.js';
+import { apiCaller } from '../../../helpers/server-api.js';
 
 let server: RunningServer;
 const call = apiCaller(() => server);

@@ -2,9 +2,7 @@
 // the service's own code where API.md is silent: ApiAuthService, the `cors` middleware, Next.js's
 // body parser): auth texts, body limits and parsing, CORS, method and route errors.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import fc from 'fast-check';
-import { jsonDepth } from '../../../src/server/http/body.js';
-import { type RunningServer, startServer } from '../../../src/server/index.js';
+import { type RunningServer, startServer } from '../../../../src/server/index.js';
 
 let server: RunningServer;
 let small: RunningServer;
@@ -210,29 +208,6 @@ describe('request bodies', () => {
     const next = await call('POST', '/api/public/v2/prompts', { auth: basic(), body: JSON.stringify({ name: 'p-deep', prompt: 'y', config: { ok: true } }) });
     expect(next.status).toBe(201);
     expect(next.body.version).toBe(1);
-  });
-});
-
-describe('JSON depth, measured without parsing', () => {
-  const depthOf = (value: unknown): number =>
-    Array.isArray(value) ? 1 + Math.max(0, ...value.map(depthOf)) : value !== null && typeof value === 'object' ? 1 + Math.max(0, ...Object.values(value).map(depthOf)) : 0;
-
-  it('equals the nesting of the parsed value, whatever the strings hold', () => {
-    fc.assert(
-      fc.property(fc.jsonValue({ maxDepth: 8 }), fc.constantFrom(0, 2), (value, indent) => {
-        const text = JSON.stringify(value, null, indent) ?? 'null';
-        expect(jsonDepth(text)).toBe(depthOf(JSON.parse(text)));
-      }),
-      { numRuns: 500 },
-    );
-  });
-
-  it('skips brackets and escaped quotes inside strings', () => {
-    expect(jsonDepth('{"a":"[[{{\\\\","b":["\\"]]]\\"",{"c":"\\\\\\"{"}]}')).toBe(3);
-    expect(jsonDepth('"[[[["')).toBe(0);
-    expect(jsonDepth(`${'['.repeat(600)}${']'.repeat(600)}`)).toBe(600);
-    // Unterminated text: whatever was seen before the string that never ends.
-    expect(jsonDepth('[[{"a":"no end')).toBe(3);
   });
 });
 

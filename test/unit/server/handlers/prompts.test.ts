@@ -1,9 +1,9 @@
 // The local server's prompt endpoints against API.md section 4: statuses, bodies, label moves,
 // and every 2xx answer checked against the contract's response schemas.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startServer } from '../../../src/server/index.js';
-import { tempDir } from '../../helpers/cli.js';
-import { apiCaller } from '../../helpers/server-api.js';
+import { type RunningServer, startServer } from '../../../../src/server/index.js';
+import { tempDir } from '../../../helpers/cli.js';
+import { apiCaller } from '../../../helpers/server-api.js';
 
 let server: RunningServer;
 const at = (name: string) => `/api/public/v2/prompts/${encodeURIComponent(name)}`;

@@ -1,8 +1,8 @@
 // The `filter` query parameter of the traces list and the v1 and v2 observation lists (a JSON
 // array of the service's filter objects), on traffic sent through the ingestion API.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startServer } from '../../../src/server/index.js';
-import { apiCaller } from '../../helpers/server-api.js';
+import { type RunningServer, startServer } from '../../../../src/server/index.js';
+import { apiCaller } from '../../../helpers/server-api.js';
 
 let server: RunningServer;
 const call = apiCaller(() => server);

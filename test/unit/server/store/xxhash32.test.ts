@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { xxHash32 } from '../../../src/server/store/xxhash32.js';
+import { xxHash32 } from '../../../../src/server/store/xxhash32.js';
 
 describe('xxHash32', () => {
   it('gives the published values (seed 0), and ClickHouse’s documented xxHash32(\'Hello, world!\')', () => {

@@ -2,9 +2,9 @@
 // references checked on create, resolved on GET against the labels as they are then, and versions
 // other prompts reference kept from deletion.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startServer } from '../../../src/server/index.js';
-import { tempDir } from '../../helpers/cli.js';
-import { apiCaller } from '../../helpers/server-api.js';
+import { type RunningServer, startServer } from '../../../../src/server/index.js';
+import { tempDir } from '../../../helpers/cli.js';
+import { apiCaller } from '../../../helpers/server-api.js';
 
 let server: RunningServer;
 const call = apiCaller(() => server);

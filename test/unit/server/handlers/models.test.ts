@@ -1,8 +1,8 @@
 // The local server's model endpoints, against the rules of API.md section 3 and NEWER-API.md.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtInDefinitions } from '../../../src/data/catalogue.js';
-import { type RunningServer, startServer } from '../../../src/server/index.js';
-import { checkResponse } from '../../helpers/contract.js';
+import { builtInDefinitions } from '../../../../src/data/catalogue.js';
+import { type RunningServer, startServer } from '../../../../src/server/index.js';
+import { checkResponse } from '../../../helpers/contract.js';
 
 let server: RunningServer;
 let old: RunningServer;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseOptions } from '../../../../src/commands/options.js';
-import { ListOptions } from '../../../../src/commands/prompts/shared.js';
+import { ListOptions, parseExpectCurrent, versionOrLabel } from '../../../../src/commands/prompts/shared.js';
 import { UsageError } from '../../../../src/errors.js';
 
 describe('prompts list options', () => {
@@ -36,5 +36,21 @@ describe('prompts list options', () => {
     expect(refusal({ fromUpdatedAt: '2026-05-01T02:00:00+02:00', toUpdatedAt: '2026-05-01T00:00:00Z' })).toContain('must be earlier than');
     // A bad bound is reported once, by its own flag, not compared.
     expect(refusal({ fromUpdatedAt: 'soon', toUpdatedAt: '2026-05-01T00:00:00Z' })).not.toContain('earlier');
+  });
+});
+
+describe('small parsers', () => {
+
+  it('reads a diff side as a version when it is digits, else a label', () => {
+    expect(versionOrLabel('12')).toEqual({ version: 12 });
+    expect(versionOrLabel('production')).toEqual({ label: 'production' });
+    expect(() => versionOrLabel('0')).toThrow(expect.objectContaining({ exitCode: 2 }));
+  });
+
+  it('reads --expect-current as a version or none', () => {
+    expect(parseExpectCurrent(undefined)).toBeUndefined();
+    expect(parseExpectCurrent('none')).toBeNull();
+    expect(parseExpectCurrent('3')).toBe(3);
+    expect(() => parseExpectCurrent('3.5')).toThrow(expect.objectContaining({ exitCode: 2 }));
   });
 });

@@ -83,34 +83,6 @@ describe('a page far larger than asked for', () => {
   });
 });
 
-describe('export of a single observation', () => {
-  it('says so in the singular, to a file and to stdout', async () => {
-    const pool = agent().get(HOST);
-    pool.intercept({ path: path({ fields: 'core', limit: '1000' }), method: 'GET' }).reply(200, page(0, 1));
-    const dir = tempDir();
-    const toFile = await runInProcess(['observations', 'export', '--fields', 'core', '--output', 'one.jsonl'], { env: env(), dispatcher: agent(), cwd: dir });
-    expect(toFile.exitCode).toBe(0);
-    expect(toFile.stderr).toMatch(/^Exported 1 observation \(1 page\) to one\.jsonl in /m);
-    pool.intercept({ path: path({ fields: 'core', limit: '1000' }), method: 'GET' }).reply(200, page(0, 1));
-    const piped = await runInProcess(['observations', 'export', '--fields', 'core'], { env: env(), dispatcher: agent() });
-    expect(piped.stderr).toMatch(/^Exported 1 observation in /m);
-  });
-});
-
-describe('the hand check of observations', () => {
-  it('agrees with the zod schema it stands for, item by item', async () => {
-    const { ObservationV2Schema, observationIssues } = await import('../../../src/api/schemas/observations.js');
-    const values = [undefined, null, 'x', '', 1, true, {}, []];
-    const samples: unknown[] = [null, 'text', 3, [], { id: 1 }, {}];
-    for (const id of values) for (const traceId of values) for (const type of values) samples.push({ id, traceId, type, startTime: '2026-05-01T00:00:00Z', extra: { any: 'thing' } });
-    for (const startTime of values) for (const parentObservationId of values) samples.push({ id: 'a', startTime, parentObservationId });
-    for (const sample of samples) {
-      expect(observationIssues([sample]).length === 0, JSON.stringify(sample)).toBe(ObservationV2Schema.safeParse(sample).success);
-    }
-    expect(observationIssues([{ id: 'a' }, { id: 2 }, 'x', { id: 'b', type: 5 }])).toEqual(['data.1.id: expected a string', 'data.2: expected an object', 'data.3.type: expected a string or null']);
-  });
-});
-
 describe('pages too large to read', () => {
   it('asks for the same position in smaller pages, then grows back', async () => {
     const pool = agent().get(HOST);

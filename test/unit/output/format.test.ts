@@ -90,3 +90,13 @@ describe('formatInteger', () => {
     );
   });
 });
+
+describe('prices for people', () => {
+  it('formats dollars with at least two decimals and without float noise', () => {
+    expect(formatUsd(0.0000025 * 1e6, 'price')).toBe('$2.50');
+    expect(formatUsd(0.075, 'price')).toBe('$0.075');
+    expect(formatUsd(10, 'price')).toBe('$10.00');
+    expect(formatUsd(1.5e-7, 'price')).toBe('$0.00000015');
+    expect(formatUsd(0, 'price')).toBe('$0.00');
+  });
+});

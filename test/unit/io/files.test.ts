@@ -7,9 +7,8 @@ import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Context } from '../../../src/context.js';
 import { FileError } from '../../../src/errors.js';
-import { readCheckpoint } from '../../../src/commands/observations/checkpoint.js';
 import { readTextInput } from '../../../src/io/files.js';
-import { InputTooLargeError, MAX_INPUT_BYTES, readAll } from '../../../src/io/stdin.js';
+import { MAX_INPUT_BYTES } from '../../../src/io/stdin.js';
 import { tempDir } from '../../helpers/cli.js';
 
 function contextIn(cwd: string, stdin: NodeJS.ReadableStream = Readable.from([])): Context {
@@ -32,25 +31,6 @@ function endless(): Readable & { produced: number } {
 const children: ChildProcess[] = [];
 afterEach(() => {
   for (const child of children.splice(0)) child.kill('SIGKILL');
-});
-
-describe('readAll', () => {
-  it('reads a stream shorter than the limit whole', async () => {
-    expect(await readAll(Readable.from([Buffer.from('héllo '), 'wörld']), 100)).toBe('héllo wörld');
-  });
-
-  it('stops an endless stream just past the limit and closes it', async () => {
-    const stream = endless();
-    await expect(readAll(stream, 5 << 20)).rejects.toBeInstanceOf(InputTooLargeError);
-    expect(stream.destroyed).toBe(true);
-    // Read up to the limit and a little more (what the stream had buffered), not on and on.
-    expect(stream.produced).toBeLessThan(40 << 20);
-  });
-
-  it('accepts exactly the limit', async () => {
-    expect(await readAll(Readable.from([Buffer.alloc(10, 'x')]), 10)).toBe('x'.repeat(10));
-    await expect(readAll(Readable.from([Buffer.alloc(11, 'x')]), 10)).rejects.toBeInstanceOf(InputTooLargeError);
-  });
 });
 
 describe('readTextInput', () => {
@@ -93,15 +73,5 @@ describe('readTextInput', () => {
     writeFileSync(join(dir, 'a.txt'), 'content');
     expect(await readTextInput(contextIn(dir), 'a.txt')).toBe('content');
     await expect(readTextInput(contextIn(dir), 'missing.txt')).rejects.toThrow('cannot read missing.txt: no such file');
-  });
-});
-
-describe('an observations export checkpoint', () => {
-  it('a file at its path too large to be one is refused unread', async () => {
-    const dir = tempDir();
-    const path = join(dir, 'out.jsonl.llmobs-checkpoint');
-    writeFileSync(path, '');
-    truncateSync(path, 2 ** 40);
-    await expect(readCheckpoint(path)).rejects.toThrow(`the checkpoint ${path} is not one llmobs can read (it is ${2 ** 40} bytes, more than 1 MB`);
   });
 });

@@ -29,4 +29,3 @@ describe('styles without chalk', () => {
     expect(coloured().c.bold('x')).toBe('\u001b[1mx\u001b[22m');
   });
 });
-

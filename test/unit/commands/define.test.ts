@@ -2,11 +2,11 @@
 // (by anyone) are held to them without touching this file.
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { buildProgram, run } from '../../src/cli.js';
-import { definitionOf, examplesOf } from '../../src/commands/define.js';
-import { Context, defaultDeps } from '../../src/context.js';
-import { llmobsWords } from '../helpers/shell-words.js';
-import { Capture, stdinFrom } from '../helpers/streams.js';
+import { buildProgram, run } from '../../../src/cli.js';
+import { definitionOf, examplesOf } from '../../../src/commands/define.js';
+import { Context, defaultDeps } from '../../../src/context.js';
+import { llmobsWords } from '../../helpers/shell-words.js';
+import { Capture, stdinFrom } from '../../helpers/streams.js';
 
 function program(): Promise<Command> {
   return buildProgram(new Context(defaultDeps()));
@@ -109,26 +109,6 @@ describe('help that reads well', () => {
     }
     // The program's own help describes each.
     expect((await capture(['--help'])).stdout).toContain('time limit per request attempt');
-  });
-});
-
-describe('help and version', () => {
-  it('help with an unknown command says which ones exist, exit 2', async () => {
-    const result = await capture(['help', 'prompts', 'nope']);
-    expect(result.exitCode).toBe(2);
-    expect(result.stderr).toContain('unknown command "prompts nope"');
-    expect(result.stderr).toContain('create, get, list');
-  });
-
-  it('help follows aliases at any depth', async () => {
-    expect((await capture(['help', 'prompt', 'ls'])).stdout).toBe((await capture(['prompts', 'list', '--help'])).stdout);
-  });
-
-  it('version prints the version, and JSON with --json', async () => {
-    const { VERSION } = await import('../../src/version.js');
-    const text = await capture(['version']);
-    expect(text.stdout).toBe(`llmobs ${VERSION} (node ${process.version}, ${process.platform}-${process.arch})\n`);
-    expect(JSON.parse((await capture(['version', '--json'])).stdout)).toEqual({ version: VERSION, node: process.version, platform: `${process.platform}-${process.arch}` });
   });
 });
 

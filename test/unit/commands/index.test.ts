@@ -6,14 +6,14 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildProgram } from '../../src/cli.js';
-import { examplesOf } from '../../src/commands/define.js';
-import type { Profile } from '../../src/config/schema.js';
-import { Context, defaultDeps } from '../../src/context.js';
-import type { Prompter } from '../../src/prompter.js';
-import { type RunningServer, startServer } from '../../src/server/index.js';
-import { isolatedEnv, runInProcess, tempDir } from '../helpers/cli.js';
-import { llmobsWords } from '../helpers/shell-words.js';
+import { buildProgram } from '../../../src/cli.js';
+import { examplesOf } from '../../../src/commands/define.js';
+import type { Profile } from '../../../src/config/schema.js';
+import { Context, defaultDeps } from '../../../src/context.js';
+import type { Prompter } from '../../../src/prompter.js';
+import { type RunningServer, startServer } from '../../../src/server/index.js';
+import { isolatedEnv, runInProcess, tempDir } from '../../helpers/cli.js';
+import { llmobsWords } from '../../helpers/shell-words.js';
 
 function walk(command: Command, path: string[] = []): Array<{ command: Command; path: string[] }> {
   return [{ command, path }, ...command.commands.flatMap((child) => walk(child, [...path, child.name()]))];

@@ -2,8 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Prompter } from '../../src/prompter.js';
-import { isolatedEnv, runInProcess } from '../helpers/cli.js';
+import type { Prompter } from '../../../../src/prompter.js';
+import { isolatedEnv, runInProcess } from '../../../helpers/cli.js';
 
 function scripted(answers: { select?: string[]; input?: string[]; password?: string[]; confirm?: boolean[] }) {
   const asked: string[] = [];

@@ -1,9 +1,9 @@
-// `prompts compile` and `prompts diff` in-process against the local server.
+// `prompts compile` in-process against the local server.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../../helpers/cli.js';
-import { type LocalCli, localCli } from '../../helpers/local-cli.js';
+import { tempDir } from '../../../helpers/cli.js';
+import { type LocalCli, localCli } from '../../../helpers/local-cli.js';
 
 let cli: LocalCli;
 const dir = tempDir();
@@ -86,54 +86,5 @@ describe('prompts compile', () => {
     const result = await cli.run(['prompts', 'compile', 'k/chat', ...args.map((arg) => (arg === 'LIST' ? list : arg))]);
     expect([result.exitCode, result.sent]).toEqual([2, []]);
     expect(result.stderr).toMatch(message);
-  });
-});
-
-describe('prompts diff', () => {
-  beforeAll(async () => {
-    await cli.seed({ name: 'k/diff', type: 'chat', prompt: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: '{{q}}' }], config: { temperature: 0, model: 'a' }, labels: ['production'] });
-    await cli.seed({ name: 'k/diff', type: 'chat', prompt: [{ role: 'system', content: 'Be very brief.' }, { role: 'user', content: '{{q}}' }], config: { model: 'a', temperature: 0.5 }, labels: ['staging'] });
-  });
-
-  it('shows a unified diff of the messages, one block each, and of the config', async () => {
-    const result = await cli.run(['prompts', 'diff', 'k/diff', 'production', '2']);
-    expect(result.exitCode).toBe(0);
-    expect(result.sent.map((r) => r.path)).toEqual(['/api/public/v2/prompts/k%2Fdiff?label=production', '/api/public/v2/prompts/k%2Fdiff?version=2']);
-    expect(result.stdout).toBe(
-      [
-        '--- k/diff@v1 (production)',
-        '+++ k/diff@v2 (staging, latest)',
-        '@@ -1,4 +1,4 @@',
-        ' --- [0] system',
-        '-Be brief.',
-        '+Be very brief.',
-        ' --- [1] user',
-        ' {{q}}',
-        '--- k/diff@v1 (production) config',
-        '+++ k/diff@v2 (staging, latest) config',
-        '@@ -1,4 +1,4 @@',
-        ' {',
-        '   "model": "a",',
-        '-  "temperature": 0',
-        '+  "temperature": 0.5',
-        ' }',
-        '',
-      ].join('\n'),
-    );
-  });
-
-  it('prints the diff as JSON, and says when there is no difference', async () => {
-    const json = JSON.parse((await cli.run(['prompts', 'diff', 'k/diff', '1', 'staging', '--json'])).stdout);
-    expect(json).toMatchObject({ name: 'k/diff', a: { ref: '1', version: 1 }, b: { ref: 'staging', version: 2 }, same: false });
-    expect(json.content).toContain('+Be very brief.');
-    const same = await cli.run(['prompts', 'diff', 'k/diff', 'latest', 'staging']);
-    expect([same.exitCode, same.stdout]).toEqual([0, '']);
-    expect(same.stderr).toContain('latest and staging are both version 2.');
-  });
-
-  it('fails with exit 8 for an unknown side and 2 for a bad one', async () => {
-    expect((await cli.run(['prompts', 'diff', 'k/diff', '1', 'qa'])).exitCode).toBe(8);
-    const bad = await cli.run(['prompts', 'diff', 'k/diff', '1', '0']);
-    expect([bad.exitCode, bad.sent]).toEqual([2, []]);
   });
 });

@@ -1,7 +1,11 @@
+// models list: a table that fits the terminal, and what the filters and --page allow.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { displayWidth } from '../../../../src/output/fit.js';
 import { type RunningServer, startServer } from '../../../../src/server/index.js';
+import { specToDefinition } from '../../../../src/core/models/draft.js';
+import { builtInDefinitions } from '../../../../src/data/catalogue.js';
 import { isolatedEnv, runInProcess } from '../../../helpers/cli.js';
+import { fakeModelsApi } from '../../../helpers/fake-models-api.js';
 
 describe('models list on a terminal', () => {
   let server: RunningServer;
@@ -47,5 +51,34 @@ describe('models list on a terminal', () => {
     expect(piped.stderr).not.toContain('cut to fit');
     const json = JSON.parse((await runInProcess(['models', 'list', '--all', '--json'], { env, tty: true, columns: 80 })).stdout);
     expect(json.data.find((m: { modelName: string }) => m.modelName === 'gpt-4o').matchPattern).toBe('(?i)^(openai/)?(gpt-4o)$');
+  });
+});
+
+const GPT_4O = builtInDefinitions().find((d) => d.modelName === 'gpt-4o')!;
+const OVERRIDE = specToDefinition({ name: 'gpt-4o', match_pattern: '(?i)^gpt-4o$', pricing: { input: 0.000002 }, unit: 'TOKENS', start_date: '2025-01-01T00:00:00.000Z' }, { id: 'override-1', createdAt: '2025-01-01T00:00:00.000Z' });
+
+async function cli(argv: string[], options: Parameters<typeof fakeModelsApi>[0] = {}) {
+  const api = fakeModelsApi({ definitions: [OVERRIDE, GPT_4O], ...options });
+  const result = await runInProcess(argv, { env: api.env, dispatcher: api.agent });
+  return { ...result, requests: api.requests, definitions: api.definitions };
+}
+
+describe('models list', () => {
+  it('says so on stderr when a filter leaves nothing, and prints no rows', async () => {
+    const r = await cli(['models', 'list', '--custom'], { definitions: [GPT_4O] });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('No model definitions.');
+  });
+
+  it('refuses --page with --all or a filter, before sending anything', async () => {
+    for (const extra of [['--all'], ['--managed']]) {
+      const r = await cli(['models', 'list', '--page', '2', ...extra]);
+      expect(r.exitCode).toBe(2);
+      expect(r.requests).toEqual([]);
+    }
+    const large = await cli(['models', 'list', '--limit', '101', '--page', '1']);
+    expect([large.exitCode, large.requests]).toEqual([2, []]);
+    expect(large.stderr).toContain('with --page, --limit is the page size: at most 100');
   });
 });

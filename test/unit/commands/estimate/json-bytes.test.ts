@@ -1,9 +1,9 @@
 // The batch writer's JSON must be byte for byte what JSON.stringify writes.
 import { describe, expect, it } from 'vitest';
-import { JsonBytes } from '../../../src/commands/estimate/json-bytes.js';
-import { costComponentStored } from '../../../src/core/precision.js';
-import { builtInDefinitions } from '../../../src/data/catalogue.js';
-import { rng } from '../tokenizer/support/corpus.js';
+import { JsonBytes } from '../../../../src/commands/estimate/json-bytes.js';
+import { costComponentStored } from '../../../../src/core/precision.js';
+import { builtInDefinitions } from '../../../../src/data/catalogue.js';
+import { rng } from '../../tokenizer/support/corpus.js';
 
 function written(write: (out: JsonBytes) => void, capacity = 8): string {
   const out = new JsonBytes(capacity);

@@ -1,11 +1,10 @@
-// Names and ids, and the update paths that need care: ambiguity, built-in definitions, and a
+// The update paths that need care: built-in definitions, servers without PUT, and a
 // delete-and-create that fails half-way.
 import { describe, expect, it } from 'vitest';
-import { specToDefinition } from '../../../src/core/models/draft.js';
-import { builtInDefinitions } from '../../../src/data/catalogue.js';
-import { runInProcess } from '../../helpers/cli.js';
-import { fakeModelsApi } from '../../helpers/fake-models-api.js';
-import type { Prompter } from '../../../src/prompter.js';
+import { specToDefinition } from '../../../../src/core/models/draft.js';
+import { builtInDefinitions } from '../../../../src/data/catalogue.js';
+import { runInProcess } from '../../../helpers/cli.js';
+import { fakeModelsApi } from '../../../helpers/fake-models-api.js';
 
 const GPT_4O = builtInDefinitions().find((d) => d.modelName === 'gpt-4o')!;
 const OVERRIDE = specToDefinition({ name: 'gpt-4o', match_pattern: '(?i)^gpt-4o$', pricing: { input: 0.000002 }, unit: 'TOKENS', start_date: '2025-01-01T00:00:00.000Z' }, { id: 'override-1', createdAt: '2025-01-01T00:00:00.000Z' });
@@ -15,70 +14,6 @@ async function cli(argv: string[], options: Parameters<typeof fakeModelsApi>[0] 
   const result = await runInProcess(argv, { env: api.env, dispatcher: api.agent });
   return { ...result, requests: api.requests, definitions: api.definitions };
 }
-
-describe('<id|name>', () => {
-  it('an exact id wins, without reading the list', async () => {
-    const r = await cli(['models', 'get', GPT_4O.id, '--json']);
-    expect(JSON.parse(r.stdout).id).toBe(GPT_4O.id);
-    expect(r.requests).toHaveLength(1);
-  });
-
-  it('a name two definitions share is ambiguous for get: exit 2 with the candidates', async () => {
-    const r = await cli(['models', 'get', 'gpt-4o']);
-    expect(r.exitCode).toBe(2);
-    expect(r.stderr).toContain('"gpt-4o" is the name of 2 model definitions');
-    expect(r.stderr).toContain('override-1  custom');
-    expect(r.stderr).toContain(`${GPT_4O.id}  built-in`);
-    const json = await cli(['models', 'get', 'gpt-4o', '--json']);
-    expect(JSON.parse(json.stderr).error.details.map((c: { id: string }) => c.id)).toEqual(['override-1', GPT_4O.id]);
-  });
-
-  it('update and delete pick the one custom definition of that name', async () => {
-    const r = await cli(['models', 'delete', 'gpt-4o', '--yes']);
-    expect(r.exitCode).toBe(0);
-    expect(r.requests.filter((q) => q.method === 'DELETE').map((q) => q.path)).toEqual(['/api/public/models/override-1']);
-  });
-
-  it('an unknown name is not found (exit 8), with similar names as a hint', async () => {
-    const r = await cli(['models', 'get', 'GPT-4O']);
-    expect(r.exitCode).toBe(8);
-    expect(r.stderr).toContain('no model definition has the id or name "GPT-4O"');
-    expect(r.stderr).toContain('Similar: "gpt-4o"');
-  });
-});
-
-describe('models delete on a terminal', () => {
-  it('asks first, and deletes nothing when the answer is no', async () => {
-    const api = fakeModelsApi({ definitions: [OVERRIDE, GPT_4O] });
-    const asked: string[] = [];
-    const prompter = { confirm: async ({ message }: { message: string }) => (asked.push(message), false) } as unknown as Prompter;
-    const r = await runInProcess(['models', 'delete', 'override-1'], { env: api.env, dispatcher: api.agent, tty: true, prompter });
-    expect(r.exitCode).toBe(0);
-    expect(asked).toEqual(['Delete model definition "gpt-4o" (override-1)? Generations ingested afterwards no longer match it.']);
-    expect(r.stderr).toContain('Nothing deleted.');
-    expect(api.requests.map((q) => q.method)).toEqual(['GET']);
-  });
-});
-
-describe('models list', () => {
-  it('says so on stderr when a filter leaves nothing, and prints no rows', async () => {
-    const r = await cli(['models', 'list', '--custom'], { definitions: [GPT_4O] });
-    expect(r.exitCode).toBe(0);
-    expect(r.stdout).toBe('');
-    expect(r.stderr).toContain('No model definitions.');
-  });
-
-  it('refuses --page with --all or a filter, before sending anything', async () => {
-    for (const extra of [['--all'], ['--managed']]) {
-      const r = await cli(['models', 'list', '--page', '2', ...extra]);
-      expect(r.exitCode).toBe(2);
-      expect(r.requests).toEqual([]);
-    }
-    const large = await cli(['models', 'list', '--limit', '101', '--page', '1']);
-    expect([large.exitCode, large.requests]).toEqual([2, []]);
-    expect(large.stderr).toContain('with --page, --limit is the page size: at most 100');
-  });
-});
 
 describe('built-in definitions', () => {
   it('cannot be updated or deleted: exit 2, nothing sent but the lookup, and the override advice', async () => {

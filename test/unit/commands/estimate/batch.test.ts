@@ -1,9 +1,9 @@
 // `llmobs estimate --batch`: order, one result per line, bad lines reported, totals, exit codes.
-import { writeFileSync } from 'node:fs';
+import { writeFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Decimal } from 'decimal.js';
 import { describe, expect, it } from 'vitest';
-import { isolatedEnv, runInProcess, tempDir } from '../../helpers/cli.js';
+import { isolatedEnv, runInProcess, tempDir } from '../../../helpers/cli.js';
 
 const good = (id: string, model: string, input: number, output: number) => JSON.stringify({ id, model, usageDetails: { input, output } });
 
@@ -114,47 +114,46 @@ describe('estimate --batch across chunk boundaries', () => {
   });
 });
 
-describe('batch result lines, byte for byte', () => {
-  it('are JSON.stringify of the line number, the id and the single estimate, for many kinds of line', async () => {
-    const { BatchProcessor } = await import('../../../src/commands/estimate/batch-lines.js');
-    const { resultJson } = await import('../../../src/commands/estimate/render.js');
-    const { estimate, createMatcher } = await import('../../../src/core/index.js');
-    const { offlineDefinitions } = await import('../../../src/model-definitions/index.js');
-    const { engineCounter } = await import('../../../src/tokenizer/index.js');
-    const { rng } = await import('../tokenizer/support/corpus.js');
-    const { definitions } = offlineDefinitions();
-    const options = { definitions, count: engineCounter, match: createMatcher(definitions) };
-    const random = rng(17);
-    const models = ['gpt-4o', 'gpt-4o-mini', 'claude-sonnet-4-5', 'gemini-2.5-pro', 'o3', 'unknown-model', 'gpt-4.1', 'text-embedding-3-small'];
-    const ids: unknown[] = ['plain', 'ünïcode', 'quote " and \\ backslash', 'tab\t', 42, 1.5, null, { nested: ['x'] }, undefined];
-    const records: Array<Record<string, unknown>> = [];
-    for (let i = 0; i < 3000; i++) {
-      const big = Math.floor(random() * 10 ** (1 + Math.floor(random() * 7)));
-      const usage =
-        i % 4 === 0
-          ? { prompt_tokens: big + 10, completion_tokens: i % 333, total_tokens: big + 10 + (i % 333), prompt_tokens_details: { cached_tokens: i % 7 } }
-          : i % 4 === 1
-            ? { input: big, output: Math.floor(random() * 5000), input_cached_tokens: i % 50, total: i % 9 === 0 ? 1 : undefined }
-            : i % 4 === 2
-              ? undefined
-              : { input: big };
-      records.push({
-        id: ids[i % ids.length],
-        model: models[i % models.length],
-        ...(usage ? { usageDetails: usage } : { input: `text ${i} `.repeat(i % 5), output: i % 3 ? 'ok' : undefined }),
-        ...(i % 10 === 0 ? { modelParameters: { service_tier: 'priority' } } : {}),
-        ...(i % 17 === 0 ? { costDetails: { input: random() / 1000, output: random() } } : {}),
-      });
-    }
-    const lines = records.map((record) => JSON.stringify(record));
-    const output = new BatchProcessor(definitions).processChunk(`${lines.join('\n')}\n`, 1).output.toString('utf8').split('\n');
-    // What each line says, as the batch reads it (undefined values are not in the text).
-    const expected = lines.map((line) => JSON.parse(line) as Record<string, unknown>).map((record, i) => {
-      const result = estimate({ model: record.model as string, input: record.input, output: record.output, usageDetails: record.usageDetails, costDetails: record.costDetails, modelParameters: record.modelParameters }, options);
-      return JSON.stringify({ line: i + 1, ...(record.id !== undefined ? { id: record.id } : {}), ...resultJson(result, false) });
-    });
-    const differing = expected.map((line, i) => [line, output[i]]).filter(([a, b]) => a !== b);
-    expect(differing.slice(0, 3)).toEqual([]);
-    expect(output).toHaveLength(records.length + 1);
+describe('estimate --batch with exported observations', () => {
+  it('reads providedModelName, the stored usage as provided usage, raw-string input and output, and not the stored cost', async () => {
+    const dir = tempDir();
+    const lines = [
+      { id: 'o1', providedModelName: 'gpt-4o', usageDetails: { input: '1000', output: 100, total: 1100 }, costDetails: { total: 99 }, totalCost: 99, startTime: '2026-05-01T00:00:00Z', modelParameters: { temperature: '0.2' }, metadata: {} },
+      { id: 'o2', providedModelName: 'gpt-4o', usageDetails: {}, costDetails: {}, input: JSON.stringify([{ role: 'user', content: 'What is the capital of France?' }]), output: 'Paris.' },
+      { id: 'o3', providedModelName: null, type: 'SPAN' },
+    ];
+    writeFileSync(join(dir, 'export.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n'));
+    const result = await runInProcess(['estimate', '--batch', 'export.jsonl'], { env: isolatedEnv(), cwd: dir });
+    expect(result.exitCode).toBe(0);
+    const out = result.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    const single = await runInProcess(['estimate', '--json', '--model', 'gpt-4o', '--usage', '{"input":1000,"output":100,"total":1100}'], { env: isolatedEnv() });
+    expect(out[0].totalCost).toBe(JSON.parse(single.stdout).totalCost);
+    const tokenized = await runInProcess(['estimate', '--json', '--model', 'gpt-4o', '--input', lines[1]!.input as string, '--output', 'Paris.'], { env: isolatedEnv() });
+    expect(out[1].usageDetails).toEqual(JSON.parse(tokenized.stdout).usageDetails);
+    expect(out[2]).toEqual({ line: 3, id: 'o3', skipped: 'no model name (providedModelName is null)' });
+    // The span is skipped, not an empty line.
+    expect(result.stderr).toMatch(/^3 lines: 2 estimated, 0 failed, 1 skipped \(empty lines, JSON array brackets, observations without a model\)/m);
+    expect(readFileSync(join(dir, 'export.jsonl'), 'utf8')).toContain('"totalCost":99');
+  });
+});
+
+describe('estimate --batch with an export in the JSON layout', () => {
+  it('reads the elements as the JSON Lines export, the brackets skipped', async () => {
+    const dir = tempDir();
+    const lines = [
+      { id: 'o1', providedModelName: 'gpt-4o', usageDetails: { input: 1000, output: 100, total: 1100 }, startTime: '2026-05-01T00:00:00Z' },
+      { id: 'o2', providedModelName: 'gpt-4o-mini', usageDetails: { input: 10, output: 5, total: 15 }, startTime: '2026-05-01T00:00:00Z' },
+    ];
+    writeFileSync(join(dir, 'export.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n'));
+    writeFileSync(join(dir, 'export.json'), `[\n${lines.map((l) => JSON.stringify(l)).join(',\n')}\n]\n`);
+    const jsonl = await runInProcess(['estimate', '--batch', 'export.jsonl', '--offline'], { env: isolatedEnv(), cwd: dir });
+    const json = await runInProcess(['estimate', '--batch', 'export.json', '--offline'], { env: isolatedEnv(), cwd: dir });
+    expect(json.exitCode).toBe(0);
+    const results = json.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    expect(results.map((r) => r.line)).toEqual([1, 2, 3, 4]);
+    expect(results[0]).toMatchObject({ line: 1, skipped: expect.any(String) });
+    expect(results[3]).toMatchObject({ line: 4, skipped: expect.any(String) });
+    const strip = (r: Record<string, unknown>) => ({ ...r, line: 0 });
+    expect(results.slice(1, 3).map(strip)).toEqual(jsonl.stdout.trimEnd().split('\n').map((l) => strip(JSON.parse(l))));
   });
 });

@@ -187,3 +187,56 @@ describe('estimate --remote', () => {
     }
   });
 });
+
+// Tiers whose total price replaces the sum, and sums of components as the server stores them.
+const json = (text: string) => JSON.parse(text);
+
+describe('a total price next to other prices', () => {
+  it('is applied as the server applies it: the total price replaces the sum; lint warns', async () => {
+    const dir = tempDir();
+    const definition = {
+      modelName: 'bundle',
+      matchPattern: '(?i)^bundle$',
+      // Not tokens, so the prices do not look like prices per million typed per token.
+      unit: 'REQUESTS',
+      pricingTiers: [{ name: 'Standard', isDefault: true, priority: 0, conditions: [], prices: { input: 0.01, output: 0.02, total: 0.03 } }],
+    };
+    writeFileSync(join(dir, 'bundle.json'), JSON.stringify(definition));
+    const env = isolatedEnv();
+    // The server's test: prices input 0.01, output 0.02, total 0.03 with usage 100/200 give input 1,
+    // output 4 and a total of 9 (0.03 × 300), not 5.
+    const result = await runInProcess(['estimate', '--json', '--explain', '--model', 'bundle', '--usage', '{"input":100,"output":200}', '--models-file', 'bundle.json'], { env, cwd: dir });
+    expect(result.exitCode, result.stderr).toBe(0);
+    const estimate = json(result.stdout);
+    expect(estimate.costDetails).toEqual({ input: 1, output: 4, total: 9 });
+    expect(estimate.totalCost).toBe(9);
+    expect(estimate.explain.cost.totalMethod).toBe('total-price');
+    expect(estimate.definitions.invalid).toEqual([]);
+    expect((await runInProcess(['models', 'match', 'bundle', '--offline', '--models-file', 'bundle.json'], { env, cwd: dir })).exitCode).toBe(0);
+
+    const lint = await runInProcess(['models', 'lint', '--offline', '--models-file', 'bundle.json', '--json'], { env, cwd: dir });
+    expect(lint.exitCode).toBe(0);
+    expect(json(lint.stdout)).toMatchObject({ errors: 0, findings: [{ severity: 'warning', code: 'total-price-replaces-sum', path: 'pricingTiers.0.prices.total' }] });
+    expect((await runInProcess(['models', 'lint', '--offline', '--models-file', 'bundle.json', '--strict'], { env, cwd: dir })).exitCode).toBe(9);
+  });
+});
+
+describe('sums of cost components', () => {
+  it('explains where the server\'s float sum, stored to 12 decimals, lands below the components\' sum', async () => {
+    // 0.00000015 + 0.0002448 is 0.00024494999999999996 in floating point: stored as 0.000244949999.
+    const args = ['estimate', '--model', 'gpt-4o-mini', '--offline', '--usage', '{"input":1,"output":408}'];
+    const data = json((await runInProcess([...args, '--json', '--explain'], { env: isolatedEnv() })).stdout);
+    expect(data.totalCost).toBe(0.000244949999);
+    expect(data.costDetails.total).toBe(0.000244949999);
+    expect(data.explain.cost.sum).toEqual({ exact: '0.00024495', float: 0.00024494999999999996, stored: 0.000244949999, differs: true });
+    const text = await runInProcess([...args, '--explain'], { env: isolatedEnv() });
+    expect(text.stdout).toContain('Total cost\t$0.000244949999  (the components add up to $0.00024495; the server\'s float sum is stored cut to 12 decimals, see --explain)');
+    expect(text.stdout).toContain('Total: the sum of the components, $0.00024495, as the server computes and stores it:');
+    expect(text.stdout).toContain('it adds the components as floating-point numbers: 0.00024494999999999996');
+    expect(text.stdout).toContain('and stores costs with 12 decimals, cutting off the rest: $0.000244949999');
+    // Where nothing drifts, the total is just the sum.
+    const plain = await runInProcess(['estimate', '--model', 'gpt-4o', '--offline', '--usage', '{"input":110,"output":30}', '--explain'], { env: isolatedEnv() });
+    expect(plain.stdout).toContain('Total cost\t$0.000575\n');
+    expect(plain.stdout).toContain('Total: the sum of the components = $0.000575');
+  });
+});

@@ -64,7 +64,7 @@ let loaded: Loaded | undefined;
 function load(): Loaded {
   if (loaded) return loaded;
   // The file is generated and shipped with the code, so it is not parsed with zod at every start
-  // (that would load zod for `estimate` alone): test/unit/core/catalogue.test.ts checks that it
+  // (that would load zod for `estimate` alone): test/unit/data/catalogue.test.ts checks that it
   // reads exactly as the API schema reads it, every pricing condition a known kind. Run from the
   // sources, it is encoded here as the build does. The data file is beside the bundle's files.
   const data =

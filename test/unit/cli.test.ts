@@ -57,3 +57,16 @@ describe('the CLI frame', () => {
     expect(result.stderr).toContain('Usage: llmobs profile');
   });
 });
+
+// Exit codes that mean one thing wherever they come from.
+describe('a profile that does not exist', () => {
+  it.each([[['profile', 'use', 'nope']], [['profile', 'show', 'nope']], [['profile', 'remove', 'nope', '--yes']], [['profile', 'test', 'nope']], [['--profile', 'nope', 'whoami']]])(
+    '%j exits 3 with one message',
+    async (argv) => {
+      const result = await runInProcess([...argv, '--json']);
+      expect(result.exitCode).toBe(3);
+      expect(JSON.parse(result.stderr).error).toMatchObject({ code: 'profile_not_found', exitCode: 3, hint: 'Add it with: llmobs profile add nope' });
+      expect(JSON.parse(result.stderr).error.message).toMatch(/^profile "nope" not found( \(from --profile\))?; no profiles are configured$/);
+    },
+  );
+});

@@ -1,65 +1,20 @@
-// Helpers of the prompt API module, and how it reads label state from answers a local server
-// cannot produce (a label vanishing mid-read, a 404 from something that is not Langfuse).
+// The prompt API module: version lists compacted, and how it reads prompts from answers a local
+// server cannot produce (a label vanishing mid-read, a 404 from something that is not Langfuse,
+// labels spread over versions by someone else).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { mapLimit } from '../../../src/api/map-limit.js';
 import { compactVersions } from '../../../src/api/prompts.js';
-import { parseExpectCurrent, versionOrLabel } from '../../../src/commands/prompts/shared.js';
-import { shellQuote } from '../../../src/core/shell-quote.js';
-import { isolatedEnv, runInProcess } from '../../helpers/cli.js';
+import { isolatedEnv, runInProcess, tempDir } from '../../helpers/cli.js';
 import { recordingAgent } from '../../helpers/recorder.js';
 
 const HOST = 'http://127.0.0.1:9';
 const env = () => isolatedEnv({ LANGFUSE_HOST: HOST, LANGFUSE_PUBLIC_KEY: 'pk-lf-1', LANGFUSE_SECRET_KEY: 'sk-lf-1' });
 
-describe('mapLimit', () => {
-  it('keeps the input order and never has more than the limit in flight', async () => {
-    let inFlight = 0;
-    let most = 0;
-    const results = await mapLimit([30, 10, 20, 5, 15], 2, async (ms, index) => {
-      most = Math.max(most, ++inFlight);
-      await new Promise((resolve) => setTimeout(resolve, ms));
-      inFlight--;
-      return index;
-    });
-    expect(results).toEqual([0, 1, 2, 3, 4]);
-    expect(most).toBe(2);
-  });
-
-  it('starts nothing new after a failure', async () => {
-    const started: number[] = [];
-    await expect(
-      mapLimit([1, 2, 3, 4, 5], 1, async (n) => {
-        started.push(n);
-        if (n === 2) throw new Error('boom');
-        return n;
-      }),
-    ).rejects.toThrow('boom');
-    expect(started).toEqual([1, 2]);
-  });
-});
-
 describe('small parsers', () => {
   it('compacts version lists into ranges', () => {
     expect(compactVersions([4, 1, 2, 3, 7, 9, 10, 10])).toBe('1-4, 7, 9-10');
     expect(compactVersions([])).toBe('');
-  });
-
-  it('reads a diff side as a version when it is digits, else a label', () => {
-    expect(versionOrLabel('12')).toEqual({ version: 12 });
-    expect(versionOrLabel('production')).toEqual({ label: 'production' });
-    expect(() => versionOrLabel('0')).toThrow(expect.objectContaining({ exitCode: 2 }));
-  });
-
-  it('reads --expect-current as a version or none', () => {
-    expect(parseExpectCurrent(undefined)).toBeUndefined();
-    expect(parseExpectCurrent('none')).toBeNull();
-    expect(parseExpectCurrent('3')).toBe(3);
-    expect(() => parseExpectCurrent('3.5')).toThrow(expect.objectContaining({ exitCode: 2 }));
-  });
-
-  it('quotes names for a shell only when needed', () => {
-    expect(shellQuote('team/app/summary')).toBe('team/app/summary');
-    expect(shellQuote("it's mine")).toBe(`'it'\\''s mine'`);
   });
 });
 
@@ -144,5 +99,50 @@ describe('creating while others create', () => {
     expect((await runInProcess(['prompts', 'create', 'p', '--text', 'x'], { env: env(), dispatcher: other.agent })).exitCode).toBe(5);
     expect(other.requests).toHaveLength(1);
     await other.agent.close();
+  });
+});
+
+// How status and push read the server: the prompt list, one read per prompt with a file, and one
+// more only for a wanted label that is not on the latest version. Checked at the transport with
+// answers that the local server cannot give (labels spread over versions by someone else).
+const row = (name: string, version: number, prompt: string, labels: string[]) => ({ name, version, type: 'text', prompt, config: {}, labels, tags: [], commitMessage: null });
+
+describe('status reads', () => {
+  it('one list page, one read per file, and a label read only where the label is not on the latest version', async () => {
+    const metas = [
+      { name: 'a', type: 'text', versions: [1, 2], labels: ['latest', 'staging'], tags: [], lastUpdatedAt: '2026-01-01T00:00:00Z', lastConfig: {} },
+      { name: 'b', type: 'text', versions: [1, 2, 3], labels: ['latest', 'staging'], tags: [], lastUpdatedAt: '2026-01-01T00:00:00Z', lastConfig: {} },
+      { name: 'c', type: 'text', versions: [1], labels: ['latest'], tags: [], lastUpdatedAt: '2026-01-01T00:00:00Z', lastConfig: {} },
+    ];
+    const { agent, requests } = recordingAgent(HOST, (request) => {
+      const url = new URL(request.path, HOST);
+      if (url.pathname === '/api/public/v2/prompts') return { status: 200, body: { data: metas, meta: { page: 1, limit: 100, totalItems: 3, totalPages: 1 } } };
+      const name = decodeURIComponent(url.pathname.split('/').pop()!);
+      const version = url.searchParams.get('version');
+      if (name === 'a') return { status: 200, body: row('a', 2, 'A', ['latest', 'staging']) };
+      if (name === 'b' && version === '3') return { status: 200, body: row('b', 3, 'B3', ['latest']) };
+      if (name === 'b') return { status: 200, body: row('b', 1, 'B', ['staging']) };
+      return { status: 200, body: row('c', 1, 'C', ['latest']) };
+    });
+    const cwd = tempDir();
+    mkdirSync(join(cwd, 'prompts'));
+    writeFileSync(join(cwd, 'prompts', 'a.md'), 'A\n');
+    writeFileSync(join(cwd, 'prompts', 'b.md'), 'B\n');
+    writeFileSync(join(cwd, 'prompts', 'c.md'), 'C\n');
+    const env = isolatedEnv({ LANGFUSE_HOST: HOST, LANGFUSE_PUBLIC_KEY: 'pk-lf-1', LANGFUSE_SECRET_KEY: 'sk-lf-1' });
+    const result = await runInProcess(['prompts', 'status', '--label', 'staging', '--json'], { env, cwd, dispatcher: agent });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(requests.map((r) => r.path).sort()).toEqual([
+      '/api/public/v2/prompts/a?version=2&resolve=false',
+      '/api/public/v2/prompts/b?label=staging&resolve=false',
+      '/api/public/v2/prompts/b?version=3&resolve=false',
+      '/api/public/v2/prompts/c?version=1&resolve=false',
+      '/api/public/v2/prompts?page=1&limit=100',
+    ]);
+    const plan = JSON.parse(result.stdout);
+    // b: staging is on v1, which equals the file: in sync although the latest differs.
+    expect(plan.prompts.map((p: { name: string; status: string }) => `${p.name} ${p.status}`)).toEqual(['a unchanged', 'b unchanged', 'c labels']);
+    agent.assertNoPendingInterceptors();
+    await agent.close();
   });
 });

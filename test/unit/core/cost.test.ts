@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { computeCost } from '../../../src/core/cost.js';
-import { costComponent, storedCost, storedPrice } from '../../../src/core/precision.js';
 
 describe('provided cost wins entirely', () => {
   it('{input:1, output:2} gives total 3', () => {
@@ -76,25 +75,5 @@ describe('computed cost', () => {
 
   it('reports values Decimal64(12) cannot hold', () => {
     expect(computeCost({}, { input: 2_000_000 }, { input: 1 }).outOfRange).toEqual(['input', 'total']);
-  });
-});
-
-describe('precision helpers', () => {
-  it('multiplies with decimal arithmetic, not floats', () => {
-    expect(0.0000025 * 3).not.toBe(0.0000075);
-    expect(costComponent(0.0000025, 3)).toBe(0.0000075);
-    expect(costComponent(0.1, 3)).toBe(0.3);
-  });
-
-  it('stores prices with 30 decimals like NUMERIC(65,30)', () => {
-    expect(storedPrice(1e-31).toNumber()).toBe(0);
-    expect(storedPrice(5e-31).toNumber()).toBe(1e-30);
-    expect(storedPrice(0.0000025).toString()).toBe('0.0000025');
-  });
-
-  it('truncates stored costs toward zero at 12 decimals', () => {
-    expect(storedCost(1.9999999999999)).toBe(1.999999999999);
-    expect(storedCost(1e-13)).toBe(0);
-    expect(storedCost(0.000000000001)).toBe(0.000000000001);
   });
 });

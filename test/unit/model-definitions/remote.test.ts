@@ -8,7 +8,8 @@ import { modelDefinitionSchema } from '../../../src/core/models/schemas.js';
 import { type ModelDefinition, UnknownCondition } from '../../../src/core/models/types.js';
 import { builtInDefinitions } from '../../../src/data/catalogue.js';
 import { REMOTE_CACHE_TTL_MS } from '../../../src/model-definitions/index.js';
-import { forgetRemoteDefinitions, loadRemoteDefinitions } from '../../../src/model-definitions/remote.js';
+import { forgetRemoteDefinitions, loadRemoteDefinitions, remoteCachePath } from '../../../src/model-definitions/remote.js';
+import { nameHash } from '../../../src/core/hashes.js';
 import { isolatedEnv, tempDir } from '../../helpers/cli.js';
 import { fakeModelsApi } from '../../helpers/fake-models-api.js';
 
@@ -148,5 +149,34 @@ describe('loadRemoteDefinitions', () => {
       expect((await loadRemoteDefinitions(ctx, { maxAgeMs: REMOTE_CACHE_TTL_MS })).fromCache).toBe(true);
     }
     await ctx.dispose();
+  });
+});
+
+describe('remoteCachePath', () => {
+  it('differs per server and per key, and is absent without credentials', () => {
+    const env = { HOME: '/home/u' };
+    const a = remoteCachePath(env, { baseUrl: 'https://cloud.langfuse.com', auth: { type: 'basic', publicKey: 'pk-1', secretKey: 's' } });
+    const b = remoteCachePath(env, { baseUrl: 'https://cloud.langfuse.com', auth: { type: 'basic', publicKey: 'pk-2', secretKey: 's' } });
+    const c = remoteCachePath(env, { baseUrl: 'https://us.cloud.langfuse.com', auth: { type: 'basic', publicKey: 'pk-1', secretKey: 's' } });
+    expect(new Set([a, b, c]).size).toBe(3);
+    expect(a).toMatch(/^\/home\/u\/\.cache\/llmobs\/models-[0-9a-f]{16}\.json$/);
+    // An API key is a secret: the name is a digest of a digest of it.
+    const bearer = remoteCachePath(env, { baseUrl: 'https://cloud.langfuse.com', auth: { type: 'bearer', apiKey: 'secret-api-key' } });
+    expect(bearer).toMatch(/^\/home\/u\/\.cache\/llmobs\/models-[0-9a-f]{32}\.json$/);
+    expect(bearer).not.toContain('secret');
+    expect(remoteCachePath({ ...env, XDG_CACHE_HOME: '/c' }, { baseUrl: 'x', auth: { type: 'basic', publicKey: 'p', secretKey: 's' } })).toMatch(/^\/c\/llmobs\//);
+    expect(remoteCachePath(env, { baseUrl: 'x', auth: { type: 'none' } })).toBeUndefined();
+  });
+
+  it('names files by a hash that tells apart every server and key of a set of 100,000', () => {
+    const names = new Set<string>();
+    for (let i = 0; i < 100_000; i++) names.add(nameHash(`https://host-${i % 317}.example\nbasic:pk-lf-${i}`));
+    expect(names.size).toBe(100_000);
+    expect(nameHash('same text')).toBe(nameHash('same text'));
+    expect(nameHash('same text')).toMatch(/^[0-9a-f]{16}$/);
+    // A one-character change changes both halves.
+    const [x, y] = [nameHash('https://a\nbasic:pk-1'), nameHash('https://a\nbasic:pk-2')];
+    expect(x.slice(0, 8)).not.toBe(y.slice(0, 8));
+    expect(x.slice(8)).not.toBe(y.slice(8));
   });
 });

@@ -2,7 +2,7 @@
 // missing-value rules in every style; the styles differ only in the decimals they keep.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { countOf, formatCost, formatDecimal, formatInteger, formatUsd, type UsdStyle } from '../../../src/output/format.js';
+import { countOf, formatCost, formatDecimal, formatInteger, formatUsd, type UsdStyle, formatSeconds, formatShare } from '../../../src/output/format.js';
 
 const STYLES: UsdStyle[] = ['exact', 'price', 'report'];
 
@@ -88,5 +88,23 @@ describe('formatInteger', () => {
       }),
       { numRuns: 5000 },
     );
+  });
+});
+
+describe('prices for people', () => {
+  it('formats dollars with at least two decimals and without float noise', () => {
+    expect(formatUsd(0.0000025 * 1e6, 'price')).toBe('$2.50');
+    expect(formatUsd(0.075, 'price')).toBe('$0.075');
+    expect(formatUsd(10, 'price')).toBe('$10.00');
+    expect(formatUsd(1.5e-7, 'price')).toBe('$0.00000015');
+    expect(formatUsd(0, 'price')).toBe('$0.00');
+  });
+});
+
+describe('amounts and bars', () => {
+  it('read as people read money', () => {
+    expect([1234.5, 12, 0.5, 0.04567, 0.0123, 0.000125, 0.0000012346, 0, -3.2].map(formatCost)).toEqual(['$1,234.50', '$12.00', '$0.50', '$0.0457', '$0.0123', '$0.000125', '$0.000001235', '$0.00', '-$3.20']);
+    expect([0.5, 0.0004, 1.2, 0].map(formatShare)).toEqual(['50.0%', '<0.1%', '120.0%', '0.0%']);
+    expect([0.25, 2.5, 75, null].map(formatSeconds)).toEqual(['250 ms', '2.50 s', '1 min 15 s', '']);
   });
 });

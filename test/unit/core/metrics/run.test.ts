@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type MetricsRow, MetricsQueryError, parseMetricsQuery, runMetricsQuery, sumOfKeys } from '../../../../src/core/metrics/index.js';
-import { at, metricsRow } from '../helpers/metrics-rows.js';
+import { at, metricsRow } from './support/metrics-rows.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { processBatch } from '../../../../src/server/ingest/batch.js';
 import type { IngestAuth } from '../../../../src/server/ingest/types.js';
 import { engineCounter } from '../../../../src/tokenizer/index.js';
-import { MemoryStore } from './memory-store.js';
+import { MemoryStore } from './support/memory-store.js';
 
 const project: IngestAuth = { projectId: 'proj-1', accessLevel: 'project' };
 const publicKeyOnly: IngestAuth = { projectId: 'proj-1', accessLevel: 'scores' };

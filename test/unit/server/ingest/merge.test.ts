@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { processBatch } from '../../../../src/server/ingest/batch.js';
 import { deepMerge, eventMetadata, rowMetadata, storedMetadata } from '../../../../src/server/ingest/merge.js';
-import { normalizeEnvironment } from '../../../../src/server/ingest/schemas.js';
 import type { IngestAuth } from '../../../../src/server/ingest/types.js';
-import { engineCounter, parseJsonPrioritised } from '../../../../src/tokenizer/index.js';
-import { MemoryStore } from './memory-store.js';
+import { engineCounter } from '../../../../src/tokenizer/index.js';
+import { MemoryStore } from './support/memory-store.js';
 
 const project: IngestAuth = { projectId: 'proj-1', accessLevel: 'project' };
 const NOW = new Date('2026-03-01T12:00:00.000Z');
@@ -145,113 +144,6 @@ describe('observation merge', () => {
   });
 });
 
-describe('prompt links', () => {
-  it('links a generation to the project prompt by name and version, and to nothing when there is none', () => {
-    const store = new MemoryStore();
-    store.prompts = [{ id: 'prompt-row-7', name: 'support/answer', version: 3 }];
-    run(store, [
-      ev('generation-create', 0, { id: 'linked', promptName: 'support/answer', promptVersion: 3 }),
-      ev('generation-create', 0, { id: 'missing', promptName: 'support/answer', promptVersion: 4 }),
-    ]);
-    expect(store.observations.get('linked')).toMatchObject({ promptId: 'prompt-row-7', promptName: 'support/answer', promptVersion: 3 });
-    expect(store.observations.get('missing')).toMatchObject({ promptId: null, promptName: null, promptVersion: null });
-  });
-
-  it('keeps a stored link when a later event names none', () => {
-    const store = new MemoryStore();
-    store.prompts = [{ id: 'p1', name: 'p', version: 1 }];
-    run(store, [ev('generation-create', 0, { id: 'g', promptName: 'p', promptVersion: 1 })]);
-    run(store, [ev('generation-update', 1, { id: 'g', output: 'x' })]);
-    expect(store.observations.get('g')!.promptId).toBe('p1');
-  });
-});
-
-describe('trace upserts', () => {
-  it('merges trace events: later values win, timestamp and environment stay, tags become the sorted union', () => {
-    const store = new MemoryStore();
-    run(store, [ev('trace-create', 0, { id: 't', name: 'a', userId: 'u1', environment: 'staging', tags: ['zeta', 'alpha', 'zeta'], public: true, metadata: { k: 'v' }, input: { q: 1 } })]);
-    expect(store.traces.get('t')).toMatchObject({ tags: ['alpha', 'zeta'], public: true, timestamp: ts(0), environment: 'staging' });
-    run(store, [ev('trace-create', 9, { id: 't', name: 'b', timestamp: ts(-100), environment: 'prod', tags: ['beta'], metadata: { n: 2 }, sessionId: 's1' })]);
-    expect(store.traces.get('t')).toMatchObject({
-      name: 'b',
-      userId: 'u1',
-      sessionId: 's1',
-      timestamp: ts(0),
-      environment: 'staging',
-      tags: ['alpha', 'beta', 'zeta'],
-      // An upsert without `public` sets it back to false, as on the server.
-      public: false,
-      metadata: { k: 'v', n: 2 },
-      input: { q: 1 },
-      output: null,
-    });
-  });
-
-  it('uses the body timestamp, else the event timestamp', () => {
-    const store = new MemoryStore();
-    run(store, [ev('trace-create', 5, { id: 'a', timestamp: ts(1) }), ev('trace-create', 5, { id: 'b' })]);
-    expect(store.traces.get('a')!.timestamp).toBe(ts(1));
-    expect(store.traces.get('b')!.timestamp).toBe(ts(5));
-  });
-});
-
-describe('environment names', () => {
-  it.each([
-    [undefined, 'default'],
-    ['Production', 'production'],
-    ['langfuse-prod', 'prod'],
-    ['LANGFUSElangfuse_staging', 'staging'],
-    ['langfuse', 'default'],
-    ['has space', 'default'],
-    ['a'.repeat(50), 'a'.repeat(40)],
-    [42, 'default'],
-  ])('%s -> %s', (input, expected) => {
-    expect(normalizeEnvironment(input)).toBe(expected);
-  });
-});
-
-describe('scores', () => {
-  it('stores numeric, boolean, categorical, text and correction scores in the server shape', () => {
-    const store = new MemoryStore();
-    run(store, [
-      ev('score-create', 0, { id: 'n', name: 'quality', value: 0.9, traceId: 't' }),
-      ev('score-create', 0, { id: 'b', name: 'ok', value: 1, dataType: 'BOOLEAN', traceId: 't' }),
-      ev('score-create', 0, { id: 'c', name: 'label', value: 'good', sessionId: 's' }),
-      ev('score-create', 0, { id: 'x', name: 'note', value: 'fine', dataType: 'TEXT', traceId: 't', observationId: 'o', metadata: { by: 'ci' } }),
-      ev('score-create', 0, { id: 'k', name: 'anything', value: 'fixed output', dataType: 'CORRECTION', traceId: 't' }),
-    ]);
-    expect(store.scores.get('n')).toMatchObject({ value: 0.9, stringValue: null, dataType: 'NUMERIC', source: 'API', traceId: 't', environment: 'default' });
-    expect(store.scores.get('b')).toMatchObject({ value: 1, stringValue: 'True', dataType: 'BOOLEAN' });
-    expect(store.scores.get('c')).toMatchObject({ value: null, stringValue: 'good', dataType: 'CATEGORICAL', sessionId: 's', traceId: null });
-    expect(store.scores.get('x')).toMatchObject({ value: null, stringValue: 'fine', dataType: 'TEXT', observationId: 'o', metadata: { by: 'ci' } });
-    expect(store.scores.get('k')).toMatchObject({ name: 'output', stringValue: 'fixed output', dataType: 'CORRECTION' });
-  });
-
-  it('acknowledges but drops what the worker drops: annotations without a config, unknown configs', () => {
-    const store = new MemoryStore();
-    const { response } = run(store, [
-      ev('score-create', 0, { id: 'a', name: 'q', value: 1, traceId: 't', source: 'ANNOTATION' }),
-      ev('score-create', 0, { id: 'c', name: 'q', value: 1, traceId: 't', configId: 'no-such-config' }),
-    ]);
-    expect(response.successes).toHaveLength(2);
-    expect(store.scores.size).toBe(0);
-  });
-
-  it('refuses a score tied to both a trace and a session, and a BOOLEAN outside 0/1', () => {
-    const store = new MemoryStore();
-    const result = processBatch(
-      [ev('score-create', 0, { name: 'q', value: 1, traceId: 't', sessionId: 's' }), ev('score-create', 0, { name: 'q', value: 2, dataType: 'BOOLEAN', traceId: 't' })],
-      project,
-      store,
-      { now: NOW, count: engineCounter },
-    );
-    expect(result.response.errors.map((e) => JSON.parse(e.error!)[0].message)).toEqual([
-      'Provide exactly one of the following: traceId (with optional observationId), sessionId or datasetRunId. ObservationId requires traceId.',
-      'Value must be a number equal to either 0 or 1 for data type BOOLEAN',
-    ]);
-  });
-});
-
 describe('metadata as stored and read back', () => {
   it('reads values back JSON-parsed when they parse, as the server returns them', () => {
     expect(storedMetadata({ n: 1, s: '1', t: 'text', o: { a: [1] }, q: '"quoted"' })).toEqual({ n: 1, s: 1, t: 'text', o: { a: [1] }, q: 'quoted' });
@@ -274,43 +166,5 @@ describe('metadata as stored and read back', () => {
   it('merges deeply like lodash: objects by key, arrays by index, null replaces', () => {
     expect(deepMerge({ a: { x: 1, y: 2 }, l: [1, 2, 3], k: 1 }, { a: { y: 3 }, l: [9], k: null })).toEqual({ a: { x: 1, y: 3 }, l: [9, 2, 3], k: null });
     expect(deepMerge({ a: 'text' }, { a: { y: 1 } })).toEqual({ a: { y: 1 } });
-  });
-});
-
-describe('reading stored metadata values', () => {
-  it.each([
-    ['1', 1],
-    [' -2.5e3 ', -2500],
-    ['1-2', '1-2'],
-    ['0123', '0123'],
-    ['true', true],
-    ['nope', 'nope'],
-    ['null', null],
-    ['{"a":[1]}', { a: [1] }],
-    ['[1,', '[1,'],
-    ['"quoted"', 'quoted'],
-    ['', ''],
-  ])('%j reads back as %j, as JSON.parse with a fallback to the text would', (text, expected) => {
-    expect(parseJsonPrioritised(text)).toEqual(expected);
-    let reference: unknown;
-    try {
-      reference = JSON.parse(text);
-    } catch {
-      reference = text;
-    }
-    expect(parseJsonPrioritised(text)).toEqual(reference);
-  });
-});
-
-describe('tool definitions in batch metadata', () => {
-  it('moves metadata.tools into the input before it is tokenized', () => {
-    const store = new MemoryStore();
-    const tool = { type: 'function', function: { name: 'lookup', parameters: { type: 'object' } } };
-    run(store, [ev('generation-create', 0, { id: 'g', model: 'gpt-4o', input: [{ role: 'user', content: 'hi' }], metadata: { tools: [tool], team: 'search' } })]);
-    const record = store.observations.get('g')!;
-    expect(record.input).toEqual({ messages: [{ role: 'user', content: 'hi' }], tools: [tool] });
-    expect(record.metadata).toEqual({ team: 'search' });
-    // Counted as text (JSON of the whole object), no longer as chat messages.
-    expect(record.usageDetails.input).toBeGreaterThan(10);
   });
 });

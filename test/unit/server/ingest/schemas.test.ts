@@ -3,7 +3,7 @@
 // output or fail with the same message.
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ingestionEvent, shortcuts } from '../../../../src/server/ingest/schemas.js';
+import { ingestionEvent, shortcuts, normalizeEnvironment } from '../../../../src/server/ingest/schemas.js';
 
 afterEach(() => {
   shortcuts.enabled = true;
@@ -69,5 +69,20 @@ describe('event schemas with and without shortcuts', () => {
       expect(fast.success).toBe(full.success);
       if (!fast.success) expect(fast.error.message).toBe(full.error!.message);
     }
+  });
+});
+
+describe('environment names', () => {
+  it.each([
+    [undefined, 'default'],
+    ['Production', 'production'],
+    ['langfuse-prod', 'prod'],
+    ['LANGFUSElangfuse_staging', 'staging'],
+    ['langfuse', 'default'],
+    ['has space', 'default'],
+    ['a'.repeat(50), 'a'.repeat(40)],
+    [42, 'default'],
+  ])('%s -> %s', (input, expected) => {
+    expect(normalizeEnvironment(input)).toBe(expected);
   });
 });

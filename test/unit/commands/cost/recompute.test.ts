@@ -1,0 +1,15 @@
+// cost recompute over an export.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { isolatedEnv, runInProcess, tempDir } from '../../../helpers/cli.js';
+
+describe('cost recompute', () => {
+  it('shows no difference as $0.00, as every other amount', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'export.jsonl'), `${JSON.stringify({ id: 'g1', type: 'GENERATION', providedModelName: 'gpt-4o', usageDetails: { input: 10, output: 2, total: 12 }, costDetails: { input: 0.000025, output: 0.00002, total: 0.000045 }, totalCost: 0.000045, startTime: '2026-05-01T00:00:00Z' })}\n`);
+    const result = await runInProcess(['cost', 'recompute', '--input', 'export.jsonl', '--offline'], { env: isolatedEnv(), cwd: dir });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout.split('\t').slice(0, 6)).toEqual(['gpt-4o', '1', '$0.000045', '$0.000045', '$0.00', 'gpt-4o']);
+  });
+});

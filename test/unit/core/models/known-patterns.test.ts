@@ -1,0 +1,61 @@
+// The catalogue's patterns known ahead: they answer as compiled patterns do, and their literal
+// prefilters rule out most of the catalogue for an everyday name, which is what saves compiling it.
+import { afterEach, describe, expect, it } from 'vitest';
+import { findModel } from '../../../../src/core/models/match.js';
+import { precomputePatterns, setKnownPatterns, testPattern } from '../../../../src/core/models/pattern.js';
+import { mayMatch } from '../../../../src/core/regex/prefilter.js';
+import { builtInDefinitions } from '../../../../src/data/catalogue.js';
+
+afterEach(() => setKnownPatterns({}));
+
+describe('the catalogue\'s patterns known ahead', () => {
+  const definitions = builtInDefinitions();
+  const patterns = definitions.map((d) => d.matchPattern);
+  const names = [
+    ...definitions.flatMap((d) => [d.modelName, d.modelName.toUpperCase(), `openai/${d.modelName}`, `${d.modelName}-2025-01-01`, d.modelName.slice(0, -1), `x${d.modelName}`]),
+    'gpt-4o',
+    'GPT-4O',
+    '',
+    ' gpt-4o',
+    'gpt-4o\n',
+    'claude-3-5-sonnet-20241022',
+    'anthropic.claude-3-haiku-20240307-v1:0',
+    'gpt‐4o', // a hyphen that is not ASCII
+    'ǧpt-4o',
+  ];
+
+  const known = precomputePatterns(patterns);
+
+  it('give every name the verdicts and the match that compiling every pattern gives', () => {
+    const verdicts = () => names.map((name) => patterns.map((pattern) => testPattern(pattern, name)));
+    const matches = () => names.map((name) => findModel(name, definitions));
+    const compiled = { verdicts: verdicts(), matches: matches() };
+    setKnownPatterns(known);
+    expect({ verdicts: verdicts(), matches: matches() }).toEqual(compiled);
+    expect(compiled.verdicts.flat().filter((v) => v.status === 'match').length).toBeGreaterThan(400);
+  });
+
+  it('leave at most a few patterns to compile for an everyday name', () => {
+    expect(Object.keys(known).length).toBeGreaterThan(160);
+    // Most of the catalogue is a handful of literal names.
+    expect(Object.values(known).filter((k) => k.literal).length).toBeGreaterThan(80);
+    for (const name of ['gpt-4o', 'claude-3-5-sonnet-20241022', 'gemini-1.5-pro', 'o3-mini', 'text-embedding-3-small']) {
+      const toCompile = Object.values(known).filter((k) => !k.literal && mayMatch(k.prefilter, name));
+      expect(toCompile.length, name).toBeLessThan(5);
+    }
+  });
+
+  it('answer each call with an object of its own, as compiled patterns do', () => {
+    setKnownPatterns(known);
+    const first = testPattern(definitions[0]!.matchPattern, definitions[0]!.modelName);
+    const second = testPattern(definitions[0]!.matchPattern, definitions[0]!.modelName);
+    expect(first).toEqual({ status: 'match', exact: true });
+    expect(first).not.toBe(second);
+    (first as { note?: string }).note = 'a caller may keep and change it';
+    expect(second).toEqual({ status: 'match', exact: true });
+  });
+
+  it('leave out the patterns that cannot be evaluated', () => {
+    expect(precomputePatterns(['(?i)^ok$', '(unbalanced', '^((a{255}){255}){255}$', '[[.space.]]'])).toEqual({ '(?i)^ok$': expect.anything() });
+  });
+});

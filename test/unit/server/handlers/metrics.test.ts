@@ -1,0 +1,108 @@
+// The v2 metrics of the read API, over the records of support/read-api.ts.
+import { describe, expect, it } from 'vitest';
+import { aggregate } from '../../../../src/core/metrics/index.js';
+import { at, get, useReadApi } from './support/read-api.js';
+
+useReadApi();
+
+describe('GET /api/public/v2/metrics', () => {
+  const metrics = (query: Record<string, unknown>) => get(`/api/public/v2/metrics?query=${encodeURIComponent(JSON.stringify({ view: 'observations', fromTimestamp: '2026-03-01T00:00:00Z', toTimestamp: '2026-03-02T00:00:00Z', ...query }))}`);
+
+  it('sums cost and tokens by model, with 64-bit integers as strings as the service returns them', async () => {
+    const answer = await metrics({
+      dimensions: [{ field: 'providedModelName' }],
+      metrics: [{ measure: 'totalCost', aggregation: 'sum' }, { measure: 'inputTokens', aggregation: 'sum' }, { measure: 'totalTokens', aggregation: 'sum' }, { measure: 'count', aggregation: 'count' }],
+      orderBy: [{ field: 'sum_totalCost', direction: 'desc' }],
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body.data).toEqual([
+      { providedModelName: 'claude-x', sum_totalCost: 0.001, sum_inputTokens: '100', sum_totalTokens: '150', count_count: '1' },
+      { providedModelName: 'gpt-4o', sum_totalCost: 0.000075, sum_inputTokens: '12', sum_totalTokens: '17', count_count: '1' },
+      { providedModelName: null, sum_totalCost: null, sum_inputTokens: '0', sum_totalTokens: '0', count_count: '1' },
+    ]);
+  });
+
+  it('buckets by hour over the whole range, filters, and takes percentiles of latency', async () => {
+    const answer = await metrics({
+      metrics: [{ measure: 'latency', aggregation: 'p50' }, { measure: 'count', aggregation: 'count' }],
+      timeDimension: { granularity: 'hour' },
+      filters: [{ column: 'type', operator: '=', value: 'GENERATION', type: 'string' }],
+    });
+    expect(answer.body.data).toHaveLength(24);
+    expect(answer.body.data[0]).toEqual({ time_dimension: '2026-03-01T00:00:00Z', p50_latency: 0, count_count: '0' });
+    expect(answer.body.data[10]).toEqual({ time_dimension: '2026-03-01T10:00:00Z', p50_latency: 1250, count_count: '1' });
+    expect(answer.body.data[11]).toEqual({ time_dimension: '2026-03-01T11:00:00Z', p50_latency: 3000, count_count: '1' });
+    const byUser = await metrics({ dimensions: [{ field: 'userId' }], metrics: [{ measure: 'count', aggregation: 'count' }], filters: [{ column: 'userId', operator: 'any of', value: ['u1'], type: 'stringOptions' }] });
+    expect(byUser.body.data).toEqual([{ userId: 'u1', count_count: '2' }]);
+  });
+
+  it('filters on the start time (datetime), on metadata (stringObject), and on tags (arrayOptions)', async () => {
+    const count = [{ measure: 'count', aggregation: 'count' }];
+    const late = await metrics({ metrics: count, filters: [{ column: 'start_time', type: 'datetime', operator: '>=', value: at(1) }] });
+    expect(late.body.data).toEqual([{ count_count: '1' }]);
+    const tagged = await metrics({ metrics: count, filters: [{ column: 'tags', type: 'arrayOptions', operator: 'all of', value: ['a', 'b'] }] });
+    expect(tagged.body.data).toEqual([{ count_count: '2' }]);
+    const described = await metrics({ metrics: count, filters: [{ column: 'metadata', type: 'stringObject', key: 'step', operator: '=', value: '2' }] });
+    expect(described.body.data).toEqual([{ count_count: '1' }]);
+  });
+
+  it('refuses filters the service refuses: a type the dimension does not take, an unknown column, metadata without stringObject', async () => {
+    const count = [{ measure: 'count', aggregation: 'count' }];
+    expect((await metrics({ metrics: count, filters: [{ column: 'promptVersion', type: 'number', operator: '=', value: 2 }] })).body).toEqual({
+      message: "Invalid filter for field 'promptVersion': Filter type 'number' is not supported for dimension type 'string'. Expected 'string' or 'stringOptions'.",
+      error: 'InvalidRequestError',
+    });
+    expect((await metrics({ metrics: count, filters: [{ column: 'tags', type: 'stringOptions', operator: 'any of', value: ['a'] }] })).body.message).toBe(
+      "Invalid filter for field 'tags': Filter type 'stringOptions' is not supported for dimension type 'string[]'. Expected 'arrayOptions'.",
+    );
+    expect((await metrics({ metrics: count, filters: [{ column: 'startTime', type: 'datetime', operator: '>', value: at(0) }] })).body.message).toMatch(/^Invalid filter column startTime\. Must be one of id,traceId,.* or start_time$/);
+    expect((await metrics({ metrics: count, filters: [{ column: 'metadata', type: 'string', operator: '=', value: 'x' }] })).body.message).toMatch(/^Invalid filter for field 'metadata': Metadata filters require type 'stringObject'/);
+    expect((await metrics({ metrics: count, dimensions: [{ field: 'release' }] })).status).toBe(400);
+    expect((await metrics({ metrics: [{ measure: 'traceId', aggregation: 'histogram' }] })).body.message).toBe('The histogram aggregation takes numeric measures only');
+  });
+
+  it('answers the histogram aggregation as the service’s ClickHouse histogram(bins): [lower, upper, height] bins', async () => {
+    // Latencies of the day: 2000 (o1), 1250 (o2), 3000 (o3) ms.
+    const tenBins = await metrics({ metrics: [{ measure: 'latency', aggregation: 'histogram' }, { measure: 'count', aggregation: 'count' }] });
+    expect(tenBins.status).toBe(200);
+    expect(tenBins.body.data).toEqual([{ histogram_latency: [[1250, 1625, 1], [1625, 2500, 1], [2500, 3000, 1]], count_count: '3' }]);
+    // config.bins: the two closest fuse into one point of weight 2 at 1625.
+    const twoBins = await metrics({ metrics: [{ measure: 'latency', aggregation: 'histogram' }], config: { bins: 2 } });
+    expect(twoBins.body.data).toEqual([{ histogram_latency: [[1250, 2312.5, 1.875], [2312.5, 3000, 1.125]] }]);
+    // An empty time bucket has no bins.
+    const hourly = await metrics({ metrics: [{ measure: 'latency', aggregation: 'histogram' }], timeDimension: { granularity: 'hour' } });
+    expect(hourly.body.data[0]).toEqual({ time_dimension: '2026-03-01T00:00:00Z', histogram_latency: [] });
+    expect(hourly.body.data[11]).toEqual({ time_dimension: '2026-03-01T11:00:00Z', histogram_latency: [[3000, 3000, 1]] });
+  });
+
+  it('fills time buckets only as far as the rows returned: a range of millennia by the day answers at once', async () => {
+    const answer = await metrics({ metrics: [{ measure: 'count', aggregation: 'count' }], timeDimension: { granularity: 'day' }, fromTimestamp: '0001-01-01T00:00:00Z', toTimestamp: '9999-12-31T00:00:00Z', config: { row_limit: 3 } });
+    expect(answer.status).toBe(200);
+    expect(answer.body.data).toEqual([
+      { time_dimension: '0001-01-01', count_count: '0' },
+      { time_dimension: '0001-01-02', count_count: '0' },
+      { time_dimension: '0001-01-03', count_count: '0' },
+    ]);
+    // Buckets with data still come in their place among the empty ones, as over a short range.
+    const query = { metrics: [{ measure: 'count', aggregation: 'count' }], timeDimension: { granularity: 'day' }, fromTimestamp: '2026-02-26T00:00:00Z', config: { row_limit: 5 } };
+    const long = await metrics({ ...query, toTimestamp: '9999-12-31T00:00:00Z' });
+    const short = await metrics({ ...query, toTimestamp: '2026-03-03T00:00:00Z' });
+    expect(short.body.data).toHaveLength(5);
+    expect(short.body.data.filter((row: { count_count: string }) => row.count_count !== '0')).toHaveLength(1);
+    expect(long.body.data).toEqual(short.body.data);
+  }, 10_000);
+
+  it('max and min of a group of 300,000 observations (more than a call can take as arguments)', () => {
+    const values = Array.from({ length: 300_000 }, (_, i) => (i * 7919) % 300_001);
+    expect(aggregate(values, 'max', true)).toBe(String(values.reduce((a, b) => (b > a ? b : a))));
+    expect(aggregate(values, 'min', false)).toBe(0);
+    expect(aggregate([3, null, 1], 'max', false)).toBe(3);
+  });
+
+  it('refuses a bad query with the service\'s messages', async () => {
+    expect((await get('/api/public/v2/metrics?query=nope')).body).toEqual({ message: 'Invalid JSON in query parameter', error: 'InvalidRequestError' });
+    const reversed = await metrics({ metrics: [{ measure: 'count', aggregation: 'count' }], fromTimestamp: '2026-03-02T00:00:00Z', toTimestamp: '2026-03-01T00:00:00Z' });
+    expect(reversed.body.error[0].message).toBe('fromTimestamp must be before toTimestamp');
+    expect((await metrics({ metrics: [{ measure: 'nope', aggregation: 'sum' }] })).status).toBe(400);
+  });
+});

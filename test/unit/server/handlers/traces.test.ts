@@ -1,0 +1,87 @@
+// The traces of the read API (API.md section 5): one by id with field groups, the list, deletion;
+// over the records of support/read-api.ts.
+import { describe, expect, it } from 'vitest';
+import { at, call, get, gpt4o, projectId, useReadApi } from './support/read-api.js';
+
+useReadApi();
+
+describe('GET /api/public/traces/{id}', () => {
+  it('returns the trace with its observations (v1 shape, default-tier prices), scores, latency and cost', async () => {
+    const answer = await get('/api/public/traces/t1');
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({
+      id: 't1', projectId, name: 'chat', userId: 'u1', sessionId: 's1', tags: ['a', 'b'], environment: 'production', input: { q: 'hi' },
+      output: 'hello', metadata: { k: 'v' }, externalId: null, htmlPath: `/project/${projectId}/traces/t1`, latency: 2, totalCost: 0.000075,
+    });
+    expect(answer.body.scores.map((s: { id: string }) => s.id).sort()).toEqual(['sc1', 'sc2']);
+    const generation = answer.body.observations.find((o: { id: string }) => o.id === 'o2');
+    expect(generation).toMatchObject({
+      type: 'GENERATION', model: 'gpt-4o', modelId: gpt4o.id, inputPrice: gpt4o.inputPrice, outputPrice: gpt4o.outputPrice,
+      usageDetails: { input: 10, input_cached_tokens: 2, output: 5, total: 17 }, promptTokens: 12, completionTokens: 5, totalTokens: 17,
+      usage: { unit: 'TOKENS', input: 12, output: 5, total: 17 }, calculatedInputCost: 0.000025, calculatedOutputCost: 0.00005,
+      calculatedTotalCost: 0.000075, latency: 1.25, timeToFirstToken: 0.5, promptName: 'greeting', promptVersion: 2, unit: 'TOKENS',
+    });
+    // A span matched to no model: prices 0 on this route, no costs.
+    expect(answer.body.observations.find((o: { id: string }) => o.id === 'o1')).toMatchObject({ inputPrice: 0, calculatedInputCost: null, calculatedTotalCost: 0 });
+  });
+
+  it('leaves out what the fields groups do not ask for', async () => {
+    const answer = await get('/api/public/traces/t1?fields=core,nonsense');
+    expect(answer.body).toMatchObject({ observations: [], scores: [], latency: -1, totalCost: -1, metadata: {} });
+    expect('input' in answer.body).toBe(false);
+    const metrics = await get('/api/public/traces/t1?fields=metrics');
+    expect(metrics.body).toMatchObject({ observations: [], latency: 2, totalCost: 0.000075 });
+  });
+
+  it('answers 404 for an unknown trace', async () => {
+    expect(await get('/api/public/traces/nope')).toEqual({ status: 404, body: { message: 'Trace nope not found within authorized project', error: 'LangfuseNotFoundError' } });
+  });
+});
+
+describe('GET /api/public/traces', () => {
+  const ids = async (query: string) => (await get(`/api/public/traces${query}`)).body.data.map((t: { id: string }) => t.id);
+
+  it('lists newest first with ids of observations and scores, latency and cost, and page meta', async () => {
+    const answer = await get('/api/public/traces');
+    expect(answer.body.meta).toEqual({ page: 1, limit: 50, totalItems: 3, totalPages: 1 });
+    expect(answer.body.data.map((t: { id: string }) => t.id)).toEqual(['t2', 't1', 't3']);
+    expect(answer.body.data[1]).toMatchObject({ id: 't1', observations: expect.arrayContaining(['o1', 'o2']), scores: expect.arrayContaining(['sc1', 'sc2']), latency: 2, totalCost: 0.000075, externalId: null });
+    expect(answer.body.data[0]).toMatchObject({ latency: 3, totalCost: 0.001 });
+    expect(answer.body.data[2]).toMatchObject({ observations: [], latency: 0, totalCost: 0 });
+  });
+
+  it('filters by user, tags (all of them), environment, name and time, and orders and pages', async () => {
+    expect(await ids('?userId=u1')).toEqual(['t1', 't3']);
+    expect(await ids('?tags=a')).toEqual(['t2', 't1']);
+    expect(await ids('?tags=a&tags=b')).toEqual(['t1']);
+    expect(await ids('?environment=production&environment=staging')).toEqual(['t1']);
+    expect(await ids('?name=batch')).toEqual(['t2']);
+    expect(await ids(`?fromTimestamp=${encodeURIComponent('2026-03-01T00:00:00Z')}&toTimestamp=${encodeURIComponent(at(3600))}`)).toEqual(['t1']);
+    expect(await ids('?orderBy=name.asc')).toEqual(['t2', 't1', 't3']);
+    const paged = await get('/api/public/traces?limit=1&page=2');
+    expect(paged.body.data.map((t: { id: string }) => t.id)).toEqual(['t1']);
+    expect(paged.body.meta).toEqual({ page: 2, limit: 1, totalItems: 3, totalPages: 3 });
+    expect((await get('/api/public/traces?fields=core')).body.data[1]).toMatchObject({ observations: [], scores: [], latency: -1, totalCost: -1, metadata: {} });
+  });
+
+  it('refuses a bad orderBy, limit or timestamp with "Invalid request data"', async () => {
+    for (const query of ['?orderBy=cost.asc', '?orderBy=name.up', '?limit=101', '?fromTimestamp=yesterday']) {
+      const answer = await get(`/api/public/traces${query}`);
+      expect(answer.status).toBe(400);
+      expect(answer.body.message).toBe('Invalid request data');
+    }
+  });
+});
+
+describe('DELETE traces', () => {
+  it('deletes a trace with its observations and scores, one or many', async () => {
+    expect(await call('DELETE', '/api/public/traces/t2')).toEqual({ status: 200, body: { message: 'Trace deleted successfully' } });
+    expect((await get('/api/public/traces/t2')).status).toBe(404);
+    expect((await get('/api/public/observations/o3')).status).toBe(404);
+    expect((await get('/api/public/v3/scores?traceId=t2')).body.data).toEqual([]);
+    const empty = await call('DELETE', '/api/public/traces', { traceIds: [] }, { unchecked: true });
+    expect(empty.body.error[0].message).toBe('At least 1 traceId is required.');
+    expect(await call('DELETE', '/api/public/traces', { traceIds: ['t1', 't3', 'unknown'] })).toEqual({ status: 200, body: { message: 'Traces deleted successfully' } });
+    expect((await get('/api/public/traces')).body.data).toEqual([]);
+  });
+});

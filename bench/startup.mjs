@@ -11,7 +11,7 @@
 // "hello" (slow: js-tiktoken takes over a second a run). Exit code 0 whatever the numbers: it
 // reports, it does not judge (the goal column does).
 import { spawn as spawnAsync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -129,18 +129,27 @@ await new Promise((resolveStart, rejectStart) => {
   server.on('exit', (code) => rejectStart(new Error(`bench: llmobs server exited with ${code}`)));
 });
 const cacheDir = join(homes.profiles, '.cache', 'llmobs');
+// Each compared build runs in copies of the homes: builds may write their definitions cache in
+// formats the other does not read, and would replace each other's copy at every run.
+const homeOf = (home, index) => (index === 0 ? home : `${home}-${index}`);
 /**
  * Fills the definitions cache (`models match` always asks the server and rewrites the cache),
- * each build its own (builds of other layouts may keep it in another file). Done again before a
- * round when the copy is five minutes old, so that no measured `estimate` reads an expired copy
- * and goes to the server.
+ * each build in its own home. Done again before a round when the copy is five minutes old, so
+ * that no measured `estimate` reads an expired copy and goes to the server.
  */
 let warmedAt = 0;
 function warmCache() {
-  for (const build of builds) run([bin(build.dir), 'models', 'match', 'gpt-4o'], 'profiles');
+  for (const [index, build] of builds.entries()) run([bin(build.dir), 'models', 'match', 'gpt-4o'], homeOf('profiles', index));
   warmedAt = Date.now();
 }
 run([bin(root), 'models', 'match', 'gpt-4o'], 'profiles');
+for (let index = 1; index < builds.length; index++) {
+  for (const home of ['fresh', 'profiles']) {
+    homes[homeOf(home, index)] = join(top, homeOf(home, index));
+    cpSync(homes[home], homes[homeOf(home, index)], { recursive: true });
+    envs[homeOf(home, index)] = envOf(homes[homeOf(home, index)]);
+  }
+}
 const cacheFiles = () => (existsSync(cacheDir) ? readdirSync(cacheDir).filter((f) => f.endsWith('.json')) : []);
 if (cacheFiles().length !== 1) throw new Error(`bench: expected one definitions cache file in ${cacheDir}, found ${cacheFiles().length}`);
 const cacheFile = join(cacheDir, cacheFiles()[0]);
@@ -165,7 +174,7 @@ if (langfuseCli) {
 for (const [label, argv, home, goal, peer] of basket) {
   for (const [index, build] of builds.entries()) {
     const ours = index === 0;
-    cases.push({ label: `${build.label} ${label}`, home, argv: [bin(build.dir), ...argv], goal: ours ? goal : undefined, peer: ours ? peers[peer] : undefined });
+    cases.push({ label: `${build.label} ${label}`, home: homeOf(home, index), argv: [bin(build.dir), ...argv], goal: ours ? goal : undefined, peer: ours ? peers[peer] : undefined });
   }
 }
 cases.push(...Object.values(peers));

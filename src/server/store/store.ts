@@ -281,7 +281,7 @@ function openDatabase(path: string): Database {
     // 2 MB) keeps the indexes that ingestion inserts into at random in memory; it is a bound, so
     // memory stays flat however large the database grows.
     db.exec(
-      `PRAGMA page_size = ${process.env.SP_PAGE ?? 16384}; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA journal_size_limit = 67108864; PRAGMA wal_autocheckpoint = 10000; PRAGMA cache_size = -32768`,
+      `PRAGMA page_size = 16384; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA journal_size_limit = 67108864; PRAGMA wal_autocheckpoint = 10000; PRAGMA cache_size = -32768`,
     );
     return db;
   } catch (error) {

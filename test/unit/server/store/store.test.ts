@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { PromptRecord, TraceRecord } from '../../../../src/server/records.js';
 import { DATABASE_FILE, LEGACY_LOCK_FILE, SERVER_INFO_FILE, Store } from '../../../../src/server/store/index.js';
+import { openSqlite } from '../../../../src/server/store/sqlite.js';
 import { startServer } from '../../../../src/server/index.js';
 import { tempDir } from '../../../helpers/cli.js';
 import { apiCaller } from '../../../helpers/server-api.js';
@@ -53,6 +54,23 @@ describe('the data directory', () => {
     const { store } = Store.open({ dataDir: tempDir(), now });
     expect(store.durability()).toEqual({ journalMode: 'wal', synchronous: 'normal' });
     store.close();
+  });
+
+  it('takes nothing from the environment into its SQL', () => {
+    const dir = tempDir();
+    const saved = process.env.SP_PAGE;
+    // A variable an earlier build read into its PRAGMAs: SQL in it must not run.
+    process.env.SP_PAGE = '4096; CREATE TABLE injected(x)';
+    try {
+      Store.open({ dataDir: dir, now }).store.close();
+    } finally {
+      if (saved === undefined) delete process.env.SP_PAGE;
+      else process.env.SP_PAGE = saved;
+    }
+    const db = openSqlite(join(dir, DATABASE_FILE));
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'injected'").all();
+    db.close();
+    expect(tables).toEqual([]);
   });
 
   it('refuses a second store on the same directory while the first holds it, and says who holds it', () => {

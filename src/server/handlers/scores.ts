@@ -71,30 +71,37 @@ const create: Handler = (request, tx, context) => {
   return { status: 200, body: { id } };
 };
 
-/** A score in the v1 shape (the scores of GET /api/public/traces/{id}). */
-export function scoreV1(score: ScoreRecord) {
-  return {
-    id: score.id,
-    projectId: score.projectId,
-    name: score.name,
-    value: score.value,
-    ...(score.dataType === 'NUMERIC' ? {} : { stringValue: score.stringValue }),
-    dataType: score.dataType,
-    source: score.source,
-    traceId: score.traceId,
-    observationId: score.observationId,
-    sessionId: score.sessionId,
-    datasetRunId: score.datasetRunId,
-    timestamp: score.timestamp,
-    createdAt: score.createdAt,
-    updatedAt: score.updatedAt,
-    authorUserId: score.authorUserId,
-    comment: score.comment,
-    metadata: score.metadata,
-    configId: score.configId,
-    queueId: score.queueId,
-    environment: score.environment,
-  };
+/**
+ * Scores in the v1 shape (the scores of GET /api/public/traces/{id}), as the service's
+ * APIScoreSchemaV1 parses them (packages/shared/src/features/scores/interfaces/api/v1/schemas.ts):
+ * its own keys only (no sessionId or datasetRunId), stringValue null for NUMERIC, no value for
+ * TEXT. It has no CORRECTION variant, and getScoresForTraces reads listable types only, so
+ * corrections are left out.
+ */
+export function scoresV1(scores: readonly ScoreRecord[]) {
+  return scores
+    .filter((score) => score.dataType !== 'CORRECTION')
+    .map((score) => ({
+      id: score.id,
+      projectId: score.projectId,
+      environment: score.environment,
+      name: score.name,
+      ...(score.dataType === 'TEXT' ? {} : { value: score.value }),
+      source: score.source,
+      authorUserId: score.authorUserId,
+      comment: score.comment,
+      metadata: score.metadata,
+      configId: score.configId,
+      queueId: score.queueId,
+      executionTraceId: score.executionTraceId ?? null,
+      createdAt: score.createdAt,
+      updatedAt: score.updatedAt,
+      timestamp: score.timestamp,
+      traceId: score.traceId,
+      observationId: score.observationId,
+      stringValue: score.stringValue,
+      dataType: score.dataType,
+    }));
 }
 
 const V3_GROUPS = ['core', 'details', 'subject', 'annotation'] as const;

@@ -1,7 +1,7 @@
 // The traces of the read API (API.md section 5): one by id with field groups, the list, deletion;
 // over the records of support/read-api.ts.
 import { describe, expect, it } from 'vitest';
-import { at, call, get, gpt4o, projectId, useReadApi } from './support/read-api.js';
+import { at, call, get, gpt4o, projectId, T0, useReadApi } from './support/read-api.js';
 
 useReadApi();
 
@@ -14,6 +14,12 @@ describe('GET /api/public/traces/{id}', () => {
       output: 'hello', metadata: { k: 'v' }, externalId: null, htmlPath: `/project/${projectId}/traces/t1`, latency: 2, totalCost: 0.000075,
     });
     expect(answer.body.scores.map((s: { id: string }) => s.id).sort()).toEqual(['sc1', 'sc2']);
+    // The keys of APIScoreSchemaV1 (scores/interfaces/api/v1/schemas.ts): executionTraceId, no session or dataset run.
+    expect(answer.body.scores.find((s: { id: string }) => s.id === 'sc1')).toEqual({
+      id: 'sc1', projectId, environment: 'default', name: 'quality', value: 0.9, source: 'API', authorUserId: null, comment: null, metadata: {},
+      configId: null, queueId: null, executionTraceId: null, createdAt: T0, updatedAt: T0, timestamp: T0, traceId: 't1', observationId: null,
+      stringValue: null, dataType: 'NUMERIC',
+    });
     const generation = answer.body.observations.find((o: { id: string }) => o.id === 'o2');
     expect(generation).toMatchObject({
       type: 'GENERATION', model: 'gpt-4o', modelId: gpt4o.id, inputPrice: gpt4o.inputPrice, outputPrice: gpt4o.outputPrice,
@@ -27,8 +33,8 @@ describe('GET /api/public/traces/{id}', () => {
 
   it('leaves out what the fields groups do not ask for', async () => {
     const answer = await get('/api/public/traces/t1?fields=core,nonsense');
-    expect(answer.body).toMatchObject({ observations: [], scores: [], latency: -1, totalCost: -1, metadata: {} });
-    expect('input' in answer.body).toBe(false);
+    // Input and output are null without io (traces-api.servertest.ts "core-only fields").
+    expect(answer.body).toMatchObject({ observations: [], scores: [], latency: -1, totalCost: -1, metadata: {}, input: null, output: null });
     const metrics = await get('/api/public/traces/t1?fields=metrics');
     expect(metrics.body).toMatchObject({ observations: [], latency: 2, totalCost: 0.000075 });
   });

@@ -92,6 +92,15 @@ describe('traces: filter', () => {
     expect(await traceIds(q([{ type: 'booleanObject', column: 'score_booleans', key: 'correct', operator: '<>', value: true }]))).toEqual(['t-chat', 't-empty']);
   });
 
+  it('takes a stringOptions filter on score_categories as the service does: the trace\'s labels must be the list', async () => {
+    // traces-api.servertest.ts "should filter by score_categories without requesting scores field group".
+    // The service runs `s.score_categories IN (list)`: an array on both sides, one value to ClickHouse.
+    const categories = (operator: string, value: string[]) => q([{ type: 'stringOptions', column: 'score_categories', operator, value }]);
+    expect(await traceIds(`fields=core&${categories('any of', ['verdict:good'])}`)).toEqual(['t-chat']);
+    expect(await traceIds(categories('any of', ['verdict:good', 'verdict:bad']))).toEqual([]);
+    expect(await traceIds(categories('none of', ['verdict:good']))).toEqual(['t-batch', 't-empty']);
+  });
+
   it('takes the simple parameters too, each giving way to a filter on its own column', async () => {
     expect(await traceIds(`userId=ann&${q([{ type: 'string', column: 'name', operator: '=', value: 'chat' }])}`)).toEqual(['t-chat']);
     expect(await traceIds(`userId=ann&${q([{ type: 'string', column: 'userId', operator: '=', value: 'cid' }])}`)).toEqual(['t-empty']);

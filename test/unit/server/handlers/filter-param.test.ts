@@ -152,4 +152,25 @@ describe('observations: filter', () => {
     // `matches` belongs to the v2 list only.
     expect((await refused(`/api/public/observations?${q([{ type: 'string', column: 'input', operator: 'matches', value: 'x' }])}`)).message).toBe('Invalid request data');
   });
+
+  it('v2: refuses `matches` where the service has no text index, or without a word to search for', async () => {
+    // observations-api-v2.servertest.ts "rejects matches filters with ..."; messages of clickhouse-sql/fts.ts.
+    const onName = q([{ type: 'string', column: 'name', operator: 'matches', value: 'needle' }]);
+    expect(await refused(`/api/public/v2/observations?${onName}`)).toEqual({ message: '`matches` is only supported for input, output, and metadata filters.', error: 'InvalidRequestError' });
+    const empty = q([{ type: 'string', column: 'output', operator: 'matches', value: '' }]);
+    expect(await refused(`/api/public/v2/observations?${empty}`)).toMatchObject({ message: '`matches` requires at least one search token.' });
+    const tokenless = q([{ type: 'stringObject', column: 'metadata', key: 'route', operator: 'matches', value: '!!!' }]);
+    expect(await refused(`/api/public/v2/observations?${tokenless}`)).toMatchObject({ message: '`matches` requires at least one search token.' });
+    expect(await v2Ids(q([{ type: 'stringObject', column: 'metadata', key: 'route', operator: 'matches', value: 'ask' }]))).toEqual(['o-root']);
+  });
+
+  it('v1 on the events table (useEventsTable=true): input and output with any string operator', async () => {
+    // observations-api-v2.servertest.ts "allows legacy v1 contains filters on IO": that list skips the v2 rules
+    // (getObservationsFromEventsTableForPublicApi, allowUnindexedIoFilters); the legacy columns have no input.
+    const contains = q([{ type: 'string', column: 'output', operator: 'contains', value: 'ari' }]);
+    // useEventsTable is not in the OpenAPI file: the call is not checked against it.
+    const events = await call('GET', `/api/public/observations?useEventsTable=true&${contains}`, undefined, { unchecked: true });
+    expect(events.body.data.map((o: { id: string }) => o.id)).toEqual(['o-gen']);
+    expect(await refused(`/api/public/observations?${contains}`)).toMatchObject({ message: 'Column output does not match a UI / CH table mapping.' });
+  });
 });

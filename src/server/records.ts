@@ -110,6 +110,8 @@ export interface ScoreRecord {
   queueId: string | null;
   /** Set by the service's UI annotations only; null for what the API and ingestion store. */
   authorUserId: string | null;
+  /** The trace of the evaluator run that made the score, as ingestion sent it (records stored before it was kept lack it). */
+  executionTraceId?: string | null;
   createdAt: string;
   updatedAt: string;
 }

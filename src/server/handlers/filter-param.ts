@@ -190,8 +190,12 @@ const COLUMNS: Record<FilterTable, readonly Column[]> = { traces: TRACE_COLUMNS,
 // A legacy `scores` column resolves by the filter's type (resolveLegacyScoreFilterColumn).
 const LEGACY_SCORE_COLUMNS: Record<string, string> = { categoryOptions: 'score_categories', numberObject: 'scores_avg', booleanObject: 'score_booleans' };
 
-/** The filters as the store applies them; positionInTrace filters are dropped, as the service drops them here. */
-export function resolveFilters(filters: readonly SingleFilter[] | undefined, table: FilterTable): ColumnFilter[] {
+/**
+ * The filters as the store applies them; positionInTrace filters are dropped, as the service drops
+ * them here. `unindexedIo`: the events columns take input/output filters without the v2 list's
+ * rules (the v1 list on the events table, allowUnindexedIoFilters).
+ */
+export function resolveFilters(filters: readonly SingleFilter[] | undefined, table: FilterTable, { unindexedIo = false } = {}): ColumnFilter[] {
   const resolved: ColumnFilter[] = [];
   for (const filter of filters ?? []) {
     if (filter.type === 'positionInTrace') continue;
@@ -211,10 +215,11 @@ export function resolveFilters(filters: readonly SingleFilter[] | undefined, tab
     if (column.type && filter.type !== 'null' && !COMPATIBLE[column.type].includes(filter.type)) {
       throw invalidRequest(`Invalid filter type '${filter.type}' for column '${filter.column}'. Expected filter type '${column.type}'.`);
     }
+    if (filter.type === 'string' || filter.type === 'stringObject') checkMatches(filter, column.key);
     const value = filter.type === 'datetime' ? filter.value.toISOString() : filter.value;
     resolved.push({ column: column.key, type: filter.type, operator: filter.operator, value, ...('key' in filter ? { key: filter.key } : {}) });
   }
-  if (table === 'events') checkInputOutputFilters(resolved);
+  if (table === 'events' && !unindexedIo) checkInputOutputFilters(resolved);
   const sql = filterConditions(resolved);
   if ('unsupported' in sql) {
     const { type, operator, column } = sql.unsupported;
@@ -222,6 +227,18 @@ export function resolveFilters(filters: readonly SingleFilter[] | undefined, tab
     throw invalidRequest(`A ${type} filter with operator "${operator}" cannot be applied to column '${named}'.`);
   }
   return resolved;
+}
+
+/**
+ * `matches` searches the service's text indexes, which input, output and metadata have: the value
+ * needs a letter or a digit to search for (clickhouse-sql/fts.ts assertValidFtsMatchFilter).
+ */
+function checkMatches(filter: { type: string; operator: string; value: string }, column: FilterColumnKey): void {
+  if (filter.operator !== 'matches') return;
+  if (!/[\p{L}\p{N}]/u.test(filter.value)) throw invalidRequest('`matches` requires at least one search token.');
+  const text = filter.type === 'string' && (column === 'observation.input' || column === 'observation.output');
+  const metadata = filter.type === 'stringObject' && column === 'observation.metadata';
+  if (!text && !metadata) throw invalidRequest('`matches` is only supported for input, output, and metadata filters.');
 }
 
 /** The v2 list's rules for input and output: string filters only, and at least one `=` or `matches`. */

@@ -105,6 +105,15 @@ const raw = (value: unknown): string | null => (value === null || value === unde
 
 const decimalString = (price: number | null | undefined): string | null => (price === null || price === undefined ? null : new Decimal(price).toString());
 
+/**
+ * The trace name of a v2 observation, as the service reads it from its events
+ * (packages/shared/src/eventsTable.ts eventsTableTraceNameSql, normalizeEventsTraceName): the
+ * trace's name, or for a root observation its own name; an empty name counts as none, so null.
+ */
+function traceName(observation: ObservationRecord, trace: TraceRecord | undefined): string | null {
+  return trace?.name || (observation.parentObservationId === null ? observation.name || null : null);
+}
+
 /** The v2 observation object with the requested field groups (core always). */
 export function observationV2(observation: ObservationRecord, groups: readonly ObservationFieldGroup[], trace: TraceRecord | undefined, prices: Prices | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {
@@ -147,7 +156,7 @@ export function observationV2(observation: ObservationRecord, groups: readonly O
   if (has('metrics')) {
     Object.assign(out, { latency: seconds(observation.startTime, observation.endTime), timeToFirstToken: seconds(observation.startTime, observation.completionStartTime) });
   }
-  if (has('trace_context')) Object.assign(out, { traceName: trace?.name ?? null, tags: trace?.tags ?? [], release: trace?.release ?? null });
+  if (has('trace_context')) Object.assign(out, { traceName: traceName(observation, trace), tags: trace?.tags ?? [], release: trace?.release ?? null });
   // Enrichment fields are on every v2 object; they are filled only with the model group.
   const model = has('model');
   Object.assign(out, {

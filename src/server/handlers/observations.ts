@@ -26,7 +26,18 @@ const COMMON_FILTERS = {
   toStartTime: DATE_TIME,
 };
 
-const V1_LIST_QUERY = z.object({ page: PAGE, limit: LIMIT, ...COMMON_FILTERS, filter: FILTER_PARAM });
+// useEventsTable=true reads the v1 list from the service's events table: its columns, and
+// input/output filters with any string operator (getObservationsFromEventsTableForPublicApi).
+const V1_LIST_QUERY = z.object({
+  page: PAGE,
+  limit: LIMIT,
+  ...COMMON_FILTERS,
+  useEventsTable: z
+    .enum(['true', 'false'])
+    .optional()
+    .transform((value) => value === 'true'),
+  filter: FILTER_PARAM,
+});
 
 interface Cursor {
   lastStartTimeTo: string;
@@ -34,14 +45,15 @@ interface Cursor {
   lastId: string;
 }
 
+// Text that is not base64 JSON is the service's InvalidRequestError, thrown from the schema
+// (EncodedObservationsCursorV2 in web/src/features/public-api/types/observations.ts), not a zod issue.
 const CURSOR = z
   .string()
-  .transform((value, ctx) => {
+  .transform((value) => {
     try {
       return JSON.parse(Buffer.from(value, 'base64').toString('utf8')) as unknown;
     } catch {
-      ctx.addIssue({ code: 'custom', message: 'Invalid cursor format' });
-      return z.NEVER;
+      throw invalidRequest('Invalid cursor format');
     }
   })
   .pipe(z.object({ lastStartTimeTo: z.coerce.date(), lastTraceId: z.string(), lastId: z.string() }));
@@ -72,7 +84,7 @@ const V2_LIST_QUERY = z.object({
  * (as the service's deriveFilters has it), and the advanced filters.
  */
 function filterOf(query: z.output<typeof V1_LIST_QUERY>, v2?: z.output<typeof V2_LIST_QUERY>): ObservationFilter {
-  const advanced = resolveFilters(v2 ? v2.filter : query.filter, v2 ? 'events' : 'observations');
+  const advanced = v2 ? resolveFilters(v2.filter, 'events') : resolveFilters(query.filter, query.useEventsTable ? 'events' : 'observations', { unindexedIo: true });
   const unless = <T>(column: FilterColumnKey, value: T): T | undefined => (targets(advanced, column) ? undefined : value);
   return {
     type: unless('observation.type', query.type ?? undefined),
@@ -121,7 +133,7 @@ const listV2: Handler = (request, tx) => {
   const groups: readonly ObservationFieldGroup[] = query.fields ?? ['core', 'basic'];
   const cursor = query.cursor ? { startTime: query.cursor.lastStartTimeTo.toISOString(), traceId: query.cursor.lastTraceId, id: query.cursor.lastId } : undefined;
   // One more than asked tells whether another page follows.
-  const rows = tx.observations.page(filterOf({ ...query, page: 1, filter: undefined }, query), cursor, query.limit + 1);
+  const rows = tx.observations.page(filterOf({ ...query, page: 1, useEventsTable: true, filter: undefined }, query), cursor, query.limit + 1);
   const page = rows.slice(0, query.limit);
   const traces = new Map<string, TraceRecord | undefined>();
   const needsTrace = groups.includes('basic') || groups.includes('trace_context');

@@ -14,11 +14,14 @@ export const DATE_TIME = z.iso
   .nullish()
   .transform((value) => (value ? new Date(value).toISOString() : undefined));
 
-/** A parameter that may repeat (`environment=a&environment=b`). */
+/**
+ * A parameter that may repeat (`environment=a&environment=b`). Given once, it is a comma list, as
+ * the service splits it (public-api-filter-builder.ts convertApiProvidedFilterToClickhouseFilter).
+ */
 export const ONE_OR_MANY = z
   .union([z.array(z.string()), z.string()])
   .nullish()
-  .transform((value) => (value === null || value === undefined ? undefined : Array.isArray(value) ? value : [value]));
+  .transform((value) => (value === null || value === undefined ? undefined : Array.isArray(value) ? value : value.split(',')));
 
 /** A comma list of known values; unknown ones are dropped; none left means "not given". */
 export function fieldGroups<T extends string>(groups: readonly T[]) {

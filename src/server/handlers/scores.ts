@@ -71,30 +71,37 @@ const create: Handler = (request, tx, context) => {
   return { status: 200, body: { id } };
 };
 
-/** A score in the v1 shape (the scores of GET /api/public/traces/{id}). */
-export function scoreV1(score: ScoreRecord) {
-  return {
-    id: score.id,
-    projectId: score.projectId,
-    name: score.name,
-    value: score.value,
-    ...(score.dataType === 'NUMERIC' ? {} : { stringValue: score.stringValue }),
-    dataType: score.dataType,
-    source: score.source,
-    traceId: score.traceId,
-    observationId: score.observationId,
-    sessionId: score.sessionId,
-    datasetRunId: score.datasetRunId,
-    timestamp: score.timestamp,
-    createdAt: score.createdAt,
-    updatedAt: score.updatedAt,
-    authorUserId: score.authorUserId,
-    comment: score.comment,
-    metadata: score.metadata,
-    configId: score.configId,
-    queueId: score.queueId,
-    environment: score.environment,
-  };
+/**
+ * Scores in the v1 shape (the scores of GET /api/public/traces/{id}), as the service's
+ * APIScoreSchemaV1 parses them (packages/shared/src/features/scores/interfaces/api/v1/schemas.ts):
+ * its own keys only (no sessionId or datasetRunId), stringValue null for NUMERIC, no value for
+ * TEXT. It has no CORRECTION variant, and getScoresForTraces reads listable types only, so
+ * corrections are left out.
+ */
+export function scoresV1(scores: readonly ScoreRecord[]) {
+  return scores
+    .filter((score) => score.dataType !== 'CORRECTION')
+    .map((score) => ({
+      id: score.id,
+      projectId: score.projectId,
+      environment: score.environment,
+      name: score.name,
+      ...(score.dataType === 'TEXT' ? {} : { value: score.value }),
+      source: score.source,
+      authorUserId: score.authorUserId,
+      comment: score.comment,
+      metadata: score.metadata,
+      configId: score.configId,
+      queueId: score.queueId,
+      executionTraceId: score.executionTraceId ?? null,
+      createdAt: score.createdAt,
+      updatedAt: score.updatedAt,
+      timestamp: score.timestamp,
+      traceId: score.traceId,
+      observationId: score.observationId,
+      stringValue: score.stringValue,
+      dataType: score.dataType,
+    }));
 }
 
 const V3_GROUPS = ['core', 'details', 'subject', 'annotation'] as const;
@@ -123,6 +130,20 @@ const enumList = (allowed: readonly string[], label: string) =>
 
 const emptyIsUnset = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (value === '' ? undefined : value), schema);
 
+// The service's cursor (ScoresCursorV3 in packages/shared/src/server/repositories/scores.ts):
+// base64url JSON {v: 1, lastTimestamp, lastId}. Text that is not base64url JSON is its thrown
+// InvalidRequestError; JSON of another shape is a zod issue.
+const CURSOR = z
+  .string()
+  .transform((text) => {
+    try {
+      return JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as unknown;
+    } catch {
+      throw invalidRequest('Invalid cursor format');
+    }
+  })
+  .pipe(z.discriminatedUnion('v', [z.object({ v: z.literal(1), lastTimestamp: z.coerce.date(), lastId: z.string() })]));
+
 const V3_QUERY = z
   .object({
     limit: z.preprocess((x) => (x === '' ? undefined : x), z.coerce.number().int().gte(1).lte(100).default(50)),
@@ -131,7 +152,7 @@ const V3_QUERY = z
       .optional()
       .transform((value) => (value ? value.split(',').map((item) => item.trim()) : ['core']))
       .pipe(z.array(z.enum(V3_GROUPS))),
-    cursor: z.string().optional(),
+    cursor: CURSOR.optional(),
     id: COMMA_LIST,
     name: COMMA_LIST,
     source: enumList(SOURCES, 'source'),
@@ -188,27 +209,8 @@ const V3_QUERY = z
     }
   });
 
-interface ScoreCursor {
-  timestamp: string;
-  id: string;
-}
-
-const encodeCursor = (cursor: ScoreCursor) => Buffer.from(JSON.stringify(cursor)).toString('base64url');
-
-function decodeCursor(text: string | undefined): ScoreCursor | undefined {
-  if (!text) return undefined;
-  const parsed = z.object({ timestamp: z.string(), id: z.string() }).safeParse(safeJson(Buffer.from(text, 'base64url').toString('utf8')));
-  if (!parsed.success) throw invalidRequest('Invalid cursor');
-  return parsed.data;
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
+const encodeCursor = (last: ScoreRecord) =>
+  Buffer.from(JSON.stringify({ v: 1, lastTimestamp: new Date(last.timestamp).toISOString(), lastId: last.id })).toString('base64url');
 
 function scoreV3(score: ScoreRecord, groups: readonly V3Group[]) {
   const value = score.dataType === 'NUMERIC' ? score.value : score.dataType === 'BOOLEAN' ? score.value === 1 : score.stringValue;
@@ -255,6 +257,7 @@ const listV3: Handler = (request, tx) => {
       traceIds: query.traceId,
       sessionIds: query.sessionId,
       observationIds: query.observationId,
+      datasetRunIds: query.experimentId,
       numericValues: type === 'NUMERIC' ? values.map(Number) : type === 'BOOLEAN' ? values.map((v) => (v === 'true' ? 1 : 0)) : undefined,
       stringValues: type === 'CATEGORICAL' ? values : undefined,
       valueMin: query.valueMin,
@@ -262,7 +265,7 @@ const listV3: Handler = (request, tx) => {
       fromTimestamp: query.fromTimestamp?.toISOString(),
       toTimestamp: query.toTimestamp?.toISOString(),
     },
-    decodeCursor(query.cursor),
+    query.cursor && { timestamp: query.cursor.lastTimestamp.toISOString(), id: query.cursor.lastId },
     query.limit + 1,
   );
   const page = rows.slice(0, query.limit);
@@ -271,7 +274,7 @@ const listV3: Handler = (request, tx) => {
     status: 200,
     body: {
       data: page.map((score) => scoreV3(score, query.fields)),
-      meta: { limit: query.limit, ...(rows.length > query.limit && last ? { cursor: encodeCursor({ timestamp: last.timestamp, id: last.id }) } : {}) },
+      meta: { limit: query.limit, ...(rows.length > query.limit && last ? { cursor: encodeCursor(last) } : {}) },
     },
   };
 };

@@ -11,7 +11,7 @@ import { FILTER_PARAM, resolveFilters, targets } from './filter-param.js';
 import { observationV1, type Prices, pricesOf } from './observation-view.js';
 import { pageMeta } from './query.js';
 import { DATE_TIME, fieldGroups, LIMIT, ONE_OR_MANY, PAGE, parseBody, parseQuery } from './read-query.js';
-import { scoreV1 } from './scores.js';
+import { scoresV1 } from './scores.js';
 
 export const TRACE_FIELD_GROUPS = ['core', 'io', 'scores', 'observations', 'metrics'] as const;
 
@@ -57,7 +57,11 @@ const DELETE_BODY = z
   })
   .strict();
 
-/** The trace's own fields; without the io group, input and output are left out and metadata is {}. */
+/**
+ * The trace's own fields. Without the io group input and output are null and metadata is {}: the
+ * service selects them as '' and map() (getTraceById) or not at all (the list), and its converter
+ * turns both into null and {} (traces_converters.ts convertClickhouseToDomain).
+ */
 function traceFields(trace: TraceRecord, io: boolean) {
   return {
     id: trace.id,
@@ -72,7 +76,8 @@ function traceFields(trace: TraceRecord, io: boolean) {
     userId: trace.userId,
     sessionId: trace.sessionId,
     public: trace.public,
-    ...(io ? { input: trace.input, output: trace.output } : {}),
+    input: io ? trace.input : null,
+    output: io ? trace.output : null,
     metadata: io ? trace.metadata : {},
     createdAt: trace.createdAt,
     updatedAt: trace.updatedAt,
@@ -100,7 +105,7 @@ const getOne: Handler = (request, tx) => {
     body: {
       ...traceFields(trace, has('io')),
       externalId: null,
-      scores: has('scores') ? tx.scores.ofTrace(id).map(scoreV1) : [],
+      scores: has('scores') ? scoresV1(tx.scores.ofTrace(id)) : [],
       latency: has('metrics') ? (latencyMs !== undefined ? latencyMs / 1000 : 0) : -1,
       observations: has('observations') ? views : [],
       htmlPath: htmlPath(trace),
@@ -130,7 +135,7 @@ const list: Handler = (request, tx) => {
   };
   const order: TraceOrder | null = query.orderBy ? { column: query.orderBy.column, direction: query.orderBy.order } : null;
   const traces = tx.traces.list(filter, order, { limit: query.limit, offset: (query.page - 1) * query.limit });
-  const stats = tx.traces.stats(traces.map((trace) => trace.id));
+  const stats = tx.traces.stats(traces.map((trace) => trace.id), filter);
   const data = traces.map((trace) => {
     const stat = stats.get(trace.id)!;
     return {

@@ -57,6 +57,7 @@ function inflate(event: ScoreEvent, id: string, projectId: string, now: string):
     metadata: body.metadata ? metadataRecord(body.metadata) : {},
     configId: body.configId,
     queueId: body.queueId ?? null,
+    executionTraceId: body.executionTraceId,
     updatedAt: now,
   };
 }
@@ -91,6 +92,7 @@ export function buildScore(id: string, events: readonly ScoreEvent[], stored: St
     configId: str('configId'),
     queueId: str('queueId'),
     authorUserId: record?.authorUserId ?? null,
+    executionTraceId: str('executionTraceId'),
     createdAt: record?.createdAt ?? nowIso,
     updatedAt: nowIso,
   };

@@ -3,6 +3,9 @@
 // the strings the service keeps them as, tags as arrays, and the aggregates a trace list filters
 // on (its observations' levels, tokens, costs and latency, its scores) computed from what is
 // stored. How a filter compares a column is the WHERE builder's (where.ts).
+//
+// A trace's aggregates read `trace_observations` and `trace_scores`, which the traces list defines
+// (store/traces.ts): the rows the service aggregates, those of the environments the list filters on.
 
 /** What a column is, for the filter types it takes. */
 export type ColumnKind = 'scalar' | 'array' | 'object' | 'scores';
@@ -13,7 +16,7 @@ export interface FilterColumn {
 }
 
 const scalar = (sql: string): FilterColumn => ({ kind: 'scalar', sql });
-const ofTrace = (aggregate: string, where = '') => scalar(`(SELECT ${aggregate} FROM observations x WHERE x.trace_id = t.id${where})`);
+const ofTrace = (aggregate: string, where = '') => scalar(`(SELECT ${aggregate} FROM trace_observations x WHERE x.trace_id = t.id${where})`);
 const traceField = (column: string) => scalar(`(SELECT ${column} FROM traces tt WHERE tt.id = o.trace_id)`);
 const levelCount = (level: string) => ofTrace('count(*)', ` AND x.level = '${level}'`);
 

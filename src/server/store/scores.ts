@@ -18,6 +18,8 @@ export interface ScoreFilter {
   traceIds?: readonly string[] | undefined;
   sessionIds?: readonly string[] | undefined;
   observationIds?: readonly string[] | undefined;
+  /** The experiment (dataset run) of the score: the v3 list's experimentId. */
+  datasetRunIds?: readonly string[] | undefined;
   numericValues?: readonly number[] | undefined;
   stringValues?: readonly string[] | undefined;
   valueMin?: number | undefined;
@@ -38,6 +40,7 @@ const SCORE_FILTER: FilterSpec<ScoreFilter> = {
   traceIds: { sql: 's.trace_id', compare: 'in' },
   sessionIds: { sql: 's.session_id', compare: 'in' },
   observationIds: { sql: 's.observation_id', compare: 'in' },
+  datasetRunIds: { sql: "json_extract(s.record, '$.datasetRunId')", compare: 'in' },
   numericValues: { sql: "json_extract(s.record, '$.value')", compare: 'in' },
   stringValues: { sql: "json_extract(s.record, '$.stringValue')", compare: 'in' },
   valueMin: { sql: "json_extract(s.record, '$.value')", compare: '>=' },

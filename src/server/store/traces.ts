@@ -4,7 +4,7 @@
 import type { TraceRecord } from '../records.js';
 import type { ColumnFilter } from './filter-columns.js';
 import type { Statements } from './sqlite.js';
-import { type FilterSpec, where } from './where.js';
+import { type FilterSpec, filterConditions, type Sql, UnsupportedFilterError, where } from './where.js';
 import { eventsText, parseRecord, type WithEvents, withEvents } from './with-events.js';
 
 /** Filters of the traces list; every one given must hold. Times are ISO strings. */
@@ -37,6 +37,29 @@ const TRACE_FILTER: FilterSpec<TraceFilter> = {
   fromTimestamp: { sql: 't.timestamp', compare: '>=' },
   toTimestamp: { sql: 't.timestamp', compare: '<' },
 };
+
+/**
+ * The observations and scores a listed trace shows and is filtered on, as the CTEs
+ * trace_observations and trace_scores (filter-columns.ts reads them). As in the service's
+ * buildTracesBaseQuery (packages/shared/src/server/repositories/traces.ts), every filter on the
+ * environment, the simple parameter's and the `filter` parameter's, holds for them too, and
+ * scores are the trace's own of listable types (no corrections).
+ */
+function traceRows(filter: TraceFilter): Sql {
+  const environment: ColumnFilter[] = [
+    ...(filter.environments?.length ? [{ column: 'trace.environment' as const, type: 'stringOptions', operator: 'any of', value: filter.environments }] : []),
+    ...(filter.advanced ?? []).filter((f) => f.column === 'trace.environment'),
+  ];
+  const conditions = filterConditions(environment);
+  if ('unsupported' in conditions) throw new UnsupportedFilterError(conditions.unsupported);
+  // The conditions name the trace's column (t.environment), so the rows are read under the alias t.
+  const and = conditions.where.map((condition) => ` AND ${condition}`).join('');
+  return {
+    sql: `WITH trace_observations AS NOT MATERIALIZED (SELECT * FROM observations t WHERE 1${and}),
+      trace_scores AS NOT MATERIALIZED (SELECT * FROM scores t WHERE json_extract(t.record, '$.dataType') <> 'CORRECTION'${and})`,
+    params: [...conditions.params, ...conditions.params],
+  };
+}
 
 export const TRACE_ORDER_COLUMNS = {
   id: 'id',
@@ -129,34 +152,38 @@ export class TraceStore {
 
   /** A page of the traces list (newest first unless `order` says otherwise). */
   list(filter: TraceFilter, order: TraceOrder | null, page: { limit: number; offset: number }): TraceRecord[] {
+    const rows = traceRows(filter);
     const { sql, params } = where(TRACE_FILTER, filter);
     const orderBy = order ? `${TRACE_ORDER_COLUMNS[order.column]} ${order.direction}, id ${order.direction}` : 'timestamp DESC, id DESC';
     return this.sql
-      .rows<{ record: string }>(`SELECT record FROM traces t ${sql} ORDER BY ${orderBy} LIMIT ? OFFSET ?`, ...params, page.limit, page.offset)
+      .rows<{ record: string }>(`${rows.sql} SELECT record FROM traces t ${sql} ORDER BY ${orderBy} LIMIT ? OFFSET ?`, ...rows.params, ...params, page.limit, page.offset)
       .map(parseRecord<TraceRecord>);
   }
 
   /** How many traces match (all of them without a filter). */
   count(filter: TraceFilter = {}): number {
+    const rows = traceRows(filter);
     const { sql, params } = where(TRACE_FILTER, filter);
-    return this.sql.row<{ n: number }>(`SELECT COUNT(*) AS n FROM traces t ${sql}`, ...params)?.n ?? 0;
+    return this.sql.row<{ n: number }>(`${rows.sql} SELECT COUNT(*) AS n FROM traces t ${sql}`, ...rows.params, ...params)?.n ?? 0;
   }
 
-  /** Observation and score ids, latency and cost of each trace. */
-  stats(ids: readonly string[]): Map<string, TraceStats> {
+  /** Observation and score ids, latency and cost of each trace, of the rows `filter` lets the list show. */
+  stats(ids: readonly string[], filter: TraceFilter = {}): Map<string, TraceStats> {
+    const rows = traceRows(filter);
     const stats = new Map<string, TraceStats>(ids.map((id) => [id, { observationIds: [], scoreIds: [], latencyMs: 0, totalCost: 0 }]));
     for (const id of ids) {
       const entry = stats.get(id)!;
       const row = this.sql.row<{ first: string | null; last: string | null; cost: number | null }>(
-        `SELECT MIN(MIN(start_time), COALESCE(MIN(end_time), MIN(start_time))) AS first,
+        `${rows.sql} SELECT MIN(MIN(start_time), COALESCE(MIN(end_time), MIN(start_time))) AS first,
                 MAX(MAX(start_time), COALESCE(MAX(end_time), MAX(start_time))) AS last, SUM(total_cost) AS cost
-         FROM observations WHERE trace_id = ?`,
+         FROM trace_observations WHERE trace_id = ?`,
+        ...rows.params,
         id,
       );
       if (row?.first && row.last) entry.latencyMs = Date.parse(row.last) - Date.parse(row.first);
       entry.totalCost = row?.cost ?? 0;
-      entry.observationIds = this.sql.rows<{ id: string }>('SELECT id FROM observations WHERE trace_id = ?', id).map((r) => r.id);
-      entry.scoreIds = this.sql.rows<{ id: string }>('SELECT id FROM scores WHERE trace_id = ?', id).map((r) => r.id);
+      entry.observationIds = this.sql.rows<{ id: string }>(`${rows.sql} SELECT id FROM trace_observations WHERE trace_id = ?`, ...rows.params, id).map((r) => r.id);
+      entry.scoreIds = this.sql.rows<{ id: string }>(`${rows.sql} SELECT id FROM trace_scores WHERE trace_id = ?`, ...rows.params, id).map((r) => r.id);
     }
     return stats;
   }

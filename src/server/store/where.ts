@@ -171,16 +171,27 @@ function columnCondition(filter: ColumnFilter, params: unknown[]): string {
     return `EXISTS (SELECT 1 FROM json_each(${sql}) m WHERE m.key = ? AND ${inner})`;
   }
   if (kind === 'scores') {
-    const scores = (dataTypes: string) => `FROM scores s WHERE s.trace_id = ${sql} AND s.name = ? AND json_extract(s.record, '$.dataType') IN (${dataTypes})`;
+    const scores = (dataTypes: string) => `FROM trace_scores s WHERE s.trace_id = ${sql} AND s.name = ? AND json_extract(s.record, '$.dataType') IN (${dataTypes})`;
     if (type === 'numberObject' && COMPARISONS.has(operator)) {
       params.push(filter.key, value);
       return `(SELECT avg(json_extract(s.record, '$.value')) ${scores("'NUMERIC', 'BOOLEAN'")}) ${operator} ?`;
     }
-    if (type === 'categoryOptions' || (type === 'stringOptions' && filter.key !== undefined)) {
+    if (type === 'categoryOptions') {
       const values = value as string[];
       params.push(filter.key, ...values);
       const any = `EXISTS (SELECT 1 ${scores("'CATEGORICAL'")} AND json_extract(s.record, '$.stringValue') IN (${placeholders(values)}))`;
       return operator === 'none of' ? `NOT ${any}` : any;
+    }
+    if (type === 'stringOptions' && filter.column === 'trace.scoreCategories') {
+      // The service runs `score_categories IN (list)` on its array of "name:value" labels, and
+      // ClickHouse takes an array on both sides as one value: the trace's labels must be the list
+      // exactly. Its order there is groupArray's, which nothing fixes; here both sides are sorted.
+      const values = value as string[];
+      params.push(...values);
+      const label = "s.name || ':' || json_extract(s.record, '$.stringValue')";
+      const labels = `(SELECT json_group_array(${label} ORDER BY ${label}) FROM trace_scores s WHERE s.trace_id = ${sql} AND json_extract(s.record, '$.dataType') = 'CATEGORICAL' AND coalesce(json_extract(s.record, '$.stringValue'), '') <> '')`;
+      const list = `(SELECT json_group_array(value ORDER BY value) FROM json_each(json_array(${placeholders(values)})))`;
+      return `${labels} ${operator === 'none of' ? '<>' : '='} ${list}`;
     }
     if (type === 'booleanObject') {
       params.push(filter.key, value ? 1 : 0);

@@ -92,6 +92,15 @@ describe('traces: filter', () => {
     expect(await traceIds(q([{ type: 'booleanObject', column: 'score_booleans', key: 'correct', operator: '<>', value: true }]))).toEqual(['t-chat', 't-empty']);
   });
 
+  it('takes a stringOptions filter on score_categories as the service does: the trace\'s labels must be the list', async () => {
+    // traces-api.servertest.ts "should filter by score_categories without requesting scores field group".
+    // The service runs `s.score_categories IN (list)`: an array on both sides, one value to ClickHouse.
+    const categories = (operator: string, value: string[]) => q([{ type: 'stringOptions', column: 'score_categories', operator, value }]);
+    expect(await traceIds(`fields=core&${categories('any of', ['verdict:good'])}`)).toEqual(['t-chat']);
+    expect(await traceIds(categories('any of', ['verdict:good', 'verdict:bad']))).toEqual([]);
+    expect(await traceIds(categories('none of', ['verdict:good']))).toEqual(['t-batch', 't-empty']);
+  });
+
   it('takes the simple parameters too, each giving way to a filter on its own column', async () => {
     expect(await traceIds(`userId=ann&${q([{ type: 'string', column: 'name', operator: '=', value: 'chat' }])}`)).toEqual(['t-chat']);
     expect(await traceIds(`userId=ann&${q([{ type: 'string', column: 'userId', operator: '=', value: 'cid' }])}`)).toEqual(['t-empty']);
@@ -142,5 +151,26 @@ describe('observations: filter', () => {
     });
     // `matches` belongs to the v2 list only.
     expect((await refused(`/api/public/observations?${q([{ type: 'string', column: 'input', operator: 'matches', value: 'x' }])}`)).message).toBe('Invalid request data');
+  });
+
+  it('v2: refuses `matches` where the service has no text index, or without a word to search for', async () => {
+    // observations-api-v2.servertest.ts "rejects matches filters with ..."; messages of clickhouse-sql/fts.ts.
+    const onName = q([{ type: 'string', column: 'name', operator: 'matches', value: 'needle' }]);
+    expect(await refused(`/api/public/v2/observations?${onName}`)).toEqual({ message: '`matches` is only supported for input, output, and metadata filters.', error: 'InvalidRequestError' });
+    const empty = q([{ type: 'string', column: 'output', operator: 'matches', value: '' }]);
+    expect(await refused(`/api/public/v2/observations?${empty}`)).toMatchObject({ message: '`matches` requires at least one search token.' });
+    const tokenless = q([{ type: 'stringObject', column: 'metadata', key: 'route', operator: 'matches', value: '!!!' }]);
+    expect(await refused(`/api/public/v2/observations?${tokenless}`)).toMatchObject({ message: '`matches` requires at least one search token.' });
+    expect(await v2Ids(q([{ type: 'stringObject', column: 'metadata', key: 'route', operator: 'matches', value: 'ask' }]))).toEqual(['o-root']);
+  });
+
+  it('v1 on the events table (useEventsTable=true): input and output with any string operator', async () => {
+    // observations-api-v2.servertest.ts "allows legacy v1 contains filters on IO": that list skips the v2 rules
+    // (getObservationsFromEventsTableForPublicApi, allowUnindexedIoFilters); the legacy columns have no input.
+    const contains = q([{ type: 'string', column: 'output', operator: 'contains', value: 'ari' }]);
+    // useEventsTable is not in the OpenAPI file: the call is not checked against it.
+    const events = await call('GET', `/api/public/observations?useEventsTable=true&${contains}`, undefined, { unchecked: true });
+    expect(events.body.data.map((o: { id: string }) => o.id)).toEqual(['o-gen']);
+    expect(await refused(`/api/public/observations?${contains}`)).toMatchObject({ message: 'Column output does not match a UI / CH table mapping.' });
   });
 });

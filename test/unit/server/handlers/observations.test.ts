@@ -1,7 +1,7 @@
 // The v1 and v2 observations of the read API (API.md section 6), over the records of
 // support/read-api.ts.
 import { describe, expect, it } from 'vitest';
-import { at, get, gpt4o, useReadApi } from './support/read-api.js';
+import { at, call, get, gpt4o, useReadApi } from './support/read-api.js';
 
 useReadApi();
 
@@ -56,5 +56,37 @@ describe('GET /api/public/v2/observations', () => {
     expect(refused.body.error[0].message).toMatch(/^parseIoAsJson=true is no longer supported/);
     expect((await get('/api/public/v2/observations?limit=1001')).status).toBe(400);
     expect((await get('/api/public/v2/observations?isRootObservation=true')).body.data.map((o: { id: string }) => o.id)).toEqual(['o3', 'o1']);
+  });
+
+  it('refuses a cursor that is not base64 JSON with the service\'s InvalidRequestError', async () => {
+    // observations-api-v2.servertest.ts "should reject invalid cursor format"; EncodedObservationsCursorV2 throws it.
+    expect(await get('/api/public/v2/observations?cursor=invalid-base64-string')).toEqual({ status: 400, body: { message: 'Invalid cursor format', error: 'InvalidRequestError' } });
+    const wrongShape = Buffer.from(JSON.stringify({ foo: 'bar' })).toString('base64');
+    expect((await get(`/api/public/v2/observations?cursor=${wrongShape}`)).body.message).toBe('Invalid request data');
+  });
+
+  it('takes several environments, repeated or as a comma list', async () => {
+    // observations-api-v2.servertest.ts "multiple environment query params (any-of semantics)".
+    const ids = async (query: string) => (await get(`/api/public/v2/observations?${query}`)).body.data.map((o: { id: string }) => o.id);
+    expect(await ids('environment=production&environment=default')).toEqual(['o3', 'o2', 'o1']);
+    expect(await ids('environment=production,default')).toEqual(['o3', 'o2', 'o1']);
+    expect(await ids('environment=production')).toEqual(['o2', 'o1']);
+    expect(await ids('traceId=t1&environment=default&environment=staging')).toEqual([]);
+  });
+
+  it('gives traceName null where the trace has no name, the root observation\'s name standing in for it', async () => {
+    const ev = (id: string, type: string, body: Record<string, unknown>) => ({ id, type, timestamp: at(7200), body });
+    const batch = [
+      ev('n1', 'trace-create', { id: 't-unnamed' }),
+      ev('n2', 'span-create', { id: 'on-root', traceId: 't-unnamed', name: 'handler', startTime: at(7200) }),
+      ev('n3', 'span-create', { id: 'on-child', traceId: 't-unnamed', parentObservationId: 'on-root', name: 'step', startTime: at(7201) }),
+      ev('n4', 'trace-create', { id: 't-empty-name', name: '' }),
+      ev('n5', 'span-create', { id: 'oe-child', traceId: 't-empty-name', parentObservationId: 'elsewhere', name: 'step', startTime: at(7202) }),
+    ];
+    expect((await call('POST', '/api/public/ingestion', { batch })).body.errors).toEqual([]);
+    // eventsTableTraceNameSql and normalizeEventsTraceName (packages/shared/src/eventsTable.ts);
+    // observations-api-v2.servertest.ts "returns null traceName for a child span without a stored trace name".
+    const names = Object.fromEntries((await get('/api/public/v2/observations?fields=trace_context&fromStartTime=' + encodeURIComponent(at(7200)))).body.data.map((o: { id: string; traceName: unknown }) => [o.id, o.traceName]));
+    expect(names).toEqual({ 'on-root': 'handler', 'on-child': null, 'oe-child': null });
   });
 });

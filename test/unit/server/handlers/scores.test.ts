@@ -53,4 +53,29 @@ describe('scores', () => {
     expect((await get('/api/public/v3/scores?userId=u1')).status).toBe(400);
     expect((await get('/api/public/v3/scores?unknown=1')).status).toBe(400);
   });
+
+  it('pages with the service\'s cursor: base64url JSON {v: 1, lastTimestamp, lastId}', async () => {
+    // ScoresCursorV3 (packages/shared/src/server/repositories/scores.ts); scores-api-v3.servertest.ts "cursor pagination".
+    const first = await get('/api/public/v3/scores?limit=1');
+    const cursor = JSON.parse(Buffer.from(first.body.meta.cursor, 'base64url').toString('utf8'));
+    expect(cursor).toEqual({ v: 1, lastTimestamp: expect.any(String), lastId: first.body.data[0].id });
+    const own = (v: unknown, lastTimestamp: string, lastId: string) => Buffer.from(JSON.stringify({ v, lastTimestamp, lastId })).toString('base64url');
+    const next = await get(`/api/public/v3/scores?limit=1&cursor=${own(1, cursor.lastTimestamp, cursor.lastId)}`);
+    expect(next.status).toBe(200);
+    expect(next.body.data[0].id).not.toBe(first.body.data[0].id);
+    // A stale cursor is an empty page without a cursor.
+    expect(await get(`/api/public/v3/scores?cursor=${own(1, new Date(0).toISOString(), '00000000-0000-0000-0000-000000000000')}`)).toEqual({ status: 200, body: { data: [], meta: { limit: 50 } } });
+    // Not base64url JSON: the InvalidRequestError the schema throws; JSON of another shape or version: a zod issue.
+    expect(await get('/api/public/v3/scores?cursor=not-valid-base64!!')).toEqual({ status: 400, body: { message: 'Invalid cursor format', error: 'InvalidRequestError' } });
+    expect((await get(`/api/public/v3/scores?cursor=${Buffer.from('{"foo":"bar"}').toString('base64url')}`)).body.message).toBe('Invalid request data');
+    expect((await get(`/api/public/v3/scores?cursor=${own(99, cursor.lastTimestamp, 'x')}`)).status).toBe(400);
+  });
+
+  it('filters by experimentId: the scores of that dataset run', async () => {
+    // buildDynamicFilters maps experimentId to dataset_run_id; scores-api-v3.servertest.ts "experimentId filter".
+    expect(await call('POST', '/api/public/scores', { id: 'sc-run', name: 'accuracy', value: 0.5, datasetRunId: 'run-1' })).toEqual({ status: 200, body: { id: 'sc-run' } });
+    expect((await get('/api/public/v3/scores?experimentId=run-1')).body.data.map((s: { id: string }) => s.id)).toEqual(['sc-run']);
+    expect((await get('/api/public/v3/scores?experimentId=run-2,run-1&fields=subject')).body.data).toEqual([expect.objectContaining({ subject: { kind: 'experiment', id: 'run-1' } })]);
+    expect((await get('/api/public/v3/scores?experimentId=run-2')).body.data).toEqual([]);
+  });
 });

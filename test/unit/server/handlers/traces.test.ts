@@ -1,7 +1,7 @@
 // The traces of the read API (API.md section 5): one by id with field groups, the list, deletion;
 // over the records of support/read-api.ts.
 import { describe, expect, it } from 'vitest';
-import { at, call, get, gpt4o, projectId, useReadApi } from './support/read-api.js';
+import { at, call, get, gpt4o, projectId, T0, useReadApi } from './support/read-api.js';
 
 useReadApi();
 
@@ -14,6 +14,12 @@ describe('GET /api/public/traces/{id}', () => {
       output: 'hello', metadata: { k: 'v' }, externalId: null, htmlPath: `/project/${projectId}/traces/t1`, latency: 2, totalCost: 0.000075,
     });
     expect(answer.body.scores.map((s: { id: string }) => s.id).sort()).toEqual(['sc1', 'sc2']);
+    // The keys of APIScoreSchemaV1 (scores/interfaces/api/v1/schemas.ts): executionTraceId, no session or dataset run.
+    expect(answer.body.scores.find((s: { id: string }) => s.id === 'sc1')).toEqual({
+      id: 'sc1', projectId, environment: 'default', name: 'quality', value: 0.9, source: 'API', authorUserId: null, comment: null, metadata: {},
+      configId: null, queueId: null, executionTraceId: null, createdAt: T0, updatedAt: T0, timestamp: T0, traceId: 't1', observationId: null,
+      stringValue: null, dataType: 'NUMERIC',
+    });
     const generation = answer.body.observations.find((o: { id: string }) => o.id === 'o2');
     expect(generation).toMatchObject({
       type: 'GENERATION', model: 'gpt-4o', modelId: gpt4o.id, inputPrice: gpt4o.inputPrice, outputPrice: gpt4o.outputPrice,
@@ -27,8 +33,8 @@ describe('GET /api/public/traces/{id}', () => {
 
   it('leaves out what the fields groups do not ask for', async () => {
     const answer = await get('/api/public/traces/t1?fields=core,nonsense');
-    expect(answer.body).toMatchObject({ observations: [], scores: [], latency: -1, totalCost: -1, metadata: {} });
-    expect('input' in answer.body).toBe(false);
+    // Input and output are null without io (traces-api.servertest.ts "core-only fields").
+    expect(answer.body).toMatchObject({ observations: [], scores: [], latency: -1, totalCost: -1, metadata: {}, input: null, output: null });
     const metrics = await get('/api/public/traces/t1?fields=metrics');
     expect(metrics.body).toMatchObject({ observations: [], latency: 2, totalCost: 0.000075 });
   });
@@ -55,13 +61,15 @@ describe('GET /api/public/traces', () => {
     expect(await ids('?tags=a')).toEqual(['t2', 't1']);
     expect(await ids('?tags=a&tags=b')).toEqual(['t1']);
     expect(await ids('?environment=production&environment=staging')).toEqual(['t1']);
+    // Given once, a comma list (public-api-filter-builder.ts splits it).
+    expect(await ids('?environment=production,staging')).toEqual(['t1']);
     expect(await ids('?name=batch')).toEqual(['t2']);
     expect(await ids(`?fromTimestamp=${encodeURIComponent('2026-03-01T00:00:00Z')}&toTimestamp=${encodeURIComponent(at(3600))}`)).toEqual(['t1']);
     expect(await ids('?orderBy=name.asc')).toEqual(['t2', 't1', 't3']);
     const paged = await get('/api/public/traces?limit=1&page=2');
     expect(paged.body.data.map((t: { id: string }) => t.id)).toEqual(['t1']);
     expect(paged.body.meta).toEqual({ page: 2, limit: 1, totalItems: 3, totalPages: 3 });
-    expect((await get('/api/public/traces?fields=core')).body.data[1]).toMatchObject({ observations: [], scores: [], latency: -1, totalCost: -1, metadata: {} });
+    expect((await get('/api/public/traces?fields=core')).body.data[1]).toMatchObject({ observations: [], scores: [], latency: -1, totalCost: -1, metadata: {}, input: null, output: null });
   });
 
   it('refuses a bad orderBy, limit or timestamp with "Invalid request data"', async () => {
@@ -83,5 +91,42 @@ describe('DELETE traces', () => {
     expect(empty.body.error[0].message).toBe('At least 1 traceId is required.');
     expect(await call('DELETE', '/api/public/traces', { traceIds: ['t1', 't3', 'unknown'] })).toEqual({ status: 200, body: { message: 'Traces deleted successfully' } });
     expect((await get('/api/public/traces')).body.data).toEqual([]);
+  });
+});
+
+// After the deletions above the list is empty: these traces are the only ones.
+describe('the list of one environment', () => {
+  it('shows and filters on the observations and scores of that environment only', async () => {
+    const ev = (id: string, type: string, body: Record<string, unknown>) => ({ id, type, timestamp: at(10), body });
+    const batch = [
+      ev('e1', 'trace-create', { id: 'te', name: 'mixed', environment: 'prod' }),
+      ev('e2', 'span-create', { id: 'oe1', traceId: 'te', environment: 'prod', startTime: at(0), endTime: at(1) }),
+      ev('e3', 'span-create', { id: 'oe2', traceId: 'te', environment: 'dev', startTime: at(0), endTime: at(9) }),
+      ev('e4', 'score-create', { id: 'se1', traceId: 'te', name: 'q', value: 0.2, environment: 'prod', executionTraceId: 'run-trace' }),
+      ev('e5', 'score-create', { id: 'se2', traceId: 'te', name: 'q', value: 0.9, environment: 'dev' }),
+      ev('e6', 'score-create', { id: 'se3', traceId: 'te', name: 'note', value: 'fine', dataType: 'TEXT', environment: 'prod' }),
+      ev('e7', 'score-create', { id: 'se4', traceId: 'te', name: 'output', value: 'better', dataType: 'CORRECTION', environment: 'prod' }),
+    ];
+    expect((await call('POST', '/api/public/ingestion', { batch })).body.errors).toEqual([]);
+    // buildTracesBaseQuery applies every environment filter to its observation and score aggregates
+    // (traces-api.servertest.ts "filtered by environment"); corrections are not listable scores.
+    const list = await get('/api/public/traces?environment=prod');
+    expect(list.body.data).toEqual([expect.objectContaining({ id: 'te', observations: ['oe1'], latency: 1 })]);
+    expect(list.body.data[0].scores.sort()).toEqual(['se1', 'se3']);
+    const filter = encodeURIComponent(JSON.stringify([{ type: 'stringOptions', column: 'environment', operator: 'any of', value: ['prod'] }]));
+    expect((await get(`/api/public/traces?filter=${filter}`)).body.data[0]).toMatchObject({ observations: ['oe1'], latency: 1 });
+    const avg = (op: string) => encodeURIComponent(JSON.stringify([{ type: 'numberObject', column: 'scores_avg', key: 'q', operator: op, value: 0.5 }]));
+    expect((await get(`/api/public/traces?environment=prod&filter=${avg('>')}`)).body.data).toEqual([]);
+    expect((await get(`/api/public/traces?environment=prod&filter=${avg('<')}`)).body.meta.totalItems).toBe(1);
+    expect((await get(`/api/public/traces?filter=${avg('<')}`)).body.data).toEqual([]);
+    expect((await get('/api/public/traces')).body.data[0]).toMatchObject({ observations: expect.arrayContaining(['oe1', 'oe2']), latency: 9 });
+
+    // One trace: its scores as APIScoreSchemaV1 parses them, the evaluator's trace id as sent, TEXT without a value, no CORRECTION.
+    const scores = (await get('/api/public/traces/te?fields=scores')).body.scores;
+    expect(scores.map((s: { id: string }) => s.id).sort()).toEqual(['se1', 'se2', 'se3']);
+    expect(scores.find((s: { id: string }) => s.id === 'se1')).toMatchObject({ executionTraceId: 'run-trace', stringValue: null });
+    const text = scores.find((s: { id: string }) => s.id === 'se3');
+    expect(text).toMatchObject({ dataType: 'TEXT', stringValue: 'fine' });
+    expect('value' in text).toBe(false);
   });
 });

@@ -1,3 +1,4 @@
+import { parseJsonKeepingPrecision } from '../core/json-precision.js';
 import type { ModelDefinition } from '../core/models/types.js';
 import type { CountStats } from './tokenizer.js';
 import type { EncodingName } from './encodings.js';
@@ -101,7 +102,8 @@ export function ingestionText(value: unknown): string | undefined {
 // Most texts handed to the tokenizer (outputs, prompts) are plain text, and a thrown parse error
 // costs more than counting their tokens. Text that cannot be JSON is recognised first: JSON starts
 // with one of {["-0123456789tfn (after white space), and a number or a literal must be one whole.
-// Anything that passes still goes through JSON.parse, so the result is always JSON.parse's.
+// Anything that passes still goes through JSON.parse, so the result is always JSON.parse's, except
+// that a number a double would round comes back as its digits, a string, as on the service.
 const JSON_START = /^\s*[[{"\-0-9tfn]/;
 const JSON_SCALAR = /^\s*(?:-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)\s*$/;
 
@@ -112,7 +114,7 @@ export function parseJsonPrioritised(text: string): unknown {
   const first = start[0][start[0].length - 1]!;
   if (first !== '{' && first !== '[' && first !== '"' && !JSON_SCALAR.test(text)) return text;
   try {
-    return JSON.parse(text);
+    return parseJsonKeepingPrecision(text);
   } catch {
     return text;
   }

@@ -3,6 +3,7 @@
 // web/src/features/public-api/types/{traces,observations,metrics}.ts and
 // packages/shared/src/features/query/validateQuery.ts, server 4.16.0).
 import { z } from 'zod';
+import { highCardinalityProblem } from '../../src/core/metrics/index.js';
 
 interface Issue {
   path: string;
@@ -14,10 +15,9 @@ const OBSERVATION_GROUPS = ['core', 'basic', 'time', 'io', 'metadata', 'model', 
 const TRACE_GROUPS = ['core', 'io', 'scores', 'observations', 'metrics'];
 const TYPES = ['GENERATION', 'SPAN', 'EVENT', 'AGENT', 'TOOL', 'CHAIN', 'RETRIEVER', 'EVALUATOR', 'EMBEDDING', 'GUARDRAIL'];
 
-/** The observations view of the Metrics API v2 (dataModel.ts): dimensions, high-cardinality ones, measures. */
+/** The observations view of the Metrics API v2 (dataModel.ts): dimensions and measures. */
 export const METRICS_VIEW = {
   dimensions: ['id', 'traceId', 'traceName', 'environment', 'parentObservationId', 'type', 'name', 'level', 'version', 'tags', 'release', 'providedModelName', 'promptName', 'promptVersion', 'userId', 'sessionId', 'traceRelease', 'traceVersion', 'startTimeMonth', 'isRootObservation', 'toolNames', 'calledToolNames'],
-  highCardinality: ['id', 'traceId', 'userId', 'sessionId', 'parentObservationId'],
   measures: ['count', 'latency', 'streamingLatency', 'inputTokens', 'outputTokens', 'totalTokens', 'outputTokensPerSecond', 'tokensPerSecond', 'inputCost', 'outputCost', 'totalCost', 'timeToFirstToken', 'countScores'],
 };
 
@@ -45,18 +45,15 @@ export function metricsQueryProblem(raw: string): string | null {
   if (!parsed.success) return parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
   const q = parsed.data;
   if (Date.parse(q.fromTimestamp) >= Date.parse(q.toTimestamp)) return 'toTimestamp must be after fromTimestamp';
+  // The high-cardinality rule, checked first as there, is the engine's own
+  // (src/core/metrics/high-cardinality.ts, after Langfuse's validateQuery): the fake server and
+  // the local server answer it alike.
+  const topN = highCardinalityProblem(q);
+  if (topN) return topN;
   if (q.view === 'observations') {
     for (const d of q.dimensions) if (!METRICS_VIEW.dimensions.includes(d.field)) return `unknown dimension ${d.field}`;
     for (const m of q.metrics) if (!METRICS_VIEW.measures.includes(m.measure)) return `unknown measure ${m.measure}`;
     for (const f of q.filters) if (!METRICS_VIEW.dimensions.includes(f.column) && f.column !== 'startTime' && f.column !== 'metadata') return `unknown filter column ${f.column}`;
-    const high = q.dimensions.filter((d) => METRICS_VIEW.highCardinality.includes(d.field)).map((d) => d.field);
-    if (high.length) {
-      if (q.timeDimension) return `High cardinality dimension(s) '${high.join(', ')}' cannot be used with timeDimension.`;
-      const desc = (q.orderBy ?? []).filter((o) => o.direction === 'desc');
-      const measures = q.metrics.map((m) => m.measure);
-      if (q.config?.row_limit === undefined || desc.length === 0) return `High cardinality dimension(s) '${high.join(', ')}' require both 'config.row_limit' and 'orderBy' with direction 'desc' on a measure field.`;
-      if (!desc.every((o) => measures.some((m) => o.field === m || o.field.endsWith(`_${m}`)))) return 'orderBy desc must be on a measure';
-    }
   }
   return null;
 }

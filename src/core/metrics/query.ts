@@ -1,11 +1,14 @@
-// A metrics query: the JSON object the metrics API takes as its `query` parameter (v1 and v2
-// alike), checked as the service checks it: its zod schema (web/src/features/public-api/types/
-// metrics.ts), then QueryBuilder.validateFilters and the view's dimensions and measures, with
-// the service's messages. Only the `observations` view is answered here.
+// A metrics query: the JSON object the metrics API takes as its `query` parameter, checked as the
+// v2 route checks it, in its order and with its messages: its zod schema (web/src/features/
+// public-api/types/metrics.ts, MetricsQueryObjectV2), the high-cardinality rule
+// (validateQuery), then QueryBuilder.build (packages/shared/src/features/query/server/
+// queryBuilder.ts): dimensions, measures and their aggregations, filters, orderBy.
 import { z } from 'zod';
 import { type SingleFilter, singleFilter } from '../filters.js';
+import { type Dimension, type MetricsView, validAggregations, VIEW_NAMES } from './declaration.js';
 import { MetricsQueryError } from './errors.js';
-import { DIMENSION_TYPES, DIMENSIONS, MEASURES, TIME_DIMENSION } from './view.js';
+import { highCardinalityProblem } from './high-cardinality.js';
+import { type AnyMetricsView, metricsView } from './views.js';
 
 const AGGREGATIONS = ['sum', 'avg', 'count', 'max', 'min', 'p50', 'p75', 'p90', 'p95', 'p99', 'histogram', 'uniq'] as const;
 export type Aggregation = (typeof AGGREGATIONS)[number];
@@ -13,7 +16,7 @@ const GRANULARITIES = ['auto', 'minute', 'hour', 'day', 'week', 'month'] as cons
 
 const QUERY_OBJECT = z
   .object({
-    view: z.enum(['observations', 'scores-numeric', 'scores-categorical', 'scores-boolean']),
+    view: z.enum(VIEW_NAMES),
     dimensions: z.array(z.object({ field: z.string() })).optional().default([]),
     metrics: z.array(z.object({ measure: z.string(), aggregation: z.enum(AGGREGATIONS) })),
     filters: z.array(singleFilter(false)).optional().default([]),
@@ -29,25 +32,32 @@ const QUERY_OBJECT = z
   })
   .refine((query) => new Date(query.fromTimestamp).getTime() < new Date(query.toTimestamp).getTime(), { message: 'fromTimestamp must be before toTimestamp' });
 
-/** A query the `observations` view can answer. */
-export type MetricsQuery = z.output<typeof QUERY_OBJECT> & { view: 'observations' };
+export type MetricsQuery = z.output<typeof QUERY_OBJECT>;
 
 const expected = (types: readonly string[]) => (types.length === 1 ? `'${types[0]}'` : types.map((t) => `'${t}'`).join(types.length === 2 ? ' or ' : ', '));
 
-/** The service's checks of a query's filters (QueryBuilder.validateFilters), with its messages. */
-function validateFilters(filters: readonly SingleFilter[]): void {
+const FILTER_TYPES = { string: ['string', 'stringOptions'], 'string[]': ['arrayOptions'], number: ['number'], boolean: ['boolean'] } as const;
+
+/** The dimension a filter column names: its own, or (a column ending in "Name" the view lacks) `name`. */
+export function filterDimension<Row>(view: MetricsView<Row>, column: string): Dimension<Row> | undefined {
+  if (Object.hasOwn(view.dimensions, column)) return view.dimensions[column]!;
+  if (column.endsWith('Name') && Object.hasOwn(view.dimensions, 'name')) return view.dimensions.name!;
+  return undefined;
+}
+
+/** QueryBuilder.validateFilters, then the column check of mapFilters, with their messages. */
+function validateFilters(filters: readonly SingleFilter[], view: AnyMetricsView): void {
   for (const filter of filters) {
-    if (filter.type === 'positionInTrace') continue;
-    if (DIMENSIONS[filter.column]) {
+    const dimension = filterDimension(view, filter.column);
+    if (dimension) {
       if (filter.type === 'null') continue;
-      const type = DIMENSION_TYPES[filter.column] ?? 'string';
-      const compatible = type === 'string[]' ? ['arrayOptions'] : ['string', 'stringOptions'];
+      const compatible: readonly string[] = FILTER_TYPES[dimension.type];
       if (!compatible.includes(filter.type)) {
-        throw new MetricsQueryError(`Invalid filter for field '${filter.column}': Filter type '${filter.type}' is not supported for dimension type '${type}'. Expected ${expected(compatible)}.`);
+        throw new MetricsQueryError(`Invalid filter for field '${filter.column}': Filter type '${filter.type}' is not supported for dimension type '${dimension.type}'. Expected ${expected(compatible)}.`);
       }
-    } else if (filter.column === TIME_DIMENSION) {
+    } else if (filter.column === view.timeDimension) {
       if (filter.type !== 'null' && filter.type !== 'datetime') {
-        throw new MetricsQueryError(`Invalid filter for field '${filter.column}': Filter type '${filter.type}' is not supported for time dimension '${TIME_DIMENSION}'. Expected 'datetime'.`);
+        throw new MetricsQueryError(`Invalid filter for field '${filter.column}': Filter type '${filter.type}' is not supported for time dimension '${view.timeDimension}'. Expected 'datetime'.`);
       }
     } else if (filter.column === 'metadata') {
       if (filter.type !== 'stringObject') {
@@ -55,9 +65,26 @@ function validateFilters(filters: readonly SingleFilter[]): void {
           `Invalid filter for field 'metadata': Metadata filters require type 'stringObject' with a 'key' property, not '${filter.type}'. Example: {"column": "metadata", "type": "stringObject", "key": "environment", "operator": "=", "value": "production"}`,
         );
       }
-    } else if (!filter.column.endsWith('Name')) {
-      throw new MetricsQueryError(`Invalid filter column ${filter.column}. Must be one of ${Object.keys(DIMENSIONS).join(',')} or ${TIME_DIMENSION}`);
     }
+  }
+  for (const { column } of filters) {
+    if (!filterDimension(view, column) && column !== view.timeDimension && column !== 'metadata') {
+      throw new MetricsQueryError(`Invalid filter column ${column}. Must be one of ${Object.keys(view.dimensions).join(',')} or ${view.timeDimension}`);
+    }
+  }
+}
+
+// The aggregations an orderBy field may name: histogram is not among them.
+const METRIC_FIELD = /^(sum|avg|count|max|min|p50|p75|p90|p95|p99|uniq)_(.+)$/;
+
+/** QueryBuilder.validateAndProcessOrderBy: each field is the time bucket, a dimension, or a metric of the query. */
+function validateOrderBy(query: MetricsQuery): void {
+  for (const { field } of query.orderBy ?? []) {
+    if (query.timeDimension && field === 'time_dimension') continue;
+    if (query.dimensions.some((d) => d.field === field)) continue;
+    const metric = METRIC_FIELD.exec(field);
+    if (metric && query.metrics.some((m) => m.aggregation === metric[1] && m.measure === metric[2])) continue;
+    throw new MetricsQueryError(`Invalid orderBy field: ${field}. Must be one of the dimension or metric fields.`);
   }
 }
 
@@ -72,11 +99,23 @@ export function parseMetricsQuery(text: string): MetricsQuery {
   const parsed = QUERY_OBJECT.safeParse(json);
   if (!parsed.success) throw new MetricsQueryError('Invalid request data', parsed.error.issues);
   const query = parsed.data;
-  validateFilters(query.filters);
-  if (query.view !== 'observations') throw new MetricsQueryError(`The ${query.view} view is not supported by llmobs server; use the observations view`);
-  for (const { field } of query.dimensions) if (!DIMENSIONS[field]) throw new MetricsQueryError(`Invalid dimension ${field} for view observations`);
-  for (const { measure } of query.metrics) if (!MEASURES[measure]) throw new MetricsQueryError(`Invalid measure ${measure} for view observations`);
-  return query as MetricsQuery;
+  const problem = highCardinalityProblem(query);
+  if (problem) throw new MetricsQueryError(problem);
+  const view = metricsView(query.view);
+  for (const { field } of query.dimensions) {
+    if (!Object.hasOwn(view.dimensions, field)) throw new MetricsQueryError(`Invalid dimension ${field}. Must be one of ${Object.keys(view.dimensions).join(',')}`);
+  }
+  for (const { measure, aggregation } of query.metrics) {
+    if (!Object.hasOwn(view.measures, measure)) throw new MetricsQueryError(`Invalid metric ${measure}. Must be one of ${Object.keys(view.measures).join(',')}`);
+    const { type } = view.measures[measure]!;
+    const valid = validAggregations(type);
+    if (!valid.includes(aggregation)) {
+      throw new MetricsQueryError(`Aggregation "${aggregation}" is not valid for measure "${measure}" (type: ${type}). Valid aggregations: ${valid.join(', ')}`);
+    }
+  }
+  validateFilters(query.filters, view);
+  validateOrderBy(query);
+  return query;
 }
 
 /** The query's time range as ISO times (UTC, milliseconds): rows start in [from, to). */

@@ -1,7 +1,9 @@
 // The metrics API's `observations` view: the dimensions a query groups and filters by, and the
 // measures it aggregates, each read from one observation and its trace's fields, as the
-// service's data model declares them (packages/shared/src/features/query/dataModel.ts,
-// `observationsView`).
+// service's data model declares them for the v2 API, in its order (packages/shared/src/
+// features/query/dataModel.ts, `eventsObservationsView`). Not here: what this server does not
+// record (tool definitions and calls, scores per observation, the root flag of app roots).
+import type { Dimension, MetricsView } from './declaration.js';
 
 /** The fields of an observation the view reads. */
 export interface MetricsObservation {
@@ -58,71 +60,72 @@ export function millisBetween(from: string | null, to: string | null): number | 
   return Number.isFinite(ms) ? ms : null;
 }
 
-export const DIMENSIONS: Readonly<Record<string, (row: MetricsRow) => unknown>> = {
-  id: (r) => r.observation.id,
-  traceId: (r) => r.observation.traceId,
-  traceName: (r) => r.traceName,
-  environment: (r) => r.observation.environment || null,
-  parentObservationId: (r) => r.observation.parentObservationId,
-  type: (r) => r.observation.type,
-  name: (r) => r.observation.name,
-  level: (r) => r.observation.level,
-  version: (r) => r.observation.version,
-  userId: (r) => r.userId,
-  sessionId: (r) => r.sessionId,
-  traceRelease: (r) => r.release,
-  traceVersion: (r) => r.traceVersion,
-  tags: (r) => r.tags,
-  providedModelName: (r) => r.observation.providedModelName,
-  promptName: (r) => r.observation.promptName,
-  promptVersion: (r) => r.observation.promptVersion,
-  startTimeMonth: (r) => r.observation.startTime.slice(0, 7),
-};
-
-/** The dimensions' types (string unless listed), for the filter types each takes. */
-export const DIMENSION_TYPES: Readonly<Record<string, 'string' | 'string[]'>> = { tags: 'string[]' };
-
-/** The view's time dimension: the column a datetime filter names. */
-export const TIME_DIMENSION = 'start_time';
-
-export interface Measure {
-  /** The observation's value; null counts for nothing in an aggregation. */
-  value: (row: MetricsRow) => number | string | null;
-  /** The service's column is a 64-bit integer (answered as a string). */
-  integer: boolean;
-}
+const string = (read: (row: MetricsRow) => unknown, highCardinality = false): Dimension<MetricsRow> => (highCardinality ? { read, type: 'string', highCardinality } : { read, type: 'string' });
+const nothing = () => null;
 
 const { trunc } = Math;
 const usage = (r: MetricsRow) => r.observation.usageDetails;
 const totalTokens = (r: MetricsRow) => Number(usage(r)?.total ?? 0);
 
-export const MEASURES: Readonly<Record<string, Measure>> = {
-  count: { value: () => 1, integer: true },
-  traceId: { value: (r) => r.observation.traceId, integer: true },
-  uniqueUserIds: { value: (r) => r.userId, integer: true },
-  uniqueSessionIds: { value: (r) => r.sessionId, integer: true },
-  latency: { value: (r) => millisBetween(r.observation.startTime, r.observation.endTime), integer: true },
-  streamingLatency: { value: (r) => millisBetween(r.observation.completionStartTime, r.observation.endTime), integer: true },
-  timeToFirstToken: { value: (r) => millisBetween(r.observation.startTime, r.observation.completionStartTime), integer: true },
-  inputTokens: { value: (r) => sumOfKeys(usage(r), 'input'), integer: true },
-  outputTokens: { value: (r) => sumOfKeys(usage(r), 'output'), integer: true },
-  totalTokens: { value: totalTokens, integer: true },
-  inputCost: { value: (r) => sumOfKeys(r.observation.costDetails, 'input'), integer: false },
-  outputCost: { value: (r) => sumOfKeys(r.observation.costDetails, 'output'), integer: false },
-  totalCost: { value: (r) => r.observation.totalCost, integer: false },
-  // Tokens per whole second; null under a second.
-  outputTokensPerSecond: {
-    value: (r) => {
-      const seconds = trunc((millisBetween(r.observation.completionStartTime, r.observation.endTime) ?? 0) / 1000);
-      return seconds ? sumOfKeys(usage(r), 'output') / seconds : null;
-    },
-    integer: false,
+export const OBSERVATIONS_VIEW: MetricsView<MetricsRow> = {
+  name: 'observations',
+  dimensions: {
+    id: string((r) => r.observation.id, true),
+    traceId: string((r) => r.observation.traceId, true),
+    environment: string((r) => r.observation.environment || null),
+    parentObservationId: string((r) => r.observation.parentObservationId, true),
+    type: string((r) => r.observation.type),
+    name: string((r) => r.observation.name),
+    level: string((r) => r.observation.level),
+    version: string((r) => r.observation.version),
+    userId: string((r) => r.userId, true),
+    sessionId: string((r) => r.sessionId, true),
+    tags: { read: (r) => r.tags, type: 'string[]' },
+    // The service's events carry the trace's release; `release` and `traceRelease` both read it.
+    release: string((r) => r.release),
+    traceName: string((r) => r.traceName),
+    traceRelease: string((r) => r.release),
+    traceVersion: string((r) => r.traceVersion),
+    providedModelName: string((r) => r.observation.providedModelName),
+    promptName: string((r) => r.observation.promptName),
+    promptVersion: string((r) => r.observation.promptVersion),
+    startTimeMonth: string((r) => r.observation.startTime.slice(0, 7)),
+    // This server records no experiments: every observation has none.
+    experimentName: string(nothing, true),
+    experimentDatasetId: string(nothing, true),
+    experimentId: string(nothing, true),
   },
-  tokensPerSecond: {
-    value: (r) => {
-      const seconds = trunc((millisBetween(r.observation.startTime, r.observation.endTime) ?? 0) / 1000);
-      return seconds ? totalTokens(r) / seconds : null;
+  measures: {
+    count: { value: () => 1, type: 'integer' },
+    traceId: { value: (r) => r.observation.traceId, type: 'string' },
+    uniqueUserIds: { value: (r) => r.userId, type: 'string' },
+    uniqueSessionIds: { value: (r) => r.sessionId, type: 'string' },
+    latency: { value: (r) => millisBetween(r.observation.startTime, r.observation.endTime), type: 'integer' },
+    streamingLatency: { value: (r) => millisBetween(r.observation.completionStartTime, r.observation.endTime), type: 'integer' },
+    inputTokens: { value: (r) => sumOfKeys(usage(r), 'input'), type: 'integer' },
+    outputTokens: { value: (r) => sumOfKeys(usage(r), 'output'), type: 'integer' },
+    totalTokens: { value: totalTokens, type: 'integer' },
+    // Tokens per whole second; null under a second.
+    outputTokensPerSecond: {
+      value: (r) => {
+        const seconds = trunc((millisBetween(r.observation.completionStartTime, r.observation.endTime) ?? 0) / 1000);
+        return seconds ? sumOfKeys(usage(r), 'output') / seconds : null;
+      },
+      type: 'decimal',
     },
-    integer: false,
+    tokensPerSecond: {
+      value: (r) => {
+        const seconds = trunc((millisBetween(r.observation.startTime, r.observation.endTime) ?? 0) / 1000);
+        return seconds ? totalTokens(r) / seconds : null;
+      },
+      type: 'decimal',
+    },
+    inputCost: { value: (r) => sumOfKeys(r.observation.costDetails, 'input'), type: 'decimal' },
+    outputCost: { value: (r) => sumOfKeys(r.observation.costDetails, 'output'), type: 'decimal' },
+    totalCost: { value: (r) => r.observation.totalCost, type: 'decimal' },
+    timeToFirstToken: { value: (r) => millisBetween(r.observation.startTime, r.observation.completionStartTime), type: 'integer' },
   },
+  timeDimension: 'start_time',
+  time: (r) => r.observation.startTime,
+  metadata: (r) => r.observation.metadata ?? {},
 };

@@ -1,6 +1,7 @@
-// GET /api/public/v2/metrics, the `observations` view: what a cost report needs. The query is the
-// service's JSON object (`query=`); the engine (src/core/metrics) checks it and answers it over
-// the observations of its range, which the store reads with their traces' fields.
+// GET /api/public/v2/metrics (web/src/pages/api/public/v2/metrics.ts): the `observations` view
+// (what a cost report needs) and the score views. The query is the service's JSON object
+// (`query=`); the engine (src/core/metrics) checks it and answers it over the observations, or
+// the scores, of its range, which the store reads with their traces' fields.
 import { z } from 'zod';
 import { MetricsQueryError, parseMetricsQuery, queryRange, runMetricsQuery } from '../../core/metrics/index.js';
 import { invalidRequest, invalidRequestData, zodIssues } from '../http/errors.js';
@@ -14,10 +15,13 @@ const getMetrics: Handler = (request, tx) => {
   try {
     const query = parseMetricsQuery(text);
     const { from, to } = queryRange(query);
-    return { status: 200, body: { data: runMetricsQuery(query, tx.observations.forMetrics(from, to)) } };
+    const rows = query.view === 'observations' ? tx.observations.forMetrics(from, to) : tx.scores.forMetrics(from, to);
+    return { status: 200, body: { data: runMetricsQuery(query, rows) } };
   } catch (error) {
     if (!(error instanceof MetricsQueryError)) throw error;
-    throw error.issues ? invalidRequestData(zodIssues(error.issues as never)) : invalidRequest(error.message);
+    if (!error.issues) throw invalidRequest(error.message);
+    // The route's schema parses the query inside its `query` parameter, so its issues' paths start there.
+    throw invalidRequestData(zodIssues(error.issues.map((issue) => ({ ...issue, path: ['query', ...issue.path] })) as never));
   }
 };
 

@@ -1,37 +1,15 @@
 // The body of POST /api/public/models (and PUT /api/public/models/{id}), checked the way the
-// server's zod schema `PostModelsV1Body` and `validatePricingTiers` do (API.md section 3.4).
+// server's zod schema `PostModelsV1Body` (web/src/features/public-api/types/models.ts) and
+// `validatePricingTiers` do, with their messages (API.md section 3.4).
 // Unknown fields are dropped, as on a Langfuse server. The spec's snake_case shape (`name`,
 // `match_pattern`, `tokenizer`, `tokenization_config`, `pricing`) is accepted too and mapped first.
 import { z } from 'zod';
 import { normalizeDraftInput } from '../../core/models/draft.js';
-import type { DefinitionIssue } from '../../core/models/issues.js';
 import { validatePattern } from '../../core/models/pattern.js';
 import { pricingFields } from '../../core/models/request.js';
-import { checkPricingTiers } from '../../core/models/tier-checks.js';
-import { type KnownCondition, MODEL_UNITS, USAGE_OPERATORS } from '../../core/models/types.js';
+import { pricingTierInput, pricingTiersProblem } from '../../core/models/tier-validation.js';
+import { type KnownCondition, MODEL_UNITS } from '../../core/models/types.js';
 import { type Issue, invalidRequest, invalidRequestData } from '../http/errors.js';
-
-const usageCondition = z.object({
-  usageDetailPattern: z.string().min(1).max(200),
-  operator: z.enum(USAGE_OPERATORS),
-  value: z.number().nonnegative(),
-  caseSensitive: z.boolean().default(false),
-});
-
-const attributeCondition = z.object({
-  source: z.enum(['model_parameters', 'metadata']),
-  key: z.string().min(1).max(200),
-  operator: z.literal('in'),
-  values: z.array(z.string()).min(1),
-});
-
-const pricingTierInput = z.object({
-  name: z.string().trim().min(1).max(100),
-  isDefault: z.boolean().default(false),
-  priority: z.number().int().min(0).max(999),
-  conditions: z.array(z.union([usageCondition, attributeCondition])),
-  prices: z.record(z.string(), z.number().nonnegative()),
-});
 
 const price = z.number().nonnegative().nullish();
 
@@ -51,22 +29,21 @@ const modelBody = z
   .superRefine((body, ctx) => {
     const flat = body.inputPrice != null || body.outputPrice != null || body.totalPrice != null;
     const tiers = (body.pricingTiers?.length ?? 0) > 0;
-    if (flat === tiers) {
-      ctx.addIssue({
-        code: 'custom',
-        path: [],
-        message: flat
-          ? 'Cannot provide both flat prices (inputPrice/outputPrice/totalPrice) and pricingTiers'
-          : 'Must provide either flat prices (inputPrice/outputPrice/totalPrice) or pricingTiers',
-      });
+    if (flat && tiers) {
+      ctx.addIssue({ code: 'custom', message: 'Must provide either flat prices (inputPrice/outputPrice/totalPrice) OR pricingTiers, not both' });
+      return;
     }
-    if (body.totalPrice != null && (body.inputPrice || body.outputPrice)) {
-      ctx.addIssue({ code: 'custom', path: ['totalPrice'], message: 'If totalPrice is set, inputPrice and outputPrice must be null' });
+    if (!flat && !tiers) {
+      ctx.addIssue({ code: 'custom', message: 'Must provide either flat prices (inputPrice/outputPrice/totalPrice) OR pricingTiers' });
+      return;
+    }
+    // Truthiness, as there: a total price of 0 beside an input price passes.
+    if (flat && (body.inputPrice || body.outputPrice) && body.totalPrice) {
+      ctx.addIssue({ code: 'custom', path: ['totalPrice'], message: 'If input and/or output price is set, total price must be null' });
     }
     if (tiers) {
-      const found: DefinitionIssue[] = [];
-      checkPricingTiers(body.pricingTiers, found);
-      for (const issue of found) ctx.addIssue({ code: 'custom', path: ['pricingTiers'], message: issue.message });
+      const problem = pricingTiersProblem(body.pricingTiers!);
+      if (problem) ctx.addIssue({ code: 'custom', path: ['pricingTiers'], message: problem });
     }
   });
 

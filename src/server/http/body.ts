@@ -138,6 +138,52 @@ function collect(req: IncomingMessage, limit: number, label: string, budget: Bod
   });
 }
 
+/**
+ * How much of a refused body is read on, and for how long, before the answer (below). A client
+ * that sends more, or more slowly, gets the answer and a closed connection.
+ */
+export const DRAIN_LIMIT = { bytes: 64 * 1024 * 1024, ms: 10_000 };
+
+/**
+ * Reads what is left of a refused body and throws it away; true once the request has ended.
+ * A client such as fetch writes its whole body before it reads the answer: answering and closing
+ * while it still writes fails its request (EPIPE) instead of showing the answer. Node's server
+ * under the real routes drains too, unbounded; here the drain is bounded in bytes and time, so
+ * no request can hold the server. False when a bound is reached or the connection goes.
+ */
+export function drainBody(req: IncomingMessage, limit: { bytes: number; ms: number } = DRAIN_LIMIT): Promise<boolean> {
+  if (req.complete || req.readableEnded) {
+    req.resume();
+    return Promise.resolve(true);
+  }
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit.bytes) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    let drained = 0;
+    const finish = (ended: boolean) => {
+      clearTimeout(timer);
+      req.off('data', count);
+      req.off('end', onEnd);
+      req.off('close', onClose);
+      req.off('error', onClose);
+      resolve(ended);
+    };
+    const count = (chunk: Buffer) => {
+      drained += chunk.length;
+      if (drained > limit.bytes) finish(false);
+    };
+    const onEnd = () => finish(true);
+    const onClose = () => finish(req.complete);
+    const timer = setTimeout(() => finish(false), limit.ms);
+    timer.unref();
+    req.on('data', count);
+    req.once('end', onEnd);
+    req.once('close', onClose);
+    req.once('error', onClose);
+    req.resume();
+  });
+}
+
 /** The deepest nesting of arrays and objects in JSON text (strings skipped), without parsing it. */
 export function jsonDepth(text: string): number {
   let depth = 0;

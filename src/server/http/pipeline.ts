@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { VERSION } from '../../version.js';
 import { type AuthOptions, verifyAuthHeader } from './auth.js';
-import { BodyBudget, formatSize, parseSize, readBody } from './body.js';
+import { BodyBudget, drainBody, formatSize, parseSize, readBody } from './body.js';
 import { corsHeaders, preflightHeaders } from './cors.js';
 import { HttpError, methodNotAllowed } from './errors.js';
 import { type HandlerContext, matchRoute, type Route, type ServerReply, type ServerRequest } from './router.js';
@@ -61,8 +61,10 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, r
   } catch (error) {
     if (error instanceof HttpError) {
       // The rest of a body refused before or while reading it flows past unkept, so the client
-      // still gets this answer.
-      if (!req.complete) req.resume();
+      // still gets this answer. Before a 413, which closes the connection, it is read to its end
+      // (within bounds), or a client still sending would see the connection fail instead.
+      if (error.status === 413) await drainBody(req);
+      else if (!req.complete) req.resume();
       if (error.text !== undefined) sendText(res, error.status, error.text, error.status === 413);
       else sendJson(res, { status: error.status, body: error.body, headers: error.headers }, extra);
       return;

@@ -33,10 +33,34 @@ describe('parseMetricsQuery', () => {
     expect(refusal(text({ config: { row_limit: 1001 } })).issues?.[0]?.path).toEqual(['config', 'row_limit']);
   });
 
-  it('refuses the views, dimensions and measures it does not answer', () => {
-    expect(refusal(text({ view: 'scores-numeric' })).message).toBe('The scores-numeric view is not supported by llmobs server; use the observations view');
-    expect(refusal(text({ dimensions: [{ field: 'release' }] })).message).toBe('Invalid dimension release for view observations');
-    expect(refusal(text({ metrics: [{ measure: 'nope', aggregation: 'sum' }] })).message).toBe('Invalid measure nope for view observations');
+  // MetricsQueryObjectV2 (web/src/features/public-api/types/metrics.ts) takes the v2 views only;
+  // QueryBuilder.mapDimensions and mapMetrics (packages/shared/src/features/query/server/
+  // queryBuilder.ts) name what the view has, in the order the data model declares it.
+  it('refuses the views, dimensions and measures the service refuses, with its messages', () => {
+    expect(refusal(text({ view: 'traces' })).issues?.map((issue) => [issue.path, issue.message])).toEqual([
+      [['view'], 'Invalid option: expected one of "observations"|"scores-numeric"|"scores-categorical"|"scores-boolean"'],
+    ]);
+    expect(refusal(text({ dimensions: [{ field: 'nope' }] })).message).toBe(
+      'Invalid dimension nope. Must be one of id,traceId,environment,parentObservationId,type,name,level,version,userId,sessionId,tags,release,traceName,traceRelease,traceVersion,providedModelName,promptName,promptVersion,startTimeMonth,experimentName,experimentDatasetId,experimentId',
+    );
+    expect(refusal(text({ metrics: [{ measure: 'nope', aggregation: 'sum' }] })).message).toBe(
+      'Invalid metric nope. Must be one of count,traceId,uniqueUserIds,uniqueSessionIds,latency,streamingLatency,inputTokens,outputTokens,totalTokens,outputTokensPerSecond,tokensPerSecond,inputCost,outputCost,totalCost,timeToFirstToken',
+    );
+    expect(refusal(text({ view: 'scores-categorical', metrics: [{ measure: 'value', aggregation: 'avg' }] })).message).toBe('Invalid metric value. Must be one of count');
+    expect(refusal(text({ metrics: [{ measure: 'uniqueUserIds', aggregation: 'sum' }] })).message).toBe(
+      'Aggregation "sum" is not valid for measure "uniqueUserIds" (type: string). Valid aggregations: count, uniq',
+    );
+    expect(parseMetricsQuery(text({ dimensions: [{ field: 'release' }, { field: 'traceRelease' }] })).dimensions).toHaveLength(2);
+  });
+
+  it('checks orderBy as QueryBuilder.validateAndProcessOrderBy does: a dimension, a metric of the query (not a histogram), or the time bucket', () => {
+    const orderBy = (field: string, query: Record<string, unknown> = {}) => text({ dimensions: [{ field: 'name' }], orderBy: [{ field, direction: 'asc' }], ...query });
+    for (const field of ['name', 'count_count']) expect(parseMetricsQuery(orderBy(field)).orderBy).toEqual([{ field, direction: 'asc' }]);
+    expect(parseMetricsQuery(orderBy('time_dimension', { timeDimension: { granularity: 'day' } })).orderBy).toHaveLength(1);
+    for (const field of ['time_dimension', 'sum_count', 'type', 'histogram_latency']) {
+      const query = field === 'histogram_latency' ? orderBy(field, { metrics: [{ measure: 'latency', aggregation: 'histogram' }] }) : orderBy(field);
+      expect(refusal(query).message).toBe(`Invalid orderBy field: ${field}. Must be one of the dimension or metric fields.`);
+    }
   });
 
   it('checks filters as QueryBuilder.validateFilters does, with its messages', () => {
@@ -54,13 +78,16 @@ describe('parseMetricsQuery', () => {
     expect(filter({ column: 'startTime', type: 'datetime', operator: '>', value: '2026-03-01T00:00:00Z' })).toMatch(/^Invalid filter column startTime\. Must be one of id,traceId,.* or start_time$/);
   });
 
-  it('lets through what the service lets through: null filters on any dimension, positionInTrace, columns ending in Name', () => {
+  it('lets through what the service lets through: null filters on any dimension, columns ending in Name (as the name)', () => {
     const filters = [
       { column: 'tags', type: 'null', operator: 'is not null', value: '' },
-      { column: 'name', type: 'positionInTrace', operator: '=', key: 'root' },
       { column: 'observationName', type: 'string', operator: '=', value: 'x' },
     ];
-    expect(parseMetricsQuery(text({ filters })).filters).toHaveLength(3);
+    expect(parseMetricsQuery(text({ filters })).filters).toHaveLength(2);
+    // positionInTrace is not a type any dimension takes (queryBuilder.ts validateFilters).
+    expect(refusal(text({ filters: [{ column: 'name', type: 'positionInTrace', operator: '=', key: 'root' }] })).message).toBe(
+      "Invalid filter for field 'name': Filter type 'positionInTrace' is not supported for dimension type 'string'. Expected 'string' or 'stringOptions'.",
+    );
   });
 });
 

@@ -50,6 +50,9 @@ const run = (query: Record<string, unknown>, rows: Iterable<MetricsRow> = ROWS) 
 const count = [{ measure: 'count', aggregation: 'count' }];
 
 describe('runMetricsQuery', () => {
+  // Without an orderBy the first metric sorts, descending, nulls last (QueryBuilder
+  // .validateAndProcessOrderBy in packages/shared/src/features/query/server/queryBuilder.ts;
+  // ClickHouse's ORDER BY puts NULL last in either direction).
   it('groups by a dimension, with 64-bit integers as strings and decimals as numbers; a group without costs sums to null', () => {
     const answer = run({
       dimensions: [{ field: 'providedModelName' }],
@@ -62,8 +65,8 @@ describe('runMetricsQuery', () => {
       ],
     });
     expect(answer).toEqual([
-      { providedModelName: 'gpt-4o', sum_totalCost: 0.003, sum_inputTokens: '12', sum_outputTokens: '5', sum_totalTokens: '17', count_count: '1' },
       { providedModelName: 'claude-x', sum_totalCost: 0.01, sum_inputTokens: '100', sum_outputTokens: '50', sum_totalTokens: '150', count_count: '1' },
+      { providedModelName: 'gpt-4o', sum_totalCost: 0.003, sum_inputTokens: '12', sum_outputTokens: '5', sum_totalTokens: '17', count_count: '1' },
       { providedModelName: null, sum_totalCost: null, sum_inputTokens: '0', sum_outputTokens: '0', sum_totalTokens: '0', count_count: '1' },
     ]);
   });
@@ -109,14 +112,15 @@ describe('runMetricsQuery', () => {
     ]);
   });
 
-  it('sorts by orderBy (64-bit integer strings by value, nulls first) instead of filling, then cuts at the row limit', () => {
-    const byUser = run({ dimensions: [{ field: 'userId' }], metrics: [{ measure: 'inputTokens', aggregation: 'sum' }], orderBy: [{ field: 'sum_inputTokens', direction: 'desc' }] });
+  it('sorts by orderBy (64-bit integer strings by value, nulls last either way) instead of filling, then cuts at the row limit', () => {
+    const byUser = run({ dimensions: [{ field: 'userId' }], metrics: [{ measure: 'inputTokens', aggregation: 'sum' }], orderBy: [{ field: 'sum_inputTokens', direction: 'desc' }], config: { row_limit: 10 } });
     expect(byUser.map((row) => row.userId)).toEqual(['u2', 'u1', null]);
-    const byName = run({ dimensions: [{ field: 'userId' }], metrics: count, orderBy: [{ field: 'userId', direction: 'asc' }], config: { row_limit: 2 } });
-    expect(byName).toEqual([
-      { userId: null, count_count: '1' },
-      { userId: 'u1', count_count: '1' },
+    const byModel = run({ dimensions: [{ field: 'providedModelName' }], metrics: count, orderBy: [{ field: 'providedModelName', direction: 'asc' }], config: { row_limit: 2 } });
+    expect(byModel).toEqual([
+      { providedModelName: 'claude-x', count_count: '1' },
+      { providedModelName: 'gpt-4o', count_count: '1' },
     ]);
+    expect(run({ dimensions: [{ field: 'providedModelName' }], metrics: count, orderBy: [{ field: 'providedModelName', direction: 'desc' }] }).map((row) => row.providedModelName)).toEqual(['gpt-4o', 'claude-x', null]);
     const hourly = run({ metrics: count, timeDimension: { granularity: 'hour' }, orderBy: [{ field: 'count_count', direction: 'desc' }] });
     expect(hourly).toEqual([
       { time_dimension: '2026-03-01T10:00:00Z', count_count: '2' },
@@ -125,7 +129,9 @@ describe('runMetricsQuery', () => {
   });
 
   it('filters on dimensions, the start time, metadata and tags', () => {
-    const ids = (filters: unknown[]) => run({ dimensions: [{ field: 'id' }], metrics: count, filters, orderBy: [{ field: 'id', direction: 'asc' }] }).map((row) => row.id);
+    // `id` is a high-cardinality dimension: a top-N query (row limit, descending on a measure).
+    const ids = (filters: unknown[]) =>
+      run({ dimensions: [{ field: 'id' }], metrics: count, filters, orderBy: [{ field: 'count_count', direction: 'desc' }, { field: 'id', direction: 'asc' }], config: { row_limit: 100 } }).map((row) => row.id);
     expect(ids([{ column: 'name', type: 'string', operator: 'starts with', value: 'ret' }])).toEqual(['o3']);
     expect(ids([{ column: 'providedModelName', type: 'stringOptions', operator: 'none of', value: ['gpt-4o'] }])).toEqual(['o2', 'o3']);
     expect(ids([{ column: 'tags', type: 'arrayOptions', operator: 'all of', value: ['a', 'b'] }])).toEqual(['o1']);
@@ -138,11 +144,16 @@ describe('runMetricsQuery', () => {
     expect(ids([{ column: 'observationName', type: 'string', operator: '=', value: 'chat' }])).toEqual(['o1', 'o2']);
   });
 
-  it('refuses a filter it cannot apply when a row reaches it, and a histogram of a measure that is not numeric', () => {
+  // QueryBuilder.validateFilters and mapMetrics: an unknown "…Name" column is the `name`
+  // dimension, a string; a measure of type string takes count and uniq only.
+  it('refuses, before any row, a filter type the dimension does not take and an aggregation the measure does not take', () => {
     const filters = [{ column: 'observationName', type: 'number', operator: '=', value: 1 }];
-    expect(() => run({ metrics: count, filters })).toThrow(new MetricsQueryError('Filter type number is not supported by llmobs server on the observations view'));
-    expect(run({ metrics: count, filters }, [])).toEqual([]);
-    expect(() => run({ metrics: [{ measure: 'traceId', aggregation: 'histogram' }] })).toThrow('The histogram aggregation takes numeric measures only');
+    expect(() => run({ metrics: count, filters }, [])).toThrow(
+      new MetricsQueryError("Invalid filter for field 'observationName': Filter type 'number' is not supported for dimension type 'string'. Expected 'string' or 'stringOptions'."),
+    );
+    expect(() => run({ metrics: [{ measure: 'traceId', aggregation: 'histogram' }] }, [])).toThrow(
+      new MetricsQueryError('Aggregation "histogram" is not valid for measure "traceId" (type: string). Valid aggregations: count, uniq'),
+    );
   });
 });
 
@@ -192,6 +203,7 @@ describe('runMetricsQuery, as properties', () => {
           ],
           filters,
           toTimestamp: at(2 * DAY),
+          orderBy: [{ field: 'count_count', direction: 'desc' }],
           config: { row_limit: 1000 },
         }, rows);
 
@@ -239,7 +251,7 @@ describe('runMetricsQuery, as properties', () => {
     fc.assert(
       fc.property(fc.array(rowArbitrary, { maxLength: 60 }), fc.integer({ min: 1, max: 10 }), fc.constantFrom('asc', 'desc'), (seeds, limit, direction) => {
         const rows = toRows(seeds);
-        const query = { dimensions: [{ field: 'userId' }, { field: 'type' }], metrics: [{ measure: 'totalTokens', aggregation: 'sum' }], orderBy: [{ field: 'sum_totalTokens', direction }] };
+        const query = { dimensions: [{ field: 'providedModelName' }, { field: 'type' }], metrics: [{ measure: 'totalTokens', aggregation: 'sum' }], orderBy: [{ field: 'sum_totalTokens', direction }] };
         const whole = run({ ...query, config: { row_limit: 1000 } }, rows);
         const values = whole.map((row) => Number(row.sum_totalTokens));
         expect(values).toEqual([...values].sort((a, b) => (direction === 'asc' ? a - b : b - a)));

@@ -119,16 +119,62 @@ describe('POST /api/public/models', () => {
     expect(neither.status).toBe(400);
     expect(neither.body.error[0].message).toContain('Must provide either');
     const tier = { name: 'Standard', isDefault: true, priority: 0, conditions: [], prices: { input: 1 } };
-    expect((await call('POST', '/api/public/models', flat('both', { pricingTiers: [tier] }))).body.error[0].message).toContain('Cannot provide both');
+    // PostModelsV1Body's superRefine (web/src/features/public-api/types/models.ts) says "not both".
+    expect((await call('POST', '/api/public/models', flat('both', { pricingTiers: [tier] }))).body.error[0].message).toBe(
+      'Must provide either flat prices (inputPrice/outputPrice/totalPrice) OR pricingTiers, not both',
+    );
     const total = await call('POST', '/api/public/models', flat('total', { totalPrice: 1 }));
     expect(total.body.error).toEqual([expect.objectContaining({ path: ['totalPrice'] })]);
     const twoDefaults = await call('POST', '/api/public/models', { modelName: 't', matchPattern: 't', unit: 'TOKENS', pricingTiers: [tier, { ...tier, name: 'Other', priority: 1 }] });
     expect(twoDefaults.status).toBe(400);
     expect(twoDefaults.body.error.every((i: { path: unknown[] }) => JSON.stringify(i.path) === '["pricingTiers"]')).toBe(true);
-    expect(twoDefaults.body.error.map((i: { message: string }) => i.message).join(' ')).toContain('Exactly one tier must be the default');
+    expect(twoDefaults.body.error.map((i: { message: string }) => i.message)).toEqual(['Only one pricing tier can have isDefault: true, found 2']);
     const negative = await call('POST', '/api/public/models', flat('neg', { inputPrice: -1 }));
     expect(negative.body.error.map((i: { path: unknown[] }) => i.path)).toEqual([['inputPrice']]);
     expect((await call('POST', '/api/public/models', [1])).status).toBe(400);
+  });
+
+  // Each message is the service's: PricingTierInputSchema and validatePricingTiers
+  // (packages/shared/src/features/model-pricing/validation.ts), one issue at path pricingTiers for
+  // the first rule broken, and PostModelsV1Body's own (web/src/features/public-api/types/models.ts).
+  it('words its 400 answers about prices and pricing tiers as the service does', async () => {
+    const standard = { name: 'Standard', isDefault: true, priority: 0, conditions: [], prices: { input: 1, output: 2 } };
+    const large = { name: 'Large', isDefault: false, priority: 1, conditions: [{ usageDetailPattern: 'input', operator: 'gt', value: 100 }], prices: { input: 2, output: 4 } };
+    const refusal = async (body: Record<string, unknown>) => {
+      const answer = await call('POST', '/api/public/models', { modelName: 'tiers', matchPattern: 'tiers', unit: 'TOKENS', ...body });
+      expect(answer.status).toBe(400);
+      expect(answer.body.message).toBe('Invalid request data');
+      return answer.body.error.map((issue: { path: unknown[]; message: string }) => [issue.path.join('.'), issue.message]);
+    };
+    const tiers = (...pricingTiers: unknown[]) => refusal({ pricingTiers });
+    expect(await refusal({})).toEqual([['', 'Must provide either flat prices (inputPrice/outputPrice/totalPrice) OR pricingTiers']]);
+    expect(await refusal({ inputPrice: 1, totalPrice: 2 })).toEqual([['totalPrice', 'If input and/or output price is set, total price must be null']]);
+    expect(await tiers({ ...standard, isDefault: false, conditions: large.conditions })).toEqual([['pricingTiers', 'Exactly one pricing tier must have isDefault: true']]);
+    expect(await tiers({ ...standard, priority: 1 })).toEqual([['pricingTiers', 'Default pricing tier must have priority: 0']]);
+    expect(await tiers({ ...standard, conditions: large.conditions })).toEqual([['pricingTiers', 'Default pricing tier must have empty conditions array']]);
+    expect(await tiers(standard, { ...large, conditions: [] })).toEqual([['pricingTiers', 'Non-default pricing tier "Large" must have at least one condition']]);
+    expect(await tiers(standard, { ...large, priority: 0 })).toEqual([['pricingTiers', 'Pricing tier priorities must be unique within a model']]);
+    expect(await tiers(standard, { ...large, name: ' Standard ' })).toEqual([['pricingTiers', 'Pricing tier names must be unique']]);
+    expect(await tiers({ ...standard, prices: {} })).toEqual([['pricingTiers', 'Pricing tier "Standard" must have at least one price defined']]);
+    expect(await tiers(standard, { ...large, prices: { input: 2 } })).toEqual([
+      ['pricingTiers', 'Pricing tier "Large" must have the same usage keys as the default tier. Expected: [input, output], Got: [input]'],
+    ]);
+    expect(await tiers(standard, { ...large, conditions: [{ usageDetailPattern: '(unclosed', operator: 'gt', value: 1 }] })).toEqual([
+      ['pricingTiers.1.conditions.0.usageDetailPattern', 'Invalid regex pattern: must be valid regex and not cause catastrophic backtracking'],
+      ['pricingTiers', 'Invalid regex pattern in tier "Large": Invalid regex syntax: Invalid regular expression: /(unclosed/: Unterminated group'],
+    ]);
+    expect(await tiers({ ...standard, name: ' ', priority: 0.5, prices: { input: -1 } })).toEqual([
+      ['pricingTiers.0.name', 'Name cannot be empty'],
+      ['pricingTiers.0.priority', 'Priority must be an integer'],
+      ['pricingTiers.0.prices.input', 'Price must be non-negative'],
+    ]);
+    const attribute = { source: 'metadata', key: '', operator: 'in', values: [''] };
+    expect(await tiers(standard, { ...large, conditions: [attribute] })).toEqual([
+      ['pricingTiers.1.conditions.0.key', 'Key cannot be empty'],
+      ['pricingTiers.1.conditions.0.values.0', 'Value cannot be empty'],
+    ]);
+    // A total price of 0 is falsy there, so it passes beside an input price.
+    expect((await call('POST', '/api/public/models', { modelName: 'zero-total', matchPattern: 'zero-total', unit: 'TOKENS', inputPrice: 1, totalPrice: 0 })).status).toBe(200);
   });
 
   it('refuses a condition that is neither a usage nor an attribute condition, as the server\'s zod union does', async () => {

@@ -173,6 +173,51 @@ describe('request bodies', () => {
     expect(streamed).toMatchObject({ status: 413, text: 'Body exceeded 1kb limit' });
   });
 
+  // Node's server under the real routes (Next.js) reads the rest of a refused body before the
+  // connection goes; without that, fetch, which writes its whole body first, fails with EPIPE.
+  it('lets a fetch client that is still sending its body read the 413', async () => {
+    const chunk = new Uint8Array(64 * 1024).fill(120);
+    for (const declared of [false, true]) {
+      let sent = 0;
+      // A turn of the event loop between chunks lets the answer come while the body is still sent.
+      const body = new ReadableStream({
+        async pull(controller) {
+          await new Promise((resolve) => setTimeout(resolve, 0));
+          if (sent++ < 16) controller.enqueue(chunk);
+          else controller.close();
+        },
+      });
+      const headers = { 'content-type': 'application/json', ...(declared ? { 'content-length': String(16 * chunk.length) } : {}) };
+      const answer = await fetch(`${small.url}/api/public/v2/prompts`, { method: 'POST', headers, body, duplex: 'half' } as RequestInit);
+      expect(answer.status).toBe(413);
+      expect(await answer.text()).toBe('Body exceeded 1kb limit');
+    }
+    const whole = await fetch(`${small.url}/api/public/ingestion`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'x'.repeat(4 * 1024 * 1024) });
+    expect(whole.status).toBe(413);
+  });
+
+  it('keeps answering others while it drains a refused body, and gives up on a client that stalls', async () => {
+    const { connect } = await import('node:net');
+    const stalled = connect(small.port, '127.0.0.1');
+    await new Promise<void>((resolve) => stalled.once('connect', () => resolve()));
+    stalled.write(`POST /api/public/v2/prompts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n${'x'.repeat(2048)}`);
+    try {
+      expect((await call('GET', '/api/public/health', { target: small })).status).toBe(200);
+    } finally {
+      stalled.destroy();
+    }
+    // A declared length past the drain's bound is answered at once.
+    const huge = connect(small.port, '127.0.0.1');
+    const answer = new Promise<string>((resolve) => {
+      let text = '';
+      huge.on('data', (data) => (text += data));
+      huge.on('close', () => resolve(text));
+      huge.on('error', () => resolve(text));
+    });
+    huge.write(`POST /api/public/v2/prompts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${128 * 1024 * 1024}\r\n\r\n{}`);
+    expect(await answer).toMatch(/^HTTP\/1\.1 413 Body exceeded 1kb limit/);
+  });
+
   it('refuses prompt and model bodies over 1 MB, as the real routes do', async () => {
     const overOneMb = JSON.stringify({ name: 'big', prompt: 'x'.repeat(1024 * 1024) });
     const prompt = await call('POST', '/api/public/v2/prompts', { auth: basic(), body: overOneMb });

@@ -149,8 +149,25 @@ describe('metadata as stored and read back', () => {
     expect(storedMetadata({ n: 1, s: '1', t: 'text', o: { a: [1] }, q: '"quoted"' })).toEqual({ n: 1, s: 1, t: 'text', o: { a: [1] }, q: 'quoted' });
   });
 
+  // The worker keeps each value as a string (a string as it is); the read path parses each one
+  // with parseJsonPrioritised (packages/shared/src/server/utils/metadata_conversion.ts), which
+  // keeps a number a double would round as its digits (packages/shared/src/utils/json.ts).
+  it('reads a numeric string back as a number, and a long one as its exact digits, as the server does', () => {
+    expect(storedMetadata({ n: '42', id: '12345678901234567890', big: 12345678901234567890, f: '0.1', nested: '{"id": 9007199254740993}' })).toEqual({
+      n: 42,
+      id: '12345678901234567890',
+      big: 12345678901234567000,
+      f: 0.1,
+      nested: { id: '9007199254740993' },
+    });
+    const store = new MemoryStore();
+    run(store, [ev('span-create', 0, { id: 'p', metadata: { orderId: '12345678901234567890', count: '3' } })]);
+    run(store, [ev('span-update', 1, { id: 'p', metadata: { more: 'x' } })]);
+    expect(store.observations.get('p')!.metadata).toEqual({ orderId: '12345678901234567890', count: 3, more: 'x' });
+  });
+
   it('turns stored metadata back into the server string map without loss', () => {
-    for (const stored of [{ s: '1' }, { s: 'text' }, { n: 1 }, { o: { a: 1 } }, { q: '"x"' }, { z: null }]) {
+    for (const stored of [{ s: '1' }, { s: 'text' }, { n: 1 }, { o: { a: 1 } }, { q: '"x"' }, { z: null }, { long: '12345678901234567890' }]) {
       expect(storedMetadata(rowMetadata(stored))).toEqual(stored);
       expect(storedMetadata(eventMetadata(stored))).toEqual(stored);
     }

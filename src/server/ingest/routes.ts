@@ -9,6 +9,7 @@ import type { HandlerContext, Route, ServerReply, ServerRequest } from '../http/
 import type { Tx, WithEvents } from '../store/index.js';
 import { processBatch } from './batch.js';
 import { asEventLog } from './event-log.js';
+import { splitForEventsOnly } from './events-only.js';
 import { checkSpans, decodeOtlpBody, processOtel, rejectionMessage } from './otel/index.js';
 import { batchRequest } from './schemas.js';
 import type { BatchResponse, IngestAuth, IngestLookups, IngestWrites, Stored } from './types.js';
@@ -82,7 +83,10 @@ export function ingestEvents(events: readonly unknown[], tx: Tx, auth: IngestAut
 function ingestBatch(request: ServerRequest, tx: Tx, context: HandlerContext): ServerReply {
   const parsed = batchRequest.safeParse(request.body);
   if (!parsed.success) return { status: 400, body: { message: 'Invalid request data', errors: parsed.error.issues.map((issue) => issue.message) } };
-  return { status: 207, body: ingestEvents(parsed.data.batch, tx, authOf(request, context), context.now()) };
+  if (context.writeMode !== 'events_only') return { status: 207, body: ingestEvents(parsed.data.batch, tx, authOf(request, context), context.now()) };
+  const { accepted, rejected } = splitForEventsOnly(parsed.data.batch);
+  const response = ingestEvents(accepted, tx, authOf(request, context), context.now());
+  return { status: 207, body: { successes: response.successes, errors: [...response.errors, ...rejected] } };
 }
 
 function header(request: ServerRequest, name: string): string | undefined {

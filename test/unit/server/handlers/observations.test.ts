@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { at, get, gpt4o, useReadApi } from './support/read-api.js';
 
-useReadApi();
+// v1 and v2 lists side by side: dual mode.
+useReadApi({ writeMode: 'dual' });
 
 describe('GET /api/public/observations (v1)', () => {
   it('gets one with its matched model prices, and lists with filters', async () => {

@@ -2,6 +2,8 @@
 // (OTLP over HTTP). Each runs the pure pipeline over lookups into the request's transaction and
 // writes what it returns in that same transaction, so a request is stored whole or not at all.
 // The service processes both asynchronously; here the data is readable when the answer arrives.
+// The write mode changes one thing here: events_only takes only score and log events on the batch
+// route (events-only.ts). OTLP is taken alike in every mode.
 import type { ModelDefinition } from '../../core/models/types.js';
 import { engineCounter } from '../../tokenizer/index.js';
 import { projectDefinitions } from '../handlers/models.js';

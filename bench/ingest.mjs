@@ -122,7 +122,10 @@ function inProcess(bodies) {
 
 const fmt = (n) => Math.round(n).toLocaleString('en-US').padStart(9);
 const dataDirs = [];
-/** Starts the server of a build (its dist/server.mjs) in its own process. */
+/**
+ * Starts the server of a build (its dist/server.mjs) in its own process, in dual write mode: the
+ * default (events_only) refuses the batch route's generations. Builds before write modes ignore it.
+ */
 async function spawnServer(serverModule) {
   const dataDir = ephemeral ? undefined : mkdtempSync(join(tmpdir(), 'llmobs-bench-ingest-'));
   if (dataDir) dataDirs.push(dataDir);
@@ -133,7 +136,7 @@ async function spawnServer(serverModule) {
       '--input-type=module',
       '-e',
       `const { startServer } = await import(${JSON.stringify(serverModule)});
-       const s = await startServer({ port: 0, ephemeral: ${ephemeral}, dataDir: ${JSON.stringify(dataDir)} });
+       const s = await startServer({ port: 0, ephemeral: ${ephemeral}, dataDir: ${JSON.stringify(dataDir)}, writeMode: 'dual' });
        console.log(JSON.stringify({ url: s.url, keys: s.keys }));
        process.on('message', () => process.send(process.cpuUsage()));
        process.on('SIGTERM', async () => { await s.close(); process.exit(0); });`,

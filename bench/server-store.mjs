@@ -38,7 +38,8 @@ const dirSize = (dir) => readdirSync(dir).reduce((sum, name) => sum + statSync(j
 
 /** The server in its own process, as users run it; resolves with its URL, keys and pid. */
 function startServerProcess(dataDir) {
-  const child = spawn(process.execPath, [join(root, 'bin', 'llmobs.js'), 'server', '--port', '0', '--json', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'ignore'] });
+  // dual: the reads timed include GET /api/public/traces/{id}, which events_only (the default) removes.
+  const child = spawn(process.execPath, [join(root, 'bin', 'llmobs.js'), 'server', '--port', '0', '--json', '--data-dir', dataDir, '--write-mode', 'dual'], { stdio: ['ignore', 'pipe', 'ignore'] });
   return new Promise((resolve, reject) => {
     let buffer = '';
     child.stdout.on('data', (chunk) => {

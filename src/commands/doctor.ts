@@ -7,7 +7,7 @@ const DOCTOR_TIMEOUT_MS = 15_000;
 
 export default defineCommand({
   name: 'doctor',
-  summary: 'check the setup end to end: Node.js, profile file permissions, settings, proxy, connection, clock, server version, key, and the region a rejected key belongs to; says what to fix (exit 9 when something is wrong)',
+  summary: 'check the setup end to end: Node.js, profile file permissions, settings, proxy, connection, clock, server version, key, the region a rejected key belongs to, and the Langfuse v4 write mode the server runs; says what to fix (exit 9 when something is wrong)',
   flags: [
     { flags: '--check-regions', help: 'after a 401, try the key on every Langfuse Cloud region to find its own (done without asking only when the key already went to a Langfuse Cloud host)' },
     { flags: '--no-check-regions', help: 'never send the key to another host' },

@@ -14,6 +14,11 @@ export default defineCommand({
     { flags: '--data-dir <dir>', help: 'where data and keys are kept (default: $XDG_DATA_HOME/llmobs/server)' },
     { flags: '--ephemeral', help: 'keep everything in memory and forget it on exit' },
     { flags: '--bearer-secret-key', help: 'also accept "Authorization: Bearer <secret key>" (the service specification\'s scheme; Langfuse answers 401)' },
+    {
+      flags: '--write-mode <mode>',
+      help: 'the Langfuse v4 write mode to answer as: events_only (Langfuse Cloud and self-hosted v4: no v3 read routes, traces and observations over OTLP only), dual (v3 and v4 routes), legacy (a v3 deployment)',
+      default: 'events_only',
+    },
   ],
   examples: [
     'llmobs server',
@@ -21,9 +26,11 @@ export default defineCommand({
     'llmobs server --profile local',
     'llmobs server --port 0 --ephemeral --json',
     'llmobs server --data-dir ./lf-data --host 0.0.0.0 --port 3100',
+    '# Rehearse a client that still reads GET /api/public/traces or sends traces to /api/public/ingestion',
+    'llmobs server --write-mode dual',
   ],
   async run(ctx, { opts: raw }) {
-    const [{ z }, { parseOptions }, local] = await Promise.all([import('zod'), import('./options.js'), import('../server/local-profile.js')]);
+    const [{ z }, { parseOptions }, local, { WRITE_MODES }] = await Promise.all([import('zod'), import('./options.js'), import('../server/local-profile.js'), import('../api/write-mode.js')]);
     const opts = parseOptions(
       z.object({
         port: z.coerce.number({ message: 'must be a number' }).int().min(0).max(65535),
@@ -31,6 +38,7 @@ export default defineCommand({
         dataDir: z.string().min(1).optional(),
         ephemeral: z.boolean().default(false),
         bearerSecretKey: z.boolean().default(false),
+        writeMode: z.enum(WRITE_MODES, { message: `must be one of ${WRITE_MODES.join(', ')}` }),
       }),
       raw,
     );
@@ -46,6 +54,7 @@ export default defineCommand({
       dataDir: opts.ephemeral ? undefined : local.dataDir(ctx.cwd, opts.dataDir, ctx.env),
       ephemeral: opts.ephemeral,
       bearerSecretKey: opts.bearerSecretKey,
+      writeMode: opts.writeMode,
       log: (line) => ctx.out.info(line),
     });
     // Listening for a stop before anything is printed: a script that stops the server as soon as it
@@ -76,13 +85,14 @@ function printStarted(ctx: Context, server: RunningServer, url: string, profile:
       secretKey: keys.secretKey,
       dataDir: server.dataDir ?? null,
       created: server.created,
+      writeMode: server.writeMode,
       profile: { name, saved: profile.saved, active: profile.active, pointsHere: profile.pointsHere },
       profileCommand: command,
       otherAddresses,
     });
     return;
   }
-  ctx.out.line(`llmobs server listening on ${server.url}`);
+  ctx.out.line(`llmobs server listening on ${server.url} (Langfuse v4 write mode: ${server.writeMode})`);
   ctx.out.keyValues([
     ['  URL', url === server.url ? url : `${url}  (on this machine; it listens on every interface)`],
     ...otherAddresses.map((address, i) => [i === 0 ? '  From others' : '', `${address}  (if the firewall lets them in)`] as const),

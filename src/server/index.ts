@@ -8,14 +8,18 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { DEFAULT_WRITE_MODE, isWriteMode, WRITE_MODES, type WriteMode } from '../api/write-mode.js';
 import { UsageError } from '../errors.js';
+import { experimentRoutes } from './handlers/experiments.js';
 import { API_VERSION, healthRoutes } from './handlers/health.js';
 import { metricsRoutes } from './handlers/metrics.js';
 import { modelRoutes } from './handlers/models.js';
 import { observationRoutes } from './handlers/observations.js';
 import { projectRoutes } from './handlers/projects.js';
 import { promptRoutes } from './handlers/prompts.js';
+import { removedRoutes } from './handlers/removed-routes.js';
 import { scoreRoutes } from './handlers/scores.js';
+import { traceReadConfigRoutes } from './handlers/trace-read-config.js';
 import { traceRoutes } from './handlers/traces.js';
 import { ingestRoutes } from './ingest/routes.js';
 import { BodyBudget, DEFAULT_BODY_BUDGET_BYTES } from './http/body.js';
@@ -32,8 +36,16 @@ export const ROUTES: Route[] = [
   ...observationRoutes,
   ...metricsRoutes,
   ...scoreRoutes,
+  ...experimentRoutes,
   ...ingestRoutes,
+  ...removedRoutes,
+  ...traceReadConfigRoutes,
 ];
+
+/** The routes a server in this write mode has. */
+export function routesFor(writeMode: WriteMode): Route[] {
+  return ROUTES.filter((route) => !route.writeModes || route.writeModes.includes(writeMode));
+}
 
 export interface ServerOptions {
   port?: number;
@@ -63,6 +75,13 @@ export interface ServerOptions {
    * go over gets a 503, which SDKs retry. Each route still has its own limit (1 MB, 4.5 MB, 32 MB).
    */
   maxBufferedBodyBytes?: number;
+  /**
+   * The Langfuse v4 write mode to behave as (src/api/write-mode.ts): `events_only` by default, as
+   * Langfuse Cloud and self-hosted v4 run; `dual` also answers the v3 read routes and takes trace
+   * and observation events on the batch route; `legacy` is a v3 deployment (no v4 read routes).
+   * The store is the same whatever the mode.
+   */
+  writeMode?: WriteMode;
 }
 
 export interface RunningServer {
@@ -74,14 +93,18 @@ export interface RunningServer {
   dataDir: string | undefined;
   /** True when this start created the project and its keys. */
   created: boolean;
+  writeMode: WriteMode;
   close(): Promise<void>;
 }
 
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const now = options.now ?? (() => new Date());
   if (!options.ephemeral && !options.dataDir) throw new UsageError('startServer needs a dataDir unless ephemeral');
+  const writeMode = options.writeMode ?? DEFAULT_WRITE_MODE;
+  if (!isWriteMode(writeMode)) throw new UsageError(`unknown write mode ${JSON.stringify(writeMode)}: use one of ${WRITE_MODES.join(', ')}`);
+  const routes = routesFor(writeMode);
   const { store, created } = Store.open({ dataDir: options.ephemeral ? undefined : options.dataDir, now });
-  const context: HandlerContext = { store, now, apiVersion: options.apiVersion ?? API_VERSION, maxSpansPerExport: options.maxSpansPerExport };
+  const context: HandlerContext = { store, now, apiVersion: options.apiVersion ?? API_VERSION, maxSpansPerExport: options.maxSpansPerExport, writeMode };
   const log = options.log;
   const pipeline = {
     bodyLimitBytes: options.bodyLimitBytes,
@@ -92,7 +115,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 
   const server = createServer((req, res) => {
     const started = performance.now();
-    handleRequest(req, res, ROUTES, context, pipeline)
+    handleRequest(req, res, routes, context, pipeline)
       .catch((error: unknown) => {
         log?.(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
         if (!res.headersSent) {
@@ -127,6 +150,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     project: { id: store.project.id, name: store.project.name },
     dataDir: store.dataDir,
     created,
+    writeMode,
     close: () => {
       closing ??= new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -8,7 +8,8 @@ let server: RunningServer;
 let env: Record<string, string | undefined>;
 
 beforeAll(async () => {
-  server = await startServer({ port: 0, ephemeral: true });
+  // Observation events over the batch route and v2 reads: both only in dual mode.
+  server = await startServer({ port: 0, ephemeral: true, writeMode: 'dual' });
   const batch = Array.from({ length: 12 }, (_, i) => {
     const at = new Date(Date.UTC(2026, 4, 2, 8, 0, i)).toISOString();
     return { id: `ev-${i}`, type: 'generation-create', timestamp: at, body: { id: `gen-${i}`, traceId: 'trace-1', startTime: at, name: 'answer', model: 'gpt-4o-mini' } };

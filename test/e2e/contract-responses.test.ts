@@ -24,7 +24,8 @@ let own: ContractProxy;
 let sdk: ContractProxy;
 
 beforeAll(async () => {
-  server = await startServer({ port: 0, ephemeral: true });
+  // Every route of every kind, the v3 SDK's batch ingestion among them: dual mode has them all.
+  server = await startServer({ port: 0, ephemeral: true, writeMode: 'dual' });
   own = await startContractProxy(server.url, { requests: true });
   sdk = await startContractProxy(server.url);
 });

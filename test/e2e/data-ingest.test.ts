@@ -42,7 +42,8 @@ function events() {
 }
 
 beforeAll(async () => {
-  server = await startServer({ port: 0, ephemeral: true });
+  // Traces over the batch route, read back with v3 (traces) and v4 (observations v2, metrics) routes.
+  server = await startServer({ port: 0, ephemeral: true, writeMode: 'dual' });
   const batch = events();
   for (let i = 0; i < batch.length; i += 100) {
     const response = await fetch(`${server.url}/api/public/ingestion`, { method: 'POST', headers: { authorization: basicAuth(server), 'content-type': 'application/json' }, body: JSON.stringify({ batch: batch.slice(i, i + 100) }) });

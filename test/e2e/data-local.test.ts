@@ -47,7 +47,8 @@ beforeAll(async () => {
     for (const o of ALL) tx.observations.put(record(o, projectId));
   });
   store.close();
-  server = await startServer({ port: 0, dataDir: dir });
+  // traces get/list read v3 routes, observations export and cost report v4 ones.
+  server = await startServer({ port: 0, dataDir: dir, writeMode: 'dual' });
   env = await profileEnv(server);
 });
 

@@ -11,7 +11,8 @@ import { type LocalCli, localCli } from '../helpers/local-cli.js';
 let cli: LocalCli;
 let cwd: string;
 beforeEach(async () => {
-  cli = await localCli();
+  // The planted-model case ingests a generation over the batch route and reads it with the v1 route.
+  cli = await localCli({ writeMode: 'legacy' });
   cwd = tempDir();
 });
 afterEach(async () => {

@@ -47,7 +47,8 @@ async function estimates(list: object[]): Promise<any[]> {
 
 /** A server with the prompt the generations link to. */
 async function serverWithPrompt(): Promise<RunningServer> {
-  const server = await startServer({ port: 0, ephemeral: true });
+  // readBack compares the trace, v1 and v2 reads of each generation (and the v3 SDK sends batches): dual mode.
+  const server = await startServer({ port: 0, ephemeral: true, writeMode: 'dual' });
   const created = await apiCaller(() => server)('POST', '/api/public/v2/prompts', { name: PROMPT, type: 'text', prompt: 'Answer briefly: {{question}}', labels: ['production'] });
   expect(created.status).toBe(201);
   return server;

@@ -120,7 +120,8 @@ describe('the server data directory', { timeout: 120_000 }, () => {
   it('keeps every ingestion request acknowledged before a kill -9 (WAL with synchronous=NORMAL)', async () => {
     const env = isolatedEnv();
     const dataDir = join(tempDir(), 'data');
-    const first = startServerProcess(['--data-dir', dataDir], env);
+    // Traces over the batch route, counted with the v3 read routes: legacy mode.
+    const first = startServerProcess(['--data-dir', dataDir, '--write-mode', 'legacy'], env);
     const started = await first.ready;
     const at = '2026-03-01T10:00:00.000Z';
     for (let request = 0; request < 5; request++) {
@@ -140,7 +141,7 @@ describe('the server data directory', { timeout: 120_000 }, () => {
     first.child.kill('SIGKILL');
     await first.child;
 
-    const second = startServerProcess(['--data-dir', dataDir], env);
+    const second = startServerProcess(['--data-dir', dataDir, '--write-mode', 'legacy'], env);
     const restarted = await second.ready;
     expect((await api(restarted, 'GET', '/api/public/traces?limit=100')).body.meta.totalItems).toBe(5);
     expect((await api(restarted, 'GET', '/api/public/observations?limit=1')).body.meta.totalItems).toBe(100);

@@ -53,6 +53,7 @@ describe('llmobs server', () => {
     const command = /printf %s '(sk-lf-[^']+)' \| llmobs profile add local --base-url (\S+) --public-key (\S+) --secret-key-stdin --default\n/.exec(first.text);
     expect(command, first.text).not.toBeNull();
     expect(first.text).toContain('in memory, gone on exit');
+    expect(first.text.split('\n')[0]).toMatch(/^llmobs server listening on http:\/\/127\.0\.0\.1:\d+ \(Langfuse v4 write mode: events_only\)$/);
     expect(first.text).toContain('Or start the server with --profile local to do that for you');
     const [, secret, url, publicKey] = command!;
     // Run while an older active profile exists: the printed command makes "local" the active one.

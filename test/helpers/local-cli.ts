@@ -1,7 +1,7 @@
 // The CLI in-process against a real local server, with every request recorded on the way and
 // checked against the Langfuse contract.
 import { expect } from 'vitest';
-import { type RunningServer, startServer } from '../../src/server/index.js';
+import { type RunningServer, type ServerOptions, startServer } from '../../src/server/index.js';
 import { type InProcessOptions, type InProcessResult, isolatedEnv, runInProcess } from './cli.js';
 import { checkRequest } from './contract.js';
 import { type Recorded, recordingDispatcher } from './recorder.js';
@@ -21,8 +21,9 @@ export interface LocalCli {
   close(): Promise<void>;
 }
 
-export async function localCli(): Promise<LocalCli> {
-  const server = await startServer({ port: 0, ephemeral: true });
+/** `options.writeMode`: the server's (events_only by default, as Langfuse's). */
+export async function localCli(options: Pick<ServerOptions, 'writeMode'> = {}): Promise<LocalCli> {
+  const server = await startServer({ port: 0, ephemeral: true, ...options });
   const recorder = recordingDispatcher();
   const env = isolatedEnv({ LANGFUSE_HOST: server.url, LANGFUSE_PUBLIC_KEY: server.keys.publicKey, LANGFUSE_SECRET_KEY: server.keys.secretKey });
   const auth = `Basic ${Buffer.from(`${server.keys.publicKey}:${server.keys.secretKey}`).toString('base64')}`;

@@ -3,22 +3,29 @@
 // (`query=`); the engine (src/core/metrics) checks it and answers it over the observations, or
 // the scores, of its range, which the store reads with their traces' fields.
 import { z } from 'zod';
+import { V4_ONLY_MESSAGES } from '../../api/write-mode.js';
 import { MetricsQueryError, parseMetricsQuery, queryRange, runMetricsQuery } from '../../core/metrics/index.js';
-import { invalidRequest, invalidRequestData, zodIssues } from '../http/errors.js';
+import { invalidRequest, invalidRequestData, notFound, zodIssues } from '../http/errors.js';
 import type { Handler, Route } from '../http/router.js';
 import { parseQuery } from './read-query.js';
 
 const METRICS_QUERY = z.object({ query: z.string() });
+const INVALID_JSON = 'Invalid JSON in query parameter';
 
-const getMetrics: Handler = (request, tx) => {
+const getMetrics: Handler = (request, tx, context) => {
   const text = parseQuery(METRICS_QUERY, request.query).query;
+  // In legacy mode the service answers 404 once the query passed its schema (v2/metrics.ts,
+  // isMetricsV2Available): bad JSON and schema issues still answer 400, the later checks do not run.
+  const legacy = context.writeMode === 'legacy';
   try {
     const query = parseMetricsQuery(text);
+    if (legacy) throw notFound(V4_ONLY_MESSAGES.metrics);
     const { from, to } = queryRange(query);
     const rows = query.view === 'observations' ? tx.observations.forMetrics(from, to) : tx.scores.forMetrics(from, to);
     return { status: 200, body: { data: runMetricsQuery(query, rows) } };
   } catch (error) {
     if (!(error instanceof MetricsQueryError)) throw error;
+    if (legacy && !error.issues && error.message !== INVALID_JSON) throw notFound(V4_ONLY_MESSAGES.metrics);
     if (!error.issues) throw invalidRequest(error.message);
     // The route's schema parses the query inside its `query` parameter, so its issues' paths start there.
     throw invalidRequestData(zodIssues(error.issues.map((issue) => ({ ...issue, path: ['query', ...issue.path] })) as never));

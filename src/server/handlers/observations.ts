@@ -1,6 +1,7 @@
 // The observations read API (API.md section 6): v1 by id and as a paged list, and the v2 list by
 // cursor with field groups.
 import { z } from 'zod';
+import { V4_ONLY_MESSAGES } from '../../api/write-mode.js';
 import { invalidRequest, notFound } from '../http/errors.js';
 import type { Handler, Route } from '../http/router.js';
 import type { TraceRecord } from '../records.js';
@@ -127,9 +128,11 @@ function encodeCursor(cursor: Cursor): string {
   return Buffer.from(JSON.stringify(cursor)).toString('base64');
 }
 
-const listV2: Handler = (request, tx) => {
+const listV2: Handler = (request, tx, context) => {
   const query = parseQuery(V2_LIST_QUERY, request.query);
   if (!Number.isInteger(query.limit)) throw invalidRequest('limit must be an integer');
+  // A legacy deployment has the v4 preview off: the route answers 404 once the query is checked.
+  if (context.writeMode === 'legacy') throw notFound(V4_ONLY_MESSAGES.observations);
   const groups: readonly ObservationFieldGroup[] = query.fields ?? ['core', 'basic'];
   const cursor = query.cursor ? { startTime: query.cursor.lastStartTimeTo.toISOString(), traceId: query.cursor.lastTraceId, id: query.cursor.lastId } : undefined;
   // One more than asked tells whether another page follows.
@@ -154,12 +157,14 @@ export const observationRoutes: Route[] = [
     pattern: /^\/api\/public\/observations\/([^/]+)$/,
     auth: 'project',
     methodNotAllowedClass: true,
+    removedInEventsOnly: ['GET'],
     methods: { GET: getOne },
   },
   {
     pattern: /^\/api\/public\/observations$/,
     auth: 'project',
     methodNotAllowedClass: true,
+    removedInEventsOnly: ['GET'],
     methods: { GET: listV1 },
   },
   {

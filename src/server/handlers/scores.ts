@@ -285,6 +285,8 @@ export const scoreRoutes: Route[] = [
     auth: 'project',
     allowScoresKey: true,
     methodNotAllowedClass: true,
+    // The v1 list (not implemented here); POST stays (web/src/pages/api/public/scores/index.ts).
+    removedInEventsOnly: ['GET'],
     methods: { POST: create },
   },
   {

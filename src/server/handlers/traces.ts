@@ -160,6 +160,8 @@ export const traceRoutes: Route[] = [
     pattern: /^\/api\/public\/traces\/([^/]+)$/,
     auth: 'project',
     methodNotAllowedClass: true,
+    // web/src/pages/api/public/traces/[traceId].ts: GET only, DELETE stays.
+    removedInEventsOnly: ['GET'],
     methods: {
       GET: getOne,
       DELETE: (request, tx) => {
@@ -172,6 +174,8 @@ export const traceRoutes: Route[] = [
     pattern: /^\/api\/public\/traces$/,
     auth: 'project',
     methodNotAllowedClass: true,
+    // web/src/pages/api/public/traces/index.ts: GET and the legacy POST (not implemented here); DELETE stays.
+    removedInEventsOnly: ['GET', 'POST'],
     methods: {
       GET: list,
       DELETE: (request, tx) => {

@@ -1,4 +1,5 @@
 // Error answers in the shapes a Langfuse server uses (API.md section 0.3): they are not uniform.
+import { EVENTS_ONLY_REMOVED_MESSAGE } from '../../api/write-mode.js';
 
 /** An answer other than success, thrown by handlers and the request pipeline. */
 export class HttpError extends Error {
@@ -49,4 +50,9 @@ export function zodIssues(issues: ReadonlyArray<{ path: PropertyKey[] } & Record
 
 export function methodNotAllowed(withErrorClass: boolean): HttpError {
   return new HttpError(405, withErrorClass ? { message: 'Method not allowed', error: 'MethodNotAllowedError' } : { message: 'Method not allowed' });
+}
+
+/** A route the events_only write mode turns off: `{message}` alone (createAuthedProjectAPIRoute.ts). */
+export function removedInEventsOnly(): HttpError {
+  return new HttpError(404, { message: EVENTS_ONLY_REMOVED_MESSAGE });
 }

@@ -8,7 +8,7 @@ import { VERSION } from '../../version.js';
 import { type AuthOptions, verifyAuthHeader } from './auth.js';
 import { BodyBudget, drainBody, formatSize, parseSize, readBody } from './body.js';
 import { corsHeaders, preflightHeaders } from './cors.js';
-import { HttpError, methodNotAllowed } from './errors.js';
+import { HttpError, methodNotAllowed, removedInEventsOnly } from './errors.js';
 import { type HandlerContext, matchRoute, type Route, type ServerReply, type ServerRequest } from './router.js';
 
 export interface PipelineOptions extends AuthOptions {
@@ -52,6 +52,8 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, r
       res.end();
       return;
     }
+    // After CORS and the method check of the service's route (which has these methods), before auth.
+    if (context.writeMode === 'events_only' && route.removedInEventsOnly?.includes(method)) throw removedInEventsOnly();
     if (!handler) throw methodNotAllowed(route.methodNotAllowedClass ?? true);
 
     if (route.auth !== 'none') authenticate(request, route, context, options);

@@ -3,6 +3,7 @@
 // request's one store transaction (a read transaction for GET, a write transaction otherwise):
 // it returns the answer or throws an HttpError, and anything it throws rolls its writes back.
 import type { IncomingHttpHeaders } from 'node:http';
+import type { WriteMode } from '../../api/write-mode.js';
 import type { ApiKeyRecord } from '../records.js';
 import type { Store, Tx } from '../store/index.js';
 import type { AccessLevel } from './auth.js';
@@ -43,6 +44,8 @@ export interface HandlerContext {
   apiVersion: string;
   /** Most spans one OTLP export may carry (default OTLP_MAX_SPANS). */
   maxSpansPerExport?: number | undefined;
+  /** The Langfuse v4 write mode the server runs (src/api/write-mode.ts). */
+  writeMode: WriteMode;
 }
 
 export type Handler = (request: ServerRequest, tx: Tx, context: HandlerContext) => ServerReply;
@@ -68,6 +71,13 @@ export interface Route {
   bodyLimit?: string;
   /** "raw": the body is not parsed (the route's body parser is off on the real server). */
   bodyParser?: 'raw';
+  /**
+   * Methods the service answers with a 404 before authentication in events_only mode: the route
+   * reads or writes v3 tables that mode no longer fills (`rejectInEventsOnlyMode`).
+   */
+  removedInEventsOnly?: readonly string[];
+  /** The write modes this route exists in (all when not set). */
+  writeModes?: readonly WriteMode[];
 }
 
 export interface RouteMatch {

@@ -2,6 +2,8 @@
 // (OTLP over HTTP). Each runs the pure pipeline over lookups into the request's transaction and
 // writes what it returns in that same transaction, so a request is stored whole or not at all.
 // The service processes both asynchronously; here the data is readable when the answer arrives.
+// The write mode changes one thing here: events_only takes only score and log events on the batch
+// route (events-only.ts). OTLP is taken alike in every mode.
 import type { ModelDefinition } from '../../core/models/types.js';
 import { engineCounter } from '../../tokenizer/index.js';
 import { projectDefinitions } from '../handlers/models.js';
@@ -9,6 +11,7 @@ import type { HandlerContext, Route, ServerReply, ServerRequest } from '../http/
 import type { Tx, WithEvents } from '../store/index.js';
 import { processBatch } from './batch.js';
 import { asEventLog } from './event-log.js';
+import { splitForEventsOnly } from './events-only.js';
 import { checkSpans, decodeOtlpBody, processOtel, rejectionMessage } from './otel/index.js';
 import { batchRequest } from './schemas.js';
 import type { BatchResponse, IngestAuth, IngestLookups, IngestWrites, Stored } from './types.js';
@@ -82,7 +85,10 @@ export function ingestEvents(events: readonly unknown[], tx: Tx, auth: IngestAut
 function ingestBatch(request: ServerRequest, tx: Tx, context: HandlerContext): ServerReply {
   const parsed = batchRequest.safeParse(request.body);
   if (!parsed.success) return { status: 400, body: { message: 'Invalid request data', errors: parsed.error.issues.map((issue) => issue.message) } };
-  return { status: 207, body: ingestEvents(parsed.data.batch, tx, authOf(request, context), context.now()) };
+  if (context.writeMode !== 'events_only') return { status: 207, body: ingestEvents(parsed.data.batch, tx, authOf(request, context), context.now()) };
+  const { accepted, rejected } = splitForEventsOnly(parsed.data.batch);
+  const response = ingestEvents(accepted, tx, authOf(request, context), context.now());
+  return { status: 207, body: { successes: response.successes, errors: [...response.errors, ...rejected] } };
 }
 
 function header(request: ServerRequest, name: string): string | undefined {

@@ -14,7 +14,8 @@ let cli: LocalCli;
 const ids: string[] = [];
 
 beforeAll(async () => {
-  cli = await localCli();
+  // Spans over the batch route, paged with the v2 observations route: dual mode.
+  cli = await localCli({ writeMode: 'dual' });
   await cli.seed({ name: 'team/summary', type: 'text', prompt: 'hi', labels: ['production'] });
   const batch: unknown[] = [];
   for (let i = 0; i < 25; i++) {

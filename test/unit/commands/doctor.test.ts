@@ -75,7 +75,9 @@ describe('doctor against a healthy local server', () => {
       ['version', 'ok'],
       ['credentials', 'ok'],
       ['region', 'skip'],
+      ['write-mode', 'ok'],
     ]);
+    expect(byId(report, 'write-mode').summary).toBe('events_only: reported by the server at GET /api/trpc/public.traceReadConfig');
     expect(byId(report, 'credentials').summary).toBe('accepted: project "llmobs-local" (' + server.project.id + ') in organization "llmobs local"');
     const text = await runInProcess(['doctor'], { env });
     expect(text.stdout).toContain('Everything looks right.');

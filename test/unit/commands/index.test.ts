@@ -77,7 +77,10 @@ afterEach(async () => {
 
 /** Two projects (the second for copies), profiles for each name the examples use, and the data they read. */
 async function workspace(path: readonly string[], lines: readonly string[]): Promise<{ env: Record<string, string | undefined>; cwd: string }> {
-  servers = [await startServer({ port: 0, ephemeral: true }), await startServer({ port: 0, ephemeral: true })];
+  // The data commands' examples read what an SDK sent over the batch route with v3 (traces) and
+  // v4 (observations export, cost report) routes: dual mode. The rest run as Langfuse's default.
+  const writeMode = ['traces', 'observations', 'cost'].includes(path[0]!) ? 'dual' : undefined;
+  servers = [await startServer({ port: 0, ephemeral: true, writeMode }), await startServer({ port: 0, ephemeral: true, writeMode })];
   const [main, other] = servers as [RunningServer, RunningServer];
   const env = isolatedEnv();
   const cwd = tempDir('llmobs-examples-');

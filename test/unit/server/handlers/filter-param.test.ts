@@ -13,7 +13,8 @@ let n = 0;
 const ev = (type: string, s: number, body: Record<string, unknown>) => ({ id: `e-${++n}`, type, timestamp: at(s), body });
 
 beforeAll(async () => {
-  server = await startServer({ port: 0, ephemeral: true });
+  // Traffic over the batch route, filtered on the traces list and the v1 and v2 observation lists: dual mode.
+  server = await startServer({ port: 0, ephemeral: true, writeMode: 'dual' });
   expect((await call('POST', '/api/public/v2/prompts', { name: 'qa', type: 'text', prompt: 'Answer {{q}}' })).status).toBe(201);
   const batch = [
     ev('trace-create', 0, { id: 't-chat', name: 'chat', userId: 'ann', sessionId: 's1', tags: ['prod', 'web'], release: 'r1', version: 'v1', metadata: { team: 'search', tier: 2 }, environment: 'production' }),

@@ -1,6 +1,9 @@
 // The v2 metrics of the read API, over the records of support/read-api.ts.
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { V4_ONLY_MESSAGES } from '../../../../src/api/write-mode.js';
 import { aggregate } from '../../../../src/core/metrics/index.js';
+import { type RunningServer, startServer } from '../../../../src/server/index.js';
+import { apiCaller } from '../../../helpers/server-api.js';
 import { at, get, useReadApi } from './support/read-api.js';
 
 useReadApi();
@@ -169,5 +172,27 @@ describe('GET /api/public/v2/metrics', () => {
       { stringValue: 'good', tags: ['a'], time_dimension: '2026-03-01', count_count: '1' },
     ]);
     expect((await scores('scores-numeric', { dimensions: [{ field: 'observationId' }] })).body.message).toMatch(/^High cardinality dimension\(s\) 'observationId' require both/);
+  });
+});
+
+// web/src/pages/api/public/v2/metrics.ts (isMetricsV2Available): in legacy mode the route answers
+// 404 once GetMetricsV2Query passed (JSON, then the query object's schema); the view's checks,
+// which run later, are not reached.
+describe('GET /api/public/v2/metrics in legacy mode', () => {
+  let legacy: RunningServer;
+  const call = apiCaller(() => legacy);
+  const metrics = (query: unknown) => call('GET', `/api/public/v2/metrics?query=${encodeURIComponent(typeof query === 'string' ? query : JSON.stringify(query))}`, undefined, { unchecked: true });
+  const range = { view: 'observations', fromTimestamp: '2026-03-01T00:00:00Z', toTimestamp: '2026-03-02T00:00:00Z' };
+  beforeAll(async () => {
+    legacy = await startServer({ port: 0, ephemeral: true, writeMode: 'legacy' });
+  });
+  afterAll(() => legacy.close());
+
+  it('answers 404 after the schema, 400 before it', async () => {
+    const unavailable = { status: 404, body: { message: V4_ONLY_MESSAGES.metrics, error: 'LangfuseNotFoundError' } };
+    expect(await metrics({ ...range, metrics: [{ measure: 'count', aggregation: 'count' }] })).toEqual(unavailable);
+    expect(await metrics({ ...range, dimensions: [{ field: 'nope' }], metrics: [{ measure: 'count', aggregation: 'count' }] })).toEqual(unavailable);
+    expect(await metrics('{nope')).toEqual({ status: 400, body: { message: 'Invalid JSON in query parameter', error: 'InvalidRequestError' } });
+    expect((await metrics({ ...range })).body.message).toBe('Invalid request data');
   });
 });

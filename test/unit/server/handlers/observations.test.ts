@@ -1,9 +1,13 @@
 // The v1 and v2 observations of the read API (API.md section 6), over the records of
 // support/read-api.ts.
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { V4_ONLY_MESSAGES } from '../../../../src/api/write-mode.js';
+import { type RunningServer, startServer } from '../../../../src/server/index.js';
+import { apiCaller } from '../../../helpers/server-api.js';
 import { at, call, get, gpt4o, useReadApi } from './support/read-api.js';
 
-useReadApi();
+// v1 and v2 lists side by side: dual mode.
+useReadApi({ writeMode: 'dual' });
 
 describe('GET /api/public/observations (v1)', () => {
   it('gets one with its matched model prices, and lists with filters', async () => {
@@ -88,5 +92,23 @@ describe('GET /api/public/v2/observations', () => {
     // observations-api-v2.servertest.ts "returns null traceName for a child span without a stored trace name".
     const names = Object.fromEntries((await get('/api/public/v2/observations?fields=trace_context&fromStartTime=' + encodeURIComponent(at(7200)))).body.data.map((o: { id: string; traceName: unknown }) => [o.id, o.traceName]));
     expect(names).toEqual({ 'on-root': 'handler', 'on-child': null, 'oe-child': null });
+  });
+});
+
+// web/src/pages/api/public/v2/observations/index.ts: with the v4 preview off (a legacy
+// deployment) the route answers 404 after authentication and the query's check.
+describe('GET /api/public/v2/observations in legacy mode', () => {
+  let legacy: RunningServer;
+  const call = apiCaller(() => legacy);
+  beforeAll(async () => {
+    legacy = await startServer({ port: 0, ephemeral: true, writeMode: 'legacy' });
+  });
+  afterAll(() => legacy.close());
+
+  it('answers 404 once the key and the query pass', async () => {
+    expect(await call('GET', '/api/public/v2/observations', undefined, { unchecked: true })).toEqual({ status: 404, body: { message: V4_ONLY_MESSAGES.observations, error: 'LangfuseNotFoundError' } });
+    expect((await call('GET', '/api/public/v2/observations?limit=1001', undefined, { unchecked: true })).status).toBe(400);
+    expect((await call('GET', '/api/public/v2/observations', undefined, { auth: null, unchecked: true })).status).toBe(401);
+    expect((await call('GET', '/api/public/observations')).status).toBe(200);
   });
 });

@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { at, call, get, gpt4o, projectId, T0, useReadApi } from './support/read-api.js';
 
-useReadApi();
+// The v3 routes (traces, observations v1) answer in legacy and dual mode only.
+useReadApi({ writeMode: 'legacy' });
 
 describe('GET /api/public/traces/{id}', () => {
   it('returns the trace with its observations (v1 shape, default-tier prices), scores, latency and cost', async () => {

@@ -20,7 +20,8 @@ interface Row {
 const rows: Row[] = [];
 
 beforeAll(async () => {
-  server = await startServer({ port: 0, ephemeral: true });
+  // Spans over the batch route, paged with the v2 list: dual mode.
+  server = await startServer({ port: 0, ephemeral: true, writeMode: 'dual' });
   const batch: unknown[] = [];
   for (let i = 0; i < 40; i++) {
     // Ids whose text order differs from their insertion order, times and traces in many ties.

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import { builtInDefinitions } from '../../../../../src/data/catalogue.js';
 import type { ObservationRecord, ScoreRecord, TraceRecord } from '../../../../../src/server/records.js';
-import { type RunningServer, startServer } from '../../../../../src/server/index.js';
+import { type RunningServer, type ServerOptions, startServer } from '../../../../../src/server/index.js';
 import { Store } from '../../../../../src/server/store/index.js';
 import { tempDir } from '../../../../helpers/cli.js';
 import { apiCaller } from '../../../../helpers/server-api.js';
@@ -42,8 +42,11 @@ function score(id: string, fields: Partial<ScoreRecord>): ScoreRecord {
   };
 }
 
-/** Registers the hooks in the calling file: a server over the seeded data directory. */
-export function useReadApi(): void {
+/**
+ * Registers the hooks in the calling file: a server over the seeded data directory, in the write
+ * mode the file's routes need (events_only, Langfuse's default, unless told).
+ */
+export function useReadApi(options: Pick<ServerOptions, 'writeMode'> = {}): void {
   beforeAll(async () => {
     const dir = tempDir();
     const { store } = Store.open({ dataDir: dir, now: () => new Date(T0) });
@@ -72,7 +75,7 @@ export function useReadApi(): void {
       tx.scores.put(score('sc3', { traceId: 't2', name: 'label', dataType: 'CATEGORICAL', value: null, stringValue: 'good', timestamp: at(2), comment: 'fine' }));
     });
     store.close();
-    server = await startServer({ port: 0, dataDir: dir });
+    server = await startServer({ port: 0, dataDir: dir, ...options });
   });
   afterAll(() => server.close());
 }

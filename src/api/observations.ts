@@ -33,11 +33,13 @@ export interface PageOptions {
   route?: CursorRoute | undefined;
   /** Sees every answer read successfully (status and headers), e.g. to print them. */
   onResponse?: ((status: number, headers: Record<string, string | string[] | undefined>) => void) | undefined;
+  /** Says something the user should know (repeated items dropped), once, on stderr. */
+  warn?: ((line: string) => void) | undefined;
 }
 
-/** A command's retry settings as the page readers take them (--retries, its clock, --verbose). */
-export function retryOptions(ctx: Pick<Context, 'globals' | 'sleep' | 'trace'>): Pick<PageOptions, 'retries' | 'sleep' | 'trace'> {
-  return { retries: ctx.globals.retries, sleep: ctx.sleep, trace: (line) => ctx.trace(line) };
+/** A command's retry settings as the page readers take them (--retries, its clock, --verbose, its warnings). */
+export function retryOptions(ctx: Pick<Context, 'globals' | 'sleep' | 'trace' | 'out'>): Pick<PageOptions, 'retries' | 'sleep' | 'trace' | 'warn'> {
+  return { retries: ctx.globals.retries, sleep: ctx.sleep, trace: (line) => ctx.trace(line), warn: (line) => ctx.out.warn(line) };
 }
 
 /** A cursor-paged route: how to read one of its pages, and what to advise when its paging goes wrong. */
@@ -102,6 +104,32 @@ export interface WalkState {
 export const FIRST_PAGE: Readonly<WalkState> = { cursor: null, items: 0, pages: 0 };
 
 /**
+ * How many ids of the newest items a listing remembers to drop repeats, in each of two
+ * generations: the last REPEAT_WINDOW to twice that many. Langfuse pages strictly after the
+ * cursor's (start time, trace, id) tuple, so a repeat (a row not yet merged, or a server whose
+ * pages overlap) comes close to the first: a window finds it, and memory stays flat however long
+ * the export.
+ */
+export const REPEAT_WINDOW = 100_000;
+
+/** The ids of the items seen last (see REPEAT_WINDOW). */
+export class RecentIds {
+  private current = new Set<string>();
+  private previous = new Set<string>();
+
+  /** Whether `id` was seen; remembers it when not. */
+  seen(id: string): boolean {
+    if (this.current.has(id) || this.previous.has(id)) return true;
+    if (this.current.size >= REPEAT_WINDOW) {
+      this.previous = this.current;
+      this.current = new Set();
+    }
+    this.current.add(id);
+    return false;
+  }
+}
+
+/**
  * Pages from `start` on until the last page or `max` items. Each yielded page carries the state
  * after it, so a caller that has stored the page can record where to continue.
  */
@@ -115,95 +143,122 @@ export async function* observationPages(
     maxPages?: number | undefined;
     /** For a caller that keeps every page in memory: the most bytes all the answers may add up to. */
     maxBytes?: number | undefined;
+    /**
+     * An item whose id an earlier page had is dropped (the default), counted once, and the number
+     * dropped is said once through `warn` when the walk ends; 'keep' gives pages as sent.
+     */
+    repeats?: 'drop' | 'keep' | undefined;
   },
 ): AsyncGenerator<{ items: Record<string, unknown>[]; state: WalkState; last: boolean }> {
   const { path, hints, noun = 'observations' } = options.route ?? OBSERVATIONS_ROUTE;
-  let { cursor, items, pages } = start;
-  const firstPage = pages;
-  const seen = new Set<string>();
-  let emptyRun = 0;
-  let sparseRun = 0;
-  let bytes = 0;
-  let previous = '';
-  let size = options.pageSize;
-  let good = 0;
-  while (options.max === undefined || items < options.max) {
-    if (options.maxPages !== undefined && pages - firstPage >= options.maxPages) {
-      throw new ApiError(`the listing has more than ${options.maxPages} pages; stopped without a partial result`, {
-        status: 200,
-        method: 'GET',
-        path,
-        hint: hints.tooManyPages,
-      }, 5, 'too_many_pages');
-    }
-    const limit = options.max === undefined ? size : Math.min(size, options.max - items);
-    let page: ObservationPage;
-    try {
-      page = await fetchObservationPage(client, { ...query, limit }, cursor, options);
-    } catch (error) {
-      // Observations with large inputs make a page too large to read: ask for the same position
-      // in smaller pages (the cursor is a position, so any size continues it correctly).
-      if (!(error instanceof ApiError && error.code === 'response_too_large') || limit <= 1) throw error;
-      size = Math.max(1, Math.floor(limit / 2));
-      good = 0;
-      options.trace?.(`  page of ${limit} too large; asking for ${size} at a time`);
-      continue;
-    }
-    bytes += page.bytes;
-    if (options.maxBytes !== undefined && bytes > options.maxBytes) {
-      const mb = Math.round(options.maxBytes / 1024 / 1024);
-      throw new ApiError(`the pages of GET ${path} add up to more than ${mb} MB (the limit for one listing); stopped after page ${pages + 1}`, {
-        status: 200,
-        method: 'GET',
-        path,
-        hint: hints.tooLarge,
-      }, 5, 'response_too_large');
-    }
-    if (size < options.pageSize && ++good >= 10) {
-      size = Math.min(options.pageSize, size * 2);
-      good = 0;
-    }
-    let list = page.items;
-    if (options.max !== undefined && items + list.length > options.max) list = list.slice(0, options.max - items);
-    items += list.length;
-    pages++;
-    const last = page.next === null || (options.max !== undefined && items >= options.max);
-    if (page.next !== null) {
-      if (page.next === cursor || seen.has(page.next)) {
-        throw new ApiError(`GET ${path}: the server returned a cursor it had returned before; stopping instead of reading the same pages again`, {
+  const recent = options.repeats === 'keep' ? undefined : new RecentIds();
+  const dropped = { count: 0 };
+  try {
+    let { cursor, items, pages } = start;
+    const firstPage = pages;
+    const seen = new Set<string>();
+    let emptyRun = 0;
+    let sparseRun = 0;
+    let bytes = 0;
+    let previous = '';
+    let size = options.pageSize;
+    let good = 0;
+    while (options.max === undefined || items < options.max) {
+      if (options.maxPages !== undefined && pages - firstPage >= options.maxPages) {
+        throw new ApiError(`the listing has more than ${options.maxPages} pages; stopped without a partial result`, {
+          status: 200,
+          method: 'GET',
+          path,
+          hint: hints.tooManyPages,
+        }, 5, 'too_many_pages');
+      }
+      const limit = options.max === undefined ? size : Math.min(size, options.max - items);
+      let page: ObservationPage;
+      try {
+        page = await fetchObservationPage(client, { ...query, limit }, cursor, options);
+      } catch (error) {
+        // Observations with large inputs make a page too large to read: ask for the same position
+        // in smaller pages (the cursor is a position, so any size continues it correctly).
+        if (!(error instanceof ApiError && error.code === 'response_too_large') || limit <= 1) throw error;
+        size = Math.max(1, Math.floor(limit / 2));
+        good = 0;
+        options.trace?.(`  page of ${limit} too large; asking for ${size} at a time`);
+        continue;
+      }
+      bytes += page.bytes;
+      if (options.maxBytes !== undefined && bytes > options.maxBytes) {
+        const mb = Math.round(options.maxBytes / 1024 / 1024);
+        throw new ApiError(`the pages of GET ${path} add up to more than ${mb} MB (the limit for one listing); stopped after page ${pages + 1}`, {
+          status: 200,
+          method: 'GET',
+          path,
+          hint: hints.tooLarge,
+        }, 5, 'response_too_large');
+      }
+      if (size < options.pageSize && ++good >= 10) {
+        size = Math.min(options.pageSize, size * 2);
+        good = 0;
+      }
+      let list = fresh(page.items, recent, dropped);
+      if (options.max !== undefined && items + list.length > options.max) list = list.slice(0, options.max - items);
+      items += list.length;
+      pages++;
+      const last = page.next === null || (options.max !== undefined && items >= options.max);
+      if (page.next !== null) {
+        if (page.next === cursor || seen.has(page.next)) {
+          throw new ApiError(`GET ${path}: the server returned a cursor it had returned before; stopping instead of reading the same pages again`, {
+            status: 200,
+            method: 'GET',
+            path,
+            hint: hints.badPaging,
+          }, 5, 'bad_response');
+        }
+        seen.add(page.next);
+        if (seen.size > 10_000) seen.clear();
+      }
+      // A new cursor with the same observations again is a server that does not move on.
+      const key = (item: Record<string, unknown> | null) => (item?.id === undefined ? JSON.stringify(item) : String(item.id));
+      const signature = page.items.length ? `${key(page.items[0]!)}\u0000${key(page.items[page.items.length - 1]!)}\u0000${page.items.length}` : '';
+      if (signature && signature === previous) {
+        throw new ApiError(`GET ${path}: the server returned the same page twice under different cursors; stopping instead of writing it again`, { status: 200, method: 'GET', path, hint: hints.badPaging }, 5, 'bad_response');
+      }
+      previous = signature;
+      emptyRun = list.length === 0 ? emptyRun + 1 : 0;
+      if (emptyRun >= 100 && !last) {
+        throw new ApiError(`GET ${path}: 100 empty pages in a row, each with a next cursor; stopping`, { status: 200, method: 'GET', path, hint: hints.badPaging }, 5, 'bad_response');
+      }
+      // Langfuse gives a next cursor only after a full page. A chain of pages that hold a few
+      // observations each would take a request per observation, without end: stopped.
+      sparseRun = page.next !== null && page.items.length * 10 < limit ? sparseRun + 1 : 0;
+      if (sparseRun >= 100 && !last) {
+        throw new ApiError(`GET ${path}: 100 pages in a row with fewer than a tenth of the ${limit} ${noun} asked for, each with a next cursor; stopping`, {
           status: 200,
           method: 'GET',
           path,
           hint: hints.badPaging,
         }, 5, 'bad_response');
       }
-      seen.add(page.next);
-      if (seen.size > 10_000) seen.clear();
+      cursor = page.next;
+      yield { items: list, state: { cursor, items, pages }, last };
+      if (last) return;
     }
-    // A new cursor with the same observations again is a server that does not move on.
-    const key = (item: Record<string, unknown> | null) => (item?.id === undefined ? JSON.stringify(item) : String(item.id));
-    const signature = page.items.length ? `${key(page.items[0]!)}\u0000${key(page.items[page.items.length - 1]!)}\u0000${page.items.length}` : '';
-    if (signature && signature === previous) {
-      throw new ApiError(`GET ${path}: the server returned the same page twice under different cursors; stopping instead of writing it again`, { status: 200, method: 'GET', path, hint: hints.badPaging }, 5, 'bad_response');
+  } finally {
+    // Said once, however the walk ends: its last page, an error, or a caller that stopped early.
+    if (dropped.count > 0) {
+      const n = dropped.count;
+      options.warn?.(`the server sent ${n === 1 ? `1 of the ${noun}` : `${n} ${noun}`} again (ids an earlier page had): dropped, so each is kept and counted once`);
     }
-    previous = signature;
-    emptyRun = list.length === 0 ? emptyRun + 1 : 0;
-    if (emptyRun >= 100 && !last) {
-      throw new ApiError(`GET ${path}: 100 empty pages in a row, each with a next cursor; stopping`, { status: 200, method: 'GET', path, hint: hints.badPaging }, 5, 'bad_response');
-    }
-    // Langfuse gives a next cursor only after a full page. A chain of pages that hold a few
-    // observations each would take a request per observation, without end: stopped.
-    sparseRun = page.next !== null && page.items.length * 10 < limit ? sparseRun + 1 : 0;
-    if (sparseRun >= 100 && !last) {
-      throw new ApiError(`GET ${path}: 100 pages in a row with fewer than a tenth of the ${limit} ${noun} asked for, each with a next cursor; stopping`, {
-        status: 200,
-        method: 'GET',
-        path,
-        hint: hints.badPaging,
-      }, 5, 'bad_response');
-    }
-    cursor = page.next;
-    yield { items: list, state: { cursor, items, pages }, last };
-    if (last) return;
   }
+}
+
+/** The items whose ids were not seen before (an item without an id is kept); counts the others. */
+function fresh(list: Record<string, unknown>[], recent: RecentIds | undefined, dropped: { count: number }): Record<string, unknown>[] {
+  if (!recent) return list;
+  const out: Record<string, unknown>[] = [];
+  for (const item of list) {
+    const id = item?.id;
+    if (typeof id === 'string' && recent.seen(id)) dropped.count++;
+    else out.push(item);
+  }
+  return out;
 }

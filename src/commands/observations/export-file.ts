@@ -140,7 +140,11 @@ async function writeExport(ctx: Context, client: ApiClient, output: string, show
     if (!cp.complete) {
       const state: WalkState = { cursor: cp.cursor, items: cp.items, pages: cp.pages };
       const query = { ...cp.query } as Query;
-      const pages = observationPages(client, query, state, { ...retryOptions(ctx), max: cp.max ?? undefined, pageSize: cp.pageSize })[Symbol.asyncIterator]();
+      const warn = (line: string) => {
+        meter.clear();
+        ctx.out.warn(line);
+      };
+      const pages = observationPages(client, query, state, { ...retryOptions(ctx), warn, max: cp.max ?? undefined, pageSize: cp.pageSize })[Symbol.asyncIterator]();
       for (;;) {
         const next = await interruption.race(pages.next());
         if (next === INTERRUPTED) break;
@@ -160,7 +164,11 @@ async function writeExport(ctx: Context, client: ApiClient, output: string, show
         dirty = true;
         if (page.last || performance.now() - lastDurable >= CHECKPOINT_EVERY_MS) await persist();
         meter.page(page.items.length);
-        if (interruption.interrupted || page.last) break;
+        if (interruption.interrupted || page.last) {
+          // Ends the walk, which then says what it dropped (not while a page is in flight: Ctrl-C).
+          await pages.return?.(undefined);
+          break;
+        }
       }
     }
     if (dirty) await persist();

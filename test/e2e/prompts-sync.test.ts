@@ -170,6 +170,46 @@ describe('prompts status', () => {
     expect(status.exitCode).toBe(0);
     expect(status.stderr).toContain("Push with: llmobs prompts push 'team a/it'\\''s new' --dir 'my prompts' --label staging");
   });
+
+  it('suggests push only when push would go through: not while a file is broken', async () => {
+    write('prompts/new-one.md', 'a new prompt\n');
+    write('prompts/broken.yaml', 'messages:\n  - content: no role\n');
+    const status = await run(['prompts', 'status']);
+    expect(status.exitCode).toBe(2);
+    expect(status.stderr).not.toContain('Push with');
+    expect(status.stderr).toContain('Not in sync: 0 unchanged, 1 to push, 1 file with problems (below). Fix it first: push sends nothing while any file has a problem.');
+    expect(status.stderr).toContain('prompts/broken.yaml');
+    const push = await run(['prompts', 'push']);
+    expect(push.exitCode).toBe(2);
+
+    rmSync(join(cwd, 'prompts/broken.yaml'));
+    const fixed = await run(['prompts', 'status']);
+    expect(fixed.exitCode).toBe(0);
+    expect(fixed.stderr).toContain('Not in sync: 0 unchanged, 1 to push. Push with: llmobs prompts push');
+  });
+});
+
+describe('prompts as code from an empty project', () => {
+  it('pull creates the directory and says so; status is in sync and push has nothing to send; a first file then goes up', async () => {
+    const pulled = await run(['prompts', 'pull']);
+    expect(pulled.exitCode, pulled.stderr).toBe(0);
+    expect(pulled.stderr).toContain('Created prompts.\nPulled 0 prompts into prompts: 0 written, 0 overwritten, 0 unchanged.');
+    expect(existsSync(join(cwd, 'prompts'))).toBe(true);
+    const status = await run(['prompts', 'status', '--exit-code']);
+    expect(status.exitCode, status.stderr).toBe(0);
+    expect(status.stderr).toContain('In sync: 0 unchanged, 0 to push.');
+    const push = await run(['prompts', 'push']);
+    expect(push.exitCode, push.stderr).toBe(0);
+    expect(push.stderr).toContain('Nothing to push: 0 prompts unchanged.');
+    expect(writes(push.sent)).toEqual([]);
+
+    write('prompts/greeting.md', 'Hello {{name}}\n');
+    expect((await run(['prompts', 'push', '--label', 'staging'])).exitCode).toBe(0);
+    expect(await api('/api/public/v2/prompts/greeting?label=staging')).toMatchObject({ prompt: 'Hello {{name}}', version: 1 });
+    const again = await run(['prompts', 'pull']);
+    expect(again.exitCode).toBe(0);
+    expect(again.stderr).not.toContain('Created');
+  });
 });
 
 describe('prompts push', () => {

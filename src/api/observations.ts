@@ -129,122 +129,35 @@ export class RecentIds {
   }
 }
 
+/** What observationPages takes besides the route's PageOptions. */
+export interface WalkOptions extends PageOptions {
+  max?: number | undefined;
+  pageSize: number;
+  maxPages?: number | undefined;
+  /** For a caller that keeps every page in memory: the most bytes all the answers may add up to. */
+  maxBytes?: number | undefined;
+  /**
+   * An item whose id an earlier page had is dropped (the default), counted once, and the number
+   * dropped is said once through `warn` when the walk ends; 'keep' gives pages as sent.
+   */
+  repeats?: 'drop' | 'keep' | undefined;
+}
+
+type WalkPage = { items: Record<string, unknown>[]; state: WalkState; last: boolean };
+
 /**
  * Pages from `start` on until the last page or `max` items. Each yielded page carries the state
  * after it, so a caller that has stored the page can record where to continue.
  */
-export async function* observationPages(
-  client: ApiClient,
-  query: Query,
-  start: WalkState,
-  options: PageOptions & {
-    max?: number | undefined;
-    pageSize: number;
-    maxPages?: number | undefined;
-    /** For a caller that keeps every page in memory: the most bytes all the answers may add up to. */
-    maxBytes?: number | undefined;
-    /**
-     * An item whose id an earlier page had is dropped (the default), counted once, and the number
-     * dropped is said once through `warn` when the walk ends; 'keep' gives pages as sent.
-     */
-    repeats?: 'drop' | 'keep' | undefined;
-  },
-): AsyncGenerator<{ items: Record<string, unknown>[]; state: WalkState; last: boolean }> {
-  const { path, hints, noun = 'observations' } = options.route ?? OBSERVATIONS_ROUTE;
+export async function* observationPages(client: ApiClient, query: Query, start: WalkState, options: WalkOptions): AsyncGenerator<WalkPage> {
   const recent = options.repeats === 'keep' ? undefined : new RecentIds();
   const dropped = { count: 0 };
   try {
-    let { cursor, items, pages } = start;
-    const firstPage = pages;
-    const seen = new Set<string>();
-    let emptyRun = 0;
-    let sparseRun = 0;
-    let bytes = 0;
-    let previous = '';
-    let size = options.pageSize;
-    let good = 0;
-    while (options.max === undefined || items < options.max) {
-      if (options.maxPages !== undefined && pages - firstPage >= options.maxPages) {
-        throw new ApiError(`the listing has more than ${options.maxPages} pages; stopped without a partial result`, {
-          status: 200,
-          method: 'GET',
-          path,
-          hint: hints.tooManyPages,
-        }, 5, 'too_many_pages');
-      }
-      const limit = options.max === undefined ? size : Math.min(size, options.max - items);
-      let page: ObservationPage;
-      try {
-        page = await fetchObservationPage(client, { ...query, limit }, cursor, options);
-      } catch (error) {
-        // Observations with large inputs make a page too large to read: ask for the same position
-        // in smaller pages (the cursor is a position, so any size continues it correctly).
-        if (!(error instanceof ApiError && error.code === 'response_too_large') || limit <= 1) throw error;
-        size = Math.max(1, Math.floor(limit / 2));
-        good = 0;
-        options.trace?.(`  page of ${limit} too large; asking for ${size} at a time`);
-        continue;
-      }
-      bytes += page.bytes;
-      if (options.maxBytes !== undefined && bytes > options.maxBytes) {
-        const mb = Math.round(options.maxBytes / 1024 / 1024);
-        throw new ApiError(`the pages of GET ${path} add up to more than ${mb} MB (the limit for one listing); stopped after page ${pages + 1}`, {
-          status: 200,
-          method: 'GET',
-          path,
-          hint: hints.tooLarge,
-        }, 5, 'response_too_large');
-      }
-      if (size < options.pageSize && ++good >= 10) {
-        size = Math.min(options.pageSize, size * 2);
-        good = 0;
-      }
-      let list = fresh(page.items, recent, dropped);
-      if (options.max !== undefined && items + list.length > options.max) list = list.slice(0, options.max - items);
-      items += list.length;
-      pages++;
-      const last = page.next === null || (options.max !== undefined && items >= options.max);
-      if (page.next !== null) {
-        if (page.next === cursor || seen.has(page.next)) {
-          throw new ApiError(`GET ${path}: the server returned a cursor it had returned before; stopping instead of reading the same pages again`, {
-            status: 200,
-            method: 'GET',
-            path,
-            hint: hints.badPaging,
-          }, 5, 'bad_response');
-        }
-        seen.add(page.next);
-        if (seen.size > 10_000) seen.clear();
-      }
-      // A new cursor with the same observations again is a server that does not move on.
-      const key = (item: Record<string, unknown> | null) => (item?.id === undefined ? JSON.stringify(item) : String(item.id));
-      const signature = page.items.length ? `${key(page.items[0]!)}\u0000${key(page.items[page.items.length - 1]!)}\u0000${page.items.length}` : '';
-      if (signature && signature === previous) {
-        throw new ApiError(`GET ${path}: the server returned the same page twice under different cursors; stopping instead of writing it again`, { status: 200, method: 'GET', path, hint: hints.badPaging }, 5, 'bad_response');
-      }
-      previous = signature;
-      emptyRun = list.length === 0 ? emptyRun + 1 : 0;
-      if (emptyRun >= 100 && !last) {
-        throw new ApiError(`GET ${path}: 100 empty pages in a row, each with a next cursor; stopping`, { status: 200, method: 'GET', path, hint: hints.badPaging }, 5, 'bad_response');
-      }
-      // Langfuse gives a next cursor only after a full page. A chain of pages that hold a few
-      // observations each would take a request per observation, without end: stopped.
-      sparseRun = page.next !== null && page.items.length * 10 < limit ? sparseRun + 1 : 0;
-      if (sparseRun >= 100 && !last) {
-        throw new ApiError(`GET ${path}: 100 pages in a row with fewer than a tenth of the ${limit} ${noun} asked for, each with a next cursor; stopping`, {
-          status: 200,
-          method: 'GET',
-          path,
-          hint: hints.badPaging,
-        }, 5, 'bad_response');
-      }
-      cursor = page.next;
-      yield { items: list, state: { cursor, items, pages }, last };
-      if (last) return;
-    }
+    yield* walkPages(client, query, start, options, (list) => fresh(list, recent, dropped));
   } finally {
     // Said once, however the walk ends: its last page, an error, or a caller that stopped early.
     if (dropped.count > 0) {
+      const noun = options.route?.noun ?? 'observations';
       const n = dropped.count;
       options.warn?.(`the server sent ${n === 1 ? `1 of the ${noun}` : `${n} ${noun}`} again (ids an earlier page had): dropped, so each is kept and counted once`);
     }
@@ -261,4 +174,103 @@ function fresh(list: Record<string, unknown>[], recent: RecentIds | undefined, d
     else out.push(item);
   }
   return out;
+}
+
+/** The pages themselves; `fresh` keeps the items of a page that are new. */
+async function* walkPages(
+  client: ApiClient,
+  query: Query,
+  start: WalkState,
+  options: WalkOptions,
+  fresh: (list: Record<string, unknown>[]) => Record<string, unknown>[],
+): AsyncGenerator<WalkPage> {
+  const { path, hints, noun = 'observations' } = options.route ?? OBSERVATIONS_ROUTE;
+  let { cursor, items, pages } = start;
+  const firstPage = pages;
+  const seen = new Set<string>();
+  let emptyRun = 0;
+  let sparseRun = 0;
+  let bytes = 0;
+  let previous = '';
+  let size = options.pageSize;
+  let good = 0;
+  while (options.max === undefined || items < options.max) {
+    if (options.maxPages !== undefined && pages - firstPage >= options.maxPages) {
+      throw new ApiError(`the listing has more than ${options.maxPages} pages; stopped without a partial result`, {
+        status: 200,
+        method: 'GET',
+        path,
+        hint: hints.tooManyPages,
+      }, 5, 'too_many_pages');
+    }
+    const limit = options.max === undefined ? size : Math.min(size, options.max - items);
+    let page: ObservationPage;
+    try {
+      page = await fetchObservationPage(client, { ...query, limit }, cursor, options);
+    } catch (error) {
+      // Observations with large inputs make a page too large to read: ask for the same position
+      // in smaller pages (the cursor is a position, so any size continues it correctly).
+      if (!(error instanceof ApiError && error.code === 'response_too_large') || limit <= 1) throw error;
+      size = Math.max(1, Math.floor(limit / 2));
+      good = 0;
+      options.trace?.(`  page of ${limit} too large; asking for ${size} at a time`);
+      continue;
+    }
+    bytes += page.bytes;
+    if (options.maxBytes !== undefined && bytes > options.maxBytes) {
+      const mb = Math.round(options.maxBytes / 1024 / 1024);
+      throw new ApiError(`the pages of GET ${path} add up to more than ${mb} MB (the limit for one listing); stopped after page ${pages + 1}`, {
+        status: 200,
+        method: 'GET',
+        path,
+        hint: hints.tooLarge,
+      }, 5, 'response_too_large');
+    }
+    if (size < options.pageSize && ++good >= 10) {
+      size = Math.min(options.pageSize, size * 2);
+      good = 0;
+    }
+    let list = fresh(page.items);
+    if (options.max !== undefined && items + list.length > options.max) list = list.slice(0, options.max - items);
+    items += list.length;
+    pages++;
+    const last = page.next === null || (options.max !== undefined && items >= options.max);
+    if (page.next !== null) {
+      if (page.next === cursor || seen.has(page.next)) {
+        throw new ApiError(`GET ${path}: the server returned a cursor it had returned before; stopping instead of reading the same pages again`, {
+          status: 200,
+          method: 'GET',
+          path,
+          hint: hints.badPaging,
+        }, 5, 'bad_response');
+      }
+      seen.add(page.next);
+      if (seen.size > 10_000) seen.clear();
+    }
+    // A new cursor with the same observations again is a server that does not move on.
+    const key = (item: Record<string, unknown> | null) => (item?.id === undefined ? JSON.stringify(item) : String(item.id));
+    const signature = page.items.length ? `${key(page.items[0]!)}\u0000${key(page.items[page.items.length - 1]!)}\u0000${page.items.length}` : '';
+    if (signature && signature === previous) {
+      throw new ApiError(`GET ${path}: the server returned the same page twice under different cursors; stopping instead of writing it again`, { status: 200, method: 'GET', path, hint: hints.badPaging }, 5, 'bad_response');
+    }
+    previous = signature;
+    emptyRun = list.length === 0 ? emptyRun + 1 : 0;
+    if (emptyRun >= 100 && !last) {
+      throw new ApiError(`GET ${path}: 100 empty pages in a row, each with a next cursor; stopping`, { status: 200, method: 'GET', path, hint: hints.badPaging }, 5, 'bad_response');
+    }
+    // Langfuse gives a next cursor only after a full page. A chain of pages that hold a few
+    // observations each would take a request per observation, without end: stopped.
+    sparseRun = page.next !== null && page.items.length * 10 < limit ? sparseRun + 1 : 0;
+    if (sparseRun >= 100 && !last) {
+      throw new ApiError(`GET ${path}: 100 pages in a row with fewer than a tenth of the ${limit} ${noun} asked for, each with a next cursor; stopping`, {
+        status: 200,
+        method: 'GET',
+        path,
+        hint: hints.badPaging,
+      }, 5, 'bad_response');
+    }
+    cursor = page.next;
+    yield { items: list, state: { cursor, items, pages }, last };
+    if (last) return;
+  }
 }

@@ -134,7 +134,7 @@ describe('two commands writing one file', () => {
       expect(second.stderr).toContain(`o.jsonl is being written by another llmobs command (pid ${first.pid}, since `);
       expect(second.stderr).toContain('Nothing was changed.');
     }
-    // Compared as bytes (a deep comparison of megabytes takes seconds).
+    // Compared as bytes: a deep comparison of a large Buffer is slow.
     expect(readFileSync(file).equals(before)).toBe(true);
     expect(readFileSync(`${file}.llmobs-checkpoint`, 'utf8')).toBe(checkpoint.toString('utf8'));
     release();

@@ -33,11 +33,13 @@ export interface PageOptions {
   route?: CursorRoute | undefined;
   /** Sees every answer read successfully (status and headers), e.g. to print them. */
   onResponse?: ((status: number, headers: Record<string, string | string[] | undefined>) => void) | undefined;
+  /** Says something the user should know (repeated items dropped), once, on stderr. */
+  warn?: ((line: string) => void) | undefined;
 }
 
-/** A command's retry settings as the page readers take them (--retries, its clock, --verbose). */
-export function retryOptions(ctx: Pick<Context, 'globals' | 'sleep' | 'trace'>): Pick<PageOptions, 'retries' | 'sleep' | 'trace'> {
-  return { retries: ctx.globals.retries, sleep: ctx.sleep, trace: (line) => ctx.trace(line) };
+/** A command's retry settings as the page readers take them (--retries, its clock, --verbose, its warnings). */
+export function retryOptions(ctx: Pick<Context, 'globals' | 'sleep' | 'trace' | 'out'>): Pick<PageOptions, 'retries' | 'sleep' | 'trace' | 'warn'> {
+  return { retries: ctx.globals.retries, sleep: ctx.sleep, trace: (line) => ctx.trace(line), warn: (line) => ctx.out.warn(line) };
 }
 
 /** A cursor-paged route: how to read one of its pages, and what to advise when its paging goes wrong. */
@@ -102,21 +104,86 @@ export interface WalkState {
 export const FIRST_PAGE: Readonly<WalkState> = { cursor: null, items: 0, pages: 0 };
 
 /**
+ * How many ids of the newest items a listing remembers to drop repeats, in each of two
+ * generations: the last REPEAT_WINDOW to twice that many. Langfuse pages strictly after the
+ * cursor's (start time, trace, id) tuple, so a repeat (a row not yet merged, or a server whose
+ * pages overlap) comes close to the first: a window finds it, and memory stays flat however long
+ * the export.
+ */
+export const REPEAT_WINDOW = 100_000;
+
+/** The ids of the items seen last (see REPEAT_WINDOW). */
+export class RecentIds {
+  private current = new Set<string>();
+  private previous = new Set<string>();
+
+  /** Whether `id` was seen; remembers it when not. */
+  seen(id: string): boolean {
+    if (this.current.has(id) || this.previous.has(id)) return true;
+    if (this.current.size >= REPEAT_WINDOW) {
+      this.previous = this.current;
+      this.current = new Set();
+    }
+    this.current.add(id);
+    return false;
+  }
+}
+
+/** What observationPages takes besides the route's PageOptions. */
+export interface WalkOptions extends PageOptions {
+  max?: number | undefined;
+  pageSize: number;
+  maxPages?: number | undefined;
+  /** For a caller that keeps every page in memory: the most bytes all the answers may add up to. */
+  maxBytes?: number | undefined;
+  /**
+   * An item whose id an earlier page had is dropped (the default), counted once, and the number
+   * dropped is said once through `warn` when the walk ends; 'keep' gives pages as sent.
+   */
+  repeats?: 'drop' | 'keep' | undefined;
+}
+
+type WalkPage = { items: Record<string, unknown>[]; state: WalkState; last: boolean };
+
+/**
  * Pages from `start` on until the last page or `max` items. Each yielded page carries the state
  * after it, so a caller that has stored the page can record where to continue.
  */
-export async function* observationPages(
+export async function* observationPages(client: ApiClient, query: Query, start: WalkState, options: WalkOptions): AsyncGenerator<WalkPage> {
+  const recent = options.repeats === 'keep' ? undefined : new RecentIds();
+  const dropped = { count: 0 };
+  try {
+    yield* walkPages(client, query, start, options, (list) => fresh(list, recent, dropped));
+  } finally {
+    // Said once, however the walk ends: its last page, an error, or a caller that stopped early.
+    if (dropped.count > 0) {
+      const noun = options.route?.noun ?? 'observations';
+      const n = dropped.count;
+      options.warn?.(`the server sent ${n === 1 ? `1 of the ${noun}` : `${n} ${noun}`} again (ids an earlier page had): dropped, so each is kept and counted once`);
+    }
+  }
+}
+
+/** The items whose ids were not seen before (an item without an id is kept); counts the others. */
+function fresh(list: Record<string, unknown>[], recent: RecentIds | undefined, dropped: { count: number }): Record<string, unknown>[] {
+  if (!recent) return list;
+  const out: Record<string, unknown>[] = [];
+  for (const item of list) {
+    const id = item?.id;
+    if (typeof id === 'string' && recent.seen(id)) dropped.count++;
+    else out.push(item);
+  }
+  return out;
+}
+
+/** The pages themselves; `fresh` keeps the items of a page that are new. */
+async function* walkPages(
   client: ApiClient,
   query: Query,
   start: WalkState,
-  options: PageOptions & {
-    max?: number | undefined;
-    pageSize: number;
-    maxPages?: number | undefined;
-    /** For a caller that keeps every page in memory: the most bytes all the answers may add up to. */
-    maxBytes?: number | undefined;
-  },
-): AsyncGenerator<{ items: Record<string, unknown>[]; state: WalkState; last: boolean }> {
+  options: WalkOptions,
+  fresh: (list: Record<string, unknown>[]) => Record<string, unknown>[],
+): AsyncGenerator<WalkPage> {
   const { path, hints, noun = 'observations' } = options.route ?? OBSERVATIONS_ROUTE;
   let { cursor, items, pages } = start;
   const firstPage = pages;
@@ -163,7 +230,7 @@ export async function* observationPages(
       size = Math.min(options.pageSize, size * 2);
       good = 0;
     }
-    let list = page.items;
+    let list = fresh(page.items);
     if (options.max !== undefined && items + list.length > options.max) list = list.slice(0, options.max - items);
     items += list.length;
     pages++;

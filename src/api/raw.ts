@@ -92,6 +92,8 @@ async function cursorPages(
   const items: unknown[] = [];
   const pages = observationPages(client, rest, { cursor, items: after.items, pages: after.pages }, {
     route,
+    // A raw request shows what the server sent, repeats included.
+    repeats: 'keep',
     headers,
     onResponse,
     ...retryOptions(ctx),

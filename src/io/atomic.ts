@@ -2,11 +2,12 @@
 // export's checkpoint, a listing or re-pricing written to a file. A write goes to a new temporary
 // file beside the target and is renamed over it, so a reader, or a crash, finds the old file or the
 // new one, never a part. A lock is a file created exclusively that holds its owner's pid; one left
-// by a command that died is taken over. Small files are written synchronously; a file written in
-// many pieces as data arrives (openAtomicStream) asynchronously.
+// by a command that died is taken over, and one held for a long run is kept fresh. Small files
+// are written synchronously; a file written in many pieces as data arrives (openAtomicStream)
+// asynchronously.
 // fs.promises rather than node:fs/promises: it loads on first use, and a command that only writes
 // a cache file does not need it.
-import { closeSync, constants, fstatSync, fsyncSync, lstatSync, openSync, promises as fsp, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, fsyncSync, lstatSync, openSync, promises as fsp, readFileSync, renameSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 export interface WriteOptions {
@@ -141,17 +142,36 @@ export function readRegularFileSync(path: string, limit: number, what: string): 
 }
 
 /** Another command held the lock for the whole wait. */
-export class LockHeldError extends Error {}
+export class LockHeldError extends Error {
+  constructor(
+    message: string,
+    /** The holder as its lock file says: its pid and when it took the lock (undefined when unreadable). */
+    readonly holder?: { pid: number; since: Date } | undefined,
+  ) {
+    super(message);
+  }
+}
 
-// A lock older than this is left over from a command that died (a write takes milliseconds).
+// A lock older than this is left over from a command that died (a write takes milliseconds; a
+// lock held longer is kept fresh, see keepAlive).
 const STALE_LOCK_MS = 30_000;
+// How often a lock held for a long run is touched: well within STALE_LOCK_MS.
+const KEEP_ALIVE_MS = 10_000;
+
+export interface LockOptions {
+  /**
+   * The lock is held for a long run (an export): its file is touched every few seconds, so that
+   * it never looks stale while its holder lives. The timer does not keep the process alive.
+   */
+  keepAlive?: boolean | undefined;
+}
 
 /**
  * Takes the lock file `path`, waiting up to `timeoutMs` for another command to release it, and
  * returns its release. LockHeldError when the wait ends; the file system's error when the lock
  * cannot be created at all.
  */
-export function acquireLock(path: string, timeoutMs: number): () => void {
+export function acquireLock(path: string, timeoutMs: number, options: LockOptions = {}): () => void {
   const deadline = Date.now() + timeoutMs;
   for (let attempt = 0; ; attempt++) {
     let fd: number;
@@ -160,7 +180,7 @@ export function acquireLock(path: string, timeoutMs: number): () => void {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       if (removeIfStale(path)) continue;
-      if (Date.now() >= deadline) throw new LockHeldError(`${path} is held by another command`);
+      if (Date.now() >= deadline) throw new LockHeldError(`${path} is held by another command`, holderOf(path));
       sleepSync(Math.min(5 + attempt * 5, 50));
       continue;
     }
@@ -169,13 +189,37 @@ export function acquireLock(path: string, timeoutMs: number): () => void {
     } finally {
       closeSync(fd);
     }
+    const timer = options.keepAlive
+      ? setInterval(() => {
+          try {
+            const now = new Date();
+            utimesSync(path, now, now);
+          } catch {
+            // Removed meanwhile (taken over as stale): nothing to keep.
+          }
+        }, KEEP_ALIVE_MS).unref()
+      : undefined;
     return () => {
+      if (timer) clearInterval(timer);
       try {
         unlinkSync(path);
       } catch {
         // Already removed as stale by another command: nothing to release.
       }
     };
+  }
+}
+
+/** Who holds a lock, as its file says; undefined when it cannot be read or says nothing clear. */
+function holderOf(path: string): { pid: number; since: Date } | undefined {
+  try {
+    const [pidText, timeText] = readRegularFileSync(path, 1024, 'a lock file').trim().split(' ');
+    const pid = Number(pidText);
+    const time = Number(timeText);
+    if (!Number.isInteger(pid) || pid <= 0) return undefined;
+    return { pid, since: new Date(Number.isFinite(time) && time > 0 ? time : lstatSync(path).mtimeMs) };
+  } catch {
+    return undefined;
   }
 }
 

@@ -9,7 +9,7 @@ import type { Context } from '../context.js';
 import type { InStream } from '../types.js';
 import { CliError, ExitCode, FileError, UsageError } from '../errors.js';
 import { JsonTooDeepError, jsonTextDepth, MAX_JSON_DEPTH, valueDepth } from '../core/json-depth.js';
-import { type AtomicStream, openAtomicStream, writeFileAtomic } from './atomic.js';
+import { acquireLock, type AtomicStream, LockHeldError, openAtomicStream, writeFileAtomic } from './atomic.js';
 import { InputTooLargeError, MAX_INPUT_BYTES, readAll } from './stdin.js';
 
 /** Reads a file, or stdin when the name is `-`, up to MAX_INPUT_BYTES. */
@@ -103,17 +103,47 @@ export async function writeFileWhole(path: string, text: string, shown = path): 
   }
 }
 
+/** Beside an output file: who writes it now (see lockOutput). */
+export const OUTPUT_LOCK_SUFFIX = '.llmobs-lock';
+// Long enough to see past the stale-lock rule's first second (io/atomic.ts), so that a run
+// started right after one that was killed takes its lock over instead of refusing.
+const OUTPUT_LOCK_WAIT_MS = 1_500;
+
+/**
+ * Takes the lock beside an output file (`path` absolute, `shown` as given) for a command that writes
+ * it over a long run, and returns its release. Another llmobs command writing the same file is an
+ * error (exit 6, code `output_locked`) that names its pid: two writers would mix their pages.
+ */
+export function lockOutput(path: string, shown: string): () => void {
+  const lock = `${path}${OUTPUT_LOCK_SUFFIX}`;
+  try {
+    return acquireLock(lock, OUTPUT_LOCK_WAIT_MS, { keepAlive: true });
+  } catch (error) {
+    if (error instanceof LockHeldError) {
+      const holder = error.holder ? `(pid ${error.holder.pid}, since ${error.holder.since.toISOString()})` : '(its lock file cannot be read)';
+      throw new CliError(`${shown} is being written by another llmobs command ${holder}`, ExitCode.file, 'output_locked', {
+        hint: `Nothing was changed. Wait for that command to finish, or write to another file. A lock left by a command that died is taken over; remove ${lock} by hand only if no llmobs command is running.`,
+      });
+    }
+    throw new FileError(`cannot write ${shown}: ${(error as Error).message}`);
+  }
+}
+
 /**
  * The file an output streams to (`file` as given, from the working directory): it appears whole on
  * commit(), or not at all (see openAtomicStream). Not flushed to disk: nothing relies on it surviving
  * a crash, and the command can run again. Opening or writing it fails with a file error that names it.
+ * While open, it is locked (lockOutput): a second command writing the same file stops at once.
  */
 export async function openOutputFile(ctx: Context, file: string): Promise<AtomicStream> {
   const cannotWrite = (error: unknown) => new FileError(`cannot write ${file}: ${(error as Error).message}`);
+  const path = resolve(ctx.cwd, file);
+  const release = lockOutput(path, file);
   let stream: AtomicStream;
   try {
-    stream = await openAtomicStream(resolve(ctx.cwd, file), { mode: 0o644, durable: false });
+    stream = await openAtomicStream(path, { mode: 0o644, durable: false });
   } catch (error) {
+    release();
     throw cannotWrite(error);
   }
   return {
@@ -124,7 +154,19 @@ export async function openOutputFile(ctx: Context, file: string): Promise<Atomic
         throw cannotWrite(error);
       }
     },
-    commit: () => stream.commit(),
-    discard: () => stream.discard(),
+    async commit() {
+      try {
+        await stream.commit();
+      } finally {
+        release();
+      }
+    },
+    async discard() {
+      try {
+        await stream.discard();
+      } finally {
+        release();
+      }
+    },
   };
 }

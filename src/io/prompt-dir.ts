@@ -8,6 +8,13 @@ import { isPromptFileExtension, parsePromptFile, promptNameOfPath } from '../cor
 import { validatePromptName } from '../core/prompts/name.js';
 import type { LocalPromptFile } from '../core/prompts/sync-plan.js';
 
+/**
+ * A prompt's file cannot be written where its name puts it (outside the directory, through a
+ * link that leads out of it, over something that is not a folder): that prompt is set aside,
+ * while the others are written.
+ */
+export class PromptPathError extends FileError {}
+
 /** A prompt file larger than this is refused unread (the server takes request bodies of a few MB). */
 export const MAX_PROMPT_FILE_BYTES = 8 * 1024 * 1024;
 /** Directories never searched for prompts. */
@@ -152,7 +159,7 @@ export async function writePromptFile(root: string, stem: string, extension: str
   // A name's folders must stay folders of the directory: no ".." (Windows also splits at backslashes), and
   // no symbolic link on the way that leads elsewhere (a planted `team -> /home/me/.ssh`).
   if (!isInside(resolve(root), resolve(target)) || resolve(target) === resolve(root)) {
-    throw new FileError(`cannot write the prompt '${stem}': its file would be ${target}, outside ${root}`);
+    throw new PromptPathError(`cannot write the prompt '${stem}': its file would be ${target}, outside ${root}`);
   }
   await makeFolders(root, relative(resolve(root), dirname(resolve(target))), target);
   await writeFileWhole(target, text);
@@ -161,6 +168,17 @@ export async function writePromptFile(root: string, stem: string, extension: str
     if (old !== target && (await lstat(old).catch(() => undefined))) await rm(old, { force: true });
   }
   return target;
+}
+
+/** Creates the prompts directory (and its parents) when missing; true when it was created. */
+export async function createPromptDirectory(root: string, cwd: string): Promise<boolean> {
+  if (await directoryExists(root, cwd)) return false;
+  try {
+    await mkdir(resolve(cwd, root), { recursive: true });
+  } catch (error) {
+    throw new FileError(`cannot create ${root}: ${(error as Error).message}`);
+  }
+  return true;
 }
 
 /** Creates the folders `rel` under `root` one at a time, refusing links that lead out of `root`. */
@@ -184,12 +202,12 @@ async function makeFolders(root: string, rel: string, target: string): Promise<v
     if (info.isSymbolicLink()) {
       const real = await realpath(current).catch(() => undefined);
       if (real === undefined || !isInside(realRoot, real)) {
-        throw new FileError(`cannot write ${target}: ${current} is a symbolic link to ${real ?? 'a missing path'}, outside ${root}; prompt files are written only inside the prompts directory`, {
+        throw new PromptPathError(`cannot write ${target}: ${current} is a symbolic link to ${real ?? 'a missing path'}, outside ${root}; prompt files are written only inside the prompts directory`, {
           hint: 'Replace the link with a folder, or pull into another --dir.',
         });
       }
       continue;
     }
-    if (!info.isDirectory()) throw new FileError(`cannot write ${target}: ${current} is not a folder`);
+    if (!info.isDirectory()) throw new PromptPathError(`cannot write ${target}: ${current} is not a folder`);
   }
 }

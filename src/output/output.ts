@@ -1,12 +1,13 @@
 // The one place that prints. Data goes to stdout; warnings, hints, progress and errors to stderr.
 // On a terminal: tables with headers and colour. Piped: tab-separated, no header, no colour.
-// --csv: RFC 4180 CSV with a header row. --headers / --no-headers: the header row in any of them.
+// --csv: RFC 4180 CSV with a header row, cells neutralised against CSV injection (core/csv.ts).
 // --jq: every JSON value printed goes through the filter (src/output/jq.ts) instead.
 import type { Chalk as ChalkType, ChalkInstance } from 'chalk';
 import type TableType from 'cli-table3';
 import { CliError, ExitCode } from '../errors.js';
 import { type ColorLevel, colorLevel } from './color.js';
 import { escapeJson, escapeStyledValue, escapeText, escapeValue } from './escape.js';
+import { csvField } from '../core/csv.js';
 import { fitTable } from './fit.js';
 import type { JqFilter } from './jq.js';
 import type { OutStream } from '../types.js';
@@ -382,11 +383,6 @@ function isJson(text: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled. */
-export function csvField(text: string): string {
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 const BORDERLESS = {

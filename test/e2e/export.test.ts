@@ -107,6 +107,69 @@ describe('a complete export', () => {
   });
 });
 
+describe('two commands writing one file', () => {
+  it('the second stops at once (exit 6) naming the first one\'s pid, and the first finishes whole', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let reached!: () => void;
+    const atGate = new Promise<void>((resolve) => (reached = resolve));
+    const { env, dir } = await start({
+      fault: onPage(2, () => {
+        reached();
+        return { hold: gate };
+      }),
+    });
+    const file = join(dir, 'o.jsonl');
+    const first = execa(process.execPath, [BIN, 'observations', 'export', '--output', file], { env, extendEnv: false, reject: false, stdin: 'ignore' });
+    await atGate;
+    const before = readFileSync(file);
+    const checkpoint = readFileSync(`${file}.llmobs-checkpoint`);
+    for (const args of [
+      ['observations', 'export', '--output', file, '--fields', 'core'],
+      ['observations', 'export', '--output', file, '--resume'],
+      ['observations', 'list', '--all', '--output', file],
+    ]) {
+      const second = await llmobs(args, { env });
+      expect(second.exitCode, `${args.join(' ')}\n${second.stderr}`).toBe(6);
+      expect(second.stderr).toContain(`o.jsonl is being written by another llmobs command (pid ${first.pid}, since `);
+      expect(second.stderr).toContain('Nothing was changed.');
+    }
+    // Compared as bytes: a deep comparison of a large Buffer is slow.
+    expect(readFileSync(file).equals(before)).toBe(true);
+    expect(readFileSync(`${file}.llmobs-checkpoint`, 'utf8')).toBe(checkpoint.toString('utf8'));
+    release();
+    const result = await first;
+    expect(result.exitCode, String(result.stderr)).toBe(0);
+    expect(String(result.stderr)).toContain('Exported 2,500 observations');
+    expectComplete(file);
+    expect(existsSync(`${file}.llmobs-lock`)).toBe(false);
+  });
+
+  it('a lock left by a command that was killed is taken over', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let reached!: () => void;
+    const atGate = new Promise<void>((resolve) => (reached = resolve));
+    const { env, dir } = await start({
+      fault: onPage(1, () => {
+        reached();
+        return { hold: gate };
+      }),
+    });
+    const file = join(dir, 'k.jsonl');
+    const child = execa(process.execPath, [BIN, 'observations', 'export', '--output', file], { env, extendEnv: false, reject: false, stdin: 'ignore' });
+    await atGate;
+    child.kill('SIGKILL');
+    await child;
+    release();
+    expect(existsSync(`${file}.llmobs-lock`)).toBe(true);
+    const resumed = await llmobs(['observations', 'export', '--output', file, '--resume'], { env });
+    expect(resumed.exitCode, resumed.stderr).toBe(0);
+    expectComplete(file);
+    expect(existsSync(`${file}.llmobs-lock`)).toBe(false);
+  });
+});
+
 describe('faults in the middle of an export', () => {
   it('waits as Retry-After says after a 429, then goes on', async () => {
     const { env, dir } = await start({ fault: onPage(1, { status: 429, headers: { 'retry-after': '1' }, body: JSON.stringify({ message: 'Rate limit exceeded' }) }) });

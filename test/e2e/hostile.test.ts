@@ -39,8 +39,9 @@ describe('links planted in a prompts directory', () => {
     mkdirSync(join(cwd, 'elsewhere'));
     symlinkSync('../elsewhere', join(cwd, 'prompts', 'team'));
     const pull = await cli.run(['prompts', 'pull', '--dir', 'prompts'], { cwd });
-    expect(pull.exitCode).toBe(6);
-    expect(pull.stderr).toMatch(/symbolic link to .*elsewhere.*only inside the prompts directory/);
+    // The prompt is set aside (exit 9), the others would still be written.
+    expect(pull.exitCode).toBe(9);
+    expect(pull.stderr).toMatch(/'team\/agent': cannot write .*symbolic link to .*elsewhere.*only inside the prompts directory/);
     expect(readdirSync(join(cwd, 'elsewhere'))).toEqual([]);
     expect(existsSync(join(cwd, 'prompts', 'team', 'agent.md'))).toBe(false);
   });

@@ -1,7 +1,7 @@
 // prompts pull, status and push against the local server, in-process with every request recorded:
 // pull then push sends nothing, an edit creates exactly one version, labels move without new
 // versions, references stay raw and go children first, and broken files stop everything.
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isolatedEnv, runInProcess, tempDir } from '../helpers/cli.js';
@@ -112,7 +112,7 @@ describe('prompts pull', () => {
     expect(read('prompts/plain.md')).toBe('---\nlabels:\n  - staging\n---\nno config, no tags\n');
   });
 
-  it('does not write prompts whose names differ only in case or Unicode form (one file on macOS and Windows)', async () => {
+  it('sets aside prompts whose names differ only in case or Unicode form (one file on macOS and Windows), and exits 9', async () => {
     await cli.seed({ name: 'Greeting', prompt: 'upper' });
     await cli.seed({ name: 'greeting', prompt: 'lower' });
     await cli.seed({ name: 'caf\u00e9', prompt: 'composed' });
@@ -121,14 +121,36 @@ describe('prompts pull', () => {
     write('prompts/Local.md', 'a new prompt not pushed yet\n');
     await cli.seed({ name: 'local', prompt: 'on the server' });
     const pulled = await run(['prompts', 'pull']);
-    expect(pulled.exitCode).toBe(0);
+    expect(pulled.exitCode).toBe(9);
     expect(read('prompts/other.md')).toBe('fine\n');
     for (const name of ['Greeting', 'greeting', 'caf\u00e9', 'cafe\u0301', 'local']) {
       expect(existsSync(join(cwd, `prompts/${name}.md`)), name).toBe(false);
-      expect(pulled.stdout).toContain(`${name}\t1\t\tskipped (differs from`);
+      expect(pulled.stdout).toContain(`${name}\t1\t\tset aside (differs from`);
+      expect(pulled.stderr).toContain(`  '${name}': differs from`);
     }
     expect(read('prompts/Local.md')).toBe('a new prompt not pushed yet\n');
-    expect(pulled.stderr).toContain("not written: 'Greeting', 'cafe\u0301', 'caf\u00e9', 'greeting', 'local'");
+    expect(pulled.stderr).toContain('warning: 5 prompts were set aside, not written: their names cannot be files in prompts:');
+  });
+
+  it("sets aside names that cannot be files ('..', '../x', a backslash, a folder linked out of the directory), writes the rest, and exits 9", async () => {
+    for (const name of ['..', '../escape', 'a\\..\\..\\evil', 'linked/x', 'fine/one']) await cli.seed({ name, prompt: `text of ${name}` });
+    const outside = tempDir();
+    mkdirSync(join(cwd, 'prompts'));
+    symlinkSync(outside, join(cwd, 'prompts', 'linked'));
+    const pulled = await run(['prompts', 'pull', '--json']);
+    expect(pulled.exitCode, pulled.stderr).toBe(9);
+    expect(read('prompts/fine/one.md')).toBe('text of fine/one\n');
+    expect(readdirSync(outside)).toEqual([]);
+    expect(readdirSync(dirname(cwd)).filter((name) => name === 'escape.md')).toEqual([]);
+    const rows = JSON.parse(pulled.stdout).prompts as Array<{ name: string; outcome: string; reason?: string }>;
+    expect(Object.fromEntries(rows.map((row) => [row.name, row.outcome]))).toEqual({ '..': 'set aside', '../escape': 'set aside', 'a\\..\\..\\evil': 'set aside', 'linked/x': 'set aside', 'fine/one': 'written' });
+    expect(pulled.stderr).toContain('warning: 4 prompts were set aside, not written: their names cannot be files in prompts:');
+    expect(pulled.stderr).toContain("  '..': a prompt named '..' cannot be read through the API");
+    expect(pulled.stderr).toContain("  '../escape': the name '../escape' has a folder '..'");
+    expect(pulled.stderr).toContain('has a backslash, a folder separator on Windows');
+    expect(pulled.stderr).toMatch(/ {2}'linked\/x': cannot write .* is a symbolic link to /);
+    // '..' cannot be asked for in a URL: it is set aside unread.
+    expect(pulled.sent.map((r) => r.path).filter((path) => path.startsWith('/api/public/v2/prompts/..'))).toEqual([]);
   });
 
   it('reports a named prompt that does not exist (exit 8) after writing the others', async () => {
@@ -147,6 +169,46 @@ describe('prompts status', () => {
     const status = await run(['prompts', 'status', "team a/it's new", '--dir', 'my prompts', '--label', 'staging']);
     expect(status.exitCode).toBe(0);
     expect(status.stderr).toContain("Push with: llmobs prompts push 'team a/it'\\''s new' --dir 'my prompts' --label staging");
+  });
+
+  it('suggests push only when push would go through: not while a file is broken', async () => {
+    write('prompts/new-one.md', 'a new prompt\n');
+    write('prompts/broken.yaml', 'messages:\n  - content: no role\n');
+    const status = await run(['prompts', 'status']);
+    expect(status.exitCode).toBe(2);
+    expect(status.stderr).not.toContain('Push with');
+    expect(status.stderr).toContain('Not in sync: 0 unchanged, 1 to push, 1 file with problems (below). Fix it first: push sends nothing while any file has a problem.');
+    expect(status.stderr).toContain('prompts/broken.yaml');
+    const push = await run(['prompts', 'push']);
+    expect(push.exitCode).toBe(2);
+
+    rmSync(join(cwd, 'prompts/broken.yaml'));
+    const fixed = await run(['prompts', 'status']);
+    expect(fixed.exitCode).toBe(0);
+    expect(fixed.stderr).toContain('Not in sync: 0 unchanged, 1 to push. Push with: llmobs prompts push');
+  });
+});
+
+describe('prompts as code from an empty project', () => {
+  it('pull creates the directory and says so; status is in sync and push has nothing to send; a first file then goes up', async () => {
+    const pulled = await run(['prompts', 'pull']);
+    expect(pulled.exitCode, pulled.stderr).toBe(0);
+    expect(pulled.stderr).toContain('Created prompts.\nPulled 0 prompts into prompts: 0 written, 0 overwritten, 0 unchanged.');
+    expect(existsSync(join(cwd, 'prompts'))).toBe(true);
+    const status = await run(['prompts', 'status', '--exit-code']);
+    expect(status.exitCode, status.stderr).toBe(0);
+    expect(status.stderr).toContain('In sync: 0 unchanged, 0 to push.');
+    const push = await run(['prompts', 'push']);
+    expect(push.exitCode, push.stderr).toBe(0);
+    expect(push.stderr).toContain('Nothing to push: 0 prompts unchanged.');
+    expect(writes(push.sent)).toEqual([]);
+
+    write('prompts/greeting.md', 'Hello {{name}}\n');
+    expect((await run(['prompts', 'push', '--label', 'staging'])).exitCode).toBe(0);
+    expect(await api('/api/public/v2/prompts/greeting?label=staging')).toMatchObject({ prompt: 'Hello {{name}}', version: 1 });
+    const again = await run(['prompts', 'pull']);
+    expect(again.exitCode).toBe(0);
+    expect(again.stderr).not.toContain('Created');
   });
 });
 

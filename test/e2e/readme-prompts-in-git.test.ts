@@ -1,8 +1,10 @@
 // The "Prompts in git" examples, run as written with the built binary against local servers: the
-// command examples of the README's section, and from docs/prompts-in-git.md every `run:` step of
-// the GitHub Actions workflow, the copy between regions and the model definitions commands.
+// command examples of the README's section (on a project with prompts, and on an empty one), and
+// every example of docs/prompts-in-git.md: its prompt files pushed into an empty project, its pull,
+// status and push commands, every `run:` step of both GitHub Actions workflows, the copy between
+// regions and the model definitions commands. A test checks that no block of the page is left out.
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { execa } from 'execa';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,6 +32,14 @@ function block(text: string, marker: string, lang: string): string {
   const close = text.indexOf('\n```', open + 4);
   return text.slice(open + lang.length + 4, close + 1);
 }
+
+/** Every fenced block of a Markdown text: its language and text, and the marker comment right before it. */
+function fencedBlocks(text: string): Array<{ lang: string; text: string; marker: string | undefined }> {
+  return [...text.matchAll(/(?:<!-- ([^>]*?) -->\n)?```([a-z]*)\n([\s\S]*?)\n```/g)].map((m) => ({ marker: m[1], lang: m[2]!, text: `${m[3]!}\n` }));
+}
+
+/** The prompt files the page shows (`<!-- file: PATH -->` before the block). */
+const fileExamples = (text: string) => fencedBlocks(text).flatMap((b) => (b.marker?.startsWith('file: ') ? [[b.marker.slice(6), b.text] as const] : []));
 
 /** The lines of a sh block that are commands (comments after # dropped by the shell itself). */
 const commands = (sh: string) => sh.split('\n').filter((line) => line.trim() !== '');
@@ -132,6 +142,81 @@ describe('README and docs/prompts-in-git.md: Prompts in git', { timeout: 300_000
     await seed(eu, { name: 'shared/signature', prompt: 'edited in the UI' });
     const drift = await runJob('drift');
     expect(drift.exitCode).toBe(9);
+  });
+
+  it('every block of docs/prompts-in-git.md is run by this file', () => {
+    const blocks = fencedBlocks(PAGE);
+    const sections = ['## Pull, status, push', '## Copying prompts between projects and regions', '## Model definitions in git'];
+    const runHere = new Set([...sections.map((heading) => block(PAGE, heading, 'sh')), ...fileExamples(PAGE).map(([, text]) => text)]);
+    for (const marker of ['example: prompts-in-git-workflow', 'example: promote-with-rollback']) runHere.add(block(PAGE, `<!-- ${marker} -->`, 'yaml'));
+    // A fence inside the workflow (the step summary's) is not a block of the page.
+    const left = blocks.filter((b) => b.lang !== '' && !runHere.has(b.text));
+    expect(left.map((b) => `${b.lang}: ${b.text.slice(0, 60)}`)).toEqual([]);
+    expect(fileExamples(PAGE).map(([path]) => path)).toEqual(['prompts/support/welcome.md', 'prompts/shared/signature.md', 'prompts/support/agent.yaml']);
+  });
+
+  it('from an empty project: the README commands, and the page\'s files and commands, run as written', async () => {
+    const servers = await Promise.all([startServer({ port: 0, ephemeral: true }), startServer({ port: 0, ephemeral: true })]);
+    try {
+      // The README's commands: pull creates prompts/, the new file goes up with staging.
+      const repo = tempDir('llmobs-empty-');
+      const env = isolatedEnv(keysOf(servers[0]!));
+      for (const line of commands(block(readmeSection('## Prompts in git, and promotion in CI'), '## Prompts in git', 'sh'))) {
+        const result = await sh(line, repo, env);
+        expect(result.exitCode, `${line}\n${result.stderr}`).toBe(0);
+      }
+      expect(await get(servers[0]!, '/api/public/v2/prompts/support%2Fwelcome?label=staging&resolve=false')).toMatchObject({ prompt: 'Hello {{name}}, how can we help?', version: 1 });
+
+      // The page's files in a new repository, then its commands: status says 9 (something to
+      // push, as its comment says), push sends them referenced prompt first, and all is in sync.
+      const docRepo = tempDir('llmobs-files-');
+      const docEnv = isolatedEnv(keysOf(servers[1]!));
+      for (const [path, text] of fileExamples(PAGE)) {
+        mkdirSync(dirname(join(docRepo, path)), { recursive: true });
+        writeFileSync(join(docRepo, path), text);
+      }
+      const [pull, status, push] = commands(block(PAGE, '## Pull, status, push', 'sh'));
+      for (const [line, code] of [[pull!, 0], [status!, 9], [push!, 0], [status!, 0], [pull!, 0]] as const) {
+        const result = await sh(line, docRepo, docEnv);
+        expect(result.exitCode, `${line}\n${result.stderr}`).toBe(code);
+      }
+      expect(await get(servers[1]!, '/api/public/v2/prompts/support%2Fwelcome?label=staging')).toMatchObject({ prompt: 'Hello {{name}}, thanks for writing to us.\nThe support team', config: { model: 'gpt-4o', temperature: 0 } });
+      expect(await get(servers[1]!, '/api/public/v2/prompts/support%2Fagent?label=staging')).toMatchObject({ type: 'chat', prompt: [{ role: 'system', content: 'You are a support agent.\nAnswer in {{language}}.' }, { type: 'placeholder', name: 'history' }, { role: 'user', content: '{{question}}' }] });
+    } finally {
+      await Promise.all(servers.map((server) => server.close()));
+    }
+  });
+
+  it('the promotion job with rollback runs as written: a failing smoke test puts production back', async () => {
+    await seed(us, { name: 'rollback/demo', prompt: 'version one', labels: ['production'] });
+    await seed(us, { name: 'rollback/demo', prompt: 'version two', labels: ['staging'] });
+    const workflow = parse(block(PAGE, '<!-- example: promote-with-rollback -->', 'yaml')) as { jobs: { promote: { steps: Array<{ run?: string; id?: string; if?: string }> } } };
+    const cwd = tempDir();
+    const outputs = join(cwd, 'github-output');
+    writeFileSync(outputs, '');
+    writeFileSync(join(cwd, 'smoke-test.sh'), '#!/bin/sh\necho "smoke test failed" >&2\nexit 1\n');
+    chmodSync(join(cwd, 'smoke-test.sh'), 0o755);
+    const env = { ...isolatedEnv(keysOf(us)), PROMPT: 'rollback/demo', GITHUB_OUTPUT: outputs };
+    // What GitHub Actions does with the steps: ${{ steps.promote.outputs.X }} from GITHUB_OUTPUT,
+    // and `if: failure()` steps only after a failed one.
+    const stepOutputs = () => Object.fromEntries(readFileSync(outputs, 'utf8').trim().split('\n').filter(Boolean).map((line) => line.split('=') as [string, string]));
+    let failed = false;
+    const ran: string[] = [];
+    for (const step of workflow.jobs.promote.steps) {
+      if (step.run === undefined || step.run.startsWith('npm install')) continue;
+      if (step.if !== undefined && !(step.if.startsWith('failure()') && failed)) continue;
+      if (failed && step.if === undefined) continue;
+      const script = step.run.replace(/\$\{\{ steps\.promote\.outputs\.(\w+) \}\}/g, (_, key: string) => stepOutputs()[key] ?? '');
+      const result = await sh(script, cwd, env);
+      ran.push(step.run.split('\n')[0]!);
+      if (result.exitCode !== 0) {
+        expect(step.run, `${script}\n${result.stderr}`).toBe('./smoke-test.sh');
+        failed = true;
+      }
+    }
+    expect(ran).toHaveLength(4);
+    expect(stepOutputs()).toEqual({ previous: '1', version: '2' });
+    expect(await get(us, '/api/public/v2/prompts/rollback%2Fdemo?label=production&resolve=false')).toMatchObject({ version: 1, prompt: 'version one' });
   });
 
   it('the copy between regions runs as written, and a second run sends nothing', async () => {

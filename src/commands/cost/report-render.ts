@@ -1,7 +1,7 @@
 // What cost report prints: the report as a table, with bars on a terminal, or as CSV rows; and
 // what the answer lacked.
 import type { Context } from '../../context.js';
-import { csvRow } from '../../core/observations/csv.js';
+import { csvRow } from '../../core/csv.js';
 import type { CostReport, TimeGrouping } from '../../core/spend/report.js';
 import { formatCost, formatShare, formatTokens } from '../../output/format.js';
 import { barChart } from './chart.js';

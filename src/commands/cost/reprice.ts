@@ -115,6 +115,10 @@ async function fromApi(ctx: Context, query: Query, limit: number | undefined, re
   try {
     const pages = observationPages(client, query, FIRST_PAGE, {
       ...retryOptions(ctx),
+      warn: (line) => {
+        meter.clear();
+        ctx.out.warn(line);
+      },
       max: limit,
       pageSize: OBSERVATION_PAGE_LIMIT,
       maxPages: ctx.globals.maxPages,

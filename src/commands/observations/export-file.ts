@@ -1,7 +1,8 @@
 // Writing an export to a file, page by page, with the checkpoint beside it that makes it
 // resumable (see checkpoint.ts): a new export creates the file once the first page has arrived;
 // a resumed one cuts the file back to the checkpoint's length and continues from its cursor, and
-// only when it asks for what the interrupted one asked for, from the same server and key.
+// only when it asks for what the interrupted one asked for, from the same server and key. The
+// lock beside the file (FILE.llmobs-lock) keeps a second run off it while one runs.
 import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -12,6 +13,7 @@ import { differencesFrom, type ExportRequest } from '../../core/observations/exp
 import type { FieldGroup } from '../../core/observations/fields.js';
 import { createWriter, type ItemWriter } from '../../core/observations/writer.js';
 import { CliError, FileError, UsageError } from '../../errors.js';
+import { lockOutput } from '../../io/files.js';
 import { type Checkpoint, checkpointPath, identityOf, newCheckpoint, readCheckpoint, removeCheckpoint, writeCheckpoint } from './checkpoint.js';
 import { INTERRUPTED, watchInterruption } from './interrupt.js';
 import { Meter } from './meter.js';
@@ -37,6 +39,17 @@ export interface FileTarget {
 /** Exports what `request` asks for to a file: a new export, or (--resume) the rest of one. */
 export async function exportToFile(ctx: Context, request: ExportRequest, target: FileTarget): Promise<void> {
   const output = resolve(ctx.cwd, target.output);
+  // Held from before the checkpoint is read until the export stops: a second export of the same
+  // file (or a --resume or --force of it) would interleave its pages with this one's.
+  const release = lockOutput(output, target.output);
+  try {
+    await exportLocked(ctx, request, target, output);
+  } finally {
+    release();
+  }
+}
+
+async function exportLocked(ctx: Context, request: ExportRequest, target: FileTarget, output: string): Promise<void> {
   const cpPath = checkpointPath(output);
   const existing = await readCheckpoint(cpPath);
   const client = await ctx.api();
@@ -127,7 +140,11 @@ async function writeExport(ctx: Context, client: ApiClient, output: string, show
     if (!cp.complete) {
       const state: WalkState = { cursor: cp.cursor, items: cp.items, pages: cp.pages };
       const query = { ...cp.query } as Query;
-      const pages = observationPages(client, query, state, { ...retryOptions(ctx), max: cp.max ?? undefined, pageSize: cp.pageSize })[Symbol.asyncIterator]();
+      const warn = (line: string) => {
+        meter.clear();
+        ctx.out.warn(line);
+      };
+      const pages = observationPages(client, query, state, { ...retryOptions(ctx), warn, max: cp.max ?? undefined, pageSize: cp.pageSize })[Symbol.asyncIterator]();
       for (;;) {
         const next = await interruption.race(pages.next());
         if (next === INTERRUPTED) break;
@@ -147,7 +164,11 @@ async function writeExport(ctx: Context, client: ApiClient, output: string, show
         dirty = true;
         if (page.last || performance.now() - lastDurable >= CHECKPOINT_EVERY_MS) await persist();
         meter.page(page.items.length);
-        if (interruption.interrupted || page.last) break;
+        if (interruption.interrupted || page.last) {
+          // Ends the walk, which then says what it dropped (not while a page is in flight: Ctrl-C).
+          await pages.return?.(undefined);
+          break;
+        }
       }
     }
     if (dirty) await persist();

@@ -53,7 +53,11 @@ export async function exportToStdout(ctx: Context, client: ApiClient, request: E
   await ctx.out.writeChunk(writer.header());
   let count = 0;
   try {
-    for await (const page of observationPages(client, request.query, FIRST_PAGE, { ...retryOptions(ctx), max: request.max, pageSize: request.pageSize })) {
+    const warn = (line: string) => {
+      meter.clear();
+      ctx.out.warn(line);
+    };
+    for await (const page of observationPages(client, request.query, FIRST_PAGE, { ...retryOptions(ctx), warn, max: request.max, pageSize: request.pageSize })) {
       await ctx.out.writeChunk(writer.items(page.items, count));
       count += page.items.length;
       meter.page(page.items.length);

@@ -60,7 +60,10 @@ export default defineCommand({
       const unchanged = plan.actions.length - writes.length;
       const summary = `${unchanged} unchanged, ${writes.length} to push${plan.serverOnly.length ? `, ${plan.serverOnly.length} only on the server` : ''}`;
       const push = ['llmobs prompts push', ...opts.names.map(shellQuote), ...(opts.dir === DEFAULT_PROMPT_DIR ? [] : ['--dir', shellQuote(opts.dir)]), ...opts.label.flatMap((l) => ['--label', l])];
-      ctx.out.info(inSync ? `In sync: ${summary}.` : `Not in sync: ${summary}. Push with: ${push.join(' ')}`);
+      // Push refuses while any file has a problem: it is suggested only when it would go through.
+      if (inSync) ctx.out.info(`In sync: ${summary}.`);
+      else if (problems.length > 0) ctx.out.info(`Not in sync: ${summary}, ${problems.length === 1 ? '1 file' : `${problems.length} files`} with problems (below). Fix ${problems.length === 1 ? 'it' : 'them'} first: push sends nothing while any file has a problem.`);
+      else ctx.out.info(`Not in sync: ${summary}. Push with: ${push.join(' ')}`);
     }
     if (problems.length > 0) throw fileProblemsError(problems);
     if (opts.exitCode && !inSync) ctx.exitCode = ExitCode.precondition;

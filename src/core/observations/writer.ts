@@ -2,7 +2,7 @@
 // per observation), or one JSON array (one element per line, so that line-oriented tools and
 // `cost recompute` still read it as it streams). Every piece is a string the caller writes as
 // one unit, so what is on disk is always whole items.
-import { csvField, csvRow } from './csv.js';
+import { csvField, csvRow } from '../csv.js';
 import { groupColumns, project, valueAt, type FieldSelection } from './fields.js';
 
 export const FORMATS = ['jsonl', 'csv', 'json'] as const;

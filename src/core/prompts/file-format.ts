@@ -383,13 +383,18 @@ function describe(value: unknown): string {
 
 /**
  * The relative path (with `/`) of a prompt's file, without extension, or why there is none: a
- * name whose folders would be `.`, `..` or empty cannot be a path.
+ * name whose folders would be `.`, `..` or empty, an absolute one, or one with a backslash cannot
+ * be a path inside the directory on every system.
  */
 export function promptFileStem(name: string): { ok: true; stem: string } | { ok: false; problem: string } {
+  if (name === '.' || name === '..') return { ok: false, problem: `a prompt named '${name}' cannot be read through the API (URLs drop such a path segment) nor be a file` };
+  if (name.startsWith('/')) return { ok: false, problem: `the name '${name}' is an absolute path` };
   const segments = name.split('/');
   for (const segment of segments) {
     if (segment === '' || segment === '.' || segment === '..') return { ok: false, problem: `the name '${name}' has a folder '${segment}' that cannot be a directory` };
     if (segment.includes('\0')) return { ok: false, problem: `the name '${name}' contains a NUL character` };
+    // Windows splits paths at backslashes too: 'a\\..\\..\\x' would lead out of the directory there.
+    if (segment.includes('\\')) return { ok: false, problem: `the name '${name}' has a backslash, a folder separator on Windows: its file would not be the same on every system` };
     // Directories that reading a prompt directory skips.
     if (segment === '.git' || segment === 'node_modules') return { ok: false, problem: `the name '${name}' has a folder '${segment}', which is not searched for prompt files` };
   }

@@ -2,9 +2,10 @@
 // the versions read and the directory's files come in, rows to report and files to write come out.
 //
 // For each prompt read:
-//   - a name that cannot be a path is skipped;
+//   - a name that cannot be a path inside the directory is set aside (before it is read: `..`
+//     cannot even be asked for);
 //   - a name that differs from another (read, or with a file) only in case or Unicode form is
-//     skipped: on macOS and Windows both would be one file, and a later push would give one
+//     set aside: on macOS and Windows both would be one file, and a later push would give one
 //     prompt the other's content;
 //   - several files for one prompt are kept as they are (status and push report them);
 //   - a file that says what the server has is left alone, one that differs is kept unless forced;
@@ -15,7 +16,11 @@ import { type PromptFileData, promptFileStem, sameTags, sameVersionContent, seri
 import type { PromptSelector } from './selector.js';
 import type { LocalPromptFile, ServerVersion } from './sync-plan.js';
 
-export type PullOutcome = 'written' | 'unchanged' | 'overwritten' | 'kept: differs' | 'skipped';
+/**
+ * `skipped`: not asked for (no such version); `set aside`: the prompt exists but cannot be a file
+ * here, and pull says so and exits 9.
+ */
+export type PullOutcome = 'written' | 'unchanged' | 'overwritten' | 'kept: differs' | 'skipped' | 'set aside';
 
 export interface PullRow {
   name: string;
@@ -51,6 +56,21 @@ export function pullTargets(prompts: ReadonlyArray<{ name: string; versions: rea
   return { targets, skipped };
 }
 
+/**
+ * The targets whose names can be files, and a set-aside row for each of the others (they are not
+ * read: a name such as `..` cannot be asked for in a URL).
+ */
+export function setAsideUnwritable(targets: readonly PullTarget[]): { targets: PullTarget[]; setAside: PullRow[] } {
+  const kept: PullTarget[] = [];
+  const setAside: PullRow[] = [];
+  for (const target of targets) {
+    const stem = promptFileStem(target.name);
+    if (stem.ok) kept.push(target);
+    else setAside.push({ name: target.name, version: null, file: '', outcome: 'set aside', reason: stem.problem });
+  }
+  return { targets: kept, setAside };
+}
+
 /** A version read from the server, with the prompt's tags. */
 export interface PulledPrompt {
   name: string;
@@ -70,6 +90,8 @@ export interface PullPlanInput {
 }
 
 export interface PullWrite {
+  /** The prompt's name (its row's). */
+  name: string;
   /** The file's path under the directory without its extension. */
   stem: string;
   extension: string;
@@ -82,8 +104,6 @@ export interface PullPlan {
   /** One per prompt read, in the order read. */
   rows: PullRow[];
   writes: PullWrite[];
-  /** Prompts not written because their names differ from others only in case or Unicode form. */
-  collisions: string[];
 }
 
 export function planPull(input: PullPlanInput): PullPlan {
@@ -93,18 +113,17 @@ export function planPull(input: PullPlanInput): PullPlan {
   for (const name of [...input.prompts.map((prompt) => prompt.name), ...input.pathsByName.keys()]) {
     namesByFile.set(fileKey(name), (namesByFile.get(fileKey(name)) ?? new Set()).add(name));
   }
-  const plan: PullPlan = { rows: [], writes: [], collisions: [] };
+  const plan: PullPlan = { rows: [], writes: [] };
   for (const { name, tags, version } of input.prompts) {
     const row = { name, version: version.version };
     const stem = promptFileStem(name);
     if (!stem.ok) {
-      plan.rows.push({ ...row, file: '', outcome: 'skipped', reason: stem.problem });
+      plan.rows.push({ ...row, file: '', outcome: 'set aside', reason: stem.problem });
       continue;
     }
     const sameFile = [...(namesByFile.get(fileKey(name)) ?? [])].filter((other) => other !== name);
     if (sameFile.length > 0) {
-      plan.collisions.push(name);
-      plan.rows.push({ ...row, file: '', outcome: 'skipped', reason: `differs from ${sameFile.map((n) => `'${n}'`).join(', ')} only in case or Unicode form: one file on macOS and Windows` });
+      plan.rows.push({ ...row, file: '', outcome: 'set aside', reason: `differs from ${sameFile.map((n) => `'${n}'`).join(', ')} only in case or Unicode form: one file on macOS and Windows` });
       continue;
     }
     const mine = files.get(name);
@@ -123,7 +142,7 @@ export function planPull(input: PullPlanInput): PullPlan {
       plan.rows.push({ ...row, file: `${dir}/${existing[0]}`, outcome: 'kept: differs' });
       continue;
     }
-    plan.writes.push({ stem: stem.stem, extension: file.extension, text: file.text, replaces: existing[0] });
+    plan.writes.push({ name, stem: stem.stem, extension: file.extension, text: file.text, replaces: existing[0] });
     plan.rows.push({ ...row, file: `${dir}/${stem.stem}.${file.extension}`, outcome: existing.length === 1 ? 'overwritten' : 'written' });
   }
   return plan;

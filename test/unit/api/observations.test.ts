@@ -1,9 +1,12 @@
 // Cursor paging of v2 observations at the transport (undici MockAgent, network disabled, every
 // interceptor used): --limit across pages, a malformed page asked for again, and servers that do
 // not move on (the same cursor, or the same page under a new cursor) stopped, not followed forever.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isolatedEnv, runInProcess, tempDir } from '../../helpers/cli.js';
 import { useMockAgent } from '../../helpers/mock-agent.js';
+import { RecentIds, REPEAT_WINDOW } from '../../../src/api/observations.js';
 
 const HOST = 'https://cloud.langfuse.test';
 const agent = useMockAgent();
@@ -104,5 +107,71 @@ describe('pages too large to read', () => {
     expect(result.exitCode).toBe(5);
     expect(result.stderr).toContain('more than 2 pages');
     expect(result.stdout).toBe('');
+  });
+});
+
+// Langfuse pages strictly after the cursor's (start time, trace id, id) tuple
+// (packages/shared/src/server/repositories/events.ts, applyObservationsCursorFilter): a correct
+// server never sends an id twice in one listing. One whose pages overlap must not make an export
+// write an observation twice, nor count it twice.
+describe('pages that overlap', () => {
+  const ids = (text: string) => text.trimEnd().split('\n').map((line) => JSON.parse(line).id as string);
+  const overlapping = (fields: string, limit: string) => {
+    const pool = agent().get(HOST);
+    pool.intercept({ path: path({ fields, limit }), method: 'GET' }).reply(200, page(0, 3, 'c1'));
+    pool.intercept({ path: path({ fields, limit, cursor: 'c1' }), method: 'GET' }).reply(200, page(1, 3));
+  };
+
+  it('export writes each id once, counts it once, and warns once how many were dropped', async () => {
+    overlapping('core', '3');
+    const dir = tempDir();
+    const result = await runInProcess(['observations', 'export', '--fields', 'core', '--page-size', '3', '--output', 'o.jsonl'], { env: env(), dispatcher: agent(), cwd: dir });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(ids(readFileSync(join(dir, 'o.jsonl'), 'utf8'))).toEqual(['o0', 'o1', 'o2', 'o3']);
+    expect(result.stderr).toContain('Exported 4 observations (2 pages)');
+    expect(result.stderr.match(/warning: the server sent 2 observations again \(ids an earlier page had\): dropped, so each is kept and counted once/g)).toHaveLength(1);
+
+    overlapping('core', '3');
+    const piped = await runInProcess(['observations', 'export', '--fields', 'core', '--page-size', '3'], { env: env(), dispatcher: agent() });
+    expect(ids(piped.stdout)).toEqual(['o0', 'o1', 'o2', 'o3']);
+    expect(piped.stderr).toContain('Exported 4 observations');
+    expect(piped.stderr).toContain('warning: the server sent 2 observations again');
+  });
+
+  it('list --all and --limit count distinct ids: --limit reads on until it has that many', async () => {
+    overlapping('core,basic,model,usage', '1000');
+    const all = await runInProcess(['observations', 'list', '--all', '--format', 'jsonl'], { env: env(), dispatcher: agent() });
+    expect(ids(all.stdout)).toEqual(['o0', 'o1', 'o2', 'o3']);
+    expect(all.stderr.match(/warning: the server sent 2 observations again/g)).toHaveLength(1);
+
+    const pool = agent().get(HOST);
+    pool.intercept({ path: path({ fields: 'core,basic,model,usage', limit: '4' }), method: 'GET' }).reply(200, { data: [0, 1, 1, 2].map(item), meta: { cursor: 'c1' } });
+    pool.intercept({ path: path({ fields: 'core,basic,model,usage', limit: '1', cursor: 'c1' }), method: 'GET' }).reply(200, page(3, 1, 'c2'));
+    const limited = await runInProcess(['observations', 'list', '--limit', '4', '--json'], { env: env(), dispatcher: agent() });
+    expect(JSON.parse(limited.stdout).data.map((o: { id: string }) => o.id)).toEqual(['o0', 'o1', 'o2', 'o3']);
+    expect(limited.stderr).toContain('warning: the server sent 1 of the observations again');
+  });
+
+  it('cost recompute from the API prices each generation once', async () => {
+    const generation = (i: number) => ({ ...item(i), type: 'GENERATION', providedModelName: 'gpt-4o', usageDetails: { input: 10, output: 2, total: 12 }, costDetails: { total: 0.000045 }, totalCost: 0.000045 });
+    const pool = agent().get(HOST);
+    const first = (p: string) => p.startsWith('/api/public/v2/observations?') && !p.includes('cursor=');
+    pool.intercept({ path: first, method: 'GET' }).reply(200, { data: [0, 1, 2].map(generation), meta: { cursor: 'c1' } });
+    pool.intercept({ path: (p: string) => p.startsWith('/api/public/v2/observations?') && p.includes('cursor=c1'), method: 'GET' }).reply(200, { data: [2, 3].map(generation), meta: {} });
+    const result = await runInProcess(['cost', 'recompute', '--from', '2026-04-01', '--to', '2026-06-01', '--offline', '--json'], { env: env(), dispatcher: agent() });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)[0].generations).toBe(4);
+    expect(result.stderr).toContain('warning: the server sent 1 of the observations again');
+  });
+});
+
+describe('the ids a listing remembers', () => {
+  it('find every repeat within REPEAT_WINDOW ids, and hold at most twice that many', () => {
+    const recent = new RecentIds();
+    const total = REPEAT_WINDOW * 2 + 10;
+    for (let i = 0; i < total; i++) expect(recent.seen(`id-${i}`)).toBe(false);
+    for (let i = total - REPEAT_WINDOW; i < total; i += 997) expect(recent.seen(`id-${i}`)).toBe(true);
+    // The oldest are forgotten: memory stays flat however long the export.
+    expect(recent.seen('id-0')).toBe(false);
   });
 });

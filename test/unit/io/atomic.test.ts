@@ -2,7 +2,7 @@
 // through these; their own tests check what each makes of them).
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { acquireLock, LockHeldError, NotRegularError, openAtomicStream, readRegularFileSync, temporaryTarget, writeFileAtomic } from '../../../src/io/atomic.js';
 import { tempDir } from '../../helpers/cli.js';
 
@@ -81,6 +81,36 @@ describe('acquireLock', () => {
     release();
     expect(existsSync(lock)).toBe(false);
     acquireLock(lock, 50)();
+  });
+
+  it('says who holds it: the pid and the time in its file', () => {
+    const lock = join(tempDir(), 'x.lock');
+    writeFileSync(lock, `${process.pid} 1780000000000\n`);
+    let error: unknown;
+    try {
+      acquireLock(lock, 20);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(LockHeldError);
+    expect((error as LockHeldError).holder).toEqual({ pid: process.pid, since: new Date(1780000000000) });
+  });
+
+  it('held for a long run (keepAlive), is touched so that it never looks stale while its holder lives', () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const lock = join(tempDir(), 'x.lock');
+      const release = acquireLock(lock, 20, { keepAlive: true });
+      const old = new Date(Date.now() - 25_000);
+      utimesSync(lock, old, old);
+      vi.advanceTimersByTime(10_000);
+      expect(Date.now() - statSync(lock).mtimeMs).toBeLessThan(5_000);
+      release();
+      expect(existsSync(lock)).toBe(false);
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('takes over a lock whose holder is gone, one too old, and one that is not a regular file', () => {

@@ -1,7 +1,8 @@
 // Tables as the output module prints them: CSV as RFC 4180 quotes it, --csv, --headers /
 // --no-headers, and content exact when piped.
 import { describe, expect, it } from 'vitest';
-import { csvField, Output } from '../../../src/output/output.js';
+import { csvField } from '../../../src/core/csv.js';
+import { Output } from '../../../src/output/output.js';
 import { Capture } from '../../helpers/streams.js';
 
 function output(isTTY: boolean, options: { csv?: boolean; headers?: boolean } = {}) {
@@ -27,6 +28,14 @@ describe('tables', () => {
       const { out, stdout } = output(tty, { csv: true });
       out.table(columns, rows);
       expect(stdout.text).toBe('NAME,NOTE\n"a,b","say ""hi"""\n"multi\nline",\nplain,3\n');
+    }
+  });
+
+  it('--csv neutralises cells a spreadsheet would run as formulas (OWASP), on a terminal too; plain numbers stay numbers', () => {
+    for (const tty of [false, true]) {
+      const { out, stdout } = output(tty, { csv: true });
+      out.table(columns, [['=HYPERLINK("http://evil.test")', -1.5], ['+1+cmd', '-0.25'], ['@x', '-']]);
+      expect(stdout.text).toBe(`NAME,NOTE\n"'=HYPERLINK(""http://evil.test"")",-1.5\n'+1+cmd,-0.25\n'@x,'-\n`);
     }
   });
 

@@ -22,6 +22,16 @@ describe('writers', () => {
     expect(csv.header() + csv.items(items, 0)).toBe('id,name,usageDetails\na,"x,""y""","{""input"":1}"\nb,,{}\n');
   });
 
+  it('neutralise CSV cells a spreadsheet would run as formulas, and keep the raw value in JSON and JSON Lines', () => {
+    const hostile = [{ id: '=HYPERLINK("http://evil.test")', name: '@cmd', totalCost: -0.5, usageDetails: { input: -1 } }];
+    const selection = { groups: ['core' as const], columns: ['id', 'name', 'totalCost', 'usageDetails.input'] };
+    const csv = createWriter('csv', selection);
+    expect(csv.items(hostile, 0)).toBe(`"'=HYPERLINK(""http://evil.test"")",'@cmd,-0.5,-1\n`);
+    expect(JSON.parse(createWriter('jsonl', selection).items(hostile, 0))).toEqual({ id: '=HYPERLINK("http://evil.test")', name: '@cmd', totalCost: -0.5, 'usageDetails.input': -1 });
+    const json = createWriter('json', selection);
+    expect(JSON.parse(json.header() + json.items(hostile, 0) + json.footer(1))[0].id).toBe('=HYPERLINK("http://evil.test")');
+  });
+
   it('take the format from the file name', () => {
     expect(['a.csv', 'b.JSONL', 'c.ndjson', 'd.json', 'e.txt'].map(formatOfFile)).toEqual(['csv', 'jsonl', 'jsonl', 'json', undefined]);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type PulledPrompt, planPull, type PullPlanInput, pullTargets } from '../../../../src/core/prompts/pull-plan.js';
+import { type PulledPrompt, planPull, type PullPlanInput, pullTargets, setAsideUnwritable } from '../../../../src/core/prompts/pull-plan.js';
 import type { LocalPromptFile } from '../../../../src/core/prompts/sync-plan.js';
 
 const pulled = (name: string, prompt: string, version = 1, tags: string[] = []): PulledPrompt => ({ name, tags, version: { version, labels: ['latest'], content: { type: 'text', prompt }, config: {} } });
@@ -22,10 +22,28 @@ describe('pullTargets', () => {
   });
 });
 
+describe('setAsideUnwritable', () => {
+  it('keeps the targets whose names can be files and sets the others aside unread, with the reason', () => {
+    const targets = ['ok/name', '..', '.', '../x', '/etc/passwd', 'a\\..\\x', 'a//b', 'x/.git/y'].map((name) => ({ name, selector: { label: 'latest' } as const }));
+    const result = setAsideUnwritable(targets);
+    expect(result.targets.map((t) => t.name)).toEqual(['ok/name']);
+    expect(result.setAside.map((row) => [row.name, row.outcome])).toEqual(targets.slice(1).map((t) => [t.name, 'set aside']));
+    expect(result.setAside.map((row) => row.reason)).toEqual([
+      "a prompt named '..' cannot be read through the API (URLs drop such a path segment) nor be a file",
+      "a prompt named '.' cannot be read through the API (URLs drop such a path segment) nor be a file",
+      "the name '../x' has a folder '..' that cannot be a directory",
+      "the name '/etc/passwd' is an absolute path",
+      "the name 'a\\..\\x' has a backslash, a folder separator on Windows: its file would not be the same on every system",
+      "the name 'a//b' has a folder '' that cannot be a directory",
+      "the name 'x/.git/y' has a folder '.git', which is not searched for prompt files",
+    ]);
+  });
+});
+
 describe('planPull', () => {
   it('writes a new file, leaves an equal one alone and keeps one that differs', () => {
     const result = plan([pulled('new', 'hello'), pulled('same', 'one', 2), pulled('changed', 'server')], [local('same', 'one'), local('changed', 'mine')]);
-    expect(result.writes).toEqual([{ stem: 'new', extension: 'md', text: expect.stringContaining('hello'), replaces: undefined }]);
+    expect(result.writes).toEqual([{ name: 'new', stem: 'new', extension: 'md', text: expect.stringContaining('hello'), replaces: undefined }]);
     expect(result.rows).toEqual([
       { name: 'new', version: 1, file: 'prompts/new.md', outcome: 'written' },
       { name: 'same', version: 2, file: 'prompts/same.md', outcome: 'unchanged' },
@@ -47,16 +65,16 @@ describe('planPull', () => {
     expect(plan([pulled('t', 'x', 1, ['old'])], [file]).rows[0]!.outcome).toBe('unchanged');
   });
 
-  it('skips names that differ only in case or Unicode form, and names that cannot be a path', () => {
+  it('sets aside names that differ only in case or Unicode form, and names that cannot be a path', () => {
     const result = plan([pulled('Foo', 'a'), pulled('foo', 'b'), pulled('café', 'c'), pulled('bad/../name', 'd')], [local('cafe\u0301', 'c')]);
     expect(result.writes).toEqual([]);
-    expect(result.collisions).toEqual(['Foo', 'foo', 'café']);
     expect(result.rows.map((row) => [row.name, row.outcome])).toEqual([
-      ['Foo', 'skipped'],
-      ['foo', 'skipped'],
-      ['café', 'skipped'],
-      ['bad/../name', 'skipped'],
+      ['Foo', 'set aside'],
+      ['foo', 'set aside'],
+      ['café', 'set aside'],
+      ['bad/../name', 'set aside'],
     ]);
+    expect(result.rows[0]!.reason).toBe("differs from 'foo' only in case or Unicode form: one file on macOS and Windows");
     expect(result.rows[3]!.reason).toContain("folder '..'");
   });
 

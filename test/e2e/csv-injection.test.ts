@@ -20,7 +20,8 @@ let server: RunningServer;
 let env: Record<string, string | undefined>;
 
 beforeAll(async () => {
-  server = await startServer({ port: 0, ephemeral: true });
+  // Trace names and users as a v3 SDK sends them, read back through the v3 trace list: dual mode.
+  server = await startServer({ port: 0, ephemeral: true, writeMode: 'dual' });
   const at = '2026-05-02T08:00:00.000Z';
   const batch = [
     { id: 'ev-t', type: 'trace-create', timestamp: at, body: { id: 'trace-evil', name: LINK, userId: AT, timestamp: at } },

@@ -93,7 +93,12 @@ async function runs(script: string, cwd: string, extra: Record<string, string> =
 }
 
 beforeAll(async () => {
-  server = await startServer({ port: 0, ephemeral: true });
+  // The data is what an application on a v3 SDK sent (the batch route, in dual mode); the examples
+  // then read it from the server as Langfuse v4 and Cloud run it (events_only, the default), over the
+  // same data directory.
+  const dataDir = join(tempDir('llmobs-readme-data-'), 'data');
+  const seeding = await startServer({ port: 0, dataDir, writeMode: 'dual' });
+  server = seeding;
   // Generations in May 2026 (more than a page of the export), a trace of user-42 from an hour ago
   // with the id the README reads, and one failed generation.
   const may = Array.from({ length: 1_200 }, (_, i) => {
@@ -117,6 +122,9 @@ beforeAll(async () => {
       ],
     }),
   ).toBe(207);
+  await seeding.close();
+  server = await startServer({ port: 0, dataDir });
+  expect(server.writeMode).toBe('events_only');
   // The reader's connection to the server: it fails pages of observations on cue.
   proxy = await startFaultProxy(server.url, (request) => (failPages && request.path.startsWith('/api/public/v2/observations') && request.path.includes('cursor=') ? { kind: 'answer', status: 500 } : { kind: 'pass' }));
 
@@ -239,12 +247,16 @@ describe('README shell examples', () => {
       .replace('LANGFUSE_SECRET_KEY=sk-lf-...', `LANGFUSE_SECRET_KEY=${secretKey}`);
     expect(variables).not.toContain('...');
     const server2 = { url, keys: { publicKey, secretKey } } as RunningServer;
-    const at = new Date().toISOString();
-    expect(await post(server2, '/api/public/ingestion', { batch: [{ id: 'e1', type: 'generation-create', timestamp: at, body: { id: 'local-gen', traceId: 'local-trace', name: 'answer', startTime: at, model: 'gpt-4o', input: 'Hi', output: 'Hello!' } }] })).toBe(207);
+    // What the SDKs of the README send: a generation over OTLP (the batch route is closed in events_only).
+    const nanos = `${Date.now()}000000`;
+    const attribute = (key: string, value: string) => ({ key, value: { stringValue: value } });
+    const span = { traceId: '7f3c9a2e00000000000000000000beef', spanId: '00000000000a11ce', name: 'answer', startTimeUnixNano: nanos, endTimeUnixNano: nanos, attributes: [attribute('langfuse.observation.type', 'generation'), attribute('langfuse.observation.model.name', 'gpt-4o'), attribute('langfuse.observation.input', 'Hi'), attribute('langfuse.observation.output', 'Hello!')] };
+    expect(await post(server2, '/api/public/otel/v1/traces', { resourceSpans: [{ scopeSpans: [{ scope: { name: 'langfuse-sdk' }, spans: [span] }] }] })).toBe(200);
     // The variables win over the active profile: what is read is this server's.
     const read = await runs(`${variables}${example('Record traces locally', 'llmobs traces list')}`, cwd);
-    expect(read.stdout).toContain('local-trace');
-    expect(read.stdout).toContain('local-gen');
+    expect(read.stdout).toContain('7f3c9a2e00000000000000000000beef');
+    expect(read.stdout).toMatch(/GENERATION\s+answer\s+gpt-4o/);
+    expect(read.stdout).toContain('00000000000a11ce');
     expect(existsSync(join(cwd, 'lf-data'))).toBe(true);
   });
 

@@ -33,6 +33,7 @@ export const ENTRIES = {
   server: 'src/server/index.ts',
   store: 'src/server/store/index.ts',
   ingest: 'src/server/ingest/batch.ts',
+  'ingest-routes': 'src/server/ingest/routes.ts',
   tokenizer: 'src/tokenizer/index.ts',
   catalogue: 'src/data/catalogue.ts',
   pattern: 'src/core/models/pattern.ts',

@@ -3,8 +3,11 @@
 // the caller (the local server's store, a test's fake server).
 export { MetricsQueryError } from './errors.js';
 export { type Aggregation, type MetricsQuery, parseMetricsQuery, queryRange } from './query.js';
-export { type MetricsAnswerRow, runMetricsQuery } from './run.js';
-export { aggregate } from './aggregate.js';
+export { DEFAULT_BINS, finishMetricsQuery, type MetricsAnswerRow, metricsGranularity, type MetricsGroup, runMetricsQuery } from './run.js';
+export { filterDimensionName } from './query.js';
+export type { Granularity } from './time-buckets.js';
+export { aggregate, aggregateSummary, type ValueSummary } from './aggregate.js';
 export { highCardinalityProblem, type TopNQuery } from './high-cardinality.js';
 export { millisBetween, type MetricsObservation, type MetricsRow, sumOfKeys } from './view.js';
 export type { MetricsScore, MetricsScoreRow } from './scores-view.js';
+export { metricsView } from './views.js';

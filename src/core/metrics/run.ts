@@ -24,10 +24,11 @@ interface Group {
 }
 
 const DEFAULT_ROW_LIMIT = 100;
-const DEFAULT_BINS = 10;
+/** Bins of the histogram aggregation without `config.bins`. */
+export const DEFAULT_BINS = 10;
 
 /** The granularity of the query's time dimension (`auto` resolved), or undefined without one. */
-function queryGranularity(query: MetricsQuery): Granularity | undefined {
+export function metricsGranularity(query: MetricsQuery): Granularity | undefined {
   if (!query.timeDimension) return undefined;
   const { from, to } = queryRange(query);
   return query.timeDimension.granularity === 'auto' ? granularityFor(from, to) : query.timeDimension.granularity;
@@ -109,6 +110,12 @@ function sortRows(rows: MetricsAnswerRow[], order: ReadonlyArray<{ field: string
   });
 }
 
+/** One group of an answer: its dimension values (and `time_dimension`), and each metric's value in the query's order. */
+export interface MetricsGroup {
+  dims: Record<string, unknown>;
+  values: unknown[];
+}
+
 /**
  * Answers a query over rows of its view (rows outside the query's range are skipped): the rows
  * must be the view's, observations with their traces' fields for `observations`, scores for the
@@ -117,14 +124,29 @@ function sortRows(rows: MetricsAnswerRow[], order: ReadonlyArray<{ field: string
 export function runMetricsQuery(query: MetricsQuery, rows: Iterable<MetricsRow> | Iterable<MetricsScoreRow>): MetricsAnswerRow[] {
   // The caller reads the rows of query.view; the view's readers take those.
   const view = metricsView(query.view) as MetricsView<ViewRow>;
-  const granularity = queryGranularity(query);
   const bins = query.config?.bins ?? DEFAULT_BINS;
+  const groups = [...group(query, view, rows as Iterable<ViewRow>, metricsGranularity(query)).values()].map(({ dims, values }) => ({
+    dims,
+    values: query.metrics.map(({ measure, aggregation }, i) => aggregate(values[i]!, aggregation, view.measures[measure]!.type === 'integer', bins)),
+  }));
+  return finishMetricsQuery(query, groups);
+}
+
+/**
+ * The answer from its groups, in the order their rows first appeared: named as the service
+ * names them, empty time buckets filled in (no orderBy) or sorted, cut at the row limit. A store
+ * that aggregates by itself hands its groups here.
+ */
+export function finishMetricsQuery(query: MetricsQuery, groups: Iterable<MetricsGroup>): MetricsAnswerRow[] {
+  const view = metricsView(query.view);
+  const granularity = metricsGranularity(query);
   const limit = query.config?.row_limit ?? DEFAULT_ROW_LIMIT;
-  const answer = [...group(query, view, rows as Iterable<ViewRow>, granularity).values()].map(({ dims, values }) => {
+  const answer: MetricsAnswerRow[] = [];
+  for (const { dims, values } of groups) {
     const out: MetricsAnswerRow = { ...dims };
-    for (const [i, { measure, aggregation }] of query.metrics.entries()) out[`${aggregation}_${measure}`] = aggregate(values[i]!, aggregation, view.measures[measure]!.type === 'integer', bins);
-    return out;
-  });
+    for (const [i, { measure, aggregation }] of query.metrics.entries()) out[`${aggregation}_${measure}`] = values[i];
+    answer.push(out);
+  }
   const order = query.orderBy?.length ? query.orderBy : defaultOrder(query, granularity);
   if (granularity && !query.orderBy?.length) {
     fill(query, view, answer, granularity, limit);

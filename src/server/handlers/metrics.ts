@@ -1,10 +1,11 @@
 // GET /api/public/v2/metrics (web/src/pages/api/public/v2/metrics.ts): the `observations` view
 // (what a cost report needs) and the score views. The query is the service's JSON object
-// (`query=`); the engine (src/core/metrics) checks it and answers it over the observations, or
-// the scores, of its range, which the store reads with their traces' fields.
+// (`query=`); the engine (src/core/metrics) checks it; the store aggregates observations in SQL,
+// and the engine finishes the answer. Scores, and a query on metadata, the engine answers over
+// the rows of the range, which the store reads with their traces' fields.
 import { z } from 'zod';
 import { V4_ONLY_MESSAGES } from '../../api/write-mode.js';
-import { MetricsQueryError, parseMetricsQuery, queryRange, runMetricsQuery } from '../../core/metrics/index.js';
+import { finishMetricsQuery, MetricsQueryError, parseMetricsQuery, queryRange, runMetricsQuery } from '../../core/metrics/index.js';
 import { invalidRequest, invalidRequestData, notFound, zodIssues } from '../http/errors.js';
 import type { Handler, Route } from '../http/router.js';
 import { parseQuery } from './read-query.js';
@@ -21,6 +22,9 @@ const getMetrics: Handler = (request, tx, context) => {
     const query = parseMetricsQuery(text);
     if (legacy) throw notFound(V4_ONLY_MESSAGES.metrics);
     const { from, to } = queryRange(query);
+    // Observations are aggregated in SQL; scores, and a query SQL cannot answer as the engine does, by the engine.
+    const groups = query.view === 'observations' ? tx.observations.metrics(query, from, to) : undefined;
+    if (groups) return { status: 200, body: { data: finishMetricsQuery(query, groups) } };
     const rows = query.view === 'observations' ? tx.observations.forMetrics(from, to) : tx.scores.forMetrics(from, to);
     return { status: 200, body: { data: runMetricsQuery(query, rows) } };
   } catch (error) {

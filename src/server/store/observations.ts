@@ -1,9 +1,10 @@
 // Recorded observations. Besides the whole record, each row keeps the columns lists filter and
 // sort on: the sums of input and output tokens and costs as the service's metrics and filters
 // count them, latency, time to first token, and xxHash32 of the trace id (the v2 list's order).
-import { millisBetween, type MetricsRow, sumOfKeys } from '../../core/metrics/index.js';
+import { type MetricsGroup, type MetricsQuery, millisBetween, type MetricsRow, sumOfKeys } from '../../core/metrics/index.js';
 import type { ObservationRecord } from '../records.js';
 import type { ColumnFilter } from './filter-columns.js';
+import { appearanceOrder, metricsGroups, observationMetricsSql } from './observation-metrics.js';
 import type { Statements } from './sqlite.js';
 import { type FilterSpec, where } from './where.js';
 import { eventsText, parseRecord, type WithEvents, withEvents } from './with-events.js';
@@ -153,6 +154,19 @@ export class ObservationStore {
     return this.sql
       .rows<{ record: string }>(`SELECT o.record FROM observations o ${sql} ORDER BY o.start_time DESC, o.trace_hash DESC, o.id DESC LIMIT ?`, ...params, limit)
       .map(parseRecord<ObservationRecord>);
+  }
+
+  /**
+   * A metrics query over the `observations` view aggregated in SQL, as groups for the engine to
+   * finish (finishMetricsQuery); undefined when the engine must read the rows (forMetrics).
+   */
+  metrics(query: MetricsQuery, from: string, to: string): MetricsGroup[] | undefined {
+    const built = observationMetricsSql(query, from, to);
+    if (!built) return undefined;
+    // An aggregate without GROUP BY answers one row even without rows; the engine answers none.
+    const rows = this.sql.rows<Record<string, unknown>>(built.sql, ...built.params).filter((row) => Number(row['n']) > 0);
+    appearanceOrder(built, rows, (time) => this.sql.rows(built.tie, ...built.params, time));
+    return metricsGroups(query, built, rows);
   }
 
   /** The observations that started in [from, to), with their trace's fields, one at a time. */

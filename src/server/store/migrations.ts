@@ -3,9 +3,11 @@
 // version or the next. Never edit a released migration: add one.
 //
 // Records are kept whole as JSON (`record`) beside the columns that queries filter, sort and
-// aggregate on, so a field added to a record later is kept without a migration.
+// aggregate on, so a field added to a record later is kept without a migration. Observations,
+// most of the rows, keep each field once since version 5 (observation-row.ts).
 import { FileError } from '../../errors.js';
 import type { Database } from './sqlite.js';
+import { compactObservations } from './compact-observations.js';
 import { xxHash32 } from './xxhash32.js';
 
 /** SQL to run, or a step that needs code (it runs in the migration's transaction too). */
@@ -154,6 +156,8 @@ export const MIGRATIONS: readonly Migration[] = [
     for (const pair of hashes) update.run(pair);
     db.exec('CREATE INDEX observations_by_time ON observations (start_time DESC, trace_hash DESC, id DESC)');
   },
+  // 5: observations in a compact row (observation-row.ts), every row rewritten.
+  compactObservations,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -5,8 +5,8 @@
 // this build's store, which migrates it. Prints the time and peak memory of the open, and the
 // data directory's size before and after (each checkpointed: the WAL folded into the database).
 //   node bench/migrate.mjs --from /path/to/old/dist [--observations 1000000]
-// For instance `git worktree add --detach /tmp/v4 <commit> && (cd /tmp/v4 && ln -s "$PWD/node_modules"
-// node_modules && node scripts/build.mjs)`, then `--from /tmp/v4/dist`.
+// For instance `git worktree add --detach /tmp/v4 <commit> && ln -s "$PWD/node_modules"
+// /tmp/v4/node_modules && (cd /tmp/v4 && node scripts/build.mjs)`, then `--from /tmp/v4/dist`.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

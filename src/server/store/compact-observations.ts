@@ -1,8 +1,10 @@
 // Migration 5: observations in a compact row (observation-row.ts). Until version 4 a row held
-// the whole record as JSON beside columns that repeated a score of its fields; every row is
-// rewritten, in rowid order, into a table of the new layout, which then takes the old one's name.
-// It runs in the migration's transaction: a crash or a full disk leaves the store at version 4,
-// as it was.
+// the whole record as JSON beside columns that repeated a score of its fields. The migration
+// itself renames the old table to `observations_v4` and creates the new one; then the rows move
+// over, 1,000 at a time, each step one transaction that inserts them into the new table and
+// deletes them from the old (whose pages the next steps reuse: the database never holds two
+// copies, and the WAL stays small). A crash or a full disk stops at a step boundary; the next
+// open goes on from there. An older llmobs refuses the store from the start (schema 5).
 //
 // The indexes kept, and the queries each serves:
 // - the primary key (id): a record by id (GET, ingestion's lookups and upserts, scores joined to
@@ -51,27 +53,51 @@ export const OBSERVATIONS_TABLE = (name: string) => `
     events TEXT
   )`;
 
-const INDEXES = `
-  CREATE INDEX observations_by_trace ON observations (trace_id, start_time);
-  CREATE INDEX observations_by_time ON observations (start_time DESC, trace_hash DESC, id DESC);`;
+const OLD_TABLE = 'observations_v4';
 
-/** Rows read and written per step: memory stays bounded however many there are. */
+/** The migration's own step (in its transaction): the old table set aside, the new one created. */
+export function compactObservations(db: Database): void {
+  db.exec(`
+    DROP INDEX observations_by_trace;
+    DROP INDEX observations_by_time;
+    DROP INDEX observations_by_name;
+    ALTER TABLE observations RENAME TO ${OLD_TABLE};
+    ${OBSERVATIONS_TABLE('observations')};
+    CREATE INDEX observations_by_trace ON observations (trace_id, start_time);
+    CREATE INDEX observations_by_time ON observations (start_time DESC, trace_hash DESC, id DESC);`);
+}
+
+/** Rows moved per transaction: memory and the WAL stay bounded however many there are. */
 const STEP = 1000;
 
-export function compactObservations(db: Database): void {
+/**
+ * Moves what is left in the old table into the new one, a step at a time, and drops the old
+ * table once empty. Nothing to do when there is no old table. Returns how many rows moved.
+ */
+export function moveOldObservations(db: Database): number {
+  const exists = () => db.prepare(`SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = '${OLD_TABLE}'`).raw().get() !== undefined;
+  if (!exists()) return 0;
   const projectId = (db.prepare('SELECT id FROM project LIMIT 1').raw().get() as [string] | undefined)?.[0];
-  db.exec(OBSERVATIONS_TABLE('observations_compact'));
-  const read = db.prepare('SELECT rowid AS at, * FROM observations WHERE rowid > ? ORDER BY rowid LIMIT ?');
-  const insert = db.prepare(`INSERT INTO observations_compact (${OBSERVATION_COLUMNS.join(', ')}, events) VALUES (${OBSERVATION_COLUMNS.map(() => '?').join(', ')}, ?)`);
-  let after = Number.MIN_SAFE_INTEGER;
+  const read = db.prepare(`SELECT rowid AS at, * FROM ${OLD_TABLE} ORDER BY rowid LIMIT ${STEP}`);
+  const insert = db.prepare(`INSERT INTO observations (${OBSERVATION_COLUMNS.join(', ')}, events) VALUES (${OBSERVATION_COLUMNS.map(() => '?').join(', ')}, ?)`);
+  const remove = db.prepare(`DELETE FROM ${OLD_TABLE} WHERE rowid <= ?`);
+  let moved = 0;
   for (;;) {
-    const rows = read.all([after, STEP]) as Array<Record<string, unknown> & { at: number; record: string; events: string | null }>;
-    for (const row of rows) {
-      const record = JSON.parse(row.record) as ObservationRecord;
-      insert.run([...observationParams(record, projectId, row), row.events]);
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      const rows = read.all() as Array<Record<string, unknown> & { at: number; record: string; events: string | null }>;
+      if (rows.length === 0) {
+        db.exec(`DROP TABLE ${OLD_TABLE}`);
+        db.exec('COMMIT');
+        return moved;
+      }
+      for (const row of rows) insert.run([...observationParams(JSON.parse(row.record) as ObservationRecord, projectId, row), row.events]);
+      remove.run([rows[rows.length - 1]!.at]);
+      db.exec('COMMIT');
+      moved += rows.length;
+    } catch (error) {
+      if (db.inTransaction) db.exec('ROLLBACK');
+      throw error;
     }
-    if (rows.length < STEP) break;
-    after = rows[rows.length - 1]!.at;
   }
-  db.exec(`DROP TABLE observations; ALTER TABLE observations_compact RENAME TO observations; ${INDEXES}`);
 }

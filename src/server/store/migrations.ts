@@ -7,7 +7,7 @@
 // most of the rows, keep each field once since version 5 (observation-row.ts).
 import { FileError } from '../../errors.js';
 import type { Database } from './sqlite.js';
-import { compactObservations } from './compact-observations.js';
+import { compactObservations, moveOldObservations } from './compact-observations.js';
 import { xxHash32 } from './xxhash32.js';
 
 /** SQL to run, or a step that needs code (it runs in the migration's transaction too). */
@@ -156,7 +156,8 @@ export const MIGRATIONS: readonly Migration[] = [
     for (const pair of hashes) update.run(pair);
     db.exec('CREATE INDEX observations_by_time ON observations (start_time DESC, trace_hash DESC, id DESC)');
   },
-  // 5: observations in a compact row (observation-row.ts), every row rewritten.
+  // 5: observations in a compact row (observation-row.ts); the rows move over after the
+  // migrations (moveOldObservations).
   compactObservations,
 ];
 
@@ -193,5 +194,7 @@ export function migrate(db: Database, where: string, upTo = SCHEMA_VERSION): num
       throw error;
     }
   }
+  // Rows still in the table schema 5 set aside: a store being migrated, or stopped while it was.
+  if (upTo >= 5) moveOldObservations(db);
   return found;
 }

@@ -81,43 +81,48 @@ function putV4(db: { prepare(sql: string): { run(params: unknown[]): unknown } }
 
 const QUERIED = 'id, trace_id, type, name, environment, level, version, start_time, end_time, provided_model_name, internal_model_id, prompt_name, prompt_version, input_tokens, output_tokens, total_tokens, input_cost, output_cost, total_cost, latency_ms, time_to_first_token_ms, trace_hash';
 
+function schema4Store() {
+  const memory = new MemoryStore();
+  const first = processBatch(FIRST, auth, memory, { now: NOW, count: engineCounter, newId: () => 'generated-trace' });
+  expect(first.response.errors).toEqual([]);
+  memory.apply(first.writes);
+
+  const dir = tempDir();
+  const Database = createRequire(import.meta.url)('libsql');
+  const db = new Database(join(dir, DATABASE_FILE));
+  for (const migration of MIGRATIONS.slice(0, 4)) (typeof migration === 'string' ? db.exec(migration) : migration(db));
+  db.exec(`INSERT INTO project (id, record) VALUES ('${PROJECT}', '{"id":"${PROJECT}","name":"v4","organization":{"id":"o","name":"o"},"metadata":{},"createdAt":"2026-01-01T00:00:00.000Z"}')`);
+  db.exec("INSERT INTO api_keys VALUES ('k', 'pk-lf-v4', 'sk-lf-v4', '2026-01-01T00:00:00.000Z')");
+  const stored = new Map<string, { record: ObservationRecord; log: unknown }>();
+  for (const { record, log } of first.writes.observations) stored.set(record.id, { record, log });
+  // Records of other origins: another project's, one with a field this version does not know,
+  // one updated after it was created, and a record of an early version that lacks most fields.
+  const g1 = first.writes.observations.find((o) => o.record.id === 'g1')!.record;
+  stored.set('other-project', { record: { ...g1, id: 'other-project', projectId: 'proj-elsewhere' }, log: null });
+  stored.set('extra-field', { record: { ...g1, id: 'extra-field', futureField: { a: [1, 'b'] } } as ObservationRecord, log: null });
+  stored.set('updated', { record: { ...g1, id: 'updated', updatedAt: '2026-03-02T00:00:00.000Z', input: null, metadata: {} }, log: { events: [] } });
+  for (const { record, log } of stored.values()) putV4(db, record, log);
+  const early = { id: 'early', traceId: 't1', startTime: ts(9), type: 'SPAN' };
+  db.prepare("INSERT INTO observations (id, trace_id, type, environment, level, start_time, created_at, updated_at, record, trace_hash) VALUES (?, ?, 'SPAN', 'default', 'DEFAULT', ?, ?, ?, ?, ?)").run([
+    early.id,
+    early.traceId,
+    early.startTime,
+    early.startTime,
+    early.startTime,
+    JSON.stringify(early),
+    xxHash32('t1'),
+  ]);
+  db.exec('PRAGMA user_version = 4');
+  const columnsBefore = db.prepare(`SELECT ${QUERIED} FROM observations ORDER BY id`).all();
+  const orderBefore = db.prepare('SELECT id FROM observations ORDER BY start_time DESC, trace_hash DESC, id DESC').all();
+  db.close();
+  return { dir, memory, stored, early, columnsBefore, orderBefore };
+}
+
 describe('migration 5: observations in a compact row', () => {
   it('reads back every record and event log of a schema-4 store as stored, with the same query columns and order', () => {
-    const memory = new MemoryStore();
-    const first = processBatch(FIRST, auth, memory, { now: NOW, count: engineCounter, newId: () => 'generated-trace' });
-    expect(first.response.errors).toEqual([]);
-    memory.apply(first.writes);
-
-    const dir = tempDir();
+    const { dir, memory, stored, early, columnsBefore, orderBefore } = schema4Store();
     const Database = createRequire(import.meta.url)('libsql');
-    const db = new Database(join(dir, DATABASE_FILE));
-    for (const migration of MIGRATIONS.slice(0, 4)) (typeof migration === 'string' ? db.exec(migration) : migration(db));
-    db.exec(`INSERT INTO project (id, record) VALUES ('${PROJECT}', '{"id":"${PROJECT}","name":"v4","organization":{"id":"o","name":"o"},"metadata":{},"createdAt":"2026-01-01T00:00:00.000Z"}')`);
-    db.exec("INSERT INTO api_keys VALUES ('k', 'pk-lf-v4', 'sk-lf-v4', '2026-01-01T00:00:00.000Z')");
-    const stored = new Map<string, { record: ObservationRecord; log: unknown }>();
-    for (const { record, log } of first.writes.observations) stored.set(record.id, { record, log });
-    // Records of other origins: another project's, one with a field this version does not know,
-    // one updated after it was created, and a record of an early version that lacks most fields.
-    const g1 = first.writes.observations.find((o) => o.record.id === 'g1')!.record;
-    stored.set('other-project', { record: { ...g1, id: 'other-project', projectId: 'proj-elsewhere' }, log: null });
-    stored.set('extra-field', { record: { ...g1, id: 'extra-field', futureField: { a: [1, 'b'] } } as ObservationRecord, log: null });
-    stored.set('updated', { record: { ...g1, id: 'updated', updatedAt: '2026-03-02T00:00:00.000Z', input: null, metadata: {} }, log: { events: [] } });
-    for (const { record, log } of stored.values()) putV4(db, record, log);
-    const early = { id: 'early', traceId: 't1', startTime: ts(9), type: 'SPAN' };
-    db.prepare("INSERT INTO observations (id, trace_id, type, environment, level, start_time, created_at, updated_at, record, trace_hash) VALUES (?, ?, 'SPAN', 'default', 'DEFAULT', ?, ?, ?, ?, ?)").run([
-      early.id,
-      early.traceId,
-      early.startTime,
-      early.startTime,
-      early.startTime,
-      JSON.stringify(early),
-      xxHash32('t1'),
-    ]);
-    db.exec('PRAGMA user_version = 4');
-    const columnsBefore = db.prepare(`SELECT ${QUERIED} FROM observations ORDER BY id`).all();
-    const orderBefore = db.prepare('SELECT id FROM observations ORDER BY start_time DESC, trace_hash DESC, id DESC').all();
-    db.close();
-
     const { store } = Store.open({ dataDir: dir, now: () => NOW });
     store.read((tx) => {
       for (const [id, { record, log }] of stored) {
@@ -154,6 +159,39 @@ describe('migration 5: observations in a compact row', () => {
     again.write((tx) => ingestEvents([...FIRST, ...LATER], tx, auth, new Date('2026-03-05T00:00:00.000Z')));
     expect(again.read((tx) => tx.observations.get('g2'))).toStrictEqual(before);
     again.close();
+  });
+
+  it('goes on at the next open when stopped after its first step, and leaves no old table', () => {
+    const { dir, stored } = schema4Store();
+    const Database = createRequire(import.meta.url)('libsql');
+    const db = new Database(join(dir, DATABASE_FILE));
+    // More rows than one step moves.
+    const many = db.prepare("INSERT INTO observations (id, type, environment, level, start_time, created_at, updated_at, record) VALUES (?, 'EVENT', 'default', 'DEFAULT', ?, ?, ?, ?)");
+    db.exec('BEGIN');
+    for (let i = 0; i < 2_500; i++) many.run([`many-${i}`, ts(i), ts(i), ts(i), JSON.stringify({ id: `many-${i}`, type: 'EVENT', startTime: ts(i), n: i })]);
+    db.exec('COMMIT');
+    // What a stop right after the migration's transaction leaves: schema 5, every row still in the old table.
+    db.exec('BEGIN IMMEDIATE');
+    (MIGRATIONS[4] as (db: unknown) => void)(db);
+    db.exec('PRAGMA user_version = 5; COMMIT');
+    expect(db.prepare('SELECT count(*) AS n FROM observations_v4').get().n).toBe(stored.size + 1 + 2_500);
+    expect(db.prepare('SELECT count(*) AS n FROM observations').get().n).toBe(0);
+    db.close();
+
+    const { store } = Store.open({ dataDir: dir, now: () => NOW });
+    store.read((tx) => {
+      for (const [id, { record }] of stored) expect(JSON.stringify(tx.observations.get(id))).toBe(JSON.stringify(record));
+      expect(tx.observations.count()).toBe(stored.size + 1 + 2_500);
+      for (const i of [0, 999, 1_000, 2_499]) expect(tx.observations.get(`many-${i}`)).toStrictEqual({ id: `many-${i}`, type: 'EVENT', startTime: ts(i), n: i });
+    });
+    store.close();
+    const after = new Database(join(dir, DATABASE_FILE));
+    expect(after.prepare("SELECT name FROM sqlite_schema WHERE name LIKE 'observations%' ORDER BY name").all().map((row: { name: string }) => row.name)).toEqual([
+      'observations',
+      'observations_by_time',
+      'observations_by_trace',
+    ]);
+    after.close();
   });
 
   it('reads back a record exactly as put, whatever it holds', () => {

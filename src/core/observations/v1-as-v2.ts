@@ -53,7 +53,8 @@ export function v1AsV2(o: Record<string, unknown>, groups: readonly FieldGroup[]
     modelParameters: or(o.modelParameters),
     usageDetails: or(o.usageDetails, {}),
     costDetails: or(o.costDetails, {}),
-    totalCost: or(o.calculatedTotalCost),
+    // v1 answers 0 for an observation without costs (reduceUsageOrCostDetails), v2 null.
+    totalCost: o.costDetails && typeof o.costDetails === 'object' && Object.keys(o.costDetails).length ? or(o.calculatedTotalCost) : null,
     usagePricingTierName: or(o.usagePricingTierName),
     promptId: or(o.promptId),
     promptName: or(o.promptName),

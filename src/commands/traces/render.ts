@@ -45,7 +45,8 @@ function totalsText(totals: TraceTotals): string {
   const t = totals.tokens;
   if (t.input || t.output || t.total) parts.push(`${formatTokens(t.input)} in / ${formatTokens(t.output)} out / ${formatTokens(t.total)} tokens`);
   if (totals.latencySeconds !== null) parts.push(formatSeconds(totals.latencySeconds));
-  const types = Object.entries(totals.byType).sort((a, b) => b[1] - a[1]).map(([type, n]) => `${n} ${type}`).join(', ');
+  // Most first, then by name: the same line whichever order the observations came in.
+  const types = Object.entries(totals.byType).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([type, n]) => `${n} ${type}`).join(', ');
   parts.push(`${countOf(totals.observations, 'observation')}${types ? ` (${types})` : ''}`);
   if (totals.errors) parts.push(`${totals.errors} ERROR`);
   if (totals.warnings) parts.push(`${totals.warnings} WARNING`);

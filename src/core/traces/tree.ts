@@ -36,7 +36,10 @@ function time(value: unknown): number | null {
 export function readObservation(raw: Record<string, unknown>): TraceObservation {
   const usage = lenientNumberMap(raw.usageDetails);
   const costs = lenientNumberMap(raw.costDetails);
-  const cost = lenientNumber(raw.totalCost) ?? lenientNumber(raw.calculatedTotalCost) ?? costs.total ?? null;
+  // v1 objects (the v3 trace route, the v1 list) give calculatedTotalCost 0 for an observation
+  // without costs (reduceUsageOrCostDetails in observations_converters.ts); v2 gives null.
+  const calculated = lenientNumber(raw.calculatedTotalCost);
+  const cost = lenientNumber(raw.totalCost) ?? (calculated !== null && (calculated !== 0 || Object.keys(costs).length > 0) ? calculated : null) ?? costs.total ?? null;
   const start = time(raw.startTime);
   const end = time(raw.endTime);
   const duration = start !== null && end !== null ? Math.max(0, end - start) / 1000 : lenientNumber(raw.latency);

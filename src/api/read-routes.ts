@@ -116,8 +116,10 @@ export class ReadRoutes {
       if (group !== 'traces') set('traces', 'v4', reason);
       if (group !== 'observations') set('observations', 'v2', reason);
       if (group !== 'metrics') set('metrics', 'v2', reason);
-    } else if (message === V4_ONLY_MESSAGES.observations && group === 'observations') {
-      set('traces', 'v3', 'GET /api/public/v2/observations answers that it needs a Langfuse v4 write mode (legacy)');
+    } else if (message === V4_ONLY_MESSAGES.observations) {
+      const reason = 'GET /api/public/v2/observations answers that it needs a Langfuse v4 write mode (legacy)';
+      if (group !== 'traces') set('traces', 'v3', reason);
+      if (group !== 'observations') set('observations', 'v1', reason);
     }
     const dir = cacheDirectory(this.ctx.env);
     const trace = (line: string) => this.ctx.trace(`read routes: ${line}`);

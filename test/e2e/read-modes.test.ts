@@ -6,10 +6,12 @@
 // and v2/metrics.ts refuse in legacy); what a mode cannot give is said. Run in process: the
 // commands' own e2e files run the built binary.
 import { cpSync, readFileSync } from 'node:fs';
+import { execa } from 'execa';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WriteMode } from '../../src/api/write-mode.js';
 import { type RunningServer, startServer } from '../../src/server/index.js';
+import { BIN } from '../helpers/bin.js';
 import { isolatedEnv, runInProcess, tempDir } from '../helpers/cli.js';
 import { startFaultProxy } from '../helpers/fault-proxy.js';
 
@@ -251,5 +253,72 @@ describe('cost', () => {
     expect(report.map((r: { model: string; generations: number }) => [r.model, r.generations])).toEqual(expect.arrayContaining([['gpt-4o', 1], ['gpt-4o-mini', 1]]));
     expect(JSON.parse(results.dual.stdout)).toEqual(report);
     expect(JSON.parse(results.events_only.stdout)).toEqual(report);
+  });
+});
+
+describe('the route choice', () => {
+  it('is kept per server: the second run makes no failed request, and a wrong choice is put right in the same run', async () => {
+    let target = servers.events_only.url;
+    const proxy = await startFaultProxy(() => target, () => ({ kind: 'pass' }));
+    // The copies of the store hold the same keys: one profile reaches every server through the proxy.
+    const env = isolatedEnv({ LANGFUSE_HOST: proxy.url, LANGFUSE_PUBLIC_KEY: servers.legacy.keys.publicKey, LANGFUSE_SECRET_KEY: servers.legacy.keys.secretKey });
+    const step = async (args: string[]) => {
+      const before = proxy.seen.length;
+      const result = await runInProcess(args, { env });
+      expect(result.exitCode, `${args.join(' ')}: ${result.stderr}`).toBe(0);
+      return { ...result, failed: proxy.seen.slice(before).filter((r) => r.status === 404).map((r) => r.path.split('?')[0]) };
+    };
+    try {
+      const first = await step(['traces', 'list']);
+      expect(first.failed).toEqual(['/api/public/traces']);
+      const second = await step(['traces', 'list']);
+      expect(second.failed).toEqual([]);
+      expect(second.stdout).toBe(first.stdout);
+      // The events_only answer told the other reads too.
+      expect((await step(['observations', 'list'])).failed).toEqual([]);
+      expect((await step(['cost', 'report', '--month', '2026-11'])).failed).toEqual([]);
+
+      // The server is now a legacy one (downgraded): the cached choice fails once, the other answers.
+      target = servers.legacy.url;
+      const downgraded = await step(['traces', 'list']);
+      expect(downgraded.failed).toEqual(['/api/public/v2/observations']);
+      expect(downgraded.stdout.replace('\t$0.00\t10 min', '\t\t10 min')).toBe(first.stdout);
+      expect((await step(['traces', 'list'])).failed).toEqual([]);
+      expect((await step(['observations', 'list'])).failed).toEqual([]);
+
+      // And upgraded to events_only again.
+      target = servers.events_only.url;
+      const upgraded = await step(['observations', 'list', '--verbose']);
+      expect(upgraded.failed).toEqual(['/api/public/observations']);
+      expect(upgraded.stderr).toContain('read route for observations: the v1 observations API (GET /api/public/observations) answered 404');
+      expect((await step(['traces', 'get', 'trace-a'])).failed).toEqual([]);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('traces get --json (the built binary) writes the trace while its pages are still being read', async () => {
+    const output = join(tempDir(), 'trace.json');
+    let writtenBeforeLastPage = '';
+    let pages = 0;
+    const proxy = await startFaultProxy(servers.events_only.url, (request) => {
+      // The pages, not the request for the root's input and output that follows them.
+      if (request.path.startsWith('/api/public/v2/observations?traceId=trace-h') && !request.path.includes('isRootObservation') && ++pages === 3) writtenBeforeLastPage = readFileSync(output, 'utf8');
+      return { kind: 'pass' };
+    });
+    try {
+      const env = { ...envs.events_only, LANGFUSE_HOST: proxy.url };
+      const result = await execa(process.execPath, [BIN, 'traces', 'get', 'trace-h', '--json'], { env, extendEnv: false, reject: false, stdout: { file: output } });
+      expect(result.exitCode, String(result.stderr)).toBe(0);
+    } finally {
+      await proxy.close();
+    }
+    expect(pages).toBe(3);
+    // The first page of observations at least was on stdout before the third was asked for (the
+    // second may still be on its way through the pipe).
+    expect(writtenBeforeLastPage.split('\n    {').length - 1).toBeGreaterThanOrEqual(1000);
+    const document = JSON.parse(readFileSync(output, 'utf8'));
+    expect(document.observations).toHaveLength(LARGE);
+    expect(document).toMatchObject({ name: 'agent-run', totals: { observations: LARGE, latencySeconds: 600 }, source: 'observations-v2' });
   });
 });

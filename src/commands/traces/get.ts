@@ -44,10 +44,18 @@ export default defineCommand({
     const client = await ctx.api();
     const json = ctx.globals.json;
     const columns = (ctx.io.stdout as { columns?: number }).columns;
-    const tree = new sinks.TreeSink({ io: options.io, width: ctx.out.isTTY ? (columns && columns > 40 ? columns : 100) : undefined, maxBytes: client.limits.maxListingBytes });
-    // JSON goes out as it is read; jq needs the whole document.
-    const sink = !json ? tree : ctx.globals.jq === undefined ? new sinks.JsonStreamSink(ctx) : new sinks.JsonWholeSink(ctx);
-    await loadTrace(ctx, client, id, { io: options.io, waitSeconds: options.wait ?? 0, maxObservations: options.maxObservations ?? DEFAULT_MAX_OBSERVATIONS, traceIo: json }, sink);
+    const tree = new sinks.TreeSink({ io: options.io, width: ctx.out.isTTY ? (columns && columns > 40 ? columns : 100) : undefined });
+    // JSON goes out as it is read; jq needs the whole document, and the tree every row.
+    const streamed = json && ctx.globals.jq === undefined;
+    const sink = !json ? tree : streamed ? new sinks.JsonStreamSink(ctx) : new sinks.JsonWholeSink(ctx);
+    await loadTrace(ctx, client, id, {
+      io: options.io,
+      waitSeconds: options.wait ?? 0,
+      maxObservations: options.maxObservations ?? DEFAULT_MAX_OBSERVATIONS,
+      traceIo: json,
+      maxPages: ctx.globals.maxPages,
+      maxBytes: streamed ? undefined : client.limits.maxListingBytes,
+    }, sink);
     if (!json) printTrace(ctx, tree.view(), options.io);
   },
 });

@@ -5,8 +5,9 @@
 // (core/traces/aggregate.ts); which route a server answers is remembered (api/read-routes.ts). A
 // v3 answer too large to read whole is read again in parts: the trace's fields without its
 // observations, then the observations page by page from the observations list (v2, or v1 on a
-// legacy server). At most --max-observations are read. A trace that is not there yet is asked
-// for again with --wait: ingestion is asynchronous, and a trace is readable seconds after it was sent.
+// legacy server). At most --max-observations are read, over at most --max-pages pages. A trace
+// that is not there yet is asked for again with --wait: ingestion is asynchronous, and a trace is
+// readable seconds after it was sent.
 import type { ApiClient } from '../../api/client.js';
 import { routedObservationPages } from '../../api/observation-routes.js';
 import { FIRST_PAGE, OBSERVATION_PAGE_LIMIT, OBSERVATIONS_V2_PATH, observationPages, retryOptions, type WalkPage } from '../../api/observations.js';
@@ -26,6 +27,10 @@ export interface LoadOptions {
   maxObservations: number;
   /** The sink shows the trace's own input and output even without `io` (--json). */
   traceIo: boolean;
+  /** Most pages read (--max-pages). */
+  maxPages: number;
+  /** For a sink that keeps what it is given (the tree): the most bytes the answers may add up to. */
+  maxBytes: number | undefined;
 }
 
 const V2_FIELDS = ['core', 'basic', 'time', 'model', 'usage', 'metrics', 'prompt', 'trace_context'];
@@ -112,6 +117,8 @@ async function fromV3InParts(ctx: Context, client: ApiClient, id: string, option
     ...retryOptions(ctx),
     pageSize: OBSERVATION_PAGE_LIMIT,
     max: options.maxObservations + 1,
+    maxPages: options.maxPages,
+    maxBytes: options.maxBytes,
     // v1 observations as the v3 trace route gives them.
     v1Shape: 'as-sent',
   });
@@ -127,6 +134,8 @@ async function fromV4(ctx: Context, client: ApiClient, id: string, options: Load
     ...retryOptions(ctx),
     pageSize: OBSERVATION_PAGE_LIMIT,
     max: options.maxObservations + 1,
+    maxPages: options.maxPages,
+    maxBytes: options.maxBytes,
   });
   const seen = async function* () {
     for await (const page of pages) {

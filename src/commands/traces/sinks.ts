@@ -5,7 +5,6 @@
 // answer it came in.
 import type { Context } from '../../context.js';
 import { readObservation, type TraceObservation, type TraceTotals, TotalsSum } from '../../core/traces/tree.js';
-import { CliError, ExitCode } from '../../errors.js';
 import { truncate } from '../../output/fit.js';
 
 export type TraceSource = 'traces' | 'observations-v2';
@@ -130,24 +129,22 @@ export interface TraceView {
 /**
  * The tree and the tab-separated rows need every observation before the first line (a parent
  * comes after its children, newest first): the rows are kept, their inputs and outputs with
- * --io only. Those can be large, so what they hold is bounded by `maxBytes`.
+ * --io only (cut to the terminal's width on a terminal). What the answers add up to is bounded
+ * by the listing limit (load.ts).
  */
 export class TreeSink implements TraceSink {
   private readonly sum = new TotalsSum();
   private readonly observations: TraceObservation[] = [];
   private trace: Record<string, unknown> = {};
   private source: TraceSource = 'traces';
-  private bytes = 0;
 
   /** `width`: on a terminal, inputs and outputs are cut to it as they come (undefined: kept whole). */
-  constructor(private readonly options: { io: boolean; width: number | undefined; maxBytes: number }) {}
+  constructor(private readonly options: { io: boolean; width: number | undefined }) {}
 
   private keep(value: unknown): unknown {
     if (!this.options.io || value === null || value === undefined) return undefined;
     const text = ioText(value);
-    const kept = this.options.width === undefined ? text : truncate(text.replace(/\s+/g, ' '), this.options.width);
-    this.bytes += kept.length;
-    return kept;
+    return this.options.width === undefined ? text : truncate(text.replace(/\s+/g, ' '), this.options.width);
   }
 
   async begin(head: Record<string, unknown>): Promise<void> {
@@ -161,12 +158,6 @@ export class TreeSink implements TraceSink {
       o.input = this.keep(o.input);
       o.output = this.keep(o.output);
       this.observations.push(o);
-    }
-    if (this.bytes > this.options.maxBytes) {
-      const mb = Math.round(this.options.maxBytes / 1024 / 1024);
-      throw new CliError(`the inputs and outputs of this trace's observations add up to more than ${mb} MB, more than the tree holds`, ExitCode.api, 'response_too_large', {
-        hint: 'Print it with --json, which writes each observation as it is read, or leave out --io.',
-      });
     }
   }
 

@@ -144,6 +144,8 @@ describe.each(MODES)('POST /api/public/otel/v1/traces in %s', (mode) => {
           span(trace(5), spanId(5), 1e30),
           // Both edges unusable: the time of ingestion.
           span(trace(6), spanId(6), 'abc', 'def'),
+          // A start after the end stays; the worker's IngestionService moves the end up to it.
+          span(trace(8), spanId(8), '1772359202000000000'),
           // A Date in range whose ISO form has a 6-digit year: the ingestion schema's datetime
           // refuses it, and the worker drops the observation (and its trace) with a warning.
           span(trace(7), spanId(7), 1e21),
@@ -152,6 +154,7 @@ describe.each(MODES)('POST /api/public/otel/v1/traces in %s', (mode) => {
       expect(answer).toEqual({ status: 200, body: {} });
     });
     const startOf = new Map(stored.observations.map((o) => [o.id, o.startTime]));
+    expect(stored.observations.find((o) => o.id === spanId(8))).toMatchObject({ startTime: '2026-03-01T10:00:02.000Z', endTime: '2026-03-01T10:00:02.000Z' });
     expect(Object.fromEntries(startOf)).toEqual({
       [spanId(1)]: '1970-01-01T00:00:00.000Z',
       [spanId(2)]: '1938-04-24T22:13:20.000Z',
@@ -159,8 +162,9 @@ describe.each(MODES)('POST /api/public/otel/v1/traces in %s', (mode) => {
       [spanId(4)]: '2026-03-01T10:00:01.000Z',
       [spanId(5)]: '2026-03-01T10:00:01.000Z',
       [spanId(6)]: expect.stringMatching(/^20\d\d-/),
+      [spanId(8)]: '2026-03-01T10:00:02.000Z',
     });
     expect(Date.now() - Date.parse(startOf.get(spanId(6))!)).toBeLessThan(60_000);
-    expect(stored.traces).toBe(6);
+    expect(stored.traces).toBe(7);
   });
 });

@@ -89,19 +89,24 @@ const span = (traceId: string, spanId: string, startTimeUnixNano: unknown, endTi
 const exportOf = (spans: unknown[]) => JSON.stringify({ resourceSpans: [{ scopeSpans: [{ scope: { name: 'app' }, spans }] }] });
 
 describe.each(MODES)('POST /api/public/otel/v1/traces in %s', (mode) => {
-  it('answers 200 and stores nothing when resourceSpans is not an array; 400 for a nested collection that is not one', async () => {
+  it('refuses with 400 a resourceSpans that is not a list of objects, and a nested collection that is not a list', async () => {
     const answers: Array<[unknown, number, unknown]> = [];
     const stored = await storedAfter(mode, async (server) => {
-      // web/src/pages/api/public/otel/v1/traces/index.ts returns {} only for a missing or empty
-      // resourceSpans; validateOtelSpanIds (packages/shared/src/server/otel/utils.ts) reports nothing
-      // for a value that is not an array, so the export is queued, and the worker's processToEvent
-      // makes no event of it: 200, nothing stored.
+      // Langfuse's route (web/src/pages/api/public/otel/v1/traces/index.ts) answers 200 to these and
+      // its worker then drops them: validateOtelSpanIds (packages/shared/src/server/otel/utils.ts)
+      // checks arrays only. This server refuses them in the message of that check instead, so a
+      // hand-written exporter learns at once that nothing was taken (docs/local-server.md).
       for (const resourceSpans of ['x', {}, 5, true, ['x'], [null]]) {
         const answer = await post(server, '/api/public/otel/v1/traces', JSON.stringify({ resourceSpans }));
-        answers.push([resourceSpans, answer.status, answer.body]);
+        answers.push([resourceSpans, answer.status, answer.body.error.split(' (')[0]]);
       }
+      expect((await post(server, '/api/public/otel/v1/traces', JSON.stringify({ resourceSpans: 'x' }))).body.error).toBe(
+        'Invalid OTLP trace export: 1 resource- or scope-level field(s) are present but not arrays (resourceSpans:not_an_array). resourceSpans must be a list of ResourceSpans objects. The entire export was rejected and no spans were ingested. Instrumentation scopes: unknown. This endpoint accepts OpenTelemetry traces only — if you are exporting OpenTelemetry logs, point your log exporter elsewhere.',
+      );
+      // Missing or empty is an empty export, as there.
+      for (const body of [{}, { resourceSpans: [] }, { resourceSpans: null }]) expect(await post(server, '/api/public/otel/v1/traces', JSON.stringify(body))).toEqual({ status: 200, body: {} });
     });
-    expect(answers).toEqual(answers.map(([value]) => [value, 200, {}]));
+    expect(answers).toEqual(answers.map(([value]) => [value, 400, 'Invalid OTLP trace export: 1 resource- or scope-level field(s) are present but not arrays']));
     expect(stored).toEqual({ traces: 0, observations: [], scores: 0 });
 
     // scopeSpans, spans and attributes that are present but not arrays are refused with its message.

@@ -13,6 +13,7 @@ import { UsageError } from '../errors.js';
 import { experimentRoutes } from './handlers/experiments.js';
 import { API_VERSION, healthRoutes } from './handlers/health.js';
 import { metricsRoutes } from './handlers/metrics.js';
+import { metricsDailyRoutes } from './handlers/metrics-daily.js';
 import { metricsV1Routes } from './handlers/metrics-v1.js';
 import { modelRoutes } from './handlers/models.js';
 import { observationRoutes } from './handlers/observations.js';
@@ -37,6 +38,7 @@ export const ROUTES: Route[] = [
   ...observationRoutes,
   ...metricsRoutes,
   ...metricsV1Routes,
+  ...metricsDailyRoutes,
   ...scoreRoutes,
   ...experimentRoutes,
   ...ingestRoutes,

@@ -42,7 +42,7 @@ function queryGranularity(query: MetricsQuery): Granularity | undefined {
 }
 
 /** The rows of the range that pass the filters, by their dimensions' values (and bucket), in order of first appearance. */
-function group<Row>(query: MetricsQuery, view: MetricsView<Row>, rows: Iterable<Row>, granularity: Granularity | undefined, version: ApiVersion): Map<string, Group> {
+function group<Row>(query: MetricsQuery, view: MetricsView<Row>, rows: Iterable<Row>, granularity: Granularity | undefined, version: ApiVersion, maxGroups: number): Map<string, Group> {
   const { from, to } = queryRange(query);
   const start = Date.parse(from);
   const end = Date.parse(to);
@@ -61,6 +61,8 @@ function group<Row>(query: MetricsQuery, view: MetricsView<Row>, rows: Iterable<
     if (!entry) {
       entry = { dims, values: query.metrics.map(() => []) };
       groups.set(key, entry);
+      // Stop before holding more groups than can be answered.
+      if (groups.size > maxGroups) throw new MetricsResourceError();
     }
     for (const [i, { measure }] of query.metrics.entries()) entry.values[i]!.push(view.measures[measure]!.value(row));
   }
@@ -131,7 +133,8 @@ export function runMetricsQuery(query: MetricsQuery, rows: Iterable<MetricsRow> 
   const bins = query.config?.bins ?? DEFAULT_BINS;
   const given = query.config?.row_limit;
   const limit = given ?? (version === 'v1' ? MAX_V1_ROWS + 1 : DEFAULT_ROW_LIMIT);
-  const answer = [...group(query, view, source as Iterable<ViewRow>, granularity, version).values()].map(({ dims, values }) => {
+  const unbounded = given === undefined && version === 'v1';
+  const answer = [...group(query, view, source as Iterable<ViewRow>, granularity, version, unbounded ? MAX_V1_ROWS : Infinity).values()].map(({ dims, values }) => {
     const out: MetricsAnswerRow = { ...dims };
     for (const [i, { measure, aggregation }] of query.metrics.entries()) out[`${aggregation}_${measure}`] = aggregate(values[i]!, aggregation, view.measures[measure]!.type === 'integer', bins);
     return out;
@@ -146,7 +149,7 @@ export function runMetricsQuery(query: MetricsQuery, rows: Iterable<MetricsRow> 
   } else {
     sortRows(answer, order);
   }
-  if (given === undefined && version === 'v1' && answer.length > MAX_V1_ROWS) throw new MetricsResourceError();
+  if (unbounded && answer.length > MAX_V1_ROWS) throw new MetricsResourceError();
   return answer.slice(0, limit);
 }
 

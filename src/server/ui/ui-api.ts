@@ -1,0 +1,25 @@
+// The UI's own endpoints, for what the public API has no route for.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type InternalApi, sendJson } from './internal-api.js';
+import { listTraces } from './traces-list.js';
+
+type UiHandler = (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void>;
+
+export function uiRoutes(api: InternalApi): UiHandler {
+  const { context } = api;
+  return async (req, res, url) => {
+    const method = (req.method ?? 'GET').toUpperCase();
+    if (url.pathname === '/ui/api/info' && method === 'GET') {
+      req.resume();
+      sendJson(res, { status: 200, body: { project: { id: context.store.project.id, name: context.store.project.name }, writeMode: context.writeMode } });
+      return;
+    }
+    if (url.pathname === '/ui/api/traces' && method === 'GET') {
+      req.resume();
+      sendJson(res, listTraces(api, url.searchParams));
+      return;
+    }
+    req.resume();
+    sendJson(res, { status: 404, body: { message: `Not found: ${method} ${url.pathname}` } });
+  };
+}

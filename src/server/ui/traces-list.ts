@@ -25,12 +25,18 @@ interface TraceRow {
   totalCost: number;
 }
 
-export type TracesPage = { status: 200; body: { data: Array<TraceRow & { totalTokens: number }>; nextCursor: string | null } } | { status: number; body?: unknown };
+export interface TracesBody {
+  data: Array<TraceRow & { totalTokens: number }>;
+  nextCursor: string | null;
+}
+
+/** A page (`ok`), or the error answer of the list route. */
+export type TracesPage = { ok: true; status: 200; body: TracesBody } | { ok: false; status: number; body?: unknown };
 
 export function listTraces(api: InternalApi, params: URLSearchParams): TracesPage {
   const limit = Math.min(MAX_LIMIT, Math.max(1, Number(params.get('limit') ?? 50) || 50));
   const cursor = decodeCursor(params.get('cursor'));
-  if (cursor === null) return { status: 400, body: { message: 'cursor: not one this server gave' } };
+  if (cursor === null) return { ok: false, status: 400, body: { message: 'cursor: not one this server gave' } };
   const query = new URLSearchParams({ orderBy: 'timestamp.desc', fields: 'core,metrics', page: '1', limit: String(Math.min(MAX_LIMIT, limit + (cursor?.seen.length ?? 0) + 1)) });
   for (const key of FILTERS) for (const value of params.getAll(key)) if (value !== '') query.append(key, value);
   if (cursor) {
@@ -40,7 +46,7 @@ export function listTraces(api: InternalApi, params: URLSearchParams): TracesPag
     if (!given || Date.parse(given) > Date.parse(to)) query.set('toTimestamp', to);
   }
   const reply = api.call('GET', '/api/public/traces', query);
-  if (reply.status !== 200) return reply;
+  if (reply.status !== 200) return { ok: false, ...reply };
   const seen = new Set(cursor?.seen ?? []);
   const rows = (reply.body as { data: TraceRow[] }).data.filter((row) => !(cursor && row.timestamp === cursor.at && seen.has(row.id)));
   const page = rows.slice(0, limit);
@@ -51,7 +57,7 @@ export function listTraces(api: InternalApi, params: URLSearchParams): TracesPag
     nextCursor = encodeCursor({ at: last.timestamp, seen: last.timestamp === cursor?.at ? [...seen, ...atLast] : atLast });
   }
   const tokens = api.context.store.read((tx) => new Map(page.map((row) => [row.id, totalTokens(tx.observations.ofTrace(row.id))])));
-  return { status: 200, body: { data: page.map((row) => ({ ...pick(row), totalTokens: tokens.get(row.id) ?? 0 })), nextCursor } };
+  return { ok: true, status: 200, body: { data: page.map((row) => ({ ...pick(row), totalTokens: tokens.get(row.id) ?? 0 })), nextCursor } };
 }
 
 function pick(row: TraceRow): TraceRow {

@@ -1,6 +1,7 @@
 // The UI's own endpoints, for what the public API has no route for.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type InternalApi, sendJson } from './internal-api.js';
+import { exportTraces, isExportFormat } from './export.js';
 import { listTraces } from './traces-list.js';
 
 type UiHandler = (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void>;
@@ -16,8 +17,15 @@ export function uiRoutes(api: InternalApi): UiHandler {
     }
     if (url.pathname === '/ui/api/traces' && method === 'GET') {
       req.resume();
-      sendJson(res, listTraces(api, url.searchParams));
+      const { status, body } = listTraces(api, url.searchParams);
+      sendJson(res, { status, body });
       return;
+    }
+    if (url.pathname === '/ui/api/export/traces' && method === 'GET') {
+      req.resume();
+      const format = url.searchParams.get('format');
+      if (!isExportFormat(format)) return sendJson(res, { status: 400, body: { message: 'format: csv, json or jsonl' } });
+      return exportTraces(api, res, url.searchParams, format);
     }
     req.resume();
     sendJson(res, { status: 404, body: { message: `Not found: ${method} ${url.pathname}` } });

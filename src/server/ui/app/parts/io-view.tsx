@@ -23,8 +23,19 @@ function textOf(content: unknown): string | undefined {
   return undefined;
 }
 
-export function IoView({ title, value }: { title: string; value: unknown }) {
+/** Input and output often arrive as JSON in a string (OpenTelemetry attributes are strings). */
+function parsed(value: unknown): unknown {
+  if (typeof value !== 'string' || !/^\s*[[{]/.test(value)) return value;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return value;
+  }
+}
+
+export function IoView({ title, value: given }: { title: string; value: unknown }) {
   const [raw, setRaw] = useState(false);
+  const value = parsed(given);
   if (value === null || value === undefined) return null;
   const messages = asMessages(value);
   return (

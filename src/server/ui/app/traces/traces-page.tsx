@@ -46,7 +46,7 @@ export function TracesPage({ query }: { query: URLSearchParams }) {
   const [cursors, setCursors] = useState<string[]>([]);
   const cursor = cursors[cursors.length - 1];
   const key = JSON.stringify([filter, cursor]);
-  const { data, error, loading } = useData(key, () =>
+  const { data, error, loading, reload } = useData(key, () =>
     api.get<{ data: TraceRow[]; nextCursor: string | null }>('/ui/api/traces', {
       ...filter,
       fromTimestamp: toIso(filter.fromTimestamp),
@@ -61,7 +61,9 @@ export function TracesPage({ query }: { query: URLSearchParams }) {
     const next: Record<string, string | undefined> = {};
     for (const { key: k } of FIELDS) next[k] = String(form.get(k) ?? '') || undefined;
     setCursors([]);
-    navigate(['traces'], next);
+    // The same filter again reads the list again: new traces may have come in.
+    if (JSON.stringify(next) === JSON.stringify(filter)) reload();
+    else navigate(['traces'], next);
   };
 
   const exportQuery = new URLSearchParams();

@@ -2,7 +2,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type InternalApi, sendJson } from './internal-api.js';
 import { exportTraces, isExportFormat } from './export.js';
+import { testModelMatch } from './model-match.js';
 import { listTraces } from './traces-list.js';
+import { readBody } from '../http/body.js';
+import { HttpError } from '../http/errors.js';
 
 type UiHandler = (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void>;
 
@@ -27,7 +30,24 @@ export function uiRoutes(api: InternalApi): UiHandler {
       if (!isExportFormat(format)) return sendJson(res, { status: 400, body: { message: 'format: csv, json or jsonl' } });
       return exportTraces(api, res, url.searchParams, format);
     }
+    if (url.pathname === '/ui/api/models/match' && method === 'POST') {
+      const body = await readJson(req);
+      return sendJson(res, body instanceof HttpError ? { status: body.status, body: body.body ?? { message: body.message } } : testModelMatch(api, body));
+    }
     req.resume();
     sendJson(res, { status: 404, body: { message: `Not found: ${method} ${url.pathname}` } });
   };
+}
+
+/** A small JSON body, or the error that refused it. */
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  try {
+    return (await readBody(req, 256 * 1024, '256kb', false)).parsed;
+  } catch (error) {
+    if (error instanceof HttpError) {
+      req.resume();
+      return error;
+    }
+    throw error;
+  }
 }

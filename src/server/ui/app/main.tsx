@@ -3,6 +3,8 @@ import { render } from 'preact';
 import { href, useLocation } from './router.js';
 import { TracesPage } from './traces/traces-page.js';
 import { TracePage } from './traces/trace-page.js';
+import { ModelPage } from './models/model-page.js';
+import { ModelsPage } from './models/models-page.js';
 import './style.css';
 
 const SECTIONS = [
@@ -34,6 +36,7 @@ function App() {
 
 function page(section: string, id: string | undefined, query: URLSearchParams) {
   if (section === 'traces') return id ? <TracePage id={id} /> : <TracesPage query={query} />;
+  if (section === 'models') return id ? <ModelPage id={id} /> : <ModelsPage />;
   return <p>Not found.</p>;
 }
 

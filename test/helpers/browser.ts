@@ -26,6 +26,11 @@ export interface UiSession {
   context: BrowserContext;
   /** Console errors, page errors and refused requests so far. */
   problems: string[];
+  /**
+   * Declares one console error the test causes on purpose (the browser logs every error answer
+   * to a request, e.g. a 409 the page shows): it is taken off the problems once, at the end.
+   */
+  expectConsoleError(pattern: RegExp): void;
   /** Checks that nothing went wrong in the page, then stops the browser and the server. */
   close(): Promise<void>;
 }
@@ -58,15 +63,25 @@ export async function openUi(args: string[] = []): Promise<UiSession> {
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
     await page.goto(server.uiUrl);
     const opened = browser;
+    const expected: RegExp[] = [];
     return {
       server,
       env: { ...env, LANGFUSE_HOST: server.url, LANGFUSE_PUBLIC_KEY: server.publicKey, LANGFUSE_SECRET_KEY: server.secretKey },
       page,
       context,
       problems,
+      expectConsoleError(pattern) {
+        expected.push(pattern);
+      },
       async close() {
         try {
-          expect(problems).toEqual([]);
+          const left = [...problems];
+          for (const pattern of expected) {
+            const at = left.findIndex((problem) => problem.startsWith('console error: ') && pattern.test(problem));
+            expect(at, `an expected console error ${pattern}`).toBeGreaterThanOrEqual(0);
+            left.splice(at, 1);
+          }
+          expect(left).toEqual([]);
         } finally {
           await opened.close();
           process.child.kill('SIGTERM');

@@ -6,45 +6,98 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readBody } from '../http/body.js';
 import { HttpError } from '../http/errors.js';
 import { type HandlerContext, matchRoute, type Route, type ServerReply, type ServerRequest } from '../http/router.js';
+import type { Tx } from '../store/index.js';
 
 const WRITABLE = [/^\/api\/public\/models(\/[^/]+)?$/, /^\/api\/public\/v2\/prompts(\/.*)?$/];
 const BODY_LIMIT = 1024 * 1024;
 
+export type Call = (method: string, path: string, query?: URLSearchParams, body?: unknown) => ServerReply;
+
 export interface InternalApi {
-  /** One call, as the route's handler answers it (errors too). */
-  call(method: string, path: string, query?: URLSearchParams, body?: unknown): ServerReply;
+  /** One call, as the route's handler answers it (errors too), in a transaction of its own. */
+  call: Call;
+  /**
+   * Calls in one write transaction: what `fn` read is still so when its writes commit. A reply
+   * with an error does not undo the calls before it; `fn` throws to undo them.
+   */
+  atomically<T>(fn: (call: Call) => T): T;
+  /** Reads in one read transaction: one consistent state. */
+  reading<T>(fn: (call: Call) => T): T;
   context: HandlerContext;
 }
 
 export function internalApi(routes: readonly Route[], context: HandlerContext): InternalApi {
   const key = context.store.apiKeys[0];
-  return {
-    context,
-    call(method, path, query = new URLSearchParams(), body = {}) {
-      const match = matchRoute(routes, method, path);
-      if (!match) return { status: 404, body: { message: `Route not found: ${method} ${path}` } };
-      if (!match.handler) return { status: 405, body: { message: 'Method not allowed' } };
-      const handler = match.handler;
-      const request: ServerRequest = {
-        method,
-        path,
-        params: match.params,
-        query,
-        headers: {},
-        body,
-        rawBody: Buffer.from(JSON.stringify(body ?? {})),
-        key,
-        accessLevel: 'project',
-      };
+  /** The route's answer to one call inside `tx`; the caller chooses the transaction. */
+  const prepare = (method: string, path: string, query = new URLSearchParams(), body: unknown = {}): ((tx: Tx) => ServerReply) | ServerReply => {
+    const match = matchRoute(routes, method, path);
+    if (!match) return { status: 404, body: { message: `Route not found: ${method} ${path}` } };
+    if (!match.handler) return { status: 405, body: { message: 'Method not allowed' } };
+    const handler = match.handler;
+    const request: ServerRequest = {
+      method,
+      path,
+      params: match.params,
+      query,
+      headers: {},
+      body,
+      rawBody: Buffer.from(JSON.stringify(body ?? {})),
+      key,
+      accessLevel: 'project',
+    };
+    return (tx) => {
       try {
-        return method === 'GET' ? context.store.read((tx) => handler(request, tx, context)) : context.store.write((tx) => handler(request, tx, context));
+        return handler(request, tx, context);
       } catch (error) {
         if (error instanceof HttpError) return { status: error.status, body: error.body ?? { message: error.text ?? error.message } };
         throw error;
       }
+    };
+  };
+  /** Calls inside `tx`; `only`: the one method allowed (a read transaction takes no writes). */
+  const within =
+    (tx: Tx, only?: string): Call =>
+    (method, path, query, body) => {
+      if (only && method !== only) return { status: 405, body: { message: `${method} in a read` } };
+      const run = prepare(method, path, query, body);
+      return typeof run === 'function' ? run(tx) : run;
+    };
+  return {
+    context,
+    call(method, path, query, body) {
+      const run = prepare(method, path, query, body);
+      if (typeof run !== 'function') return run;
+      // A handler that throws HttpError rolls its writes back before its answer is returned.
+      return method === 'GET' ? context.store.read(run) : writeOrAnswer(context, run);
+    },
+    atomically(fn) {
+      return context.store.write((tx) => fn(within(tx)));
+    },
+    reading(fn) {
+      return context.store.read((tx) => fn(within(tx, 'GET')));
     },
   };
 }
+
+/** Runs a write; an error answer rolls back what the handler wrote before it. */
+function writeOrAnswer(context: HandlerContext, run: (tx: Tx) => ServerReply): ServerReply {
+  let failed: ServerReply | undefined;
+  try {
+    return context.store.write((tx) => {
+      const reply = run(tx);
+      if (reply.status >= 400) {
+        failed = reply;
+        throw new RolledBack();
+      }
+      return reply;
+    });
+  } catch (error) {
+    if (error instanceof RolledBack && failed) return failed;
+    throw error;
+  }
+}
+
+class RolledBack extends Error {}
 
 /** `/api/public/...` on the UI's port, for the UI's pages. */
 export async function forward(api: InternalApi, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {

@@ -1,53 +1,66 @@
-// The UI's own endpoints, for what the public API has no route for.
+// The UI's own endpoints under /ui/api/, for what the public API has no route for. Each answers
+// JSON from the server's handlers and the core, except the export, which streams.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type InternalApi, sendJson } from './internal-api.js';
-import { exportTraces, isExportFormat } from './export.js';
-import { testModelMatch } from './model-match.js';
-import { listTraces } from './traces-list.js';
 import { readBody } from '../http/body.js';
 import { HttpError } from '../http/errors.js';
+import type { ServerReply } from '../http/router.js';
+import { exportTraces, isExportFormat } from './export.js';
+import { type InternalApi, sendJson } from './internal-api.js';
+import { testModelMatch } from './model-match.js';
+import { moveLabel, promptDiff, promptVersions } from './prompts.js';
+import { listTraces } from './traces-list.js';
 
 type UiHandler = (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void>;
 
+/** A GET answered from the query, or a POST answered from a small JSON body. */
+type Endpoint = { method: 'GET'; answer: (api: InternalApi, query: URLSearchParams) => ServerReply } | { method: 'POST'; answer: (api: InternalApi, body: unknown) => ServerReply };
+
+const ENDPOINTS: Record<string, Endpoint> = {
+  '/ui/api/info': {
+    method: 'GET',
+    answer: ({ context }) => ({ status: 200, body: { project: { id: context.store.project.id, name: context.store.project.name }, writeMode: context.writeMode } }),
+  },
+  '/ui/api/traces': {
+    method: 'GET',
+    answer: (api, query) => {
+      const { status, body } = listTraces(api, query);
+      return { status, body };
+    },
+  },
+  '/ui/api/models/match': { method: 'POST', answer: testModelMatch },
+  '/ui/api/prompts/versions': { method: 'GET', answer: promptVersions },
+  '/ui/api/prompts/diff': { method: 'GET', answer: promptDiff },
+  '/ui/api/prompts/labels': { method: 'POST', answer: moveLabel },
+};
+
+const JSON_BODY_LIMIT = 256 * 1024;
+
 export function uiRoutes(api: InternalApi): UiHandler {
-  const { context } = api;
   return async (req, res, url) => {
     const method = (req.method ?? 'GET').toUpperCase();
-    if (url.pathname === '/ui/api/info' && method === 'GET') {
-      req.resume();
-      sendJson(res, { status: 200, body: { project: { id: context.store.project.id, name: context.store.project.name }, writeMode: context.writeMode } });
-      return;
-    }
-    if (url.pathname === '/ui/api/traces' && method === 'GET') {
-      req.resume();
-      const { status, body } = listTraces(api, url.searchParams);
-      sendJson(res, { status, body });
-      return;
-    }
     if (url.pathname === '/ui/api/export/traces' && method === 'GET') {
       req.resume();
       const format = url.searchParams.get('format');
       if (!isExportFormat(format)) return sendJson(res, { status: 400, body: { message: 'format: csv, json or jsonl' } });
       return exportTraces(api, res, url.searchParams, format);
     }
-    if (url.pathname === '/ui/api/models/match' && method === 'POST') {
-      const body = await readJson(req);
-      return sendJson(res, body instanceof HttpError ? { status: body.status, body: body.body ?? { message: body.message } } : testModelMatch(api, body));
-    }
-    req.resume();
-    sendJson(res, { status: 404, body: { message: `Not found: ${method} ${url.pathname}` } });
-  };
-}
-
-/** A small JSON body, or the error that refused it. */
-async function readJson(req: IncomingMessage): Promise<unknown> {
-  try {
-    return (await readBody(req, 256 * 1024, '256kb', false)).parsed;
-  } catch (error) {
-    if (error instanceof HttpError) {
+    const endpoint = ENDPOINTS[url.pathname];
+    if (!endpoint || endpoint.method !== method) {
       req.resume();
-      return error;
+      return sendJson(res, { status: endpoint ? 405 : 404, body: { message: `${endpoint ? 'Method not allowed' : 'Not found'}: ${method} ${url.pathname}` } });
     }
-    throw error;
-  }
+    if (endpoint.method === 'GET') {
+      req.resume();
+      return sendJson(res, endpoint.answer(api, url.searchParams));
+    }
+    let body: unknown;
+    try {
+      body = (await readBody(req, JSON_BODY_LIMIT, '256kb', false)).parsed;
+    } catch (error) {
+      if (!(error instanceof HttpError)) throw error;
+      req.resume();
+      return sendJson(res, { status: error.status, body: error.body ?? { message: error.text ?? error.message } });
+    }
+    sendJson(res, endpoint.answer(api, body));
+  };
 }

@@ -5,6 +5,8 @@ import { TracesPage } from './traces/traces-page.js';
 import { TracePage } from './traces/trace-page.js';
 import { ModelPage } from './models/model-page.js';
 import { ModelsPage } from './models/models-page.js';
+import { PromptPage } from './prompts/prompt-page.js';
+import { PromptsPage } from './prompts/prompts-page.js';
 import './style.css';
 
 const SECTIONS = [
@@ -37,6 +39,7 @@ function App() {
 function page(section: string, id: string | undefined, query: URLSearchParams) {
   if (section === 'traces') return id ? <TracePage id={id} /> : <TracesPage query={query} />;
   if (section === 'models') return id ? <ModelPage id={id} /> : <ModelsPage />;
+  if (section === 'prompts') return id ? <PromptPage name={id} /> : <PromptsPage folder={query.get('folder') ?? ''} />;
   return <p>Not found.</p>;
 }
 

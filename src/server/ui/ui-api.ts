@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readBody } from '../http/body.js';
 import { HttpError } from '../http/errors.js';
 import type { ServerReply } from '../http/router.js';
+import { costReport } from './cost.js';
 import { exportTraces, isExportFormat } from './export.js';
 import { type InternalApi, sendJson } from './internal-api.js';
 import { testModelMatch } from './model-match.js';
@@ -27,6 +28,7 @@ const ENDPOINTS: Record<string, Endpoint> = {
       return { status, body };
     },
   },
+  '/ui/api/cost': { method: 'GET', answer: costReport },
   '/ui/api/models/match': { method: 'POST', answer: testModelMatch },
   '/ui/api/prompts/versions': { method: 'GET', answer: promptVersions },
   '/ui/api/prompts/diff': { method: 'GET', answer: promptDiff },

@@ -7,6 +7,7 @@ import { ModelPage } from './models/model-page.js';
 import { ModelsPage } from './models/models-page.js';
 import { PromptPage } from './prompts/prompt-page.js';
 import { PromptsPage } from './prompts/prompts-page.js';
+import { CostPage } from './cost/cost-page.js';
 import './style.css';
 
 const SECTIONS = [
@@ -40,6 +41,7 @@ function page(section: string, id: string | undefined, query: URLSearchParams) {
   if (section === 'traces') return id ? <TracePage id={id} /> : <TracesPage query={query} />;
   if (section === 'models') return id ? <ModelPage id={id} /> : <ModelsPage />;
   if (section === 'prompts') return id ? <PromptPage name={id} /> : <PromptsPage folder={query.get('folder') ?? ''} />;
+  if (section === 'cost') return <CostPage query={query} />;
   return <p>Not found.</p>;
 }
 

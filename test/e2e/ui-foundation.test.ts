@@ -1,6 +1,8 @@
 // The web UI's front door, over plain HTTP: the one-time link, the session cookie, the Host
 // check, same-origin writes and the headers; and its first page in a real browser.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execa } from 'execa';
+import { BIN } from '../helpers/bin.js';
 import { openUi } from '../helpers/browser.js';
 import { isolatedEnv } from '../helpers/cli.js';
 import { type ServerProcess, startServerProcess } from '../helpers/server-process.js';
@@ -101,6 +103,39 @@ describe('the web UI over HTTP', () => {
     const dir = join(import.meta.dirname, '..', '..', 'dist', 'ui');
     const size = ['index.html', 'app.js', 'app.css'].reduce((sum, name) => sum + gzipSync(readFileSync(join(dir, name))).length, 0);
     expect(size).toBeLessThan(200 * 1024);
+  });
+});
+
+describe('the web UI on the start lines', () => {
+  it('prints its address with the token, which opens the UI', async () => {
+    const child = execa(process.execPath, [BIN, 'server', '--port', '0', '--ephemeral'], { env: isolatedEnv(), extendEnv: false, reject: false });
+    try {
+      const address = await new Promise<string>((resolve, reject) => {
+        let text = '';
+        child.stdout!.on('data', (chunk: Buffer) => {
+          text += chunk.toString();
+          const found = /^ {2}Web UI\s+(http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)$/m.exec(text);
+          if (found) resolve(found[1]!);
+        });
+        child.on('exit', () => reject(new Error(`exited before printing the UI's address: ${text}`)));
+      });
+      const opened = await fetch(address, { redirect: 'manual' });
+      expect(opened.status).toBe(303);
+      expect(opened.headers.get('set-cookie')).toMatch(/^llmobs_ui_\d+=/);
+    } finally {
+      child.kill('SIGTERM');
+      await child;
+    }
+  });
+
+  it('has none with --no-ui', async () => {
+    const server = startServerProcess(['--ephemeral', '--no-ui'], isolatedEnv());
+    try {
+      expect(((await server.ready) as unknown as { uiUrl: unknown }).uiUrl).toBeNull();
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.child;
+    }
   });
 });
 

@@ -1,6 +1,6 @@
 // The traces list of the UI: the v3 list route's rows (newest first) with each trace's tokens,
-// paged by a cursor (the last row's timestamp and the ids shown at that timestamp), so every page
-// costs the same however deep it is.
+// paged by a cursor (the last row's timestamp and the ids shown at that timestamp) rather than by
+// page number, so a page deep in the list costs what the first does.
 import { Buffer } from 'node:buffer';
 import type { InternalApi } from './internal-api.js';
 
@@ -37,24 +37,48 @@ export function listTraces(api: InternalApi, params: URLSearchParams): TracesPag
   const limit = Math.min(MAX_LIMIT, Math.max(1, Number(params.get('limit') ?? 50) || 50));
   const cursor = decodeCursor(params.get('cursor'));
   if (cursor === null) return { ok: false, status: 400, body: { message: 'cursor: not one this server gave' } };
-  const query = new URLSearchParams({ orderBy: 'timestamp.desc', fields: 'core,metrics', page: '1', limit: String(Math.min(MAX_LIMIT, limit + (cursor?.seen.length ?? 0) + 1)) });
-  for (const key of FILTERS) for (const value of params.getAll(key)) if (value !== '') query.append(key, value);
+  const filter = new URLSearchParams({ orderBy: 'timestamp.desc', fields: 'core,metrics' });
+  for (const key of FILTERS) for (const value of params.getAll(key)) if (value !== '') filter.append(key, value);
+  const ask = (changes: Record<string, string>): TraceRow[] | TracesPage => {
+    const query = new URLSearchParams(filter);
+    for (const [key, value] of Object.entries(changes)) query.set(key, value);
+    const reply = api.call('GET', '/api/public/traces', query);
+    return reply.status === 200 ? (reply.body as { data: TraceRow[] }).data : { ok: false, ...reply };
+  };
+
+  // One row more than the page, to know whether there is a next one.
+  const rows: TraceRow[] = [];
   if (cursor) {
-    // The list's upper bound is exclusive: one millisecond on takes in the rows at the cursor.
-    const to = new Date(Date.parse(cursor.at) + 1).toISOString();
-    const given = query.get('toTimestamp');
-    if (!given || Date.parse(given) > Date.parse(to)) query.set('toTimestamp', to);
+    // The traces at the cursor's millisecond not shown yet, however many share it: that
+    // millisecond alone, page by page (the list's upper bound is exclusive).
+    const seen = new Set(cursor.seen);
+    const end = new Date(Date.parse(cursor.at) + 1).toISOString();
+    for (let page = 1; rows.length <= limit; page++) {
+      const data = ask({ fromTimestamp: cursor.at, toTimestamp: end, page: String(page), limit: String(MAX_LIMIT) });
+      if (!Array.isArray(data)) return data;
+      rows.push(...data.filter((row) => !seen.has(row.id)));
+      if (data.length < MAX_LIMIT) break;
+    }
   }
-  const reply = api.call('GET', '/api/public/traces', query);
-  if (reply.status !== 200) return { ok: false, ...reply };
-  const seen = new Set(cursor?.seen ?? []);
-  const rows = (reply.body as { data: TraceRow[] }).data.filter((row) => !(cursor && row.timestamp === cursor.at && seen.has(row.id)));
+  const wanted = limit + 1 - rows.length;
+  if (wanted > 0) {
+    const older: Record<string, string> = cursor ? { toTimestamp: cursor.at } : {};
+    const data = ask({ ...older, page: '1', limit: String(Math.min(MAX_LIMIT, wanted)) });
+    if (!Array.isArray(data)) return data;
+    rows.push(...data);
+    // A full page of the route's largest still leaves the one row that tells of a next page.
+    if (wanted > MAX_LIMIT && data.length === MAX_LIMIT) {
+      const one = ask({ ...older, page: String(MAX_LIMIT + 1), limit: '1' });
+      if (!Array.isArray(one)) return one;
+      rows.push(...one);
+    }
+  }
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   let nextCursor: string | null = null;
   if (rows.length > limit && last) {
     const atLast = page.filter((row) => row.timestamp === last.timestamp).map((row) => row.id);
-    nextCursor = encodeCursor({ at: last.timestamp, seen: last.timestamp === cursor?.at ? [...seen, ...atLast] : atLast });
+    nextCursor = encodeCursor({ at: last.timestamp, seen: last.timestamp === cursor?.at ? [...cursor.seen, ...atLast] : atLast });
   }
   const tokens = api.context.store.read((tx) => new Map(page.map((row) => [row.id, totalTokens(tx.observations.ofTrace(row.id))])));
   return { ok: true, status: 200, body: { data: page.map((row) => ({ ...pick(row), totalTokens: tokens.get(row.id) ?? 0 })), nextCursor } };

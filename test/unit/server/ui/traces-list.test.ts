@@ -33,7 +33,7 @@ function allPages(api: ReturnType<typeof internalApi>, params: Record<string, st
   let cursor: string | null = null;
   for (let guard = 0; guard < 100; guard++) {
     const page = listTraces(api, new URLSearchParams({ ...params, ...(cursor ? { cursor } : {}) }));
-    expect(page.status).toBe(200);
+    expect(page.status, JSON.stringify(page.body)).toBe(200);
     const body = page.body as { data: Array<{ id: string; timestamp: string }>; nextCursor: string | null };
     ids.push(...body.data.map((row) => row.id));
     cursor = body.nextCursor;
@@ -56,6 +56,21 @@ describe('the UI traces list', () => {
       expect(new Set(ids).size, `limit ${limit}`).toBe(40);
       const times = ids.map((id) => timestamps[Number(id.slice(6))]!);
       expect(times, `limit ${limit}`).toEqual([...times].sort().reverse());
+    }
+  });
+
+  it('pages through more traces on one millisecond than a page of the list route holds', () => {
+    const timestamps = [
+      '2026-11-20T00:00:02.000Z',
+      ...Array.from({ length: 230 }, () => '2026-11-20T00:00:01.000Z'),
+      '2026-11-20T00:00:00.000Z',
+    ];
+    const api = apiWithTraces(timestamps);
+    for (const limit of [7, 50, 100]) {
+      const ids = allPages(api, { limit: String(limit) });
+      expect(ids, `limit ${limit}`).toHaveLength(232);
+      expect(new Set(ids).size, `limit ${limit}`).toBe(232);
+      expect([ids[0], ids.at(-1)], `limit ${limit}`).toEqual(['trace-000', 'trace-231']);
     }
   });
 

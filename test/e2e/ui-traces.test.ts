@@ -118,6 +118,22 @@ describe('traces in the web UI', () => {
       const saved = JSON.parse(readFileSync((await download.path())!, 'utf8')) as { id: string; observations: Array<{ name: string }> };
       expect(saved.id).toBe(traceId);
       expect(saved.observations.map((o) => o.name)).toContain('chat');
+
+      // The observations list, filtered to generations, and its export.
+      await page.getByRole('link', { name: 'Observations' }).click();
+      await page.getByLabel('Type').selectOption('GENERATION');
+      await page.getByRole('button', { name: 'Apply filters' }).click();
+      const observations = page.getByRole('table', { name: 'Observations' });
+      const generation = observations.getByRole('row', { name: /chat/ });
+      await generation.waitFor();
+      // The span is gone once the filter applies.
+      await observations.getByRole('row', { name: /answer-question/ }).waitFor({ state: 'detached' });
+      const generationCells = await generation.getByRole('cell').allInnerTexts();
+      expect(generationCells.slice(1, 5)).toEqual(['GENERATION', 'chat', 'gpt-4o', 'user-ui-1']);
+      expect(generationCells[8]).toBe(shown(estimate.totalCost));
+      expect(await observations.getByRole('row').count()).toBe(2);
+      const exported = (await save('JSONL')).trim().split('\n').map((line) => JSON.parse(line) as { name: string; type: string; totalCost: number; traceId: string });
+      expect(exported).toMatchObject([{ name: 'chat', type: 'GENERATION', totalCost: estimate.totalCost, traceId }]);
     } finally {
       await ui.close();
     }

@@ -5,7 +5,7 @@ import { readBody } from '../http/body.js';
 import { HttpError } from '../http/errors.js';
 import type { ServerReply } from '../http/router.js';
 import { costReport } from './cost.js';
-import { exportTraces, isExportFormat } from './export.js';
+import { EXPORTED_LISTS, exportList, isExportFormat } from './export.js';
 import { type InternalApi, sendJson } from './internal-api.js';
 import { testModelMatch } from './model-match.js';
 import { moveLabel, promptDiff, promptVersions } from './prompts.js';
@@ -40,11 +40,15 @@ const JSON_BODY_LIMIT = 256 * 1024;
 export function uiRoutes(api: InternalApi): UiHandler {
   return async (req, res, url) => {
     const method = (req.method ?? 'GET').toUpperCase();
-    if (url.pathname === '/ui/api/export/traces' && method === 'GET') {
+    const exported = /^\/ui\/api\/export\/(traces|observations)$/.exec(url.pathname)?.[1];
+    if (exported && method === 'GET') {
       req.resume();
       const format = url.searchParams.get('format');
       if (!isExportFormat(format)) return sendJson(res, { status: 400, body: { message: 'format: csv, json or jsonl' } });
-      return exportTraces(api, res, url.searchParams, format);
+      const filter = new URLSearchParams(url.searchParams);
+      filter.delete('format');
+      filter.delete('cursor');
+      return exportList(api, res, exported, EXPORTED_LISTS[exported]!, filter, format);
     }
     const endpoint = ENDPOINTS[url.pathname];
     if (!endpoint || endpoint.method !== method) {

@@ -8,10 +8,12 @@ import { ModelsPage } from './models/models-page.js';
 import { PromptPage } from './prompts/prompt-page.js';
 import { PromptsPage } from './prompts/prompts-page.js';
 import { CostPage } from './cost/cost-page.js';
+import { ObservationsPage } from './observations/observations-page.js';
 import './style.css';
 
 const SECTIONS = [
   { id: 'traces', name: 'Traces' },
+  { id: 'observations', name: 'Observations' },
   { id: 'models', name: 'Model Definitions' },
   { id: 'prompts', name: 'Prompts' },
   { id: 'cost', name: 'Cost' },
@@ -41,6 +43,7 @@ function page(section: string, id: string | undefined, query: URLSearchParams) {
   if (section === 'traces') return id ? <TracePage id={id} /> : <TracesPage query={query} />;
   if (section === 'models') return id ? <ModelPage id={id} /> : <ModelsPage />;
   if (section === 'prompts') return id ? <PromptPage name={id} /> : <PromptsPage folder={query.get('folder') ?? ''} />;
+  if (section === 'observations') return <ObservationsPage query={query} />;
   if (section === 'cost') return <CostPage query={query} />;
   return <p>Not found.</p>;
 }

@@ -161,9 +161,13 @@ async function main() {
     });
     const ui = await buildUi(out);
     writeFileSync(join(out, 'THIRD-PARTY-LICENSES.txt'), licences({ inputs: { ...metafile.inputs, ...ui.metafile.inputs } }));
-    // What each file of dist/ holds, for the tests that guard what start-up loads.
-    mkdirSync(join(root, 'node_modules', '.cache', 'llmobs-build'), { recursive: true });
-    writeFileSync(join(root, 'node_modules', '.cache', 'llmobs-build', 'meta.json'), JSON.stringify(metafile));
+    // What each file of dist/ holds, for the tests that guard what start-up loads. Written aside
+    // and renamed into place: a reader never sees half of it, and a node_modules copied with hard
+    // links (one checkout per branch) gets a file of its own instead of writing into the shared one.
+    const cache = join(root, 'node_modules', '.cache', 'llmobs-build');
+    mkdirSync(cache, { recursive: true });
+    writeFileSync(join(cache, `meta.json.${process.pid}`), JSON.stringify(metafile));
+    renameSync(join(cache, `meta.json.${process.pid}`), join(cache, 'meta.json'));
     await writeRanks(join(out, 'ranks'));
     replace(dist, out);
   } finally {

@@ -40,7 +40,10 @@ const TYPES: Record<string, string> = {
 export async function startUi(options: UiOptions): Promise<RunningUi> {
   const assetsDir = options.assetsDir ?? join(dirname(fileURLToPath(import.meta.url)), 'ui');
   const assets = loadAssets(assetsDir);
-  const api = internalApi(options.routes, options.context);
+  // The UI reads every route whatever the mode the server answers clients in: the store is the
+  // same in every mode, and its pages need the v2 observations and metrics (not in legacy) and
+  // the v3 traces (not in events_only).
+  const api = internalApi(options.routes, { ...options.context, writeMode: 'dual' });
   const ui = uiRoutes(api);
   let sessions: Sessions | undefined;
   let allowed = new Set<string>();

@@ -1,7 +1,7 @@
 // The UI reads and writes through the server's own route handlers, called in-process with the
 // project's key: the same answers a client of the public API gets, without a network hop. Every
-// read route is open to it, the v3 ones too whatever the write mode (the traces list needs them);
-// writes only to model definitions and prompts, the two things the UI edits.
+// read route is open to it; writes only to model definitions and prompts, the two things the UI
+// edits.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readBody } from '../http/body.js';
 import { HttpError } from '../http/errors.js';

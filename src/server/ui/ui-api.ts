@@ -17,10 +17,6 @@ type UiHandler = (req: IncomingMessage, res: ServerResponse, url: URL) => Promis
 type Endpoint = { method: 'GET'; answer: (api: InternalApi, query: URLSearchParams) => ServerReply } | { method: 'POST'; answer: (api: InternalApi, body: unknown) => ServerReply };
 
 const ENDPOINTS: Record<string, Endpoint> = {
-  '/ui/api/info': {
-    method: 'GET',
-    answer: ({ context }) => ({ status: 200, body: { project: { id: context.store.project.id, name: context.store.project.name }, writeMode: context.writeMode } }),
-  },
   '/ui/api/traces': {
     method: 'GET',
     answer: (api, query) => {

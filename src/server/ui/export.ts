@@ -48,10 +48,6 @@ export const EXPORTED_LISTS: Record<string, ExportedList> = {
   },
 };
 
-export function isExportFormat(value: string | null): value is Format {
-  return (EXPORT_FORMATS as readonly (string | null)[]).includes(value);
-}
-
 export async function exportList(api: InternalApi, res: ServerResponse, kind: string, list: ExportedList, filter: URLSearchParams, format: Format): Promise<void> {
   let page = list.page(api, filter, null);
   if ('error' in page) {

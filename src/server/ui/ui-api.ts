@@ -1,34 +1,33 @@
 // The UI's own endpoints under /ui/api/, for what the public API has no route for. Each answers
-// JSON from the server's handlers and the core, except the export, which streams.
+// JSON from the server's handlers and the core, except the export, which streams. Each module
+// loads on its first request, so the UI adds little to the server's start.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readBody } from '../http/body.js';
 import { HttpError } from '../http/errors.js';
 import type { ServerReply } from '../http/router.js';
-import { costReport } from './cost.js';
-import { EXPORTED_LISTS, exportList, isExportFormat } from './export.js';
 import { type InternalApi, sendJson } from './internal-api.js';
-import { testModelMatch } from './model-match.js';
-import { moveLabel, promptDiff, promptVersions } from './prompts.js';
-import { listTraces } from './traces-list.js';
 
 type UiHandler = (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void>;
 
 /** A GET answered from the query, or a POST answered from a small JSON body. */
-type Endpoint = { method: 'GET'; answer: (api: InternalApi, query: URLSearchParams) => ServerReply } | { method: 'POST'; answer: (api: InternalApi, body: unknown) => ServerReply };
+type Endpoint = { method: 'GET'; load: () => Promise<(api: InternalApi, query: URLSearchParams) => ServerReply> } | { method: 'POST'; load: () => Promise<(api: InternalApi, body: unknown) => ServerReply> };
 
 const ENDPOINTS: Record<string, Endpoint> = {
   '/ui/api/traces': {
     method: 'GET',
-    answer: (api, query) => {
-      const { status, body } = listTraces(api, query);
-      return { status, body };
+    load: async () => {
+      const { listTraces } = await import('./traces-list.js');
+      return (api, query) => {
+        const { status, body } = listTraces(api, query);
+        return { status, body };
+      };
     },
   },
-  '/ui/api/cost': { method: 'GET', answer: costReport },
-  '/ui/api/models/match': { method: 'POST', answer: testModelMatch },
-  '/ui/api/prompts/versions': { method: 'GET', answer: promptVersions },
-  '/ui/api/prompts/diff': { method: 'GET', answer: promptDiff },
-  '/ui/api/prompts/labels': { method: 'POST', answer: moveLabel },
+  '/ui/api/cost': { method: 'GET', load: async () => (await import('./cost.js')).costReport },
+  '/ui/api/models/match': { method: 'POST', load: async () => (await import('./model-match.js')).testModelMatch },
+  '/ui/api/prompts/versions': { method: 'GET', load: async () => (await import('./prompts.js')).promptVersions },
+  '/ui/api/prompts/diff': { method: 'GET', load: async () => (await import('./prompts.js')).promptDiff },
+  '/ui/api/prompts/labels': { method: 'POST', load: async () => (await import('./prompts.js')).moveLabel },
 };
 
 const JSON_BODY_LIMIT = 256 * 1024;
@@ -40,10 +39,11 @@ export function uiRoutes(api: InternalApi): UiHandler {
     if (exported && method === 'GET') {
       req.resume();
       const format = url.searchParams.get('format');
-      if (!isExportFormat(format)) return sendJson(res, { status: 400, body: { message: 'format: csv, json or jsonl' } });
+      if (format !== 'csv' && format !== 'json' && format !== 'jsonl') return sendJson(res, { status: 400, body: { message: 'format: csv, json or jsonl' } });
       const filter = new URLSearchParams(url.searchParams);
       filter.delete('format');
       filter.delete('cursor');
+      const { EXPORTED_LISTS, exportList } = await import('./export.js');
       return exportList(api, res, exported, EXPORTED_LISTS[exported]!, filter, format);
     }
     const endpoint = ENDPOINTS[url.pathname];
@@ -53,7 +53,7 @@ export function uiRoutes(api: InternalApi): UiHandler {
     }
     if (endpoint.method === 'GET') {
       req.resume();
-      return sendJson(res, endpoint.answer(api, url.searchParams));
+      return sendJson(res, (await endpoint.load())(api, url.searchParams));
     }
     let body: unknown;
     try {
@@ -63,6 +63,6 @@ export function uiRoutes(api: InternalApi): UiHandler {
       req.resume();
       return sendJson(res, { status: error.status, body: error.body ?? { message: error.text ?? error.message } });
     }
-    sendJson(res, endpoint.answer(api, body));
+    sendJson(res, (await endpoint.load())(api, body));
   };
 }

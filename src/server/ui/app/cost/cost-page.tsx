@@ -2,6 +2,7 @@
 // of `llmobs cost report --by model --time day`.
 import { api } from '../api.js';
 import { formatCost, formatNumber } from '../format.js';
+import { type FilterField, FilterForm, type FilterValues } from '../parts/filter-form.js';
 import { useData } from '../parts/use-data.js';
 import { navigate } from '../router.js';
 
@@ -26,6 +27,11 @@ const COLOURS = ['#2454c5', '#d9822b', '#2e9e5b', '#b8336a', '#7a5cc7', '#1f9bb3
 const MOST_SERIES = COLOURS.length - 1;
 const DAY_MS = 86_400_000;
 
+const RANGE: readonly FilterField[] = [
+  { key: 'from', label: 'From', type: 'date', required: true },
+  { key: 'to', label: 'To', type: 'date', required: true },
+];
+
 const day = (date: Date) => date.toISOString().slice(0, 10);
 
 export function CostPage({ query }: { query: URLSearchParams }) {
@@ -35,26 +41,12 @@ export function CostPage({ query }: { query: URLSearchParams }) {
     api.get<Report>('/ui/api/cost', { from: new Date(`${from}T00:00:00.000Z`).toISOString(), to: new Date(Date.parse(`${to}T00:00:00.000Z`) + DAY_MS).toISOString() }),
   );
 
-  const apply = (event: Event) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget as HTMLFormElement);
-    navigate(['cost'], { from: String(form.get('from') ?? ''), to: String(form.get('to') ?? '') });
-  };
+  const apply = (range: FilterValues) => navigate(['cost'], { from: range.from, to: range.to });
 
   return (
     <section>
       <h1>Cost</h1>
-      <form class="filters" aria-label="Time range" onSubmit={apply}>
-        <label>
-          From
-          <input type="date" name="from" value={from} required />
-        </label>
-        <label>
-          To
-          <input type="date" name="to" value={to} required />
-        </label>
-        <button type="submit">Show cost</button>
-      </form>
+      <FilterForm key={`${from}/${to}`} label="Time range" fields={RANGE} values={{ from, to }} submit="Show cost" onApply={apply} />
       {error ? <p role="alert">{error}</p> : null}
       {report ? <ReportView report={report} /> : null}
     </section>

@@ -3,6 +3,7 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { formatCost, formatLatency, formatNumber, formatTime } from '../format.js';
+import { type FilterField, FilterForm, type FilterValues } from '../parts/filter-form.js';
 import { useData } from '../parts/use-data.js';
 import { href, navigate } from '../router.js';
 
@@ -23,13 +24,17 @@ interface ObservationRow {
 
 const TYPES = ['GENERATION', 'SPAN', 'EVENT', 'AGENT', 'TOOL', 'CHAIN', 'RETRIEVER', 'EVALUATOR', 'EMBEDDING', 'GUARDRAIL'];
 const LEVELS = ['DEBUG', 'DEFAULT', 'WARNING', 'ERROR'];
-const TEXT_FIELDS = [
+const FIELDS: readonly FilterField[] = [
+  { key: 'type', label: 'Type', options: TYPES },
+  { key: 'level', label: 'Level', options: LEVELS },
   { key: 'name', label: 'Name' },
   { key: 'userId', label: 'User' },
   { key: 'environment', label: 'Environment' },
   { key: 'traceId', label: 'Trace ID' },
-] as const;
-const KEYS = ['type', 'level', ...TEXT_FIELDS.map((f) => f.key), 'fromStartTime', 'toStartTime'];
+  { key: 'fromStartTime', label: 'From', type: 'datetime-local' },
+  { key: 'toStartTime', label: 'To', type: 'datetime-local' },
+];
+const KEYS = FIELDS.map((f) => f.key);
 
 function toIso(local: string | undefined): string | undefined {
   if (!local) return undefined;
@@ -46,10 +51,7 @@ export function ObservationsPage({ query }: { query: URLSearchParams }) {
     api.get<{ data: ObservationRow[]; meta: { cursor?: string } }>('/api/public/v2/observations', { ...asked, cursor, limit: 50, fields: 'core,basic,model,usage,metrics' }),
   );
 
-  const apply = (event: Event) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget as HTMLFormElement);
-    const next = Object.fromEntries(KEYS.map((k) => [k, String(form.get(k) ?? '') || undefined]));
+  const apply = (next: FilterValues) => {
     setCursors([]);
     if (JSON.stringify(next) === JSON.stringify(filter)) reload();
     else navigate(['observations'], next);
@@ -59,41 +61,7 @@ export function ObservationsPage({ query }: { query: URLSearchParams }) {
   return (
     <section>
       <h1>Observations</h1>
-      <form class="filters" onSubmit={apply} aria-label="Filter observations">
-        <label>
-          Type
-          <select name="type" aria-label="Type" value={filter.type ?? ''}>
-            <option value="">Any</option>
-            {TYPES.map((t) => (
-              <option value={t}>{t}</option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Level
-          <select name="level" aria-label="Level" value={filter.level ?? ''}>
-            <option value="">Any</option>
-            {LEVELS.map((l) => (
-              <option value={l}>{l}</option>
-            ))}
-          </select>
-        </label>
-        {TEXT_FIELDS.map((field) => (
-          <label>
-            {field.label}
-            <input name={field.key} type="text" value={filter[field.key] ?? ''} />
-          </label>
-        ))}
-        <label>
-          From
-          <input name="fromStartTime" type="datetime-local" value={filter.fromStartTime ?? ''} />
-        </label>
-        <label>
-          To
-          <input name="toStartTime" type="datetime-local" value={filter.toStartTime ?? ''} />
-        </label>
-        <button type="submit">Apply filters</button>
-      </form>
+      <FilterForm key={JSON.stringify(filter)} label="Filter observations" fields={FIELDS} values={filter} onApply={apply} />
       <div class="exports" aria-label="Export">
         Export this filter:{' '}
         {(['csv', 'json', 'jsonl'] as const).map((format) => (

@@ -2,6 +2,7 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { formatCost, formatLatency, formatNumber, formatTime } from '../format.js';
+import { type FilterField, FilterForm, type FilterValues } from '../parts/filter-form.js';
 import { useData } from '../parts/use-data.js';
 import { href, navigate } from '../router.js';
 
@@ -18,7 +19,7 @@ export interface TraceRow {
   totalTokens: number;
 }
 
-const FIELDS = [
+const FIELDS: readonly FilterField[] = [
   { key: 'name', label: 'Name' },
   { key: 'userId', label: 'User' },
   { key: 'sessionId', label: 'Session' },
@@ -26,7 +27,7 @@ const FIELDS = [
   { key: 'tags', label: 'Tag' },
   { key: 'fromTimestamp', label: 'From', type: 'datetime-local' },
   { key: 'toTimestamp', label: 'To', type: 'datetime-local' },
-] as const;
+];
 
 /** The filter in the page's address, as the list endpoint takes it. */
 export function filterOf(query: URLSearchParams): Record<string, string | undefined> {
@@ -55,11 +56,7 @@ export function TracesPage({ query }: { query: URLSearchParams }) {
     }),
   );
 
-  const apply = (event: Event) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget as HTMLFormElement);
-    const next: Record<string, string | undefined> = {};
-    for (const { key: k } of FIELDS) next[k] = String(form.get(k) ?? '') || undefined;
+  const apply = (next: FilterValues) => {
     setCursors([]);
     // The same filter again reads the list again: new traces may have come in.
     if (JSON.stringify(next) === JSON.stringify(filter)) reload();
@@ -72,18 +69,12 @@ export function TracesPage({ query }: { query: URLSearchParams }) {
   return (
     <section>
       <h1>Traces</h1>
-      <form class="filters" onSubmit={apply} aria-label="Filter traces">
-        {FIELDS.map((field) => (
-          <label>
-            {field.label}
-            {'type' in field ? <input name={field.key} type="datetime-local" value={filter[field.key] ?? ''} /> : <input name={field.key} type="text" value={filter[field.key] ?? ''} />}
-          </label>
-        ))}
-        <button type="submit">Apply filters</button>
-        <a class="button" href={href(['traces'])} onClick={() => setCursors([])}>
-          Clear
+      <FilterForm key={JSON.stringify(filter)} label="Filter traces" fields={FIELDS} values={filter} onApply={apply} />
+      <p>
+        <a href={href(['traces'])} onClick={() => setCursors([])}>
+          Clear filters
         </a>
-      </form>
+      </p>
       <div class="exports" aria-label="Export">
         Export this filter:{' '}
         {(['csv', 'json', 'jsonl'] as const).map((format) => (

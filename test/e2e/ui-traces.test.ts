@@ -63,6 +63,13 @@ describe('traces in the web UI', () => {
     const ui = await openUi();
     try {
       const traceId = await sendTrace(ui);
+      // A score on the trace, as an evaluation sends it (the batch route takes scores in every mode).
+      const scored = await fetch(`${ui.server.url}/api/public/ingestion`, {
+        method: 'POST',
+        headers: { authorization: `Basic ${Buffer.from(`${ui.server.publicKey}:${ui.server.secretKey}`).toString('base64')}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ batch: [{ id: 'score-event-1', type: 'score-create', timestamp: new Date().toISOString(), body: { id: 'score-1', traceId, name: 'helpfulness', value: 0.9, comment: 'short and right' } }] }),
+      });
+      expect(((await scored.json()) as { successes: unknown[] }).successes).toHaveLength(1);
       const estimate = JSON.parse((await execa(process.execPath, [BIN, 'estimate', '--model', 'gpt-4o', '--usage', JSON.stringify(USAGE), '--offline', '--json'], { env: ui.env, extendEnv: false })).stdout) as { totalCost: number; pricingTier: string };
       expect(estimate.totalCost).toBeGreaterThan(0);
       const { page } = ui;
@@ -103,6 +110,9 @@ describe('traces in the web UI', () => {
       await page.getByRole('link', { name: 'answer-question' }).click();
       await page.getByRole('heading', { name: 'answer-question' }).waitFor();
       expect(await page.getByTestId('trace-total-cost').innerText()).toBe(shown(estimate.totalCost));
+
+      const scores = page.getByRole('region', { name: 'Scores' });
+      expect(await scores.getByRole('row', { name: /helpfulness/ }).getByRole('cell').allInnerTexts()).toEqual(['helpfulness', '0.9', 'API', 'short and right']);
 
       await page.getByRole('treeitem', { name: /chat/ }).click();
       const messages = page.getByRole('region', { name: 'Input' });

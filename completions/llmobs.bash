@@ -12,6 +12,7 @@ __llmobs_child() {
     '|estimate') __llmobs_r='estimate' ;;
     '|traces') __llmobs_r='traces' ;;
     '|observations') __llmobs_r='observations' ;;
+    '|export') __llmobs_r='export' ;;
     '|cost') __llmobs_r='cost' ;;
     '|health') __llmobs_r='health' ;;
     '|projects') __llmobs_r='projects' ;;
@@ -58,6 +59,7 @@ __llmobs_child() {
     'traces|list'|'traces|ls') __llmobs_r='traces list' ;;
     'observations|list'|'observations|ls') __llmobs_r='observations list' ;;
     'observations|export') __llmobs_r='observations export' ;;
+    'export|blob') __llmobs_r='export blob' ;;
     'cost|report') __llmobs_r='cost report' ;;
     'cost|recompute') __llmobs_r='cost recompute' ;;
     *) __llmobs_r='' ;;
@@ -67,7 +69,7 @@ __llmobs_child() {
 # __llmobs_children PATH: subcommand names and aliases.
 __llmobs_children() {
   case "$1" in
-    '') __llmobs_r='profile models prompts prompt labels label tokens estimate traces observations cost health projects whoami doctor api completion server help version' ;;
+    '') __llmobs_r='profile models prompts prompt labels label tokens estimate traces observations export cost health projects whoami doctor api completion server help version' ;;
     'profile') __llmobs_r='add list ls show use remove rm test' ;;
     'models') __llmobs_r='list ls get create update delete rm pull status push match lint' ;;
     'prompts') __llmobs_r='create get list ls versions compile diff pull status push copy delete rm' ;;
@@ -75,6 +77,7 @@ __llmobs_children() {
     'tokens') __llmobs_r='count' ;;
     'traces') __llmobs_r='get list ls' ;;
     'observations') __llmobs_r='list ls export' ;;
+    'export') __llmobs_r='blob' ;;
     'cost') __llmobs_r='report recompute' ;;
     *) __llmobs_r='' ;;
   esac
@@ -128,6 +131,8 @@ __llmobs_options() {
     'observations') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'observations list') __llmobs_r='--type --name --trace --user --session --environment --level --version --from --to --limit --all --fields --format --output -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'observations export') __llmobs_r='--type --name --trace --user --session --environment --level --version --from --to --output --format --fields --limit --page-size --expand-metadata --resume --force -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'export') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'export blob') __llmobs_r='--format --no-gzip --interval --from --fields --tables --max-windows --page-size --dry-run -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'cost') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'cost report') __llmobs_r='--from --to --month --by --type --environment --budget --no-cache -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'cost recompute') __llmobs_r='--input --type --name --trace --user --session --environment --level --version --from --to --month --limit --models-file --offline --remote --ignore-start-dates --output -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
@@ -289,6 +294,13 @@ __llmobs_value() {
     'observations export|--limit') __llmobs_r='@any' ;;
     'observations export|--page-size') __llmobs_r='@any' ;;
     'observations export|--expand-metadata') __llmobs_r='@any' ;;
+    'export blob|--format') __llmobs_r='jsonl csv json' ;;
+    'export blob|--interval') __llmobs_r='20m hourly daily weekly' ;;
+    'export blob|--from') __llmobs_r='@any' ;;
+    'export blob|--fields') __llmobs_r='@any' ;;
+    'export blob|--tables') __llmobs_r='@any' ;;
+    'export blob|--max-windows') __llmobs_r='@any' ;;
+    'export blob|--page-size') __llmobs_r='@any' ;;
     'cost report|--from') __llmobs_r='@any' ;;
     'cost report|--to') __llmobs_r='@any' ;;
     'cost report|--month') __llmobs_r='@any' ;;
@@ -365,6 +377,7 @@ __llmobs_arg() {
     'labels remove|1') __llmobs_r='@any' ;;
     'tokens count|0') __llmobs_r='@any' ;;
     'traces get|0') __llmobs_r='@any' ;;
+    'export blob|0') __llmobs_r='@any' ;;
     'api|0') __llmobs_r='@any' ;;
     'api|1') __llmobs_r='@any' ;;
     'completion|0') __llmobs_r='bash zsh fish' ;;

@@ -1,0 +1,5 @@
+// llmobs export: its verbs, in the order of its help.
+import blob from './blob.js';
+import type { CommandDefinition } from '../define.js';
+
+export const VERBS: readonly CommandDefinition[] = [blob];

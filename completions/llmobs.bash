@@ -132,7 +132,7 @@ __llmobs_options() {
     'observations list') __llmobs_r='--type --name --trace --user --session --environment --level --version --from --to --limit --all --fields --format --output -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'observations export') __llmobs_r='--type --name --trace --user --session --environment --level --version --from --to --output --format --fields --limit --page-size --expand-metadata --resume --force -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'export') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
-    'export blob') __llmobs_r='--format --no-gzip --interval --from --fields --tables --max-windows --page-size --dry-run -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'export blob') __llmobs_r='--format --no-gzip --interval --from --fields --tables --endpoint --region --force-path-style --max-windows --page-size --dry-run -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'cost') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'cost report') __llmobs_r='--from --to --month --by --type --environment --budget --no-cache -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'cost recompute') __llmobs_r='--input --type --name --trace --user --session --environment --level --version --from --to --month --limit --models-file --offline --remote --ignore-start-dates --output -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
@@ -299,6 +299,8 @@ __llmobs_value() {
     'export blob|--from') __llmobs_r='@any' ;;
     'export blob|--fields') __llmobs_r='@any' ;;
     'export blob|--tables') __llmobs_r='@any' ;;
+    'export blob|--endpoint') __llmobs_r='@any' ;;
+    'export blob|--region') __llmobs_r='eu us jp hipaa' ;;
     'export blob|--max-windows') __llmobs_r='@any' ;;
     'export blob|--page-size') __llmobs_r='@any' ;;
     'cost report|--from') __llmobs_r='@any' ;;

@@ -1,17 +1,17 @@
 // `export blob` to a local folder as a user runs it (the built binary against a fake Langfuse data
 // server), read back by a consumer written for Langfuse's manifest format (helpers/blob-reader.ts)
 // and compared row by row with `observations export` of the same observations.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, llmobs } from '../helpers/bin.js';
 import { isolatedEnv, tempDir } from '../helpers/cli.js';
-import { type BlobStore, type ReadExport, readExport } from '../helpers/blob-reader.js';
+import { readExport } from '../helpers/blob-reader.js';
+import { expectSameRows, expectWholeExport, folderStore, PROJECT, reference } from '../helpers/blob-compare.js';
 import { type FakeDataOptions, type FakeDataServer, startFakeDataServer, syntheticGenerations } from '../helpers/fake-data-api.js';
 
 const TOTAL = 600;
-const PROJECT = 'project-data';
 let server: FakeDataServer | undefined;
 
 afterEach(async () => {
@@ -27,76 +27,6 @@ async function start(options: FakeDataOptions = {}) {
   return { env, dir: tempDir() };
 }
 
-export function folderStore(root: string): BlobStore {
-  const walk = (dir: string): string[] => (existsSync(dir) ? readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)])) : []);
-  return {
-    list: async (prefix) => walk(root).map((p) => relative(root, p).split('\\').join('/')).filter((k) => k.startsWith(prefix)),
-    get: async (key) => readFileSync(join(root, key)),
-  };
-}
-
-/** Langfuse's observations_v2 columns and the v2 API field each comes from (event-query-builder.ts). */
-const COLUMNS: Array<[string, string]> = [
-  ['id', 'id'], ['trace_id', 'traceId'], ['start_time', 'startTime'], ['end_time', 'endTime'], ['project_id', 'projectId'], ['parent_observation_id', 'parentObservationId'], ['type', 'type'],
-  ['name', 'name'], ['level', 'level'], ['status_message', 'statusMessage'], ['version', 'version'], ['environment', 'environment'], ['bookmarked', 'bookmarked'], ['public', 'public'], ['user_id', 'userId'], ['session_id', 'sessionId'], ['is_root_observation', 'isRootObservation'],
-  ['completion_start_time', 'completionStartTime'], ['created_at', 'createdAt'], ['updated_at', 'updatedAt'],
-  ['input', 'input'], ['output', 'output'], ['metadata', 'metadata'],
-  ['provided_model_name', 'providedModelName'], ['model_id', 'internalModelId'], ['model_parameters', 'modelParameters'],
-  ['usage_details', 'usageDetails'], ['cost_details', 'costDetails'], ['total_cost', 'totalCost'], ['usage_pricing_tier_name', 'usagePricingTierName'],
-  ['prompt_id', 'promptId'], ['prompt_name', 'promptName'], ['prompt_version', 'promptVersion'],
-  ['latency', 'latency'], ['time_to_first_token', 'timeToFirstToken'],
-  ['tags', 'tags'], ['release', 'release'], ['trace_name', 'traceName'],
-  ['input_price', 'inputPrice'], ['output_price', 'outputPrice'], ['total_price', 'totalPrice'],
-];
-const TIMES = new Set(['startTime', 'endTime', 'completionStartTime', 'createdAt', 'updatedAt']);
-
-/** `2026-05-01 12:00:00.123000` (UTC) as epoch ms. */
-function clickhouseMs(text: string): number {
-  expect(text).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}$/);
-  return Date.parse(`${text.replace(' ', 'T').slice(0, 23)}Z`);
-}
-
-/** Each exported row against the observation `observations export` wrote (text: CSV, every value a string). */
-function expectSameRows(rows: Map<string, Record<string, unknown>>, reference: Record<string, unknown>[], text: boolean) {
-  expect([...rows.keys()].sort()).toEqual(reference.map((o) => o.id as string).sort());
-  for (const observation of reference) {
-    const row = rows.get(observation.id as string)!;
-    for (const [column, field] of COLUMNS) {
-      const want = observation[field] ?? null;
-      const got = row[column];
-      if (TIMES.has(field) && want !== null) expect(clickhouseMs(got as string), `${column} of ${observation.id}`).toBe(Date.parse(want as string));
-      else if (text) expect(got, `${column} of ${observation.id}`).toBe(want === null ? '' : typeof want === 'object' ? JSON.stringify(want) : String(want));
-      else expect(got ?? null, `${column} of ${observation.id}`).toEqual(want);
-    }
-  }
-}
-
-async function reference(env: Record<string, string | undefined>, dir: string, to: string): Promise<Record<string, unknown>[]> {
-  const file = join(dir, 'reference.jsonl');
-  const result = await llmobs(['observations', 'export', '--output', file, '--to', to], { env });
-  expect(result.exitCode, result.stderr).toBe(0);
-  return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line));
-}
-
-function expectWholeExport(read: ReadExport, dest: string) {
-  expect(read.repeated.size).toBe(0);
-  expect(read.unlisted.filter((k) => !k.endsWith('.llmobs-lock'))).toEqual([]);
-  // Each manifest is Langfuse's version 1, its files as they are in the folder.
-  for (const manifest of read.manifests) {
-    expect(Object.keys(manifest)).toEqual(['version', 'projectId', 'exportSource', 'window', 'maxTimestamp', 'createdAt', 'tables', 'files']);
-    expect(manifest).toMatchObject({ version: 1, projectId: PROJECT, exportSource: 'EVENTS', tables: ['observations_v2'] });
-    const window = manifest.window as { minTimestamp: string; maxTimestamp: string };
-    expect(window.maxTimestamp).toBe(manifest.maxTimestamp);
-    for (const file of manifest.files as Array<{ key: string; sizeBytes: number; rowCount: number }>) {
-      expect(file.key).toBe(`${PROJECT}/observations_v2/${window.maxTimestamp.replace(/:/g, '-').slice(0, 19)}.${file.key.split('.').slice(1).join('.')}`);
-      expect(statSync(join(dest, file.key)).size).toBe(file.sizeBytes);
-    }
-  }
-  // The windows follow each other without a gap.
-  const windows = read.manifests.map((m) => m.window as { minTimestamp: string; maxTimestamp: string });
-  for (let i = 1; i < windows.length; i++) expect(windows[i]!.minTimestamp).toBe(windows[i - 1]!.maxTimestamp);
-}
-
 describe('export blob to a folder', () => {
   it('writes every window in Langfuse\'s layout, gzipped JSON Lines by default, and a consumer reads back what observations export gives', async () => {
     const { env, dir } = await start();
@@ -109,7 +39,7 @@ describe('export blob to a folder', () => {
     expect(run.windows[0]!.files[0]!.key).toMatch(/\.jsonl\.gz$/);
     expect(result.stderr).toMatch(/Exported 600 observations in \d+ windows/);
     const read = await readExport(folderStore(dest), '', PROJECT);
-    expectWholeExport(read, dest);
+    expectWholeExport(read);
     expect(read.manifests).toHaveLength(run.windows.length);
     expectSameRows(read.rows.get('observations_v2')!, await reference(env, dir, run.windows.at(-1)!.maxTimestamp), false);
   });
@@ -125,7 +55,7 @@ describe('export blob to a folder', () => {
       expect(run.windows[0]!.files[0]).toMatchObject({ compressed: gzip, fileType: format.toUpperCase() });
       expect(run.windows[0]!.files[0]!.key.endsWith(gzip ? `.${format}.gz` : `.${format}`)).toBe(true);
       const read = await readExport(folderStore(dest), '', PROJECT);
-      expectWholeExport(read, dest);
+      expectWholeExport(read);
       // Three whole hours from the first observation: the same windows in every run.
       expect(run.windows).toHaveLength(3);
       to ||= run.windows.at(-1)!.maxTimestamp;
@@ -153,7 +83,7 @@ describe('export blob to a folder', () => {
     expect(JSON.parse(again.stdout)).toMatchObject({ startedFrom: 'manifest', windows: [] });
     expect(again.stderr).toMatch(/Up to date: .* the next window is due at /);
     const read = await readExport(folderStore(dest), '', PROJECT);
-    expectWholeExport(read, dest);
+    expectWholeExport(read);
     expect(read.rows.get('observations_v2')!.size).toBe(TOTAL);
   });
 
@@ -186,7 +116,7 @@ describe('export blob to a folder', () => {
     const rerun = await llmobs(['export', 'blob', dest, '--interval', '20m', '--page-size', '20'], { env, timeout: 120_000 });
     expect(rerun.exitCode, rerun.stderr).toBe(0);
     const read = await readExport(folderStore(dest), '', PROJECT);
-    expectWholeExport(read, dest);
+    expectWholeExport(read);
     expect(read.rows.get('observations_v2')!.size).toBe(TOTAL);
     // No temporary file of the killed write is left beside the keys.
     expect(readdirSync(join(dest, PROJECT, 'observations_v2')).filter((n) => n.endsWith('.tmp'))).toEqual([]);

@@ -18,6 +18,8 @@ export interface ReadExport {
   repeated: Map<string, number>;
   /** Keys under the project that no manifest lists (left by a run that did not finish). */
   unlisted: string[];
+  /** Each listed file: what its manifest says against what was read. */
+  files: Array<{ key: string; sizeBytes: number; bytes: number; rowCount: number | null; rows: number }>;
 }
 
 /** RFC 4180: quoted fields with doubled quotes, LF or CRLF line ends. */
@@ -69,14 +71,16 @@ export async function parseFile(bytes: Buffer, file: { fileType: string; compres
 
 export async function readExport(store: BlobStore, prefix: string, projectId: string, parquet?: ParquetRows): Promise<ReadExport> {
   const manifestKeys = (await store.list(`${prefix}${projectId}/manifests/`)).filter((k) => k.endsWith('.json')).sort();
-  const result: ReadExport = { manifests: [], rows: new Map(), repeated: new Map(), unlisted: [] };
+  const result: ReadExport = { manifests: [], rows: new Map(), repeated: new Map(), unlisted: [], files: [] };
   const listed = new Set<string>(manifestKeys);
   for (const key of manifestKeys) {
     const manifest = JSON.parse((await store.get(key)).toString('utf8'));
     result.manifests.push(manifest);
-    for (const file of manifest.files as Array<{ key: string; table: string; fileType: string; compressed: boolean }>) {
+    for (const file of manifest.files as Array<{ key: string; table: string; fileType: string; compressed: boolean; sizeBytes: number; rowCount: number | null }>) {
       listed.add(file.key);
-      const rows = await parseFile(await store.get(file.key), file, parquet);
+      const bytes = await store.get(file.key);
+      const rows = await parseFile(bytes, file, parquet);
+      result.files.push({ key: file.key, sizeBytes: file.sizeBytes, bytes: bytes.length, rowCount: file.rowCount, rows: rows.length });
       const table = result.rows.get(file.table) ?? new Map();
       result.rows.set(file.table, table);
       for (const row of rows) {

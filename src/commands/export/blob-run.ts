@@ -69,6 +69,8 @@ export interface RunResult {
 }
 
 export async function runBlobExport(ctx: Context, target: BlobTarget, options: BlobExportOptions): Promise<RunResult> {
+  // A wrong bucket or key stops the run before the server is asked for anything.
+  await target.check();
   const client = await ctx.api();
   const projectId = await projectOf(client);
   const last = await lastManifest(target, options.prefix, projectId);

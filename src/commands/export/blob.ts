@@ -11,12 +11,15 @@ export const BLOB_FLAGS = [
   { flags: '--from <time>', help: 'where a first export starts (default: the project\'s first observation)' },
   { flags: '--fields <list>', help: 'field groups (core, basic, time, io, metadata, model, usage, prompt, metrics, trace_context) or fields, as in observations export (default: every group)', repeatable: true },
   { flags: '--tables <list>', help: 'the tables to write (default and only one so far: observations_v2)' },
+  { flags: '--endpoint <url>', help: 'an S3-compatible store\'s endpoint (R2, MinIO, GCS with HMAC keys); default: AWS' },
+  { flags: '--region <region>', help: 'the bucket\'s region (default: the AWS SDK\'s, or auto with --endpoint)' },
+  { flags: '--force-path-style', help: 'address the bucket in the path (https://host/bucket/key), as MinIO needs' },
 ] as const;
 
 export default defineCommand({
   name: 'blob',
-  summary: 'export observations to a folder in the layout of Langfuse\'s blob-storage export: a file per window and table, then a manifest; each run continues from the last manifest',
-  args: [{ name: '<dest>', help: 'a folder (created if missing)' }],
+  summary: 'export observations to a folder or an S3 bucket in the layout of Langfuse\'s blob-storage export: a file per window and table, then a manifest; each run continues from the last manifest',
+  args: [{ name: '<dest>', help: 'a folder (created if missing) or s3://BUCKET/PREFIX/' }],
   flags: [
     ...BLOB_FLAGS,
     { flags: '--max-windows <n>', help: 'write at most this many windows, then stop (the next run continues)' },
@@ -30,11 +33,15 @@ export default defineCommand({
   --from) for one --interval, never past now - 20 minutes. A run stopped before
   a manifest leaves no trace for readers; the next run writes the same keys.
   Columns are Langfuse's (trace_id, start_time ...), times in UTC as
-  2026-05-01 12:00:00.123000, latency in seconds.`,
+  2026-05-01 12:00:00.123000, latency in seconds.
+  S3 credentials come from the AWS SDK (AWS_ACCESS_KEY_ID and
+  AWS_SECRET_ACCESS_KEY, AWS_PROFILE, ~/.aws); files are multipart uploads.`,
   examples: [
     'llmobs export blob ./lake --from 2026-05-01 --interval daily',
     'llmobs export blob ./lake --dry-run',
     'llmobs export blob ./lake --format csv --fields core,usage,model',
+    'llmobs export blob s3://my-bucket/langfuse/ --region eu-west-1',
+    'llmobs export blob s3://lake/ --endpoint http://localhost:9000 --force-path-style',
   ],
   async run(ctx, { args, opts: given }) {
     const [{ z }, { OBSERVATION_PAGE_LIMIT }, { GROUP_NAMES, parseFields }, { INTERVAL_NAMES }, { timeOption, wholeNumber }, { runBlobExport }, { openLocalTarget }, { printBlobRun }] = await Promise.all([
@@ -59,6 +66,9 @@ export default defineCommand({
         maxWindows: wholeNumber(1).optional(),
         pageSize: wholeNumber(1, OBSERVATION_PAGE_LIMIT).optional(),
         dryRun: z.boolean().default(false),
+        endpoint: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).optional(),
+        region: z.string().regex(/^[a-z0-9-]+$/, 'must be a region name such as eu-west-1 or auto').optional(),
+        forcePathStyle: z.boolean().default(false),
       }),
       { ...given, dest: args[0] },
     );
@@ -71,11 +81,23 @@ export default defineCommand({
     }
     const fields = parseFields(opts.fields, GROUP_NAMES);
     if (!fields.ok) throw new UsageError(`--fields: ${fields.message}`);
-    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(opts.dest)) throw new UsageError(`${opts.dest}: llmobs export blob writes to a local folder`);
-    const target = await openLocalTarget(ctx.cwd, opts.dest, { lock: !opts.dryRun });
+    const s3 = opts.dest.startsWith('s3://');
+    if (!s3 && /^[a-z][a-z0-9+.-]*:\/\//i.test(opts.dest)) throw new UsageError(`${opts.dest}: DEST is a folder or s3://BUCKET/PREFIX/`);
+    if (!s3 && (opts.endpoint || opts.region || opts.forcePathStyle)) throw new UsageError('--endpoint, --region and --force-path-style are for an s3:// destination');
+    let prefix = '';
+    let target;
+    if (s3) {
+      const { openS3Target, parseS3Url } = await import('../../io/blob/s3.js');
+      const location = parseS3Url(opts.dest);
+      if ('error' in location) throw new UsageError(`${opts.dest}: ${location.error}`);
+      prefix = location.prefix;
+      target = openS3Target(location, opts.dest, { endpoint: opts.endpoint, region: opts.region, forcePathStyle: opts.forcePathStyle });
+    } else {
+      target = await openLocalTarget(ctx.cwd, opts.dest, { lock: !opts.dryRun });
+    }
     try {
       const result = await runBlobExport(ctx, target, {
-        prefix: '',
+        prefix,
         tables: tables as ['observations_v2'],
         type: opts.format,
         gzip: opts.gzip,

@@ -294,7 +294,7 @@ __llmobs_value() {
     'observations export|--limit') __llmobs_r='@any' ;;
     'observations export|--page-size') __llmobs_r='@any' ;;
     'observations export|--expand-metadata') __llmobs_r='@any' ;;
-    'export blob|--format') __llmobs_r='jsonl csv json' ;;
+    'export blob|--format') __llmobs_r='parquet jsonl csv json' ;;
     'export blob|--interval') __llmobs_r='20m hourly daily weekly' ;;
     'export blob|--from') __llmobs_r='@any' ;;
     'export blob|--fields') __llmobs_r='@any' ;;

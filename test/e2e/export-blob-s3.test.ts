@@ -4,7 +4,7 @@
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, llmobs } from '../helpers/bin.js';
-import { expectSameRows, expectWholeExport, PROJECT, reference } from '../helpers/blob-compare.js';
+import { expectSameRows, expectWholeExport, PROJECT, readParquet, reference } from '../helpers/blob-compare.js';
 import { readExport } from '../helpers/blob-reader.js';
 import { isolatedEnv, tempDir } from '../helpers/cli.js';
 import { type FakeDataOptions, type FakeDataServer, startFakeDataServer, syntheticGenerations } from '../helpers/fake-data-api.js';
@@ -32,17 +32,17 @@ async function start(options: FakeDataOptions = {}) {
 }
 
 describe('export blob to S3', () => {
-  it('a first run writes every window under the prefix, gzipped, and a consumer reads back what observations export gives', async () => {
+  it('a first run writes every window under the prefix, Parquet by default, and a consumer reads back what observations export gives', async () => {
     const { env, dir, args } = await start();
     const result = await llmobs(args('--interval', '20m', '--json'), { env, timeout: 120_000 });
     expect(result.exitCode, result.stderr).toBe(0);
     const run = JSON.parse(result.stdout) as { windows: Array<{ maxTimestamp: string; files: Array<{ key: string; compressed: boolean }> }> };
     expect(run.windows.length).toBeGreaterThanOrEqual(11);
-    expect(run.windows[0]!.files[0]!.key).toMatch(new RegExp(`^${PREFIX}${PROJECT}/observations_v2/.*\\.jsonl\\.gz$`));
-    const read = await readExport(s3!.store('lake'), PREFIX, PROJECT);
+    expect(run.windows[0]!.files[0]!.key).toMatch(new RegExp(`^${PREFIX}${PROJECT}/observations_v2/.*\\.parquet$`));
+    const read = await readExport(s3!.store('lake'), PREFIX, PROJECT, readParquet);
     expectWholeExport(read, PREFIX);
     expect(read.manifests).toHaveLength(run.windows.length);
-    expectSameRows(read.rows.get('observations_v2')!, await reference(env, dir, run.windows.at(-1)!.maxTimestamp), false);
+    expectSameRows(read.rows.get('observations_v2')!, await reference(env, dir, run.windows.at(-1)!.maxTimestamp), 'parquet');
   });
 
   it('an incremental run continues from the last manifest in the bucket; CSV uncompressed reads back the same', async () => {
@@ -56,11 +56,11 @@ describe('export blob to S3', () => {
     const read = await readExport(s3!.store('lake'), PREFIX, PROJECT);
     expectWholeExport(read, PREFIX);
     const last = (read.manifests.at(-1)!.maxTimestamp as string);
-    expectSameRows(read.rows.get('observations_v2')!, await reference(env, dir, last), true);
+    expectSameRows(read.rows.get('observations_v2')!, await reference(env, dir, last), 'text');
     expect(read.rows.get('observations_v2')!.size).toBe(TOTAL);
   });
 
-  it('after a kill -9 in the middle of a window, the next run loses and repeats nothing', async () => {
+  it('after a kill -9 in the middle of a window (gzipped JSON Lines), the next run loses and repeats nothing', async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     let reached!: () => void;
@@ -76,17 +76,18 @@ describe('export blob to S3', () => {
         return undefined;
       },
     });
-    const child = execa(process.execPath, [BIN, ...args('--interval', '20m', '--page-size', '20')], { env, extendEnv: false, reject: false, stdin: 'ignore' });
+    const child = execa(process.execPath, [BIN, ...args('--interval', '20m', '--page-size', '20', '--format', 'jsonl')], { env, extendEnv: false, reject: false, stdin: 'ignore' });
     await atGate;
     child.kill('SIGKILL');
     expect((await child).signal).toBe('SIGKILL');
     release();
     expect((await readExport(s3!.store('lake'), PREFIX, PROJECT)).manifests.length).toBeGreaterThan(0);
-    const rerun = await llmobs(args('--interval', '20m', '--page-size', '20'), { env, timeout: 120_000 });
+    const rerun = await llmobs(args('--interval', '20m', '--page-size', '20', '--format', 'jsonl'), { env, timeout: 120_000 });
     expect(rerun.exitCode, rerun.stderr).toBe(0);
     const read = await readExport(s3!.store('lake'), PREFIX, PROJECT);
     expectWholeExport(read, PREFIX);
     expect(read.rows.get('observations_v2')!.size).toBe(TOTAL);
+    expect(read.files.every((f) => f.key.endsWith('.jsonl.gz'))).toBe(true);
   });
 
   // s3rver checks the access key id, not the signature: a wrong secret passes there, so the

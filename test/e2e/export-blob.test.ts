@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, llmobs } from '../helpers/bin.js';
 import { isolatedEnv, tempDir } from '../helpers/cli.js';
 import { readExport } from '../helpers/blob-reader.js';
-import { expectSameRows, expectWholeExport, folderStore, PROJECT, reference } from '../helpers/blob-compare.js';
+import { expectSameRows, expectWholeExport, folderStore, PROJECT, readParquet, reference } from '../helpers/blob-compare.js';
 import { type FakeDataOptions, type FakeDataServer, startFakeDataServer, syntheticGenerations } from '../helpers/fake-data-api.js';
 
 const TOTAL = 600;
@@ -28,39 +28,42 @@ async function start(options: FakeDataOptions = {}) {
 }
 
 describe('export blob to a folder', () => {
-  it('writes every window in Langfuse\'s layout, gzipped JSON Lines by default, and a consumer reads back what observations export gives', async () => {
+  it('writes every window in Langfuse\'s layout, gzipped JSON Lines, and a consumer reads back what observations export gives', async () => {
     const { env, dir } = await start();
     const dest = join(dir, 'lake');
-    const result = await llmobs(['export', 'blob', dest, '--interval', '20m', '--json'], { env, timeout: 120_000 });
+    const result = await llmobs(['export', 'blob', dest, '--interval', '20m', '--format', 'jsonl', '--json'], { env, timeout: 120_000 });
     expect(result.exitCode, result.stderr).toBe(0);
     const run = JSON.parse(result.stdout) as { windows: Array<{ maxTimestamp: string; files: Array<{ key: string; format: string; contentType: string; rowCount: number }> }> };
     expect(run.windows.length).toBeGreaterThanOrEqual(11);
     expect(run.windows[0]!.files[0]).toMatchObject({ format: 'jsonl-gzip', contentType: 'application/gzip' });
     expect(run.windows[0]!.files[0]!.key).toMatch(/\.jsonl\.gz$/);
     expect(result.stderr).toMatch(/Exported 600 observations in \d+ windows/);
-    const read = await readExport(folderStore(dest), '', PROJECT);
+    const read = await readExport(folderStore(dest), '', PROJECT, readParquet);
     expectWholeExport(read);
     expect(read.manifests).toHaveLength(run.windows.length);
-    expectSameRows(read.rows.get('observations_v2')!, await reference(env, dir, run.windows.at(-1)!.maxTimestamp), false);
+    expectSameRows(read.rows.get('observations_v2')!, await reference(env, dir, run.windows.at(-1)!.maxTimestamp), 'json');
   });
 
-  it('writes CSV and a JSON array, compressed or not, with the same rows', async () => {
+  it('writes Parquet by default, and CSV and a JSON array compressed or not, with the same rows', async () => {
     const { env, dir } = await start();
     let to = '';
-    for (const [format, gzip] of [['csv', false], ['json', true], ['csv', true], ['json', false], ['jsonl', false]] as const) {
+    for (const [format, gzip] of [['parquet', false], ['csv', false], ['json', true], ['csv', true], ['json', false], ['jsonl', false]] as const) {
       const dest = join(dir, `${format}-${gzip}`);
-      const result = await llmobs(['export', 'blob', dest, '--interval', 'hourly', '--max-windows', '3', '--format', format, ...(gzip ? [] : ['--no-gzip']), '--json'], { env, timeout: 120_000 });
+      const chosen = format === 'parquet' ? [] : ['--format', format, ...(gzip ? [] : ['--no-gzip'])];
+      const result = await llmobs(['export', 'blob', dest, '--interval', 'hourly', '--max-windows', '3', ...chosen, '--json'], { env, timeout: 120_000 });
       expect(result.exitCode, result.stderr).toBe(0);
-      const run = JSON.parse(result.stdout) as { windows: Array<{ maxTimestamp: string; files: Array<{ key: string; compressed: boolean; fileType: string }> }> };
+      const run = JSON.parse(result.stdout) as { windows: Array<{ maxTimestamp: string; files: Array<{ key: string; compressed: boolean; fileType: string; rowCount: number | null }> }> };
       expect(run.windows[0]!.files[0]).toMatchObject({ compressed: gzip, fileType: format.toUpperCase() });
+      // Langfuse counts the rows of text files only.
+      expect(run.windows[0]!.files[0]!.rowCount === null).toBe(format === 'parquet');
       expect(run.windows[0]!.files[0]!.key.endsWith(gzip ? `.${format}.gz` : `.${format}`)).toBe(true);
-      const read = await readExport(folderStore(dest), '', PROJECT);
+      const read = await readExport(folderStore(dest), '', PROJECT, readParquet);
       expectWholeExport(read);
       // Three whole hours from the first observation: the same windows in every run.
       expect(run.windows).toHaveLength(3);
       to ||= run.windows.at(-1)!.maxTimestamp;
       expect(run.windows.at(-1)!.maxTimestamp).toBe(to);
-      expectSameRows(read.rows.get('observations_v2')!, await reference(env, dir, to), format === 'csv');
+      expectSameRows(read.rows.get('observations_v2')!, await reference(env, dir, to), format === 'csv' ? 'text' : format === 'parquet' ? 'parquet' : 'json');
     }
   });
 
@@ -82,7 +85,7 @@ describe('export blob to a folder', () => {
     const again = await llmobs(['export', 'blob', dest, '--interval', 'hourly', '--json'], { env });
     expect(JSON.parse(again.stdout)).toMatchObject({ startedFrom: 'manifest', windows: [] });
     expect(again.stderr).toMatch(/Up to date: .* the next window is due at /);
-    const read = await readExport(folderStore(dest), '', PROJECT);
+    const read = await readExport(folderStore(dest), '', PROJECT, readParquet);
     expectWholeExport(read);
     expect(read.rows.get('observations_v2')!.size).toBe(TOTAL);
   });
@@ -111,11 +114,11 @@ describe('export blob to a folder', () => {
     child.kill('SIGKILL');
     expect((await child).signal).toBe('SIGKILL');
     release();
-    const before = await readExport(folderStore(dest), '', PROJECT);
+    const before = await readExport(folderStore(dest), '', PROJECT, readParquet);
     expect(before.manifests.length).toBeGreaterThan(0);
     const rerun = await llmobs(['export', 'blob', dest, '--interval', '20m', '--page-size', '20'], { env, timeout: 120_000 });
     expect(rerun.exitCode, rerun.stderr).toBe(0);
-    const read = await readExport(folderStore(dest), '', PROJECT);
+    const read = await readExport(folderStore(dest), '', PROJECT, readParquet);
     expectWholeExport(read);
     expect(read.rows.get('observations_v2')!.size).toBe(TOTAL);
     // No temporary file of the killed write is left beside the keys.

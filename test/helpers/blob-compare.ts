@@ -4,7 +4,11 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { expect } from 'vitest';
 import { llmobs } from './bin.js';
-import type { BlobStore, ReadExport } from './blob-reader.js';
+import { parquetReadObjects } from 'hyparquet';
+import type { BlobStore, ParquetRows, ReadExport } from './blob-reader.js';
+
+/** A Parquet reader for the consumer: hyparquet, which knows nothing of the writer. */
+export const readParquet: ParquetRows = async (bytes) => (await parquetReadObjects({ file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer })) as Record<string, unknown>[];
 
 /** The fake data server's project. */
 export const PROJECT = 'project-data';
@@ -22,6 +26,7 @@ const COLUMNS: Array<[string, string]> = [
   ['tags', 'tags'], ['release', 'release'], ['trace_name', 'traceName'],
   ['input_price', 'inputPrice'], ['output_price', 'outputPrice'], ['total_price', 'totalPrice'],
 ];
+const PRICES = new Set(['input_price', 'output_price', 'total_price']);
 const TIMES = new Set(['startTime', 'endTime', 'completionStartTime', 'createdAt', 'updatedAt']);
 
 /** `2026-05-01 12:00:00.123000` (UTC) as epoch ms. */
@@ -30,17 +35,24 @@ function clickhouseMs(text: string): number {
   return Date.parse(`${text.replace(' ', 'T').slice(0, 23)}Z`);
 }
 
-/** Each exported row against the observation `observations export` wrote (text: CSV, every value a string). */
-export function expectSameRows(rows: Map<string, Record<string, unknown>>, reference: Record<string, unknown>[], text: boolean) {
+/**
+ * Each exported row against the observation `observations export` wrote. `text`: CSV, every value
+ * a string. `parquet`: typed values as a Parquet reader gives them (times as Date, integers as
+ * bigint, JSON columns parsed), and no price columns, as in Langfuse's Parquet files.
+ */
+export function expectSameRows(rows: Map<string, Record<string, unknown>>, reference: Record<string, unknown>[], mode: 'json' | 'text' | 'parquet') {
   expect([...rows.keys()].sort()).toEqual(reference.map((o) => o.id as string).sort());
   for (const observation of reference) {
     const row = rows.get(observation.id as string)!;
     for (const [column, field] of COLUMNS) {
       const want = observation[field] ?? null;
       const got = row[column];
-      if (TIMES.has(field) && want !== null) expect(clickhouseMs(got as string), `${column} of ${observation.id}`).toBe(Date.parse(want as string));
-      else if (text) expect(got, `${column} of ${observation.id}`).toBe(want === null ? '' : typeof want === 'object' ? JSON.stringify(want) : String(want));
-      else expect(got ?? null, `${column} of ${observation.id}`).toEqual(want);
+      const what = `${column} of ${observation.id}`;
+      if (mode === 'parquet' && PRICES.has(column)) expect(row, what).not.toHaveProperty(column);
+      else if (mode === 'parquet' && TIMES.has(field)) expect(got === null ? null : (got as Date).getTime(), what).toBe(want === null ? null : Date.parse(want as string));
+      else if (TIMES.has(field) && want !== null) expect(clickhouseMs(got as string), what).toBe(Date.parse(want as string));
+      else if (mode === 'text') expect(got, what).toBe(want === null ? '' : typeof want === 'object' ? JSON.stringify(want) : String(want));
+      else expect(typeof got === 'bigint' ? Number(got) : (got ?? null), what).toEqual(want);
     }
   }
 }

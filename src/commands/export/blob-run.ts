@@ -14,7 +14,7 @@ import { exportColumns, exportRow } from '../../core/blob-export/rows.js';
 import { type RowEncoder, textEncoder } from '../../core/blob-export/text.js';
 import type { FieldSelection } from '../../core/observations/fields.js';
 import { ApiError, CliError, FileError, UsageError } from '../../errors.js';
-import type { BlobTarget } from '../../io/blob/target.js';
+import type { BinaryEncoder, BlobTarget } from '../../io/blob/target.js';
 import { countOf } from '../../output/format.js';
 import { formatInteger } from '../../core/thousands.js';
 import { watchInterruption } from '../observations/interrupt.js';
@@ -45,10 +45,6 @@ export interface BlobExportOptions {
 /** Makes one Parquet file's encoder for these columns. */
 export type ParquetFactory = (columns: readonly string[]) => BinaryEncoder;
 
-export interface BinaryEncoder {
-  rows(rows: readonly Record<string, unknown>[]): Uint8Array | undefined;
-  finish(): Uint8Array;
-}
 
 export interface WindowResult {
   minTimestamp: string;

@@ -5,7 +5,7 @@ import { parseOptions } from '../options.js';
 import { defineCommand } from '../define.js';
 
 export const BLOB_FLAGS = [
-  { flags: '--format <format>', help: 'jsonl (default), csv or json', choices: ['jsonl', 'csv', 'json'] },
+  { flags: '--format <format>', help: 'parquet (default, as Langfuse), jsonl, csv or json', choices: ['parquet', 'jsonl', 'csv', 'json'] },
   { flags: '--no-gzip', help: 'write the text formats uncompressed (default: gzip, .gz keys)' },
   { flags: '--interval <interval>', help: 'the window of each file: 20m, hourly (default), daily or weekly', choices: ['20m', 'hourly', 'daily', 'weekly'] },
   { flags: '--from <time>', help: 'where a first export starts (default: the project\'s first observation)' },
@@ -27,7 +27,7 @@ export default defineCommand({
     { flags: '--dry-run', help: 'say which windows and keys a run would write, and write nothing' },
   ],
   notes: `
-  Keys are Langfuse's: DEST/PROJECT/observations_v2/2026-05-01T01-00-00.jsonl.gz
+  Keys are Langfuse's: DEST/PROJECT/observations_v2/2026-05-01T01-00-00.parquet
   for the window ending then, and last DEST/PROJECT/manifests/<same>.json, which
   lists the run's files. A window runs from the end of the last manifest (or
   --from) for one --interval, never past now - 20 minutes. A run stopped before
@@ -57,7 +57,7 @@ export default defineCommand({
     const opts = parseOptions(
       z.object({
         dest: z.string().min(1, 'must not be empty'),
-        format: z.enum(['jsonl', 'csv', 'json']).default('jsonl'),
+        format: z.enum(['parquet', 'jsonl', 'csv', 'json']).default('parquet'),
         gzip: z.boolean().default(true),
         interval: z.string().default('hourly'),
         from: timeOption(ctx.now()).optional(),
@@ -107,6 +107,7 @@ export default defineCommand({
         dryRun: opts.dryRun,
         maxWindows: opts.maxWindows,
         pageSize: opts.pageSize ?? OBSERVATION_PAGE_LIMIT,
+        parquet: opts.format === 'parquet' ? (await import('../../io/blob/parquet.js')).parquetEncoder : undefined,
       });
       printBlobRun(ctx, result);
     } finally {

@@ -78,3 +78,19 @@ export function exportRow(item: Record<string, unknown>, columns: readonly Expor
   }
   return row;
 }
+
+export type ColumnKind = 'time' | 'boolean' | 'double' | 'integer' | 'json' | 'text';
+
+const KINDS: Record<string, ColumnKind> = {
+  start_time: 'time', end_time: 'time', completion_start_time: 'time', created_at: 'time', updated_at: 'time',
+  bookmarked: 'boolean', public: 'boolean', is_root_observation: 'boolean',
+  total_cost: 'double', latency: 'double', time_to_first_token: 'double', input_price: 'double', output_price: 'double', total_price: 'double',
+  prompt_version: 'integer',
+  metadata: 'json', model_parameters: 'json', usage_details: 'json', cost_details: 'json', tags: 'json',
+};
+
+/** What a column holds, for a typed format (Parquet): a path into usage or cost details is a number. */
+export function columnKind(name: string): ColumnKind {
+  if (/^(usage|cost)_details\./.test(name)) return 'double';
+  return KINDS[name] ?? 'text';
+}

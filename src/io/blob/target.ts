@@ -19,3 +19,9 @@ export interface BlobTarget {
   /** Lets go of what the target holds (a lock, connections). */
   close(): Promise<void>;
 }
+
+/** A binary file format written as rows arrive (Parquet): bytes ready so far, then the rest. */
+export interface BinaryEncoder {
+  rows(rows: readonly Record<string, unknown>[]): Uint8Array | undefined;
+  finish(): Uint8Array;
+}

@@ -1,9 +1,11 @@
 // llmobs server: a local Langfuse-compatible API server; with --profile NAME it also saves a profile
 // for it and makes it active.
 import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
 import type { RunningServer } from '../server/index.js';
 import type { LocalProfile } from '../server/local-profile.js';
 import { defineCommand } from './define.js';
+import { BLOB_FLAGS } from './export/blob-flags.js';
 
 export default defineCommand({
   name: 'server',
@@ -19,6 +21,8 @@ export default defineCommand({
       help: 'the Langfuse v4 write mode to answer as: events_only (Langfuse Cloud and self-hosted v4: no v3 read routes, traces and observations over OTLP only), dual (v3 and v4 routes), legacy (a v3 deployment)',
       default: 'events_only',
     },
+    { flags: '--blob-export <dest>', help: 'export the project on a schedule to a folder or s3://BUCKET/PREFIX/, as export blob does (its options below)' },
+    ...BLOB_FLAGS,
   ],
   examples: [
     'llmobs server',
@@ -28,8 +32,17 @@ export default defineCommand({
     'llmobs server --data-dir ./lf-data --host 0.0.0.0 --port 3100',
     '# Rehearse a client that still reads GET /api/public/traces or sends traces to /api/public/ingestion',
     'llmobs server --write-mode dual',
+    '# Keep a folder in step with the project, hourly, in Langfuse\'s blob export layout',
+    'llmobs server --blob-export ./lake --interval hourly',
   ],
   async run(ctx, { opts: raw }) {
+    const { blobExport, format, gzip, interval, from, fields, tables, endpoint, region, forcePathStyle, ...serverFlags } = raw as Record<string, unknown>;
+    const blobGiven = { format, gzip, interval, from, fields, tables, endpoint, region, forcePathStyle };
+    if (blobExport === undefined && Object.entries(blobGiven).some(([key, value]) => value !== undefined && !(key === 'gzip' && value === true) && !(key === 'forcePathStyle' && value === false))) {
+      throw new UsageError('--format, --interval, --from, --fields, --tables, --endpoint, --region, --force-path-style and --no-gzip go with --blob-export DEST');
+    }
+    // Checked before the server starts: a wrong option stops it with nothing listening.
+    const blob = blobExport === undefined ? undefined : await (await import('./export/blob-setup.js')).blobSetup(ctx, blobGiven, blobExport);
     const [{ z }, { parseOptions }, local, { WRITE_MODES }] = await Promise.all([import('zod'), import('./options.js'), import('../server/local-profile.js'), import('../api/write-mode.js')]);
     const opts = parseOptions(
       z.object({
@@ -40,7 +53,7 @@ export default defineCommand({
         bearerSecretKey: z.boolean().default(false),
         writeMode: z.enum(WRITE_MODES, { message: `must be one of ${WRITE_MODES.join(', ')}` }),
       }),
-      raw,
+      serverFlags,
     );
     // `llmobs server --profile NAME` saves a profile for this server and makes it active.
     const save = ctx.globals.profile;
@@ -66,7 +79,16 @@ export default defineCommand({
     const url = local.clientUrl(server.url);
     const profile = local.settleProfile(store, save, url, server.keys);
     printStarted(ctx, server, url, profile, local.otherAddresses(server.url, server.host));
+    let schedule;
+    try {
+      schedule = blob ? await (await import('./server/blob-schedule.js')).startBlobSchedule(ctx, server, blob) : undefined;
+    } catch (error) {
+      await server.close();
+      throw error;
+    }
     await stopped;
+    // The export reads the server: it ends its page first, and its window stays without a manifest.
+    await schedule?.stop();
     await server.close();
     ctx.out.info('server stopped');
   },

@@ -31,7 +31,7 @@ async function start(options: FakeDataOptions = {}) {
   return { env, dir: tempDir(), args };
 }
 
-describe('export blob to S3', () => {
+describe('export blob to S3', { timeout: 180_000 }, () => {
   it('a first run writes every window under the prefix, Parquet by default, and a consumer reads back what observations export gives', async () => {
     const { env, dir, args } = await start();
     const result = await llmobs(args('--interval', '20m', '--json'), { env, timeout: 120_000 });

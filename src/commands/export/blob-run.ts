@@ -38,6 +38,8 @@ export interface BlobExportOptions {
   dryRun: boolean;
   maxWindows: number | undefined;
   pageSize: number;
+  /** Says nothing when no window is due (a schedule asks every minute). */
+  quiet?: boolean | undefined;
   /** Writes the parquet files (loaded only when asked for). */
   parquet?: ParquetFactory | undefined;
 }
@@ -64,10 +66,8 @@ export interface RunResult {
   dryRun: boolean;
 }
 
-export async function runBlobExport(ctx: Context, target: BlobTarget, options: BlobExportOptions): Promise<RunResult> {
-  // A wrong bucket or key stops the run before the server is asked for anything.
-  await target.check();
-  const client = await ctx.api();
+/** One run; the caller has checked the target (target.check()). */
+export async function runBlobExport(ctx: Context, client: ApiClient, target: BlobTarget, options: BlobExportOptions): Promise<RunResult> {
   const projectId = await projectOf(client);
   const last = await lastManifest(target, options.prefix, projectId);
   if (last && options.from) {
@@ -83,7 +83,7 @@ export async function runBlobExport(ctx: Context, target: BlobTarget, options: B
   }
   const result: RunResult = { projectId, start: start?.toISOString() ?? null, startedFrom, windows: [], dryRun: options.dryRun };
   if (!start) {
-    ctx.out.info(`The project ${projectId} has no observations yet: nothing to export.`);
+    if (!options.quiet) ctx.out.info(`The project ${projectId} has no observations yet: nothing to export.`);
     return result;
   }
   // As Langfuse's schedule: once caught up, the next window is due one interval after the last.
@@ -91,6 +91,7 @@ export async function runBlobExport(ctx: Context, target: BlobTarget, options: B
   result.due = due.toISOString();
   const windows = ctx.now() < due ? [] : planWindows(start, ctx.now(), options.interval, options.maxWindows);
   if (windows.length === 0) {
+    if (options.quiet) return result;
     ctx.out.info(`Up to date: the export of ${projectId} reaches ${start.toISOString()}; the next window is due at ${result.due}.`);
     return result;
   }

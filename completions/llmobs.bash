@@ -60,6 +60,7 @@ __llmobs_child() {
     'observations|list'|'observations|ls') __llmobs_r='observations list' ;;
     'observations|export') __llmobs_r='observations export' ;;
     'export|blob') __llmobs_r='export blob' ;;
+    'export|integration') __llmobs_r='export integration' ;;
     'cost|report') __llmobs_r='cost report' ;;
     'cost|recompute') __llmobs_r='cost recompute' ;;
     *) __llmobs_r='' ;;
@@ -77,7 +78,7 @@ __llmobs_children() {
     'tokens') __llmobs_r='count' ;;
     'traces') __llmobs_r='get list ls' ;;
     'observations') __llmobs_r='list ls export' ;;
-    'export') __llmobs_r='blob' ;;
+    'export') __llmobs_r='blob integration' ;;
     'cost') __llmobs_r='report recompute' ;;
     *) __llmobs_r='' ;;
   esac
@@ -133,6 +134,7 @@ __llmobs_options() {
     'observations export') __llmobs_r='--type --name --trace --user --session --environment --level --version --from --to --output --format --fields --limit --page-size --expand-metadata --resume --force -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'export') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'export blob') __llmobs_r='--format --no-gzip --interval --from --fields --tables --endpoint --region --force-path-style --max-windows --page-size --dry-run -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'export integration') __llmobs_r='--bucket --type --endpoint --region --access-key-id --secret-access-key-stdin --prefix --interval --format --no-gzip --from --fields --force-path-style --disabled --yes -y -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'cost') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'cost report') __llmobs_r='--from --to --month --by --type --environment --budget --no-cache -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'cost recompute') __llmobs_r='--input --type --name --trace --user --session --environment --level --version --from --to --month --limit --models-file --offline --remote --ignore-start-dates --output -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
@@ -303,6 +305,16 @@ __llmobs_value() {
     'export blob|--region') __llmobs_r='eu us jp hipaa' ;;
     'export blob|--max-windows') __llmobs_r='@any' ;;
     'export blob|--page-size') __llmobs_r='@any' ;;
+    'export integration|--bucket') __llmobs_r='@any' ;;
+    'export integration|--type') __llmobs_r='S3 S3_COMPATIBLE AZURE_BLOB_STORAGE' ;;
+    'export integration|--endpoint') __llmobs_r='@any' ;;
+    'export integration|--region') __llmobs_r='eu us jp hipaa' ;;
+    'export integration|--access-key-id') __llmobs_r='@any' ;;
+    'export integration|--prefix') __llmobs_r='@any' ;;
+    'export integration|--interval') __llmobs_r='20m hourly daily weekly' ;;
+    'export integration|--format') __llmobs_r='parquet jsonl csv json' ;;
+    'export integration|--from') __llmobs_r='@any' ;;
+    'export integration|--fields') __llmobs_r='@any' ;;
     'cost report|--from') __llmobs_r='@any' ;;
     'cost report|--to') __llmobs_r='@any' ;;
     'cost report|--month') __llmobs_r='@any' ;;
@@ -388,6 +400,8 @@ __llmobs_arg() {
     'tokens count|0') __llmobs_r='@any' ;;
     'traces get|0') __llmobs_r='@any' ;;
     'export blob|0') __llmobs_r='@any' ;;
+    'export integration|0') __llmobs_r='@any' ;;
+    'export integration|1') __llmobs_r='@any' ;;
     'api|0') __llmobs_r='@any' ;;
     'api|1') __llmobs_r='@any' ;;
     'completion|0') __llmobs_r='bash zsh fish' ;;

@@ -81,14 +81,14 @@ export default defineCommand({
     printStarted(ctx, server, url, profile, local.otherAddresses(server.url, server.host));
     let schedule;
     try {
-      schedule = blob ? await (await import('./server/blob-schedule.js')).startBlobSchedule(ctx, server, blob) : undefined;
+      schedule = await (await import('./server/blob-schedule.js')).startBlobSchedule(ctx, server, blob);
     } catch (error) {
       await server.close();
       throw error;
     }
     await stopped;
     // The export reads the server: it ends its page first, and its window stays without a manifest.
-    await schedule?.stop();
+    await schedule.stop();
     await server.close();
     ctx.out.info('server stopped');
   },
@@ -105,6 +105,8 @@ function printStarted(ctx: Context, server: RunningServer, url: string, profile:
       project: server.project,
       publicKey: keys.publicKey,
       secretKey: keys.secretKey,
+      organizationPublicKey: server.organizationKeys.publicKey,
+      organizationSecretKey: server.organizationKeys.secretKey,
       dataDir: server.dataDir ?? null,
       created: server.created,
       writeMode: server.writeMode,
@@ -121,6 +123,7 @@ function printStarted(ctx: Context, server: RunningServer, url: string, profile:
     ['  Project', `${server.project.name} (${server.project.id})`],
     ['  Public key', keys.publicKey],
     ['  Secret key', keys.secretKey],
+    ['  Organization key', `${server.organizationKeys.publicKey} / ${server.organizationKeys.secretKey}  (blob storage integration routes)`],
     ['  Data', server.dataDir ? `${server.dataDir}${server.created ? ' (new)' : ''}` : 'in memory, gone on exit (--ephemeral)'],
   ]);
   ctx.out.line();

@@ -38,6 +38,8 @@ export interface BlobExportOptions {
   dryRun: boolean;
   maxWindows: number | undefined;
   pageSize: number;
+  /** `from` is where a first run starts, and is ignored once DEST holds a manifest (a schedule's start). */
+  fromIfNew?: boolean | undefined;
   /** Says nothing when no window is due (a schedule asks every minute). */
   quiet?: boolean | undefined;
   /** Writes the parquet files (loaded only when asked for). */
@@ -70,13 +72,14 @@ export interface RunResult {
 export async function runBlobExport(ctx: Context, client: ApiClient, target: BlobTarget, options: BlobExportOptions): Promise<RunResult> {
   const projectId = await projectOf(client);
   const last = await lastManifest(target, options.prefix, projectId);
-  if (last && options.from) {
+  if (last && options.from && !options.fromIfNew) {
     throw new UsageError(`${target.shown} already holds this project's export up to ${last.toISOString()}; --from only sets where a first run starts`, {
       hint: 'Leave --from out to continue from there, or export to another destination or prefix to start over.',
     });
   }
-  let start = last ?? options.from;
-  let startedFrom: RunResult['startedFrom'] = last ? 'manifest' : options.from ? 'from' : 'earliest';
+  const from = last ? undefined : options.from;
+  let start = last ?? from;
+  let startedFrom: RunResult['startedFrom'] = last ? 'manifest' : from ? 'from' : 'earliest';
   if (!start) {
     start = await earliestStart(ctx, client, ctx.now());
     if (!start) startedFrom = 'empty';

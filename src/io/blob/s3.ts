@@ -35,6 +35,8 @@ export interface S3Options {
   endpoint?: string | undefined;
   region?: string | undefined;
   forcePathStyle: boolean;
+  /** Keys to use instead of the SDK's chain (an integration stores its own). */
+  credentials?: { accessKeyId: string; secretAccessKey: string } | undefined;
 }
 
 interface SdkError {
@@ -74,6 +76,7 @@ export function storageError(error: unknown, what: string): CliError {
 export function openS3Target(location: S3Location, shown: string, options: S3Options): BlobTarget {
   const config: S3ClientConfig = { forcePathStyle: options.forcePathStyle, maxAttempts: 3 };
   if (options.endpoint) config.endpoint = options.endpoint;
+  if (options.credentials) config.credentials = options.credentials;
   // Langfuse's default region for a store that names none; AWS itself needs the real one.
   const region = options.region ?? (options.endpoint ? 'auto' : undefined);
   if (region) config.region = region;

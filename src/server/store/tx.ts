@@ -2,6 +2,7 @@
 // transaction (see Store.read / Store.write). Nothing here knows about HTTP.
 import type { ApiKeyRecord, ProjectRecord } from '../records.js';
 import { EventStore } from './events.js';
+import { IntegrationStore } from './integrations.js';
 import { ModelStore } from './models.js';
 import { ObservationStore } from './observations.js';
 import { PromptStore } from './prompts.js';
@@ -39,6 +40,7 @@ export class Tx {
   readonly observations: ObservationStore;
   readonly scores: ScoreStore;
   readonly events: EventStore;
+  readonly integrations: IntegrationStore;
 
   constructor(sql: Statements) {
     this.project = new ProjectStore(sql);
@@ -48,5 +50,6 @@ export class Tx {
     this.observations = new ObservationStore(sql);
     this.scores = new ScoreStore(sql);
     this.events = new EventStore(sql);
+    this.integrations = new IntegrationStore(sql);
   }
 }

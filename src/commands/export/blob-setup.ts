@@ -50,8 +50,10 @@ export async function blobSetup(ctx: Context, given: Record<string, unknown>, de
   const fields = parseFields(opts.fields, GROUP_NAMES);
   if (!fields.ok) throw new UsageError(`--fields: ${fields.message}`);
   const s3 = opts.dest.startsWith('s3://');
-  if (!s3 && /^[a-z][a-z0-9+.-]*:\/\//i.test(opts.dest)) throw new UsageError(`${opts.dest}: DEST is a folder or s3://BUCKET/PREFIX/`);
-  if (!s3 && (opts.endpoint || opts.region || opts.forcePathStyle)) throw new UsageError('--endpoint, --region and --force-path-style are for an s3:// destination');
+  const azure = opts.dest.startsWith('az://');
+  if (!s3 && !azure && /^[a-z][a-z0-9+.-]*:\/\//i.test(opts.dest)) throw new UsageError(`${opts.dest}: DEST is a folder, s3://BUCKET/PREFIX/ or az://CONTAINER/PREFIX/`);
+  if (!s3 && !azure && (opts.endpoint || opts.region || opts.forcePathStyle)) throw new UsageError('--endpoint, --region and --force-path-style are for an s3:// destination (--endpoint also for az://)');
+  if (azure && (opts.region || opts.forcePathStyle)) throw new UsageError('--region and --force-path-style are for an s3:// destination');
   let prefix = '';
   let open: (lock: boolean) => Promise<BlobTarget> = (lock) => openLocalTarget(ctx.cwd, opts.dest, { lock });
   if (s3) {
@@ -60,6 +62,13 @@ export async function blobSetup(ctx: Context, given: Record<string, unknown>, de
     if ('error' in location) throw new UsageError(`${opts.dest}: ${location.error}`);
     prefix = location.prefix;
     open = async () => openS3Target(location, opts.dest, { endpoint: opts.endpoint, region: opts.region, forcePathStyle: opts.forcePathStyle });
+  }
+  if (azure) {
+    const { openAzureTarget, parseAzureUrl } = await import('../../io/blob/azure.js');
+    const location = parseAzureUrl(opts.dest);
+    if ('error' in location) throw new UsageError(`${opts.dest}: ${location.error}`);
+    prefix = location.prefix;
+    open = async () => openAzureTarget(location, opts.dest, { endpoint: opts.endpoint, env: ctx.env });
   }
   return {
     dest: opts.dest,

@@ -6,8 +6,8 @@ import { BLOB_FLAGS } from './blob-flags.js';
 
 export default defineCommand({
   name: 'blob',
-  summary: 'export observations to a folder or an S3 bucket in the layout of Langfuse\'s blob-storage export: a file per window and table, then a manifest; each run continues from the last manifest',
-  args: [{ name: '<dest>', help: 'a folder (created if missing) or s3://BUCKET/PREFIX/' }],
+  summary: 'export observations to a folder, an S3 bucket or an Azure container in the layout of Langfuse\'s blob-storage export: a file per window and table, then a manifest; each run continues from the last manifest',
+  args: [{ name: '<dest>', help: 'a folder (created if missing), s3://BUCKET/PREFIX/ or az://CONTAINER/PREFIX/' }],
   flags: [
     ...BLOB_FLAGS,
     { flags: '--max-windows <n>', help: 'write at most this many windows, then stop (the next run continues)' },
@@ -23,13 +23,16 @@ export default defineCommand({
   Columns are Langfuse's (trace_id, start_time ...), times in UTC as
   2026-05-01 12:00:00.123000, latency in seconds.
   S3 credentials come from the AWS SDK (AWS_ACCESS_KEY_ID and
-  AWS_SECRET_ACCESS_KEY, AWS_PROFILE, ~/.aws); files are multipart uploads.`,
+  AWS_SECRET_ACCESS_KEY, AWS_PROFILE, ~/.aws); files are multipart uploads.
+  Azure: AZURE_STORAGE_ACCOUNT and AZURE_STORAGE_KEY, or
+  AZURE_STORAGE_CONNECTION_STRING.`,
   examples: [
     'llmobs export blob ./lake --from 2026-05-01 --interval daily',
     'llmobs export blob ./lake --dry-run',
     'llmobs export blob ./lake --format csv --fields core,usage,model',
     'llmobs export blob s3://my-bucket/langfuse/ --region eu-west-1',
     'llmobs export blob s3://lake/ --endpoint http://localhost:9000 --force-path-style',
+    'llmobs export blob az://lake/langfuse/',
   ],
   async run(ctx, { args, opts: given }) {
     const [{ blobSetup }, { runBlobExport }, { printBlobRun }] = await Promise.all([import('./blob-setup.js'), import('./blob-run.js'), import('./blob-render.js')]);

@@ -19,17 +19,29 @@ export async function runIntegrationIfDue(ctx: Context, client: ApiClient, serve
   const now = ctx.now();
   if (record.nextSyncAt && Date.parse(record.nextSyncAt) > now.getTime()) return;
   const fail = (message: string) => server.updateBlobIntegration({ lastError: message, lastErrorAt: ctx.now().toISOString(), runStartedAt: null, nextSyncAt: new Date(ctx.now().getTime() + 60_000).toISOString() });
-  if (record.type === 'AZURE_BLOB_STORAGE') return fail('Azure Blob Storage is not supported by this server: use S3 or S3_COMPATIBLE');
   if (record.exportSource !== 'EVENTS') return fail('this server exports the OBSERVATIONS_V2 source only');
   server.updateBlobIntegration({ runStartedAt: now.toISOString() });
   const shown = `s3://${record.bucketName}/${record.prefix}`;
-  const [{ openS3Target }, parquet] = await Promise.all([import('../../io/blob/s3.js'), record.fileType === 'PARQUET' ? import('../../io/blob/parquet.js') : undefined]);
-  const target = openS3Target({ bucket: record.bucketName, prefix: record.prefix }, shown, {
-    endpoint: record.endpoint ?? undefined,
-    region: record.region,
-    forcePathStyle: record.forcePathStyle,
-    credentials: record.accessKeyId && secret ? { accessKeyId: record.accessKeyId, secretAccessKey: secret } : undefined,
-  });
+  const parquet = record.fileType === 'PARQUET' ? await import('../../io/blob/parquet.js') : undefined;
+  let target;
+  try {
+    // Azure as Langfuse configures it: the container in bucketName, the account's name and key in
+    // accessKeyId and secretAccessKey, its URL in endpoint.
+    target =
+      record.type === 'AZURE_BLOB_STORAGE'
+        ? (await import('../../io/blob/azure.js')).openAzureTarget({ container: record.bucketName, prefix: record.prefix }, `az://${record.bucketName}/${record.prefix}`, {
+            endpoint: record.endpoint ?? undefined,
+            env: { AZURE_STORAGE_ACCOUNT: record.accessKeyId ?? undefined, AZURE_STORAGE_KEY: secret ?? undefined },
+          })
+        : (await import('../../io/blob/s3.js')).openS3Target({ bucket: record.bucketName, prefix: record.prefix }, shown, {
+            endpoint: record.endpoint ?? undefined,
+            region: record.region,
+            forcePathStyle: record.forcePathStyle,
+            credentials: record.accessKeyId && secret ? { accessKeyId: record.accessKeyId, secretAccessKey: secret } : undefined,
+          });
+  } catch (error) {
+    return fail((error as Error).message);
+  }
   const groups = (record.exportFieldGroups ?? GROUP_NAMES).filter((g): g is FieldGroup => (GROUP_NAMES as readonly string[]).includes(g));
   try {
     await target.check();

@@ -14,6 +14,8 @@ import { experimentRoutes } from './handlers/experiments.js';
 import { API_VERSION, healthRoutes } from './handlers/health.js';
 import { integrationRoutes } from './handlers/integrations.js';
 import { metricsRoutes } from './handlers/metrics.js';
+import { metricsDailyRoutes } from './handlers/metrics-daily.js';
+import { metricsV1Routes } from './handlers/metrics-v1.js';
 import { modelRoutes } from './handlers/models.js';
 import { observationRoutes } from './handlers/observations.js';
 import { projectRoutes } from './handlers/projects.js';
@@ -37,6 +39,8 @@ export const ROUTES: Route[] = [
   ...traceRoutes,
   ...observationRoutes,
   ...metricsRoutes,
+  ...metricsV1Routes,
+  ...metricsDailyRoutes,
   ...scoreRoutes,
   ...experimentRoutes,
   ...integrationRoutes,

@@ -1,8 +1,10 @@
 // What a request sees of the store: one object per kind of record, all inside the request's one
 // transaction (see Store.read / Store.write). Nothing here knows about HTTP.
 import type { ApiKeyRecord, ProjectRecord } from '../records.js';
+import { DailyMetricsStore } from './daily-metrics.js';
 import { EventStore } from './events.js';
 import { IntegrationStore } from './integrations.js';
+import { MetricsV1Store } from './metrics-v1.js';
 import { ModelStore } from './models.js';
 import { ObservationStore } from './observations.js';
 import { PromptStore } from './prompts.js';
@@ -41,6 +43,8 @@ export class Tx {
   readonly scores: ScoreStore;
   readonly events: EventStore;
   readonly integrations: IntegrationStore;
+  readonly metricsV1: MetricsV1Store;
+  readonly dailyMetrics: DailyMetricsStore;
 
   constructor(sql: Statements) {
     this.project = new ProjectStore(sql);
@@ -51,5 +55,7 @@ export class Tx {
     this.scores = new ScoreStore(sql);
     this.events = new EventStore(sql);
     this.integrations = new IntegrationStore(sql);
+    this.metricsV1 = new MetricsV1Store(sql);
+    this.dailyMetrics = new DailyMetricsStore(sql);
   }
 }

@@ -92,7 +92,7 @@ const exportGroup = defineGroup({
   name: 'export',
   summary: 'keep a folder up to date with the project\'s observations, in the layout of Langfuse\'s blob-storage export',
   examples: [
-    'llmobs export blob ./lake --from 2026-05-01',
+    'llmobs export blob ./lake --from 7d --interval daily',
   ],
   verbs: async () => (await import('./export/index.js')).VERBS,
 });

@@ -27,9 +27,9 @@ export default defineCommand({
   Azure: AZURE_STORAGE_ACCOUNT and AZURE_STORAGE_KEY, or
   AZURE_STORAGE_CONNECTION_STRING.`,
   examples: [
-    'llmobs export blob ./lake --from 2026-05-01 --interval daily',
+    'llmobs export blob ./lake --from 2026-05-01 --interval weekly',
     'llmobs export blob ./lake --dry-run',
-    'llmobs export blob ./lake --format csv --fields core,usage,model',
+    'llmobs export blob ./costs --format csv --fields core,usage,model --from 7d --interval daily',
     'llmobs export blob s3://my-bucket/langfuse/ --region eu-west-1',
     'llmobs export blob s3://lake/ --endpoint http://localhost:9000 --force-path-style',
     'llmobs export blob az://lake/langfuse/',

@@ -12,7 +12,7 @@ import { basicHeader, startServerProcess } from '../helpers/server-process.js';
 describe('llmobs server --blob-export', { timeout: 120_000 }, () => {
   it('exports what arrives, window by window, and stops cleanly', async () => {
     const dest = join(tempDir(), 'lake');
-    const server = startServerProcess(['--ephemeral', '--write-mode', 'dual', '--blob-export', dest, '--interval', '20m', '--format', 'jsonl'], isolatedEnv({ LLMOBS_BLOB_EXPORT_EVERY_MS: '300' }));
+    const server = startServerProcess(['--ephemeral', '--write-mode', 'dual', '--blob-export', dest, '--interval', '20m', '--format', 'jsonl', '--tables', 'observations_v2,scores'], isolatedEnv({ LLMOBS_BLOB_EXPORT_EVERY_MS: '300' }));
     const started = await server.ready;
     // Fifty spans from three hours to two hours ago, one every 72 seconds: older than the lag bound.
     const first = Date.now() - 3 * 3_600_000;
@@ -20,7 +20,14 @@ describe('llmobs server --blob-export', { timeout: 120_000 }, () => {
       const at = new Date(first + i * 72_000).toISOString();
       return { id: `e-${i}`, type: 'span-create', timestamp: at, body: { id: `s-${i}`, traceId: 't-1', name: 'step', startTime: at, endTime: at } };
     });
-    const answer = await fetch(`${started.url}/api/public/ingestion`, { method: 'POST', headers: { authorization: basicHeader(started), 'content-type': 'application/json' }, body: JSON.stringify({ batch }) });
+    // And a score on every tenth span, a numeric one, then a categorical one.
+    const scores = batch.filter((_, i) => i % 10 === 0).map((span, i) => ({
+      id: `sc-e-${i}`,
+      type: 'score-create',
+      timestamp: span.timestamp,
+      body: { id: `sc-${i}`, traceId: 't-1', observationId: span.body.id, name: 'quality', timestamp: span.timestamp, ...(i % 2 ? { value: 'good', dataType: 'CATEGORICAL' } : { value: i / 10, dataType: 'NUMERIC' }) },
+    }));
+    const answer = await fetch(`${started.url}/api/public/ingestion`, { method: 'POST', headers: { authorization: basicHeader(started), 'content-type': 'application/json' }, body: JSON.stringify({ batch: [...batch, ...scores] }) });
     expect(answer.status).toBe(207);
     const projects = (await (await fetch(`${started.url}/api/public/projects`, { headers: { authorization: basicHeader(started) } })).json()) as { data: Array<{ id: string }> };
     const projectId = projects.data[0]!.id;
@@ -35,6 +42,14 @@ describe('llmobs server --blob-export', { timeout: 120_000 }, () => {
     expect(read.manifests.length).toBeGreaterThanOrEqual(8);
     expect(read.repeated.size).toBe(0);
     expect([...read.rows.get('observations_v2')!.keys()].sort()).toEqual(batch.map((e) => e.body.id).sort());
+    // Langfuse's score columns, what each score is about, numeric value or category.
+    const exported = read.rows.get('scores')!;
+    expect([...exported.keys()].sort()).toEqual(scores.map((s) => s.body.id).sort());
+    expect(Object.keys(exported.get('sc-1')!)).toEqual(['id', 'timestamp', 'project_id', 'environment', 'trace_id', 'observation_id', 'session_id', 'dataset_run_id', 'name', 'value', 'source', 'comment', 'data_type', 'string_value', 'created_at', 'updated_at']);
+    expect(exported.get('sc-1')).toMatchObject({ trace_id: 't-1', observation_id: 's-10', name: 'quality', value: null, data_type: 'CATEGORICAL', string_value: 'good', source: 'API' });
+    expect(exported.get('sc-2')).toMatchObject({ trace_id: 't-1', observation_id: 's-20', value: 0.2, data_type: 'NUMERIC', string_value: null });
+    expect(exported.get('sc-2')!.timestamp).toBe(`${scores[2]!.timestamp.replace('T', ' ').replace('Z', '')}000`);
+    expect(read.manifests.every((m) => JSON.stringify(m.tables) === '["observations_v2","scores"]')).toBe(true);
     // Nothing is left of the lock or of a temporary file.
     expect(readdirSync(dest).filter((n) => n.includes('llmobs-lock'))).toEqual([]);
   });

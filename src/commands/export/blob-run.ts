@@ -11,6 +11,8 @@ import { getProjects } from '../../api/projects.js';
 import type { Context } from '../../context.js';
 import { buildManifest, dataKey, INTERVALS, exportSourceOf, fileKind, type FileType, type Interval, latestManifestKey, manifestKey, manifestPrefix, manifestText, type ManifestFile, planWindows, type Table, type Window } from '../../core/blob-export/layout.js';
 import { exportColumns, exportRow } from '../../core/blob-export/rows.js';
+import { SCORE_COLUMNS, SCORE_FIELDS, scoreRow } from '../../core/blob-export/scores.js';
+import { SCORE_PAGE_LIMIT, SCORES_V3_ROUTE } from '../../api/scores-export.js';
 import { type RowEncoder, textEncoder } from '../../core/blob-export/text.js';
 import type { FieldSelection } from '../../core/observations/fields.js';
 import { ApiError, CliError, FileError, UsageError } from '../../errors.js';
@@ -150,25 +152,37 @@ interface TableJob extends BlobExportOptions {
 
 /** One table of one window, streamed to its key. */
 async function writeTable(ctx: Context, client: ApiClient, target: BlobTarget, job: TableJob): Promise<ManifestFile> {
-  if (job.table !== 'observations_v2') throw new UsageError(`the ${job.table} table cannot be exported yet`);
+  if (job.table !== 'observations_v2' && job.table !== 'scores') throw new UsageError(`the ${job.table} table cannot be exported yet`);
   const kind = fileKind(job.type, job.gzip);
   const key = dataKey(job.prefix, job.projectId, job.table, job.window.max, kind);
-  const columns = exportColumns(job.selection, job.type === 'parquet');
-  const names = columns.map((c) => c.name);
   const counted = { rows: 0 };
-  const query = { fields: job.selection.groups.join(','), fromStartTime: job.window.min.toISOString(), toStartTime: job.window.max.toISOString() };
   const warn = (line: string) => {
     job.meter.clear();
     ctx.out.warn(line);
   };
-  const pages = observationPages(client, query, FIRST_PAGE, { ...retryOptions(ctx), warn, pageSize: job.pageSize });
+  let names: string[];
+  let toRow: (item: Record<string, unknown>) => Record<string, unknown>;
+  let pages: ReturnType<typeof observationPages>;
+  if (job.table === 'scores') {
+    // Scores by their timestamp, in the same windows (the v3 API's from inclusive, to exclusive).
+    names = [...SCORE_COLUMNS];
+    toRow = scoreRow;
+    const query = { fields: SCORE_FIELDS, fromTimestamp: job.window.min.toISOString(), toTimestamp: job.window.max.toISOString() };
+    pages = observationPages(client, query, FIRST_PAGE, { ...retryOptions(ctx), warn, pageSize: SCORE_PAGE_LIMIT, route: SCORES_V3_ROUTE });
+  } else {
+    const columns = exportColumns(job.selection, job.type === 'parquet');
+    names = columns.map((c) => c.name);
+    toRow = (item) => exportRow(item, columns);
+    const query = { fields: job.selection.groups.join(','), fromStartTime: job.window.min.toISOString(), toStartTime: job.window.max.toISOString() };
+    pages = observationPages(client, query, FIRST_PAGE, { ...retryOptions(ctx), warn, pageSize: job.pageSize });
+  }
   const interruption = job.interruption;
   async function* source(): AsyncGenerator<Buffer> {
     const parquet = job.type === 'parquet' ? job.parquet!(names) : undefined;
     const text: RowEncoder | undefined = job.type === 'parquet' ? undefined : textEncoder(job.type, names);
     if (text) yield Buffer.from(text.header());
     for await (const page of pages) {
-      const rows = page.items.map((item) => exportRow(item, columns));
+      const rows = page.items.map(toRow);
       if (parquet) {
         const bytes = parquet.rows(rows);
         if (bytes?.length) yield Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);

@@ -43,9 +43,9 @@ export async function blobSetup(ctx: Context, given: Record<string, unknown>, de
   const interval = INTERVAL_NAMES[opts.interval];
   if (!interval) throw new UsageError(`--interval must be 20m, hourly, daily or weekly, not ${JSON.stringify(opts.interval)}`);
   const tables = [...new Set(opts.tables.split(',').map((t) => t.trim()).filter(Boolean))];
-  const unknown = tables.filter((t) => t !== 'observations_v2');
+  const unknown = tables.filter((t) => t !== 'observations_v2' && t !== 'scores');
   if (tables.length === 0 || unknown.length) {
-    throw new UsageError(`--tables: ${unknown.length ? `${unknown.join(', ')} cannot be exported` : 'empty'}; the table llmobs exports is observations_v2`, { hint: 'Scores and the legacy traces and observations tables are not exported yet.' });
+    throw new UsageError(`--tables: ${unknown.length ? `${unknown.join(', ')} cannot be exported` : 'empty'}; llmobs exports observations_v2 and scores`, { hint: 'The legacy traces and observations tables are not exported.' });
   }
   const fields = parseFields(opts.fields, GROUP_NAMES);
   if (!fields.ok) throw new UsageError(`--fields: ${fields.message}`);

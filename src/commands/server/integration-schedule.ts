@@ -47,7 +47,8 @@ export async function runIntegrationIfDue(ctx: Context, client: ApiClient, serve
     await target.check();
     const result = await runBlobExport(ctx, client, target, {
       prefix: record.prefix,
-      tables: ['observations_v2'],
+      // As Langfuse's worker writes the enriched source: scores, then the events table.
+      tables: ['scores', 'observations_v2'],
       type: record.fileType.toLowerCase() as 'parquet' | 'jsonl' | 'csv' | 'json',
       gzip: record.compressed,
       interval: record.exportFrequency,

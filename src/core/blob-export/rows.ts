@@ -82,6 +82,8 @@ export function exportRow(item: Record<string, unknown>, columns: readonly Expor
 export type ColumnKind = 'time' | 'boolean' | 'double' | 'integer' | 'json' | 'text';
 
 const KINDS: Record<string, ColumnKind> = {
+  // Scores: timestamp and value (core/blob-export/scores.ts).
+  timestamp: 'time', value: 'double',
   start_time: 'time', end_time: 'time', completion_start_time: 'time', created_at: 'time', updated_at: 'time',
   bookmarked: 'boolean', public: 'boolean', is_root_observation: 'boolean',
   total_cost: 'double', latency: 'double', time_to_first_token: 'double', input_price: 'double', output_price: 'double', total_price: 'double',

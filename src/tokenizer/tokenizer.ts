@@ -47,6 +47,9 @@ export interface TokenizerOptions {
 /** Pieces longer than this are not cached: they rarely repeat and would pin memory. */
 const MAX_CACHED_PIECE = 48;
 
+// ignoreBOM keeps a leading U+FEFF, which is part of the piece.
+const utf8Decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+
 /**
  * Texts are checked for being ASCII, which the class table covers from the start, until this
  * many characters have been checked; then, or at the first other character, the rest of the
@@ -278,7 +281,9 @@ export class TokenizerCore implements CountingCore {
     let count = cache.get(piece);
     if (count === undefined) {
       count = this.merger.merge(bytes, n);
-      cache.set(piece, count);
+      // V8 makes a slice of 13 units or more a view that keeps the whole text alive: the cache
+      // would hold on to every text it saw a piece of (a stream's chunks, megabytes each).
+      cache.set(piece.length < 13 ? piece : utf8Decoder.decode(bytes.subarray(0, n)), count);
     }
     return count;
   }

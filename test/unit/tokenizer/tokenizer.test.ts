@@ -134,6 +134,15 @@ describe('the piece cache', () => {
     }
     expect(texts.map((t) => cached.count(t))).toEqual(texts.map((t) => cached.encode(t).length));
   });
+
+  it('keeps a piece that starts with a byte-order mark apart from the same piece without it', () => {
+    const plain = createTokenizer('o200k_base', decodeRankTable(readFileSync(`${RANKS_DIR}o200k_base.bin`)), { cacheSize: 0 });
+    const cached = createTokenizer('o200k_base', decodeRankTable(readFileSync(`${RANKS_DIR}o200k_base.bin`)));
+    // Pieces of 13 units or more, of several tokens, each also counted in a longer text.
+    for (const piece of ['\ufeffxylophonequartzwaltz', 'xylophonequartzwaltz', '\ufeff\ufeffxylophonequartzwaltz']) {
+      for (const text of [piece, `${piece} and more`]) expect(cached.count(text), JSON.stringify(text)).toBe(plain.count(text));
+    }
+  });
 });
 
 /**

@@ -103,18 +103,22 @@ class HotPieces {
 
 /**
  * Counts of recently seen pieces. Two generations approximate an LRU without bookkeeping: when
- * the young one is full it becomes the old one, and hits in the old one are moved back.
+ * the young one is full it becomes the old one, and hits in the old one are set again.
  */
 class PieceCache {
   private young = new Map<string, number>();
   private old = new Map<string, number>();
   constructor(private readonly limit: number) {}
 
+  /** Whether the last `get` found its piece in the old generation only: the caller sets it again. */
+  aged = false;
+
   get(piece: string): number | undefined {
+    this.aged = false;
     const hit = this.young.get(piece);
     if (hit !== undefined || this.old.size === 0) return hit;
     const aged = this.old.get(piece);
-    if (aged !== undefined) this.set(piece, aged);
+    this.aged = aged !== undefined;
     return aged;
   }
 
@@ -279,8 +283,8 @@ export class TokenizerCore implements CountingCore {
     if (!cache || end - start > MAX_CACHED_PIECE) return this.merger.merge(bytes, n);
     const piece = text.slice(start, end);
     let count = cache.get(piece);
-    if (count === undefined) {
-      count = this.merger.merge(bytes, n);
+    if (count === undefined || cache.aged) {
+      count ??= this.merger.merge(bytes, n);
       // V8 makes a slice of 13 units or more a view that keeps the whole text alive: the cache
       // would hold on to every text it saw a piece of (a stream's chunks, megabytes each).
       cache.set(piece.length < 13 ? piece : utf8Decoder.decode(bytes.subarray(0, n)), count);

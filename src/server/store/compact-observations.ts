@@ -1,10 +1,10 @@
-// Migration 5: observations in a compact row (observation-row.ts). Until version 4 a row held
+// Migration 6: observations in a compact row (observation-row.ts). Until version 4 a row held
 // the whole record as JSON beside columns that repeated a score of its fields. The migration
 // itself renames the old table to `observations_v4` and creates the new one; then the rows move
 // over, 1,000 at a time, each step one transaction that inserts them into the new table and
 // deletes them from the old (whose pages the next steps reuse: the database never holds two
 // copies, and the WAL stays small). A crash or a full disk stops at a step boundary; the next
-// open goes on from there. An older llmobs refuses the store from the start (schema 5).
+// open goes on from there. An older llmobs refuses the store from the start (schema 6).
 //
 // The indexes kept, and the queries each serves:
 // - the primary key (id): a record by id (GET, ingestion's lookups and upserts, scores joined to

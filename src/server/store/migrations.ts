@@ -4,7 +4,7 @@
 //
 // Records are kept whole as JSON (`record`) beside the columns that queries filter, sort and
 // aggregate on, so a field added to a record later is kept without a migration. Observations,
-// most of the rows, keep each field once since version 5 (observation-row.ts).
+// most of the rows, keep each field once since version 6 (observation-row.ts).
 import { FileError } from '../../errors.js';
 import type { Database } from './sqlite.js';
 import { compactObservations, moveOldObservations } from './compact-observations.js';
@@ -156,7 +156,23 @@ export const MIGRATIONS: readonly Migration[] = [
     for (const pair of hashes) update.run(pair);
     db.exec('CREATE INDEX observations_by_time ON observations (start_time DESC, trace_hash DESC, id DESC)');
   },
-  // 5: observations in a compact row (observation-row.ts); the rows move over after the
+  // 5: the organization's key (the blob-storage integration routes take only that one) and the
+  // project's blob-storage integration: its settings and state as one JSON record, the store's
+  // secret apart so no answer can carry it.
+  `
+  CREATE TABLE organization_keys (
+    id TEXT PRIMARY KEY,
+    public_key TEXT NOT NULL UNIQUE,
+    secret_key TEXT NOT NULL UNIQUE,
+    created_at TEXT NOT NULL
+  );
+  CREATE TABLE blob_storage_integrations (
+    project_id TEXT PRIMARY KEY,
+    record TEXT NOT NULL,
+    secret_access_key TEXT
+  );
+  `,
+  // 6: observations in a compact row (observation-row.ts); the rows move over after the
   // migrations (moveOldObservations).
   compactObservations,
 ];
@@ -194,7 +210,7 @@ export function migrate(db: Database, where: string, upTo = SCHEMA_VERSION): num
       throw error;
     }
   }
-  // Rows still in the table schema 5 set aside: a store being migrated, or stopped while it was.
-  if (upTo >= 5) moveOldObservations(db);
+  // Rows still in the table schema 6 set aside: a store being migrated, or stopped while it was.
+  if (upTo >= 6) moveOldObservations(db);
   return found;
 }

@@ -72,6 +72,8 @@ export class Store {
   readonly project: ProjectRecord;
   /** The project's keys; they never change while the server runs. */
   readonly apiKeys: readonly ApiKeyRecord[];
+  /** The organization's key (the integration routes take only that one); made on first open. */
+  readonly organizationKeys: readonly ApiKeyRecord[];
   private readonly tx: Tx;
   private closed = false;
 
@@ -83,6 +85,11 @@ export class Store {
     this.tx = new Tx(new Statements(db));
     this.project = this.tx.project.get()!;
     this.apiKeys = this.tx.project.apiKeys();
+    // A database made before there were organization keys gets one now.
+    if (this.tx.integrations.organizationKeys().length === 0) {
+      inTransaction(db, 'IMMEDIATE', () => this.tx.integrations.addOrganizationKey({ id: randomUUID(), publicKey: `pk-lf-${randomUUID()}`, secretKey: `sk-lf-${randomUUID()}`, createdAt: new Date().toISOString() }));
+    }
+    this.organizationKeys = this.tx.integrations.organizationKeys();
   }
 
   static open(options: StoreOptions): OpenedStore {
@@ -273,7 +280,7 @@ function openDatabase(path: string): Database {
   }
   try {
     // Pages of 4 KB (a new database only; one that exists keeps its page size): an observation
-    // row is about 1 KB since schema 5, and every commit writes whole pages, among them one of the
+    // row is about 1 KB since schema 6, and every commit writes whole pages, among them one of the
     // id index for each observation (ids are random): larger pages cost more per commit and keep
     // no more per page. The WAL file is cut back to 64 MB after a checkpoint that followed a large
     // write. A checkpoint every 10,000 pages (40 MB) instead of 1,000 writes a page that many requests

@@ -1,4 +1,4 @@
-// Migration 5: a store of schema 4, its observations written as version 4 wrote them (the whole
+// Migration 6: a store of schema 4, its observations written as version 4 wrote them (the whole
 // record as JSON beside the columns, the event log as the pipeline gave it), opened by this
 // version: every record and event log reads back the same, the columns queries read hold the same
 // values, the v2 list keeps its order, and a later event merges into a migrated observation as it
@@ -119,7 +119,7 @@ function schema4Store() {
   return { dir, memory, stored, early, columnsBefore, orderBefore };
 }
 
-describe('migration 5: observations in a compact row', () => {
+describe('migration 6: observations in a compact row', () => {
   it('reads back every record and event log of a schema-4 store as stored, with the same query columns and order', () => {
     const { dir, memory, stored, early, columnsBefore, orderBefore } = schema4Store();
     const Database = createRequire(import.meta.url)('libsql');
@@ -170,10 +170,11 @@ describe('migration 5: observations in a compact row', () => {
     db.exec('BEGIN');
     for (let i = 0; i < 2_500; i++) many.run([`many-${i}`, ts(i), ts(i), ts(i), JSON.stringify({ id: `many-${i}`, type: 'EVENT', startTime: ts(i), n: i })]);
     db.exec('COMMIT');
-    // What a stop right after the migration's transaction leaves: schema 5, every row still in the old table.
+    // What a stop right after the migration's transaction leaves: schema 6, every row still in the old table.
     db.exec('BEGIN IMMEDIATE');
-    (MIGRATIONS[4] as (db: unknown) => void)(db);
-    db.exec('PRAGMA user_version = 5; COMMIT');
+    db.exec(MIGRATIONS[4] as string);
+    (MIGRATIONS[5] as (db: unknown) => void)(db);
+    db.exec('PRAGMA user_version = 6; COMMIT');
     expect(db.prepare('SELECT count(*) AS n FROM observations_v4').get().n).toBe(stored.size + 1 + 2_500);
     expect(db.prepare('SELECT count(*) AS n FROM observations').get().n).toBe(0);
     db.close();

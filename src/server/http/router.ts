@@ -2,6 +2,8 @@
 // their routes; src/server/index.ts collects them. A handler is synchronous and runs inside the
 // request's one store transaction (a read transaction for GET, a write transaction otherwise):
 // it returns the answer or throws an HttpError, and anything it throws rolls its writes back.
+// A read whose answer is too large to build at once leaves parts of it to be read after the
+// transaction, in slices (json-stream.ts).
 import type { IncomingHttpHeaders } from 'node:http';
 import type { WriteMode } from '../../api/write-mode.js';
 import type { ApiKeyRecord } from '../records.js';

@@ -76,6 +76,32 @@ export class ObservationStore {
     return this.sql.rows<{ record: string }>('SELECT record FROM observations WHERE trace_id = ? ORDER BY start_time, id', traceId).map(parseRecord<ObservationRecord>);
   }
 
+  /**
+   * Up to `limit` observations of a trace after `after` (its last one's start time and id), in
+   * the order of `ofTrace`: a long trace read in slices.
+   */
+  ofTraceAfter(traceId: string, after: { startTime: string; id: string } | undefined, limit: number): ObservationRecord[] {
+    const rows = after
+      ? this.sql.rows<{ record: string }>(
+          'SELECT record FROM observations WHERE trace_id = ? AND (start_time, id) > (?, ?) ORDER BY start_time, id LIMIT ?',
+          traceId,
+          after.startTime,
+          after.id,
+          limit,
+        )
+      : this.sql.rows<{ record: string }>('SELECT record FROM observations WHERE trace_id = ? ORDER BY start_time, id LIMIT ?', traceId, limit);
+    return rows.map(parseRecord<ObservationRecord>);
+  }
+
+  /** How many observations a trace has, its first and last start and its last end (stored times order as text). */
+  traceTimes(traceId: string): { count: number; firstStart: string | null; lastStart: string | null; lastEnd: string | null } {
+    const row = this.sql.row<{ n: number; first_start: string | null; last_start: string | null; last_end: string | null }>(
+      'SELECT COUNT(*) AS n, MIN(start_time) AS first_start, MAX(start_time) AS last_start, MAX(end_time) AS last_end FROM observations WHERE trace_id = ?',
+      traceId,
+    );
+    return { count: row?.n ?? 0, firstStart: row?.first_start ?? null, lastStart: row?.last_start ?? null, lastEnd: row?.last_end ?? null };
+  }
+
   /** The observations of these ids that are stored, with their events. */
   withEvents(ids: readonly string[]): Map<string, WithEvents<ObservationRecord>> {
     return withEvents(this.sql, 'observations', ids);

@@ -59,6 +59,11 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, r
 
     if (route.auth !== 'none') authenticate(request, route, context, options);
     if (raw) await read();
+    const early = route.prepare ? await route.prepare(request, options.bodyBudget) : undefined;
+    if (early) {
+      sendJson(res, early, extra);
+      return;
+    }
     const reply = READ_METHODS.has(method) ? context.store.read((tx) => handler(request, tx, context)) : context.store.write((tx) => handler(request, tx, context));
     if (isSliced(reply.body)) await writeSliced(res, reply.status, { 'x-llmobs-server': VERSION, ...extra, ...reply.headers }, reply.body, context.store);
     else sendJson(res, reply, extra);

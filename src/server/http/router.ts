@@ -9,6 +9,7 @@ import type { WriteMode } from '../../api/write-mode.js';
 import type { ApiKeyRecord } from '../records.js';
 import type { Store, Tx } from '../store/index.js';
 import type { AccessLevel } from './auth.js';
+import type { BodyBudget } from './body.js';
 
 export interface ServerRequest {
   method: string;
@@ -78,6 +79,11 @@ export interface Route {
    * reads or writes v3 tables that mode no longer fills (`rejectInEventsOnlyMode`).
    */
   removedInEventsOnly?: readonly string[];
+  /**
+   * Work on the request that may wait, after authentication and before the transaction (inflating
+   * a compressed body): a reply answers instead of the handler; undefined goes on to it.
+   */
+  prepare?: (request: ServerRequest, budget: BodyBudget | undefined) => Promise<ServerReply | undefined>;
   /** The write modes this route exists in (all when not set). */
   writeModes?: readonly WriteMode[];
 }

@@ -89,6 +89,8 @@ const htmlPath = (trace: TraceRecord) => `/project/${trace.projectId}/traces/${t
 
 /** Observations of a trace read per slice: a slice is built, sent and let go before the next. */
 const TRACE_SLICE = 500;
+/** Start and end times of a trace's observations read per slice, for its latency. */
+const TIMES_SLICE = 2000;
 
 const getOne: Handler = (request, tx) => {
   const id = request.params[0]!;
@@ -96,15 +98,29 @@ const getOne: Handler = (request, tx) => {
   const has = (group: (typeof TRACE_FIELD_GROUPS)[number]) => groups.includes(group);
   const trace = tx.traces.get(id);
   if (!trace) throw notFound(`Trace ${id} not found within authorized project`);
-  // Latency: the last end (or, without ends, the last start) after the first start.
-  const times = has('metrics') ? tx.observations.traceTimes(id) : undefined;
-  const latencyMs = !times?.firstStart
-    ? undefined
-    : times.lastEnd
-      ? Date.parse(times.lastEnd) - Date.parse(times.firstStart)
-      : times.count > 1 && times.lastStart
-        ? Date.parse(times.lastStart) - Date.parse(times.firstStart)
-        : undefined;
+  // Latency: the last end (or, without ends, the last start) after the first start, over the
+  // trace's times read in slices (the end times are in the rows, not in an index).
+  const latency = async (read: ReadSlice) => {
+    let first: number | undefined;
+    let lastStart: number | undefined;
+    let lastEnd: number | undefined;
+    let count = 0;
+    let at: { startTime: string; id: string } | undefined;
+    for (;;) {
+      const rows = await read((slice) => slice.observations.timesOfTraceAfter(id, at, TIMES_SLICE));
+      for (const row of rows) {
+        const start = Date.parse(row.startTime);
+        first ??= start;
+        lastStart = start;
+        if (row.endTime) lastEnd = Math.max(lastEnd ?? -Infinity, Date.parse(row.endTime));
+      }
+      count += rows.length;
+      if (rows.length < TIMES_SLICE) break;
+      at = { startTime: rows[rows.length - 1]!.startTime, id: rows[rows.length - 1]!.id };
+    }
+    const ms = first === undefined ? undefined : lastEnd !== undefined ? lastEnd - first : count > 1 ? lastStart! - first : undefined;
+    return ms !== undefined ? ms / 1000 : 0;
+  };
   // The observations follow in slices; their cost is summed as they go, and the total comes last.
   const cache = new Map<string, Prices | undefined>();
   let totalCost = new Decimal(0);
@@ -132,7 +148,7 @@ const getOne: Handler = (request, tx) => {
       ...traceFields(trace, has('io')),
       externalId: null,
       scores: has('scores') ? scoresV1(tx.scores.ofTrace(id)) : [],
-      latency: has('metrics') ? (latencyMs !== undefined ? latencyMs / 1000 : 0) : -1,
+      latency: has('metrics') ? new LateValue(latency) : -1,
       observations: has('observations') ? new SlicedArray(nextViews) : [],
       htmlPath: htmlPath(trace),
       totalCost: has('metrics') ? new LateValue(sumCost) : -1,

@@ -57,6 +57,20 @@ export interface ObservationCursor {
   id: string;
 }
 
+/**
+ * A row of the v2 list as its answer needs it: the record without its input, output and metadata
+ * (the large parts), and those as JSON text when asked for, so that they are sent as stored
+ * without being parsed and written again.
+ */
+export interface ObservationPageRow {
+  /** The record's JSON without input, output and metadata. */
+  rest: string;
+  /** JSON text of each part asked for; null when the record has none. */
+  input?: string | null;
+  output?: string | null;
+  metadata?: string | null;
+}
+
 /** One observation with what metrics group and filter by from its trace (a row of the metrics view). */
 export interface ObservationForMetrics extends MetricsRow {
   observation: ObservationRecord;
@@ -93,13 +107,12 @@ export class ObservationStore {
     return rows.map(parseRecord<ObservationRecord>);
   }
 
-  /** How many observations a trace has, its first and last start and its last end (stored times order as text). */
-  traceTimes(traceId: string): { count: number; firstStart: string | null; lastStart: string | null; lastEnd: string | null } {
-    const row = this.sql.row<{ n: number; first_start: string | null; last_start: string | null; last_end: string | null }>(
-      'SELECT COUNT(*) AS n, MIN(start_time) AS first_start, MAX(start_time) AS last_start, MAX(end_time) AS last_end FROM observations WHERE trace_id = ?',
-      traceId,
-    );
-    return { count: row?.n ?? 0, firstStart: row?.first_start ?? null, lastStart: row?.last_start ?? null, lastEnd: row?.last_end ?? null };
+  /** The start and end times of up to `limit` observations of a trace after `after`, in the order of `ofTrace`. */
+  timesOfTraceAfter(traceId: string, after: { startTime: string; id: string } | undefined, limit: number): Array<{ id: string; startTime: string; endTime: string | null }> {
+    const columns = 'SELECT id, start_time AS startTime, end_time AS endTime FROM observations';
+    return after
+      ? this.sql.rows(`${columns} WHERE trace_id = ? AND (start_time, id) > (?, ?) ORDER BY start_time, id LIMIT ?`, traceId, after.startTime, after.id, limit)
+      : this.sql.rows(`${columns} WHERE trace_id = ? ORDER BY start_time, id LIMIT ?`, traceId, limit);
   }
 
   /** The observations of these ids that are stored, with their events. */
@@ -180,6 +193,22 @@ export class ObservationStore {
     return this.sql
       .rows<{ record: string }>(`SELECT o.record FROM observations o ${sql} ORDER BY o.start_time DESC, o.trace_hash DESC, o.id DESC LIMIT ?`, ...params, limit)
       .map(parseRecord<ObservationRecord>);
+  }
+
+  /** `page`, with the large parts of each record left as JSON text (see ObservationPageRow). */
+  pageRows(filter: ObservationFilter, cursor: ObservationCursor | undefined, limit: number, parts: { io: boolean; metadata: boolean }): ObservationPageRow[] {
+    const after = cursor ? [{ sql: '(o.start_time, o.trace_hash, o.id) < (?, ?, ?)', params: [cursor.startTime, xxHash32(cursor.traceId), cursor.id] }] : [];
+    const { sql, params } = where(OBSERVATION_FILTER, filter, ...after);
+    const columns = [
+      "json_remove(o.record, '$.input', '$.output', '$.metadata') AS rest",
+      ...(parts.io ? ["o.record -> '$.input' AS input", "o.record -> '$.output' AS output"] : []),
+      ...(parts.metadata ? ["o.record -> '$.metadata' AS metadata"] : []),
+    ];
+    return this.sql.rows<ObservationPageRow>(
+      `SELECT ${columns.join(', ')} FROM observations o ${sql} ORDER BY o.start_time DESC, o.trace_hash DESC, o.id DESC LIMIT ?`,
+      ...params,
+      limit,
+    );
   }
 
   /**

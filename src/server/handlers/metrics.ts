@@ -7,11 +7,20 @@ import { z } from 'zod';
 import { V4_ONLY_MESSAGES } from '../../api/write-mode.js';
 import { finishMetricsQuery, MetricsQueryError, parseMetricsQuery, queryRange, runMetricsQuery } from '../../core/metrics/index.js';
 import { invalidRequest, invalidRequestData, notFound, zodIssues } from '../http/errors.js';
-import type { Handler, Route } from '../http/router.js';
+import { DeferredReply, type Handler, type Route } from '../http/router.js';
 import { parseQuery } from './read-query.js';
 
 const METRICS_QUERY = z.object({ query: z.string() });
 const INVALID_JSON = 'Invalid JSON in query parameter';
+
+/** The service's answers to a query it refuses; anything else is thrown on. */
+function refusal(error: unknown, legacy: boolean): unknown {
+  if (!(error instanceof MetricsQueryError)) return error;
+  if (legacy && !error.issues && error.message !== INVALID_JSON) return notFound(V4_ONLY_MESSAGES.metrics);
+  if (!error.issues) return invalidRequest(error.message);
+  // The route's schema parses the query inside its `query` parameter, so its issues' paths start there.
+  return invalidRequestData(zodIssues(error.issues.map((issue) => ({ ...issue, path: ['query', ...issue.path] })) as never));
+}
 
 const getMetrics: Handler = (request, tx, context) => {
   const text = parseQuery(METRICS_QUERY, request.query).query;
@@ -22,17 +31,26 @@ const getMetrics: Handler = (request, tx, context) => {
     const query = parseMetricsQuery(text);
     if (legacy) throw notFound(V4_ONLY_MESSAGES.metrics);
     const { from, to } = queryRange(query);
-    // Observations are aggregated in SQL; scores, and a query SQL cannot answer as the engine does, by the engine.
+    // Observations are aggregated in SQL, on the read thread where there is one; scores, and a
+    // query SQL cannot answer as the engine does, by the engine.
+    const aside = query.view === 'observations' ? context.store.metricsOffThread(text) : undefined;
+    if (aside) {
+      return new DeferredReply(async () => {
+        try {
+          const groups = await aside;
+          const data = groups ? finishMetricsQuery(query, groups) : context.store.read((later) => runMetricsQuery(query, later.observations.forMetrics(from, to)));
+          return { status: 200, body: { data } };
+        } catch (error) {
+          throw refusal(error, legacy);
+        }
+      });
+    }
     const groups = query.view === 'observations' ? tx.observations.metrics(query, from, to) : undefined;
     if (groups) return { status: 200, body: { data: finishMetricsQuery(query, groups) } };
     const rows = query.view === 'observations' ? tx.observations.forMetrics(from, to) : tx.scores.forMetrics(from, to);
     return { status: 200, body: { data: runMetricsQuery(query, rows) } };
   } catch (error) {
-    if (!(error instanceof MetricsQueryError)) throw error;
-    if (legacy && !error.issues && error.message !== INVALID_JSON) throw notFound(V4_ONLY_MESSAGES.metrics);
-    if (!error.issues) throw invalidRequest(error.message);
-    // The route's schema parses the query inside its `query` parameter, so its issues' paths start there.
-    throw invalidRequestData(zodIssues(error.issues.map((issue) => ({ ...issue, path: ['query', ...issue.path] })) as never));
+    throw refusal(error, legacy);
   }
 };
 

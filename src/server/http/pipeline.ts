@@ -10,7 +10,7 @@ import { BodyBudget, drainBody, formatSize, parseSize, readBody } from './body.j
 import { corsHeaders, preflightHeaders } from './cors.js';
 import { HttpError, methodNotAllowed, removedInEventsOnly } from './errors.js';
 import { isSliced, JsonText, writeSliced } from './json-stream.js';
-import { type HandlerContext, matchRoute, type Route, type ServerReply, type ServerRequest } from './router.js';
+import { DeferredReply, type HandlerContext, matchRoute, type Route, type ServerReply, type ServerRequest } from './router.js';
 
 export interface PipelineOptions extends AuthOptions {
   /** Caps every route's body limit (tests use a small one). */
@@ -64,7 +64,8 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, r
       sendJson(res, early, extra);
       return;
     }
-    const reply = READ_METHODS.has(method) ? context.store.read((tx) => handler(request, tx, context)) : context.store.write((tx) => handler(request, tx, context));
+    const answer = READ_METHODS.has(method) ? context.store.read((tx) => handler(request, tx, context)) : context.store.write((tx) => handler(request, tx, context));
+    const reply = answer instanceof DeferredReply ? await answer.settle() : answer;
     if (isSliced(reply.body)) await writeSliced(res, reply.status, { 'x-llmobs-server': VERSION, ...extra, ...reply.headers }, reply.body, context.store);
     else sendJson(res, reply, extra);
   } catch (error) {

@@ -3,7 +3,8 @@
 // request's one store transaction (a read transaction for GET, a write transaction otherwise):
 // it returns the answer or throws an HttpError, and anything it throws rolls its writes back.
 // A read whose answer is too large to build at once leaves parts of it to be read after the
-// transaction, in slices (json-stream.ts).
+// transaction, in slices (json-stream.ts); one that waits for the read thread answers a
+// DeferredReply, which the pipeline awaits.
 import type { IncomingHttpHeaders } from 'node:http';
 import type { WriteMode } from '../../api/write-mode.js';
 import type { ApiKeyRecord } from '../records.js';
@@ -51,7 +52,15 @@ export interface HandlerContext {
   writeMode: WriteMode;
 }
 
-export type Handler = (request: ServerRequest, tx: Tx, context: HandlerContext) => ServerReply;
+/**
+ * An answer that must wait (for the read thread) after the handler's transaction. What it throws
+ * is answered as what a handler throws.
+ */
+export class DeferredReply {
+  constructor(readonly settle: () => Promise<ServerReply>) {}
+}
+
+export type Handler = (request: ServerRequest, tx: Tx, context: HandlerContext) => ServerReply | DeferredReply;
 
 /**
  * How a route answers auth failures (they differ between the service's routes):

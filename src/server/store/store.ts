@@ -22,7 +22,9 @@ import { join } from 'node:path';
 import { FileError } from '../../errors.js';
 import type { ApiKeyRecord, ProjectRecord } from '../records.js';
 import { importState, keepStateBackup, readLegacyState, STATE_BACKUP_FILE } from './import-state.js';
+import type { MetricsGroup } from '../../core/metrics/index.js';
 import { migrate } from './migrations.js';
+import { ReadThread } from './read-thread.js';
 import { type Database, openSqlite, sqliteCode, Statements } from './sqlite.js';
 import { Tx } from './tx.js';
 
@@ -74,6 +76,8 @@ export class Store {
   readonly apiKeys: readonly ApiKeyRecord[];
   private readonly tx: Tx;
   private closed = false;
+  /** The read thread once started; null where there is none (see read-thread.ts). */
+  private thread: ReadThread | null | undefined;
 
   private constructor(
     private readonly db: Database,
@@ -138,6 +142,17 @@ export class Store {
     return inTransaction(this.db, 'IMMEDIATE', () => fn(this.tx));
   }
 
+  /**
+   * The groups of a metrics query of the observations view, aggregated on the read thread (the
+   * event loop goes on meanwhile); undefined when SQL cannot answer the query. Undefined instead
+   * of a promise where there is no read thread: then ObservationStore.metrics in a read.
+   */
+  metricsOffThread(metricsQuery: string): Promise<MetricsGroup[] | undefined> | undefined {
+    if (this.thread === undefined) this.thread = (this.dataDir && !this.closed && ReadThread.start(join(this.dataDir, DATABASE_FILE))) || null;
+    if (!this.thread || this.thread.failed) return undefined;
+    return this.thread.metrics(metricsQuery);
+  }
+
   /** How the database keeps data: its journal mode and sync level (SQLite's names, lower case). */
   durability(): { journalMode: string; synchronous: string } {
     const value = (pragma: string) => String((this.db.prepare(`PRAGMA ${pragma}`).raw().get() as unknown[])[0]).toLowerCase();
@@ -154,6 +169,7 @@ export class Store {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    this.thread?.stop();
     if (this.dataDir) {
       try {
         if (readInfo(this.dataDir)?.pid === process.pid) rmSync(join(this.dataDir, SERVER_INFO_FILE), { force: true });

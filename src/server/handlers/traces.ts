@@ -88,9 +88,9 @@ function traceFields(trace: TraceRecord, io: boolean) {
 const htmlPath = (trace: TraceRecord) => `/project/${trace.projectId}/traces/${trace.id}`;
 
 /** Observations of a trace read per slice: a slice is built, sent and let go before the next. */
-const TRACE_SLICE = 500;
+const TRACE_SLICE = 250;
 /** Start and end times of a trace's observations read per slice, for its latency. */
-const TIMES_SLICE = 2000;
+const TIMES_SLICE = 1000;
 
 const getOne: Handler = (request, tx) => {
   const id = request.params[0]!;

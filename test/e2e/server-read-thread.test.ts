@@ -2,6 +2,7 @@
 // in-memory server on its event loop: the built binary, both ways, over the same events, gives
 // the same answers, refusals included.
 import { join } from 'node:path';
+import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv, tempDir } from '../helpers/cli.js';
 import { basicHeader, type ServerProcess, type Started, startServerProcess } from '../helpers/server-process.js';
@@ -68,6 +69,24 @@ describe('metrics on the read thread', { timeout: 120_000 }, () => {
   afterAll(async () => {
     onDisk?.child.kill();
     inMemory?.child.kill();
+  });
+
+  it('starts its read thread from a server run with `node -e` (whose Node options do not apply to a file)', async () => {
+    const dist = join(import.meta.dirname, '..', '..', 'dist', 'server.mjs');
+    const script = `const { startServer } = await import(${JSON.stringify(dist)});
+      const s = await startServer({ port: 0, dataDir: ${JSON.stringify(join(tempDir(), 'data'))}, writeMode: 'dual' });
+      console.log(JSON.stringify({ url: s.url, ...s.keys }));`;
+    const child = execa(process.execPath, ['--input-type=module', '-e', script], { env: isolatedEnv(), extendEnv: false, reject: false });
+    try {
+      const started = await new Promise<Started>((resolve) => child.stdout!.once('data', (chunk: Buffer) => resolve(JSON.parse(chunk.toString()) as Started)));
+      const batch = events();
+      expect((await api(started, '/api/public/ingestion', { method: 'POST', body: JSON.stringify({ batch: batch.slice(0, 100) }) })).status).toBe(207);
+      const answer = await api(started, metrics(QUERIES[0]));
+      expect(answer.status).toBe(200);
+      expect(JSON.parse(answer.text).data.length).toBeGreaterThan(0);
+    } finally {
+      child.kill();
+    }
   });
 
   it('answers as the event loop does', async () => {

@@ -37,7 +37,11 @@ const getMetrics: Handler = (request, tx, context) => {
     if (aside) {
       return new DeferredReply(async () => {
         try {
-          const groups = await aside;
+          // A read thread that failed (it could not start, or stopped) leaves the query to the event loop.
+          const groups = await aside.catch((error: unknown) => {
+            if (error instanceof MetricsQueryError) throw error;
+            return context.store.read((later) => later.observations.metrics(query, from, to));
+          });
           const data = groups ? finishMetricsQuery(query, groups) : context.store.read((later) => runMetricsQuery(query, later.observations.forMetrics(from, to)));
           return { status: 200, body: { data } };
         } catch (error) {

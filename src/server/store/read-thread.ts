@@ -36,7 +36,9 @@ export class ReadThread {
   static start(databasePath: string): ReadThread | undefined {
     const file = fileURLToPath(new URL('./read-worker.mjs', import.meta.url));
     if (!existsSync(file)) return undefined;
-    return new ReadThread(new Worker(file, { workerData: { path: databasePath } }));
+    // Not the process's own Node options: those of a server started with `node -e` or a loader
+    // do not apply to a file.
+    return new ReadThread(new Worker(file, { workerData: { path: databasePath }, execArgv: [] }));
   }
 
   /** The groups of a metrics query of the observations view; undefined when SQL cannot answer it. */

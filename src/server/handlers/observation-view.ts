@@ -1,11 +1,10 @@
 // Stored observations in the shapes the API returns them: the v1 object (`APIObservation`, with
 // its legacy usage fields and the matched model's default-tier prices) and the v2 object, whose
 // field groups are chosen by the caller and whose prices are decimal strings.
-import { randomBytes } from 'node:crypto';
 import { Decimal } from 'decimal.js';
 import { builtInDefinitions } from '../../data/catalogue.js';
 import type { ObservationRecord, TraceRecord } from '../records.js';
-import type { ObservationPageRow, Tx } from '../store/index.js';
+import type { Tx } from '../store/index.js';
 import { modelResponse } from './models.js';
 
 export interface Prices {
@@ -167,43 +166,4 @@ export function observationV2(observation: ObservationRecord, groups: readonly O
     totalPrice: model ? decimalString(prices?.total) : null,
   });
   return out;
-}
-
-// Stand-ins for the large parts while the rest of a v2 object is written; random per process, so
-// that no stored text can be mistaken for one.
-const stand = randomBytes(12).toString('hex');
-const INPUT = `llmobs-${stand}-input`;
-const OUTPUT = `llmobs-${stand}-output`;
-const METADATA = `llmobs-${stand}-metadata`;
-
-/** `raw` over the JSON text of a value: a string as it is, anything else as its JSON text in a string. */
-const rawText = (json: string | null | undefined): string => (json === null || json === undefined || json === 'null' ? 'null' : json.startsWith('"') ? json : JSON.stringify(json));
-
-/**
- * The v2 observation object of a page row as JSON text, the same text JSON.stringify gives for
- * observationV2 over the whole record, with input, output and metadata pasted in as stored.
- * Also answers the record (without those parts), for the page's cursor.
- */
-export function observationV2Json(
-  row: ObservationPageRow,
-  groups: readonly ObservationFieldGroup[],
-  traceOf: (id: string | null) => TraceRecord | undefined,
-  pricesOf: (internalModelId: string | null) => Prices | undefined,
-): { json: string; observation: ObservationRecord } {
-  const observation = JSON.parse(row.rest) as ObservationRecord;
-  const trace = traceOf(observation.traceId);
-  const prices = pricesOf(observation.internalModelId);
-  const io = groups.includes('io');
-  const metadata = groups.includes('metadata') && row.metadata !== null && row.metadata !== undefined;
-  if (io) {
-    observation.input = INPUT;
-    observation.output = OUTPUT;
-  }
-  if (metadata) (observation as { metadata: unknown }).metadata = METADATA;
-  let json = JSON.stringify(observationV2(observation, groups, trace, prices));
-  if (io) {
-    json = json.replace(`"${INPUT}"`, () => rawText(row.input)).replace(`"${OUTPUT}"`, () => rawText(row.output));
-  }
-  if (metadata) json = json.replace(`"${METADATA}"`, () => row.metadata!);
-  return { json, observation };
 }

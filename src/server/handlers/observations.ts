@@ -3,12 +3,11 @@
 import { z } from 'zod';
 import { V4_ONLY_MESSAGES } from '../../api/write-mode.js';
 import { invalidRequest, notFound } from '../http/errors.js';
-import { JsonText } from '../http/json-stream.js';
 import type { Handler, Route } from '../http/router.js';
-import type { ObservationRecord, TraceRecord } from '../records.js';
+import type { TraceRecord } from '../records.js';
 import type { FilterColumnKey, ObservationFilter } from '../store/index.js';
 import { EVENTS_FILTER_PARAM, FILTER_PARAM, resolveFilters, targets } from './filter-param.js';
-import { OBSERVATION_FIELD_GROUPS, type ObservationFieldGroup, observationV1, observationV2Json, type Prices, pricesOf } from './observation-view.js';
+import { OBSERVATION_FIELD_GROUPS, type ObservationFieldGroup, observationV1, observationV2, type Prices, pricesOf } from './observation-view.js';
 import { pageMeta } from './query.js';
 import { DATE_TIME, fieldGroups, LIMIT, ONE_OR_MANY, PAGE, parseQuery } from './read-query.js';
 
@@ -136,11 +135,8 @@ const listV2: Handler = (request, tx, context) => {
   if (context.writeMode === 'legacy') throw notFound(V4_ONLY_MESSAGES.observations);
   const groups: readonly ObservationFieldGroup[] = query.fields ?? ['core', 'basic'];
   const cursor = query.cursor ? { startTime: query.cursor.lastStartTimeTo.toISOString(), traceId: query.cursor.lastTraceId, id: query.cursor.lastId } : undefined;
-  // One more than asked tells whether another page follows. The rows' large parts stay text.
-  const rows = tx.observations.pageRows(filterOf({ ...query, page: 1, useEventsTable: true, filter: undefined }, query), cursor, query.limit + 1, {
-    io: groups.includes('io'),
-    metadata: groups.includes('metadata'),
-  });
+  // One more than asked tells whether another page follows.
+  const rows = tx.observations.page(filterOf({ ...query, page: 1, useEventsTable: true, filter: undefined }, query), cursor, query.limit + 1);
   const page = rows.slice(0, query.limit);
   const traces = new Map<string, TraceRecord | undefined>();
   const needsTrace = groups.includes('basic') || groups.includes('trace_context');
@@ -150,16 +146,10 @@ const listV2: Handler = (request, tx, context) => {
     return traces.get(id);
   };
   const cache = new Map<string, Prices | undefined>();
-  const data: string[] = [];
-  let last: ObservationRecord | undefined;
-  const prices = (id: string | null) => (groups.includes('model') ? pricesOf(tx, id, cache) : undefined);
-  for (const row of page) {
-    const { json, observation } = observationV2Json(row, groups, traceOf, prices);
-    data.push(json);
-    last = observation;
-  }
+  const data = page.map((o) => observationV2(o, groups, traceOf(o.traceId), groups.includes('model') ? pricesOf(tx, o.internalModelId, cache) : undefined));
+  const last = page[page.length - 1];
   const meta = rows.length > query.limit && last ? { cursor: encodeCursor({ lastStartTimeTo: last.startTime, lastTraceId: last.traceId ?? '', lastId: last.id }) } : {};
-  return { status: 200, body: new JsonText(`{"data":[${data.join(',')}],"meta":${JSON.stringify(meta)}}`) };
+  return { status: 200, body: { data, meta } };
 };
 
 export const observationRoutes: Route[] = [

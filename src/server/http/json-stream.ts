@@ -24,11 +24,6 @@ export class LateValue {
   constructor(readonly get: (read: ReadSlice) => unknown) {}
 }
 
-/** An answer already written as JSON text: sent as it is. */
-export class JsonText {
-  constructor(readonly text: string) {}
-}
-
 /** True when the body has values the writer reads later (then it must go through writeSliced). */
 export function isSliced(body: unknown): body is Record<string, unknown> {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return false;

@@ -9,7 +9,7 @@ import { type AuthOptions, verifyAuthHeader } from './auth.js';
 import { BodyBudget, drainBody, formatSize, parseSize, readBody } from './body.js';
 import { corsHeaders, preflightHeaders } from './cors.js';
 import { HttpError, methodNotAllowed, removedInEventsOnly } from './errors.js';
-import { isSliced, JsonText, writeSliced } from './json-stream.js';
+import { isSliced, writeSliced } from './json-stream.js';
 import { DeferredReply, type HandlerContext, matchRoute, type Route, type ServerReply, type ServerRequest } from './router.js';
 
 export interface PipelineOptions extends AuthOptions {
@@ -110,7 +110,7 @@ function sendJson(res: ServerResponse, reply: ServerReply, extra: Record<string,
     res.end();
     return;
   }
-  const text = reply.body instanceof JsonText ? reply.body.text : JSON.stringify(reply.body);
+  const text = JSON.stringify(reply.body);
   res.writeHead(reply.status, { ...headers, 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(text)) });
   res.end(text);
 }

@@ -123,7 +123,7 @@ __llmobs_options() {
     'tokens count') __llmobs_r='--file --model --encoding --offline --remote --models-file -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'estimate') __llmobs_r='--model --input --input-file --output --output-file --usage --usage-file --cost --model-parameters --metadata --level --explain --offline --remote --models-file --batch -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'traces') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
-    'traces get') __llmobs_r='--io --wait -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'traces get') __llmobs_r='--io --wait --max-observations -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'traces list') __llmobs_r='--name --user --session --tag --environment --release --version --from --to --order-by --limit --all --page -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'observations') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'observations list') __llmobs_r='--type --name --trace --user --session --environment --level --version --from --to --limit --all --fields --format --output -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
@@ -247,6 +247,7 @@ __llmobs_value() {
     'estimate|--models-file') __llmobs_r='@files' ;;
     'estimate|--batch') __llmobs_r='@files' ;;
     'traces get|--wait') __llmobs_r='@any' ;;
+    'traces get|--max-observations') __llmobs_r='@any' ;;
     'traces list|--name') __llmobs_r='@any' ;;
     'traces list|--user') __llmobs_r='@any' ;;
     'traces list|--session') __llmobs_r='@any' ;;

@@ -51,6 +51,10 @@ export interface CursorRoute {
   noun?: string;
   /** What to do when the listing is too long, too large, or the server pages incorrectly. */
   hints: { tooManyPages: string; tooLarge: string; badPaging: string };
+  /** The query of one page (default: the query, with `cursor` after the first page). */
+  params?: (query: Query, cursor: string | null) => Query;
+  /** Pages are numbered, so each is asked for in the same size (a too-large page is an error, not asked for in halves). */
+  fixedPageSize?: boolean;
 }
 
 export const OBSERVATIONS_ROUTE: CursorRoute = {
@@ -72,7 +76,7 @@ export const OBSERVATIONS_ROUTE: CursorRoute = {
 /** One page; `query` holds the filters, fields and limit. */
 export async function fetchObservationPage(client: ApiClient, query: Query, cursor: string | null, options: PageOptions): Promise<ObservationPage> {
   const route = options.route ?? OBSERVATIONS_ROUTE;
-  const full = cursor ? { ...query, cursor } : query;
+  const full = route.params ? route.params(query, cursor) : cursor ? { ...query, cursor } : query;
   for (let attempt = 0; ; attempt++) {
     try {
       const { data, status, bytes, headers } = await client.request<unknown>('GET', route.path, { query: full, headers: options.headers });
@@ -143,7 +147,7 @@ export interface WalkOptions extends PageOptions {
   repeats?: 'drop' | 'keep' | undefined;
 }
 
-type WalkPage = { items: Record<string, unknown>[]; state: WalkState; last: boolean };
+export type WalkPage = { items: Record<string, unknown>[]; state: WalkState; last: boolean };
 
 /**
  * Pages from `start` on until the last page or `max` items. Each yielded page carries the state
@@ -203,14 +207,15 @@ async function* walkPages(
         hint: hints.tooManyPages,
       }, 5, 'too_many_pages');
     }
-    const limit = options.max === undefined ? size : Math.min(size, options.max - items);
+    const fixed = options.route?.fixedPageSize === true;
+    const limit = options.max === undefined || fixed ? size : Math.min(size, options.max - items);
     let page: ObservationPage;
     try {
       page = await fetchObservationPage(client, { ...query, limit }, cursor, options);
     } catch (error) {
       // Observations with large inputs make a page too large to read: ask for the same position
       // in smaller pages (the cursor is a position, so any size continues it correctly).
-      if (!(error instanceof ApiError && error.code === 'response_too_large') || limit <= 1) throw error;
+      if (!(error instanceof ApiError && error.code === 'response_too_large') || limit <= 1 || fixed) throw error;
       size = Math.max(1, Math.floor(limit / 2));
       good = 0;
       options.trace?.(`  page of ${limit} too large; asking for ${size} at a time`);

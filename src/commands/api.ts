@@ -1,6 +1,5 @@
 // llmobs api [METHOD] PATH: any endpoint with the profile's credentials, retries and errors, shaped
 // after `gh api`: the method defaults to GET, or POST when fields or a body are given.
-import { InvalidArgumentError } from 'commander';
 import { ApiNotFoundError } from '../errors.js';
 import { METHODS } from './api/methods.js';
 import { defineCommand } from './define.js';
@@ -16,12 +15,8 @@ export default defineCommand({
     {
       flags: '-X, --method <method>',
       help: 'the HTTP method, instead of the first argument',
+      // In any case, as the first argument (upper-case choices are).
       choices: METHODS,
-      // In any case, as the first argument: the choices stay for help and completion.
-      parse: (value) => {
-        if (!(METHODS as readonly string[]).includes(value.toUpperCase())) throw new InvalidArgumentError(`Allowed choices are ${METHODS.join(', ')}.`);
-        return value.toUpperCase();
-      },
     },
     { flags: '-f, --field <key=value>', help: 'string parameter: query parameter for GET/HEAD/DELETE, JSON body field otherwise (repeatable)', repeatable: true },
     { flags: '-F, --typed-field <key=value>', help: 'like --field, but true/false/null/numbers/JSON are typed and @file reads a file (repeatable)', repeatable: true },

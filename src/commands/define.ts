@@ -123,12 +123,20 @@ async function completeOnce(command: Command, definition: Definition, ctx: Conte
 
 function option(flag: FlagDefinition): Option {
   const option = new Option(flag.flags, flag.help);
-  if (flag.choices) option.choices(flag.choices);
+  let parse = flag.parse;
+  if (flag.choices) {
+    option.choices(flag.choices);
+    // commander's own check of the choices, kept for repeatable flags too. Upper-case choices are
+    // the API's enums (GENERATION, ERROR, GET): they are taken in any case.
+    const check = option.parseArg as (value: string, previous: unknown) => unknown;
+    const upper = flag.choices.every((choice) => choice === choice.toUpperCase());
+    parse ??= (value: string) => check(upper ? value.toUpperCase() : value, undefined);
+  }
   if (flag.default !== undefined) option.default(flag.default);
   if (flag.repeatable) {
-    const parse = flag.parse ?? ((value: string) => value);
-    option.argParser((value: string, previous: unknown[] | undefined) => [...(previous ?? []), parse(value)]);
-  } else if (flag.parse) option.argParser(flag.parse);
+    const one = parse ?? ((value: string) => value);
+    option.argParser((value: string, previous: unknown[] | undefined) => [...(previous ?? []), one(value)]);
+  } else if (parse) option.argParser(parse);
   return option;
 }
 

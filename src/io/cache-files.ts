@@ -6,6 +6,12 @@ import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { temporaryTarget, writeFileAtomic } from './atomic.js';
 
+/** Where llmobs keeps its caches: $LLMOBS_CACHE_DIR, else $XDG_CACHE_HOME/llmobs (~/.cache/llmobs). */
+export function cacheDirectory(env: Record<string, string | undefined>): string {
+  if (env.LLMOBS_CACHE_DIR) return env.LLMOBS_CACHE_DIR;
+  return join(env.XDG_CACHE_HOME || join(env.HOME || process.getBuiltinModule('node:os').homedir(), '.cache'), 'llmobs');
+}
+
 /**
  * Writes `text` to `path` in `dir` (made private if new) through a temporary file, renamed into
  * place: a reader finds no file or a whole one. Whether it was written; on failure `trace` says why

@@ -33,6 +33,11 @@ function nodeStream(fd: 1 | 2): NodeJS.WriteStream {
       if (error.code !== 'EPIPE') throw error;
       process.exit(process.exitCode ?? 0);
     });
+    // A reader of stderr that stops early (`llmobs traces list --verbose 2>&1 | head`) only ends
+    // the messages: the command goes on, and its exit code stays its own.
+    else stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') throw error;
+    });
     made.set(fd, stream);
   }
   return stream;

@@ -10,7 +10,7 @@ import type { ApiClient } from '../api/client.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import type { Context } from '../context.js';
 import { nameHash, sha256Hex } from '../core/hashes.js';
-import { removeOldCacheFiles, writeCacheFile } from '../io/cache-files.js';
+import { cacheDirectory, removeOldCacheFiles, writeCacheFile } from '../io/cache-files.js';
 import { UnknownCondition } from '../core/models/types.js';
 
 export interface RemoteDefinitions {
@@ -65,11 +65,6 @@ interface CacheHeader {
   count: number;
   length: number;
   plain: boolean;
-}
-
-export function cacheDirectory(env: Record<string, string | undefined>): string {
-  if (env.LLMOBS_CACHE_DIR) return env.LLMOBS_CACHE_DIR;
-  return join(env.XDG_CACHE_HOME || join(env.HOME || process.getBuiltinModule('node:os').homedir(), '.cache'), 'llmobs');
 }
 
 /**

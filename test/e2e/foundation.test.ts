@@ -145,4 +145,18 @@ describe('output to a reader that stops early', () => {
     expect(stderr).toBe('');
     expect(code).toBe(0);
   });
+
+  it('goes on with its output and its exit code when stderr is closed (llmobs ... --verbose 2>&1 >out | head)', async () => {
+    const { spawn } = await import('node:child_process');
+    const { BIN } = await import('../helpers/bin.js');
+    const env = await profileEnv(server);
+    // --verbose writes each request and answer to stderr, before and after the table on stdout.
+    const child = spawn(process.execPath, [BIN, 'models', 'list', '--all', '--verbose', '--json'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stderr.destroy();
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout).data.length).toBeGreaterThan(100);
+  });
 });

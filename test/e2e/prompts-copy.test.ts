@@ -136,6 +136,8 @@ describe('prompts copy', { timeout: 90_000 }, () => {
     expect(unlabelled.exitCode).toBe(8);
     expect(unlabelled.stderr).toContain("no version labelled staing in the source project (profile source): 'agent', 'shared/tone'; nothing was sent");
     expect(unlabelled.writesTo(p.destination)).toEqual([]);
+    // The hint reads the source project, with the name quoted for the shell.
+    expect(unlabelled.stderr).toContain('See their labels with: llmobs labels list --profile source agent');
     // With --all, prompts without the label are skipped, and the summary says why nothing was copied.
     const all = await p.run(['prompts', 'copy', '--all', '--label', 'staing', '--from-profile', 'source', '--to-profile', 'destination']);
     expect(all.exitCode).toBe(0);

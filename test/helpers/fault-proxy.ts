@@ -20,21 +20,23 @@ export type FaultAction =
 
 export interface FaultProxy {
   url: string;
-  /** Every request that reached the proxy, with what was done to it. */
-  seen: Array<ProxiedRequest & { action: FaultAction['kind'] }>;
+  /** Every request that reached the proxy, with what was done to it (and the status of an answer passed on). */
+  seen: Array<ProxiedRequest & { action: FaultAction['kind']; status?: number }>;
   close(): Promise<void>;
 }
 
-export async function startFaultProxy(target: string, decide: (request: ProxiedRequest, index: number) => FaultAction): Promise<FaultProxy> {
+/** `target` may be a function: each request goes where it says at the time (a server swapped for another). */
+export async function startFaultProxy(target: string | (() => string), decide: (request: ProxiedRequest, index: number) => FaultAction): Promise<FaultProxy> {
   const seen: FaultProxy['seen'] = [];
-  const upstream = new URL(target);
   const server = createServer((req, res) => {
+    const upstream = new URL(typeof target === 'string' ? target : target());
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const request = { method: req.method ?? 'GET', path: req.url ?? '/', body: Buffer.concat(chunks).toString('utf8') };
       const action = decide(request, seen.length);
-      seen.push({ ...request, action: action.kind });
+      const entry: FaultProxy['seen'][number] = { ...request, action: action.kind };
+      seen.push(entry);
       if (action.kind === 'answer') {
         res.writeHead(action.status, { 'content-type': 'application/json', ...action.headers });
         res.end(action.body ?? JSON.stringify({ message: `injected ${action.status}` }));
@@ -54,6 +56,7 @@ export async function startFaultProxy(target: string, decide: (request: ProxiedR
               req.socket.destroy();
               return;
             }
+            entry.status = answer.statusCode;
             res.writeHead(answer.statusCode ?? 502, answer.headers);
             res.end(Buffer.concat(body));
           });

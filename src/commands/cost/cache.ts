@@ -11,8 +11,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { Context } from '../../context.js';
 import { nameHash } from '../../core/hashes.js';
-import { removeOldCacheFiles, writeCacheFile } from '../../io/cache-files.js';
-import { cacheDirectory } from '../../model-definitions/remote.js';
+import { cacheDirectory, removeOldCacheFiles, writeCacheFile } from '../../io/cache-files.js';
 
 export const METRICS_CACHE_TTL_MS = 5 * 60_000;
 const PREFIX = 'metrics-';

@@ -35,7 +35,7 @@ export async function askReport(ctx: Context, request: ReportRequest, range: { f
     const cached = options.cache ? readAnswer(ctx, key) : undefined;
     if (cached) return { data: cached.data, cached };
     client ??= await ctx.apiFor(config);
-    const data = await queryMetrics(client, query, (line) => ctx.trace(line));
+    const data = await queryMetrics(ctx, client, query);
     writeAnswer(ctx, { version: 2, key, fetchedAt: now.toISOString(), from: query.fromTimestamp, to: query.toTimestamp, data });
     return { data, cached: undefined };
   };

@@ -1,9 +1,11 @@
 // The work of cost recompute: the definitions to price with, then every generation of an export
-// file (read in chunks of lines, see recompute-lines.ts) or of the v2 observations API (page by
-// page), re-priced, each result a line of --output, which appears only when every one was read.
+// file (read in chunks of lines, see recompute-lines.ts) or of the observations API (v2, or v1
+// where the server has no v2; page by page), re-priced, each result a line of --output, which
+// appears only when every one was read.
 import { performance } from 'node:perf_hooks';
 import type { Query } from '../../api/client.js';
-import { FIRST_PAGE, OBSERVATION_PAGE_LIMIT, observationPages, retryOptions } from '../../api/observations.js';
+import { routedObservationPages } from '../../api/observation-routes.js';
+import { FIRST_PAGE, OBSERVATION_PAGE_LIMIT, retryOptions } from '../../api/observations.js';
 import type { Context } from '../../context.js';
 import { loadPatternEngine } from '../../core/models/engine.js';
 import { loadDecimal } from '../../core/precision.js';
@@ -113,7 +115,7 @@ async function fromApi(ctx: Context, query: Query, limit: number | undefined, re
   const stats = { lines: 0, generations: 0, failed: 0 };
   let reported = 0;
   try {
-    const pages = observationPages(client, query, FIRST_PAGE, {
+    const pages = routedObservationPages(ctx, client, query, FIRST_PAGE, {
       ...retryOptions(ctx),
       warn: (line) => {
         meter.clear();

@@ -7,7 +7,8 @@ import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { ApiClient, Query } from '../../api/client.js';
-import { observationPages, retryOptions, type WalkState } from '../../api/observations.js';
+import { routedObservationPages } from '../../api/observation-routes.js';
+import { retryOptions, type WalkState } from '../../api/observations.js';
 import type { Context } from '../../context.js';
 import { differencesFrom, type ExportRequest } from '../../core/observations/export-plan.js';
 import type { FieldGroup } from '../../core/observations/fields.js';
@@ -17,6 +18,7 @@ import { lockOutput } from '../../io/files.js';
 import { type Checkpoint, checkpointPath, identityOf, newCheckpoint, readCheckpoint, removeCheckpoint, writeCheckpoint } from './checkpoint.js';
 import { INTERRUPTED, watchInterruption } from './interrupt.js';
 import { Meter } from './meter.js';
+import { noteRoute } from './stream.js';
 import { countOf } from '../../output/format.js';
 
 const CHECKPOINT_EVERY_MS = 1_000;
@@ -144,7 +146,11 @@ async function writeExport(ctx: Context, client: ApiClient, output: string, show
         meter.clear();
         ctx.out.warn(line);
       };
-      const pages = observationPages(client, query, state, { ...retryOptions(ctx), warn, max: cp.max ?? undefined, pageSize: cp.pageSize })[Symbol.asyncIterator]();
+      const onRoute = (route: 'v2' | 'v1') => {
+        meter.clear();
+        noteRoute(ctx, route, { groups: String(cp.query.fields ?? 'core').split(',') as FieldGroup[], columns: cp.columns });
+      };
+      const pages = routedObservationPages(ctx, client, query, state, { ...retryOptions(ctx), warn, onRoute, max: cp.max ?? undefined, pageSize: cp.pageSize })[Symbol.asyncIterator]();
       for (;;) {
         const next = await interruption.race(pages.next());
         if (next === INTERRUPTED) break;

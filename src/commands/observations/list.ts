@@ -25,7 +25,7 @@ export default defineCommand({
     'llmobs observations list --trace 7f3c9a2e --fields id,type,name,totalCost --format csv',
   ],
   async run(ctx, { opts: given }) {
-    const [{ z }, { FIRST_PAGE, OBSERVATION_PAGE_LIMIT, observationPages, retryOptions }, { parseFields, project }, { createWriter, formatOfFile }, { checkWindow, filterShape, observationQuery, outputShape }, { checkPaging, pagingFields }, { writeListing }, { printObservations }, { countOf }] = await Promise.all([import('zod'), import('../../api/observations.js'), import('../../core/observations/fields.js'), import('../../core/observations/writer.js'), import('./filters.js'), import('../paging.js'), import('./stream.js'), import('./render.js'), import('../../output/format.js')]);
+    const [{ z }, { FIRST_PAGE, OBSERVATION_PAGE_LIMIT, retryOptions }, { routedObservationPages }, { parseFields, project }, { createWriter, formatOfFile }, { checkWindow, filterShape, observationQuery, outputShape }, { checkPaging, pagingFields }, { noteRoute, writeListing }, { printObservations }, { countOf }] = await Promise.all([import('zod'), import('../../api/observations.js'), import('../../api/observation-routes.js'), import('../../core/observations/fields.js'), import('../../core/observations/writer.js'), import('./filters.js'), import('../paging.js'), import('./stream.js'), import('./render.js'), import('../../output/format.js')]);
     const opts = parseOptions(
       z
         .object({
@@ -47,8 +47,9 @@ export default defineCommand({
     const client = await ctx.api();
     // A listing: at most --max-pages pages (observations export reads any number, with flat memory).
     // A table or --json holds every page in memory; --format writes them as they come.
-    const pages = observationPages(client, { ...observationQuery(opts), fields: fields.selection.groups.join(',') }, FIRST_PAGE, {
+    const pages = routedObservationPages(ctx, client, { ...observationQuery(opts), fields: fields.selection.groups.join(',') }, FIRST_PAGE, {
       ...retryOptions(ctx),
+      onRoute: (route) => noteRoute(ctx, route, fields.selection),
       max,
       pageSize: max === undefined ? OBSERVATION_PAGE_LIMIT : Math.min(max, OBSERVATION_PAGE_LIMIT),
       maxPages: ctx.globals.maxPages,

@@ -2,9 +2,12 @@
 // --output file that appears only whole) and by observations export to stdout. An export to a
 // file, resumable, is export-file.ts's.
 import type { ApiClient, Query } from '../../api/client.js';
-import { FIRST_PAGE, observationPages, retryOptions } from '../../api/observations.js';
+import { routedObservationPages } from '../../api/observation-routes.js';
+import { FIRST_PAGE, retryOptions } from '../../api/observations.js';
 import type { Context } from '../../context.js';
 import type { ExportRequest } from '../../core/observations/export-plan.js';
+import { type FieldSelection, FIELD_GROUPS } from '../../core/observations/fields.js';
+import { V1_MISSING_FIELDS } from '../../core/observations/v1-as-v2.js';
 import { createWriter, type ItemWriter } from '../../core/observations/writer.js';
 import type { AtomicStream } from '../../io/atomic.js';
 import { openOutputFile } from '../../io/files.js';
@@ -57,7 +60,11 @@ export async function exportToStdout(ctx: Context, client: ApiClient, request: E
       meter.clear();
       ctx.out.warn(line);
     };
-    for await (const page of observationPages(client, request.query, FIRST_PAGE, { ...retryOptions(ctx), warn, max: request.max, pageSize: request.pageSize })) {
+    const onRoute = (route: 'v2' | 'v1') => {
+      meter.clear();
+      noteRoute(ctx, route, request.selection);
+    };
+    for await (const page of routedObservationPages(ctx, client, request.query, FIRST_PAGE, { ...retryOptions(ctx), warn, onRoute, max: request.max, pageSize: request.pageSize })) {
       await ctx.out.writeChunk(writer.items(page.items, count));
       count += page.items.length;
       meter.page(page.items.length);
@@ -67,4 +74,15 @@ export async function exportToStdout(ctx: Context, client: ApiClient, request: E
   }
   await ctx.out.writeChunk(writer.footer(count));
   meter.done(`Exported ${countOf(count, 'observation')}`);
+}
+
+/**
+ * Said once when a listing reads the v1 list (a Langfuse deployment in the legacy write mode):
+ * the fields it cannot give, when some of them are written.
+ */
+export function noteRoute(ctx: Context, route: 'v2' | 'v1', selection: FieldSelection): void {
+  if (route !== 'v1') return;
+  const written = selection.columns ?? selection.groups.flatMap((group) => [...FIELD_GROUPS[group]]);
+  const missing = V1_MISSING_FIELDS.filter((field) => written.some((column) => column === field || column.startsWith(`${field}.`)));
+  ctx.out.hint(`Read from the v1 observations API (this server has no v2 observations: Langfuse's legacy write mode)${missing.length ? `; it does not give ${missing.join(', ')}, written as null (tags as [])` : ''}.`);
 }

@@ -29,7 +29,7 @@ export default defineCommand({
     'llmobs prompts copy support/agent --from-profile eu-staging --to-profile eu-prod --label production',
   ],
   async run(ctx, { args, opts: given }) {
-    const [{ z }, { promptIndex }, { readCopyDestinations, readCopySources, writeCopyStep }, { planCopy }, { validateLabel }, { printCopyPlan }, { promptName }] = await Promise.all([import('zod'), import('../../api/prompts.js'), import('../../api/prompt-copy.js'), import('../../core/prompts/copy-plan.js'), import('../../core/prompts/label.js'), import('./copy-report.js'), import('./shared.js')]);
+    const [{ z }, { promptIndex }, { readCopyDestinations, readCopySources, writeCopyStep }, { planCopy }, { validateLabel }, { printCopyPlan }, { promptName }, { shellQuote }] = await Promise.all([import('zod'), import('../../api/prompts.js'), import('../../api/prompt-copy.js'), import('../../core/prompts/copy-plan.js'), import('../../core/prompts/label.js'), import('./copy-report.js'), import('./shared.js'), import('../../core/shell-quote.js')]);
     const opts = parseOptions(
       z.object({
         names: z.array(z.string()).default([]),
@@ -75,7 +75,7 @@ export default defineCommand({
     const labelled = `labelled ${opts.label.join(' or ')}`;
     if (empty.length > 0 && names.length > 0) {
       throw new NotFoundError(`no version ${labelled} in the source project (${describeProject(sourceConfig)}): ${empty.map((s) => `'${s.name}'`).join(', ')}; nothing was sent`, {
-        hint: `See their labels with: llmobs labels list ${empty[0]!.name}`,
+        hint: `See their labels with: llmobs labels list ${opts.fromProfile ? `--profile ${shellQuote(opts.fromProfile)} ` : ''}${shellQuote(empty[0]!.name)}`,
       });
     }
     if (empty.length > 0) ctx.out.info(`Skipped (no version ${labelled}): ${empty.map((s) => s.name).join(', ')}`);

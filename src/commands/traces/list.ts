@@ -56,13 +56,15 @@ export default defineCommand({
     );
     checkPaging(opts);
     const client = await ctx.api();
-    const { listing, items } = await readTraces(ctx, client, opts);
+    const { listing, items, metricsProblem } = await readTraces(ctx, client, opts);
     if (ctx.globals.json) {
       ctx.out.printJson(listing ? listingJson(listing) : { data: items, meta: { source: 'observations-v2' } });
     } else {
       printTraces(ctx, items.map(readTraceRow));
-      if (!listing) ctx.out.hint('This server has no legacy trace list: these are the traces\' root observations (v2 API), without per-trace cost.');
+      // What Langfuse v4 cannot give as the v3 list did, said once.
+      if (!listing && items.length) ctx.out.hint('Listed from the traces\' root observations and the Metrics API (this server has no v3 trace list): LATENCY is each trace\'s longest observation.');
     }
+    if (metricsProblem) ctx.out.warn(`cost, latency and observation count per trace not read (${metricsProblem})`);
     if (listing) hintMore(ctx, listing, 'traces');
   },
 });

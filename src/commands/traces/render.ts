@@ -6,25 +6,13 @@
 import type { Context } from '../../context.js';
 import { tokenSums } from '../../core/numbers.js';
 import type { TraceRow } from '../../core/traces/list-row.js';
-import { buildTree, flattenTree, readObservation, type TraceObservation, type TraceTotals, traceTotals } from '../../core/traces/tree.js';
+import { buildTree, flattenTree, type TraceObservation, type TraceTotals } from '../../core/traces/tree.js';
 import { displayWidth, truncate } from '../../output/fit.js';
 import { countOf, formatCost, formatSeconds, formatTokens } from '../../output/format.js';
-import type { LoadedTrace } from './load.js';
-
-export function totalsOf(loaded: LoadedTrace): { observations: TraceObservation[]; totals: TraceTotals } {
-  const observations = loaded.observations.map(readObservation);
-  return { observations, totals: traceTotals(observations, loaded.source === 'traces' ? { totalCost: loaded.trace.totalCost, latency: loaded.trace.latency } : {}) };
-}
+import { ioText, type TraceView } from './sinks.js';
 
 function str(value: unknown): string {
   return typeof value === 'string' ? value : value === null || value === undefined ? '' : String(value);
-}
-
-/** Input or output as one line of text: strings as they are, anything else as compact JSON. */
-export function ioText(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'string') return value;
-  return JSON.stringify(value) ?? '';
 }
 
 /** Input or output for a tab-separated cell: whole, on one line (JSON string escapes when it has tabs or line breaks). */
@@ -57,17 +45,17 @@ function totalsText(totals: TraceTotals): string {
   const t = totals.tokens;
   if (t.input || t.output || t.total) parts.push(`${formatTokens(t.input)} in / ${formatTokens(t.output)} out / ${formatTokens(t.total)} tokens`);
   if (totals.latencySeconds !== null) parts.push(formatSeconds(totals.latencySeconds));
-  const types = Object.entries(totals.byType).sort((a, b) => b[1] - a[1]).map(([type, n]) => `${n} ${type}`).join(', ');
+  // Most first, then by name: the same line whichever order the observations came in.
+  const types = Object.entries(totals.byType).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([type, n]) => `${n} ${type}`).join(', ');
   parts.push(`${countOf(totals.observations, 'observation')}${types ? ` (${types})` : ''}`);
   if (totals.errors) parts.push(`${totals.errors} ERROR`);
   if (totals.warnings) parts.push(`${totals.warnings} WARNING`);
   return parts.join(' · ');
 }
 
-export function printTrace(ctx: Context, loaded: LoadedTrace, io: boolean): void {
+export function printTrace(ctx: Context, view: TraceView, io: boolean): void {
   const { out } = ctx;
-  const { observations, totals } = totalsOf(loaded);
-  const trace = loaded.trace;
+  const { observations, totals, trace } = view;
   const pairs: Array<[string, string]> = [
     ['trace', str(trace.id)],
     ['name', str(trace.name)],
@@ -87,9 +75,9 @@ export function printTrace(ctx: Context, loaded: LoadedTrace, io: boolean): void
   if (io && ((trace.input !== undefined && trace.input !== null) || (trace.output !== undefined && trace.output !== null))) {
     out.keyValues([['input', out.isTTY ? cut(ioText(trace.input), width(ctx) - 13) : ioText(trace.input)], ['output', out.isTTY ? cut(ioText(trace.output), width(ctx) - 13) : ioText(trace.output)]]);
   }
-  const scores = loaded.scores.map((s) => `${str(s.name)}=${s.value ?? s.stringValue ?? ''}${s.source ? ` (${str(s.source)})` : ''}`);
+  const scores = (Array.isArray(trace.scores) ? (trace.scores as Array<Record<string, unknown>>) : []).map((s) => `${str(s.name)}=${s.value ?? s.stringValue ?? ''}${s.source ? ` (${str(s.source)})` : ''}`);
   if (scores.length) out.keyValues([['scores', scores.join(', ')]]);
-  if (loaded.source === 'observations-v2') out.hint('Read from the v2 observations API (this server has no legacy trace route): trace input and output are not shown.');
+  if (view.source === 'observations-v2') out.hint('Read from the v2 observations API (this server has no v3 trace route): the trace\'s fields are made of its observations, as Langfuse v4 makes them.');
 
   if (observations.length === 0) {
     out.info('The trace has no observations.');

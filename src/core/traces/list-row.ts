@@ -1,6 +1,6 @@
-// A trace of a list as a row: from the legacy trace list, or from a root observation of the v2
-// API where that list is gone (without per-trace cost, and with the filters that API lacks
-// applied here).
+// A trace of a list as a row: from the v3 trace list, or from a root observation of the v2 API
+// where that list is gone (with the filters that API lacks applied here, and the numbers of the
+// Metrics API: commands/traces/listing.ts).
 import { lenientNumber } from '../numbers.js';
 
 export interface TraceRow {
@@ -26,7 +26,8 @@ export function readTraceRow(item: Record<string, unknown>): TraceRow {
     userId: str(item.userId),
     sessionId: str(item.sessionId),
     tags: Array.isArray(item.tags) ? item.tags.map(String) : [],
-    observations: Array.isArray(item.observations) ? item.observations.length : null,
+    // The v3 list gives the observations' ids; a list through the v2 APIs their count.
+    observations: Array.isArray(item.observations) ? item.observations.length : lenientNumber(item.observationCount),
     // The legacy API answers -1 when a metric was not computed.
     totalCost: cost !== null && cost >= 0 ? cost : null,
     latency: latency !== null && latency >= 0 ? latency : null,

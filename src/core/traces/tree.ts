@@ -1,5 +1,6 @@
-// A trace's observations as a tree, and the trace's totals. Observations come from the legacy
-// trace route (ObservationsView: `model`, `calculatedTotalCost`) or from v2 observations
+// A trace's observations as a tree, and the trace's totals, summed one observation at a time (a
+// trace read page by page is counted without holding its observations). Observations come from
+// the v3 trace route or the v1 list (`model`, `calculatedTotalCost`) or from v2 observations
 // (`providedModelName`, `totalCost`); both are read into one shape, numbers leniently.
 import { CostSum, lenientNumber, lenientNumberMap, tokenSums } from '../numbers.js';
 
@@ -35,7 +36,10 @@ function time(value: unknown): number | null {
 export function readObservation(raw: Record<string, unknown>): TraceObservation {
   const usage = lenientNumberMap(raw.usageDetails);
   const costs = lenientNumberMap(raw.costDetails);
-  const cost = lenientNumber(raw.totalCost) ?? lenientNumber(raw.calculatedTotalCost) ?? costs.total ?? null;
+  // v1 objects (the v3 trace route, the v1 list) give calculatedTotalCost 0 for an observation
+  // without costs (reduceUsageOrCostDetails in observations_converters.ts); v2 gives null.
+  const calculated = lenientNumber(raw.calculatedTotalCost);
+  const cost = lenientNumber(raw.totalCost) ?? (calculated !== null && (calculated !== 0 || Object.keys(costs).length > 0) ? calculated : null) ?? costs.total ?? null;
   const start = time(raw.startTime);
   const end = time(raw.endTime);
   const duration = start !== null && end !== null ? Math.max(0, end - start) / 1000 : lenientNumber(raw.latency);
@@ -177,7 +181,7 @@ export interface TraceTotals {
   warnings: number;
   /** Sum of the observations' costs (USD); null when none has a cost. */
   cost: number | null;
-  /** The server's own total, when it sent one (legacy route). */
+  /** The server's own total, when it sent one (v3 trace route). */
   serverCost: number | null;
   tokens: { input: number; output: number; total: number };
   /** Seconds: the server's latency, else from the earliest start to the latest end. */
@@ -186,41 +190,55 @@ export interface TraceTotals {
   end: string | null;
 }
 
-export function traceTotals(observations: readonly TraceObservation[], server: { totalCost?: unknown; latency?: unknown } = {}): TraceTotals {
-  const cost = new CostSum();
-  const tokens = { input: 0, output: 0, total: 0 };
-  const byType: Record<string, number> = {};
-  let errors = 0;
-  let warnings = 0;
-  let first: number | null = null;
-  let last: number | null = null;
-  for (const o of observations) {
-    byType[o.type] = (byType[o.type] ?? 0) + 1;
-    if (o.level === 'ERROR') errors++;
-    if (o.level === 'WARNING') warnings++;
-    if (o.cost !== null) cost.add(o.cost);
+export class TotalsSum {
+  private readonly cost = new CostSum();
+  private readonly tokens = { input: 0, output: 0, total: 0 };
+  private readonly byType: Record<string, number> = {};
+  private count = 0;
+  private errors = 0;
+  private warnings = 0;
+  private first: number | null = null;
+  private last: number | null = null;
+
+  add(o: TraceObservation): void {
+    this.count++;
+    this.byType[o.type] = (this.byType[o.type] ?? 0) + 1;
+    if (o.level === 'ERROR') this.errors++;
+    if (o.level === 'WARNING') this.warnings++;
+    if (o.cost !== null) this.cost.add(o.cost);
     const sums = tokenSums(o.usage);
-    tokens.input += sums.input;
-    tokens.output += sums.output;
-    tokens.total += sums.total;
+    this.tokens.input += sums.input;
+    this.tokens.output += sums.output;
+    this.tokens.total += sums.total;
     const start = time(o.startTime);
     const end = time(o.endTime) ?? start;
-    if (start !== null && (first === null || start < first)) first = start;
-    if (end !== null && (last === null || end > last)) last = end;
+    if (start !== null && (this.first === null || start < this.first)) this.first = start;
+    if (end !== null && (this.last === null || end > this.last)) this.last = end;
   }
-  // Legacy answers use -1 for "metrics not requested".
-  const serverLatency = lenientNumber(server.latency);
-  const serverCost = lenientNumber(server.totalCost);
-  return {
-    observations: observations.length,
-    byType,
-    errors,
-    warnings,
-    cost: cost.count ? cost.value : null,
-    serverCost: serverCost !== null && serverCost >= 0 ? serverCost : null,
-    tokens,
-    latencySeconds: serverLatency !== null && serverLatency >= 0 ? serverLatency : first !== null && last !== null ? (last - first) / 1000 : null,
-    start: first === null ? null : new Date(first).toISOString(),
-    end: last === null ? null : new Date(last).toISOString(),
-  };
+
+  /** The totals so far; `server` holds what the v3 trace route sent. */
+  result(server: { totalCost?: unknown; latency?: unknown } = {}): TraceTotals {
+    // Legacy answers use -1 for "metrics not requested".
+    const serverLatency = lenientNumber(server.latency);
+    const serverCost = lenientNumber(server.totalCost);
+    const { first, last } = this;
+    return {
+      observations: this.count,
+      byType: { ...this.byType },
+      errors: this.errors,
+      warnings: this.warnings,
+      cost: this.cost.count ? this.cost.value : null,
+      serverCost: serverCost !== null && serverCost >= 0 ? serverCost : null,
+      tokens: { ...this.tokens },
+      latencySeconds: serverLatency !== null && serverLatency >= 0 ? serverLatency : first !== null && last !== null ? (last - first) / 1000 : null,
+      start: first === null ? null : new Date(first).toISOString(),
+      end: last === null ? null : new Date(last).toISOString(),
+    };
+  }
+}
+
+export function traceTotals(observations: readonly TraceObservation[], server: { totalCost?: unknown; latency?: unknown } = {}): TraceTotals {
+  const sum = new TotalsSum();
+  for (const o of observations) sum.add(o);
+  return sum.result(server);
 }

@@ -69,6 +69,8 @@ describe('waits before asking again', () => {
 describe('a server without the v2 observations API', () => {
   it('is said to be one, with what to do next', async () => {
     agent().get(HOST).intercept({ path: path({ fields: 'core,basic,model,usage', limit: '50' }), method: 'GET' }).reply(404, { message: 'Not Found' });
+    // Nor the v1 list, which a Langfuse deployment in the legacy write mode has instead.
+    agent().get(HOST).intercept({ path: (p) => p.startsWith('/api/public/observations?'), method: 'GET' }).reply(404, { message: 'Not Found' });
     const result = await runInProcess(['observations', 'list'], { env: env(), dispatcher: agent() });
     expect(result.exitCode).toBe(8);
     expect(result.stderr).toContain('This server has no v2 observations API (/api/public/v2/observations)');

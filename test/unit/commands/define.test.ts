@@ -67,6 +67,30 @@ describe('every command', () => {
   });
 });
 
+describe('flags with choices', () => {
+  const withChoices = commands.flatMap(({ command, path }) => command.options.filter((option) => option.argChoices).map((option) => ({ option, label: `${name(path)} ${option.long}` })));
+
+  it('exist (the check below has something to check)', () => {
+    expect(withChoices.map(({ label }) => label)).toEqual(expect.arrayContaining(['llmobs cost report --type', 'llmobs observations list --type', 'llmobs api --method']));
+  });
+
+  it('refuse a value outside their choices, repeatable flags included, when the flag is read', () => {
+    for (const { option, label } of withChoices) expect(() => option.parseArg!('not-a-choice', undefined), label).toThrow(/Allowed choices are/);
+  });
+
+  it('take the API\'s upper-case enums in any case, and lower-case choices only as written', () => {
+    for (const { option, label } of withChoices) {
+      const choice = option.argChoices![0]!;
+      const other = choice === choice.toUpperCase() ? choice.toLowerCase() : choice.toUpperCase();
+      if (other === choice) continue;
+      if (choice === choice.toUpperCase()) {
+        const read = option.parseArg!(other, undefined);
+        expect(Array.isArray(read) ? read : [read], label).toEqual([choice]);
+      } else expect(() => option.parseArg!(other, undefined), label).toThrow(/Allowed choices are/);
+    }
+  });
+});
+
 describe('help that reads well', () => {
   it.each(commands.map(({ path }) => [name(path), path] as const))('%s --help fits 80 columns, examples aside', async (_label, path) => {
     const help = (await capture([...path, '--help'])).stdout;

@@ -34,8 +34,18 @@ export function checkSpans(resourceSpans: unknown, maxScopeNames = 5): SpanCheck
   const noteScope = (name: unknown) => {
     if (name && scopes.size < maxScopeNames) scopes.add(String(name));
   };
-  if (!Array.isArray(resourceSpans)) return { totalSpans, invalidSpans, malformedCollections, reasons: [], scopeNames: [] };
+  // Langfuse takes a resourceSpans that is not a list (or holds no objects) with a 200 and then
+  // drops it in its worker; an export of that shape is refused here instead (docs/local-server.md).
+  if (!Array.isArray(resourceSpans)) {
+    if (resourceSpans === null || resourceSpans === undefined) return { totalSpans, invalidSpans, malformedCollections, reasons: [], scopeNames: [] };
+    return { totalSpans, invalidSpans, malformedCollections: 1, reasons: ['resourceSpans:not_an_array'], scopeNames: [] };
+  }
   for (const resourceSpan of resourceSpans as any[]) {
+    if (typeof resourceSpan !== 'object' || resourceSpan === null || Array.isArray(resourceSpan)) {
+      malformedCollections++;
+      count('resourceSpans:not_a_list_of_objects');
+      continue;
+    }
     if (notAList(resourceSpan?.resource?.attributes)) {
       malformedCollections++;
       count('resource.attributes:not_an_array');
@@ -97,7 +107,8 @@ export function rejectionMessage(check: SpanCheck): string | undefined {
   if (check.reasons.some((r) => r.endsWith(':absent') || r.endsWith(':not_an_id'))) {
     hints.push('traceId and spanId are required on every span, and each must be a string or a byte array.');
   }
-  if (check.reasons.some((r) => r.endsWith(':not_an_array'))) {
+  if (check.reasons.some((r) => r.startsWith('resourceSpans:'))) hints.push('resourceSpans must be a list of ResourceSpans objects.');
+  if (check.reasons.some((r) => r.endsWith(':not_an_array') && !r.startsWith('resourceSpans:'))) {
     hints.push('scopeSpans, spans, attributes and events must all be arrays — OTLP attributes are a list of {key, value} entries, not a JSON object.');
   }
   return (

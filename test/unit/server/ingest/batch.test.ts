@@ -49,6 +49,8 @@ describe('per-event answers', () => {
     expect(store.traces.has('t2')).toBe(false);
   });
 
+  // processEventBatch.ts (packages/shared/src/server/ingestion/): sortBatch's order; sdk-log events
+  // are dropped after validation, before the answer is built from what is left.
   it('lists successes in processing order: other events by time, then updates by time; sdk-log in neither list', () => {
     const store = new MemoryStore();
     const { response } = run(store, [
@@ -104,6 +106,8 @@ describe('per-event answers', () => {
     expect(JSON.parse(response.errors[0]!.error!)[0].message).toBe('Dataset run item creation is only allowed for internal usage');
   });
 
+  // processEventBatch.ts skips events without body.id when grouping them for the worker, yet lists
+  // them in successes; routes-modes.test.ts checks every type, in each write mode.
   it('acknowledges a trace without an id but stores nothing', () => {
     const store = new MemoryStore();
     const { response, writes } = run(store, [{ id: 'e', type: 'trace-create', timestamp: ts(0), body: { name: 'x' } }]);

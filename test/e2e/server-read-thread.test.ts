@@ -1,4 +1,4 @@
-// The metrics of a server with a data directory are aggregated on its read thread, those of an
+// The metrics of a server with a data directory are computed on its read thread, those of an
 // in-memory server on its event loop: the built binary, both ways, over the same events, gives
 // the same answers, refusals included.
 import { join } from 'node:path';
@@ -15,6 +15,7 @@ function events() {
   const out: unknown[] = [];
   for (let t = 0; t < 12; t++) {
     out.push({ id: `te-${t}`, type: 'trace-create', timestamp: iso(T0), body: { id: `t${t}`, name: t % 3 ? 'chat' : 'batch', userId: `u${t % 4}`, tags: t % 2 ? ['a'] : ['a', 'b'] } });
+    out.push({ id: `se-${t}`, type: 'score-create', timestamp: iso(T0 + t * 60_000), body: { id: `s${t}`, traceId: `t${t}`, name: t % 2 ? 'quality' : 'speed', value: t / 12 } });
     for (let i = 0; i < 25; i++) {
       const n = t * 25 + i;
       const start = T0 + (n % 17) * 3_600_000 * (n % 5);
@@ -45,6 +46,8 @@ const QUERIES = [
   { view: 'observations', metrics: [{ measure: 'latency', aggregation: 'histogram' }], filters: [{ column: 'name', type: 'string', operator: '=', value: 'llm' }], ...range },
   // A filter on metadata: the engine over the rows, after the read thread declined.
   { view: 'observations', metrics: [{ measure: 'count', aggregation: 'count' }], filters: [{ column: 'metadata', type: 'stringObject', key: 'k', operator: '=', value: 'v' }], ...range },
+  // The score views: the engine over the rows, on the read thread too.
+  { view: 'scores-numeric', dimensions: [{ field: 'name' }], metrics: [{ measure: 'value', aggregation: 'avg' }, { measure: 'count', aggregation: 'count' }], ...range },
   // Refused before any read.
   { view: 'observations', metrics: [{ measure: 'nope', aggregation: 'sum' }], ...range },
   { view: 'observations', metrics: [{ measure: 'count', aggregation: 'count' }], orderBy: [{ field: 'nope', direction: 'asc' }], ...range },
@@ -96,7 +99,8 @@ describe('metrics on the read thread', { timeout: 120_000 }, () => {
       expect(a, JSON.stringify(query)).toEqual(b);
       answers.push(a);
     }
-    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 400, 400]);
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200, 400, 400]);
+    expect(JSON.parse(answers[4]!.text).data).toHaveLength(2);
     expect(JSON.parse(answers[0]!.text).data).toHaveLength(MODELS.length);
   });
 });

@@ -2,12 +2,14 @@
 // (what a cost report needs) and the score views. The query is the service's JSON object
 // (`query=`); the engine (src/core/metrics) checks it; the store aggregates observations in SQL,
 // and the engine finishes the answer. Scores, and a query on metadata, the engine answers over
-// the rows of the range, which the store reads with their traces' fields.
+// the rows of the range, which the store reads with their traces' fields. With a data directory
+// all of it runs on the server's read thread (store/read-thread.ts).
 import { z } from 'zod';
 import { V4_ONLY_MESSAGES } from '../../api/write-mode.js';
-import { finishMetricsQuery, MetricsQueryError, parseMetricsQuery, queryRange, runMetricsQuery } from '../../core/metrics/index.js';
+import { MetricsQueryError, parseMetricsQuery, queryRange } from '../../core/metrics/index.js';
 import { invalidRequest, invalidRequestData, notFound, zodIssues } from '../http/errors.js';
 import { DeferredReply, type Handler, type Route } from '../http/router.js';
+import { metricsAnswer } from '../store/index.js';
 import { parseQuery } from './read-query.js';
 
 const METRICS_QUERY = z.object({ query: z.string() });
@@ -31,28 +33,23 @@ const getMetrics: Handler = (request, tx, context) => {
     const query = parseMetricsQuery(text);
     if (legacy) throw notFound(V4_ONLY_MESSAGES.metrics);
     const { from, to } = queryRange(query);
-    // Observations are aggregated in SQL, on the read thread where there is one; scores, and a
-    // query SQL cannot answer as the engine does, by the engine.
-    const aside = query.view === 'observations' ? context.store.metricsOffThread(text) : undefined;
+    // With a data directory the answer is computed on the read thread, else here (metricsAnswer).
+    const aside = context.store.metricsOffThread(text);
     if (aside) {
       return new DeferredReply(async () => {
         try {
           // A read thread that failed (it could not start, or stopped) leaves the query to the event loop.
-          const groups = await aside.catch((error: unknown) => {
+          const data = await aside.catch((error: unknown) => {
             if (error instanceof MetricsQueryError) throw error;
-            return context.store.read((later) => later.observations.metrics(query, from, to));
+            return context.store.read((later) => metricsAnswer(query, later, from, to));
           });
-          const data = groups ? finishMetricsQuery(query, groups) : context.store.read((later) => runMetricsQuery(query, later.observations.forMetrics(from, to)));
           return { status: 200, body: { data } };
         } catch (error) {
           throw refusal(error, legacy);
         }
       });
     }
-    const groups = query.view === 'observations' ? tx.observations.metrics(query, from, to) : undefined;
-    if (groups) return { status: 200, body: { data: finishMetricsQuery(query, groups) } };
-    const rows = query.view === 'observations' ? tx.observations.forMetrics(from, to) : tx.scores.forMetrics(from, to);
-    return { status: 200, body: { data: runMetricsQuery(query, rows) } };
+    return { status: 200, body: { data: metricsAnswer(query, tx, from, to) } };
   } catch (error) {
     throw refusal(error, legacy);
   }

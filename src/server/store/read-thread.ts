@@ -5,11 +5,11 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { type MetricsGroup, MetricsQueryError } from '../../core/metrics/index.js';
+import { type MetricsAnswerRow, MetricsQueryError } from '../../core/metrics/index.js';
 import type { ReadAnswer, ReadRequest } from './read-worker.js';
 
 export class ReadThread {
-  private readonly pending = new Map<number, { resolve: (groups: MetricsGroup[] | undefined) => void; reject: (error: Error) => void }>();
+  private readonly pending = new Map<number, { resolve: (data: MetricsAnswerRow[]) => void; reject: (error: Error) => void }>();
   private next = 0;
   /** Set once the thread has failed: reads then stay on the event loop. */
   failed = false;
@@ -21,7 +21,7 @@ export class ReadThread {
       if (!waiting) return;
       this.pending.delete(answer.id);
       if ('error' in answer) waiting.reject(answer.refused ? new MetricsQueryError(answer.error) : new Error(`the read thread: ${answer.error}`));
-      else waiting.resolve(answer.groups as MetricsGroup[] | undefined);
+      else waiting.resolve(answer.data);
     });
     const fail = (error: Error) => {
       this.failed = true;
@@ -41,8 +41,8 @@ export class ReadThread {
     return new ReadThread(new Worker(file, { workerData: { path: databasePath }, execArgv: [] }));
   }
 
-  /** The groups of a metrics query of the observations view; undefined when SQL cannot answer it. */
-  metrics(metricsQuery: string): Promise<MetricsGroup[] | undefined> {
+  /** The answer rows of a metrics query (its JSON text, already checked by the caller). */
+  metrics(metricsQuery: string): Promise<MetricsAnswerRow[]> {
     return new Promise((resolve, reject) => {
       const id = this.next++;
       this.pending.set(id, { resolve, reject });

@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { FileError } from '../../errors.js';
 import type { ApiKeyRecord, ProjectRecord } from '../records.js';
 import { importState, keepStateBackup, readLegacyState, STATE_BACKUP_FILE } from './import-state.js';
-import type { MetricsGroup } from '../../core/metrics/index.js';
+import type { MetricsAnswerRow } from '../../core/metrics/index.js';
 import { migrate } from './migrations.js';
 import { ReadThread } from './read-thread.js';
 import { type Database, openSqlite, sqliteCode, Statements } from './sqlite.js';
@@ -143,11 +143,10 @@ export class Store {
   }
 
   /**
-   * The groups of a metrics query of the observations view, aggregated on the read thread (the
-   * event loop goes on meanwhile); undefined when SQL cannot answer the query. Undefined instead
-   * of a promise where there is no read thread: then ObservationStore.metrics in a read.
+   * The answer of a metrics query, computed on the read thread (the event loop goes on
+   * meanwhile). Undefined instead of a promise where there is no read thread.
    */
-  metricsOffThread(metricsQuery: string): Promise<MetricsGroup[] | undefined> | undefined {
+  metricsOffThread(metricsQuery: string): Promise<MetricsAnswerRow[]> | undefined {
     if (this.thread === undefined) this.thread = (this.dataDir && !this.closed && ReadThread.start(join(this.dataDir, DATABASE_FILE))) || null;
     if (!this.thread || this.thread.failed) return undefined;
     return this.thread.metrics(metricsQuery);

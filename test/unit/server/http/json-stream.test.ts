@@ -2,10 +2,10 @@
 // between slices, the client's pace followed; and a long trace read over HTTP, whole and in the
 // order it had when it was built in one go.
 import { PassThrough, Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { isSliced, LateValue, SlicedArray, writeSliced } from '../../../../src/server/http/json-stream.js';
 import { type RunningServer, startServer } from '../../../../src/server/index.js';
-import type { Store, Tx } from '../../../../src/server/store/index.js';
+import { Store, type Tx } from '../../../../src/server/store/index.js';
 import { basicAuth } from '../../../helpers/server-api.js';
 
 /** A ServerResponse stand-in that keeps what is written. */
@@ -107,6 +107,8 @@ describe('a long trace over HTTP', () => {
   afterAll(() => server.close());
 
   it('answers every observation once, by start time then id, with latency and total cost', async () => {
+    // Each slice is a read transaction of its own: many for a long trace, never one for all of it.
+    const reads = vi.spyOn(Store.prototype, 'read');
     const answer = await fetch(`${server.url}/api/public/traces/long`, { headers: { authorization: basicAuth(server) } });
     expect(answer.status).toBe(200);
     expect(answer.headers.get('transfer-encoding')).toBe('chunked');
@@ -115,6 +117,8 @@ describe('a long trace over HTTP', () => {
     expect(body.observations.map((o) => ({ id: o.id, startTime: o.startTime }))).toEqual(expected);
     expect(body.latency).toBe((startOf(COUNT - 1) + 500 - T0) / 1000);
     expect(body.totalCost).toBeCloseTo(COUNT * 0.003, 9);
+    expect(reads.mock.calls.length).toBeGreaterThan(COUNT / 500);
+    reads.mockRestore();
     const metricsOnly = (await (await fetch(`${server.url}/api/public/traces/long?fields=metrics`, { headers: { authorization: basicAuth(server) } })).json()) as typeof body;
     expect(metricsOnly).toMatchObject({ observations: [], latency: body.latency, totalCost: body.totalCost });
   });

@@ -49,7 +49,7 @@ export async function queryMetrics(ctx: Context, client: ApiClient, query: Metri
       method: 'GET',
       path: METRICS_V2_PATH,
       serverMessage: errors.v2 instanceof ApiError ? errors.v2.serverMessage : undefined,
-      hint: 'A Langfuse server in the legacy write mode answers v1, one in a v4 write mode (dual, events_only) v2. llmobs server has no v1 metrics, so in its legacy write mode none: start it with --write-mode dual or events_only. To total costs without a Metrics API: llmobs observations export --type GENERATION --output FILE, then llmobs cost recompute --input FILE.',
+      hint: 'A Langfuse server (or llmobs server) in the legacy write mode answers v1, one in a v4 write mode (dual, events_only) v2; a proxy in front of it may let neither through. To total costs without a Metrics API: llmobs observations export --type GENERATION --output FILE, then llmobs cost recompute --input FILE.',
     });
   };
   return (await viaRoute<'metrics', Record<string, unknown>[]>(ctx, client, 'metrics', { v2: () => ask(METRICS_V2_PATH), v1: () => ask(METRICS_V1_PATH) }, { neither })).value;

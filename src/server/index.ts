@@ -13,6 +13,8 @@ import { UsageError } from '../errors.js';
 import { experimentRoutes } from './handlers/experiments.js';
 import { API_VERSION, healthRoutes } from './handlers/health.js';
 import { metricsRoutes } from './handlers/metrics.js';
+import { metricsDailyRoutes } from './handlers/metrics-daily.js';
+import { metricsV1Routes } from './handlers/metrics-v1.js';
 import { modelRoutes } from './handlers/models.js';
 import { observationRoutes } from './handlers/observations.js';
 import { projectRoutes } from './handlers/projects.js';
@@ -35,6 +37,8 @@ export const ROUTES: Route[] = [
   ...traceRoutes,
   ...observationRoutes,
   ...metricsRoutes,
+  ...metricsV1Routes,
+  ...metricsDailyRoutes,
   ...scoreRoutes,
   ...experimentRoutes,
   ...ingestRoutes,

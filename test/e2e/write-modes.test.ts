@@ -73,6 +73,32 @@ describe('llmobs server --write-mode', { timeout: 60_000 }, () => {
     await server.child;
   });
 
+  // Langfuse answers the Metrics API v1 in legacy mode (web/src/pages/api/public/metrics/index.ts)
+  // and v2 in dual mode: a cost report reads one or the other and adds up to the same.
+  it('cost report against a legacy server (Metrics API v1) gives the report a dual one (v2) gives', async () => {
+    const reports: Record<string, unknown> = {};
+    for (const mode of ['legacy', 'dual']) {
+      const server = startServerProcess(['--ephemeral', '--write-mode', mode], isolatedEnv());
+      try {
+        const started = await server.ready;
+        const generation = { id: 'gen-1', type: 'generation-create', timestamp: at, body: { id: 'g-1', traceId: 't-1', name: 'answer', model: 'gpt-4o', startTime: at, endTime: at, usageDetails: { input: 1000, output: 200 } } };
+        expect((await api(started, 'POST', '/api/public/ingestion', { batch: [...batch(1).batch, generation] })).body.errors).toEqual([]);
+        const env = isolatedEnv({ LANGFUSE_BASE_URL: started.url, LANGFUSE_PUBLIC_KEY: started.publicKey, LANGFUSE_SECRET_KEY: started.secretKey });
+        const report = await llmobs(['cost', 'report', '--from', '2026-03-01', '--to', '2026-03-02', '--by', 'model', '--json', '--verbose'], { env });
+        expect(report.exitCode, report.stderr).toBe(0);
+        // Legacy answers v2 with its 404, then v1; dual answers v2.
+        expect(/→ GET \S+\/api\/public\/metrics\?/.test(report.stderr), report.stderr).toBe(mode === 'legacy');
+        reports[mode] = JSON.parse(report.stdout);
+      } finally {
+        server.child.kill('SIGTERM');
+        await server.child;
+      }
+    }
+    expect(reports.legacy).toMatchObject({ total: { inputTokens: 1000, outputTokens: 200, count: 1 }, groups: [{ group: { model: 'gpt-4o' } }] });
+    expect((reports.legacy as { total: { cost: number } }).total.cost).toBeGreaterThan(0);
+    expect(reports.dual).toEqual(reports.legacy);
+  });
+
   it('refuses an unknown mode before starting', async () => {
     const result = await llmobs(['server', '--port', '0', '--ephemeral', '--write-mode', 'v4']);
     expect(result.exitCode).toBe(2);

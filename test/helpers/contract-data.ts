@@ -21,8 +21,14 @@ export const METRICS_VIEW = {
   measures: ['count', 'latency', 'streamingLatency', 'inputTokens', 'outputTokens', 'totalTokens', 'outputTokensPerSecond', 'tokensPerSecond', 'inputCost', 'outputCost', 'totalCost', 'timeToFirstToken', 'countScores'],
 };
 
+/** The observations view of the Metrics API v1 (dataModel.ts, observationsView). */
+const METRICS_V1_VIEW = {
+  dimensions: ['id', 'traceId', 'traceName', 'environment', 'parentObservationId', 'type', 'name', 'level', 'version', 'tags', 'providedModelName', 'promptName', 'promptVersion', 'userId', 'sessionId', 'traceRelease', 'traceVersion', 'startTimeMonth', 'toolNames', 'calledToolNames'],
+  measures: ['count', 'latency', 'streamingLatency', 'inputTokens', 'outputTokens', 'totalTokens', 'outputTokensPerSecond', 'tokensPerSecond', 'inputCost', 'outputCost', 'totalCost', 'timeToFirstToken', 'countScores', 'toolDefinitions', 'toolCalls'],
+};
+
 export const MetricsQuerySchema = z.object({
-  view: z.enum(['observations', 'scores-numeric', 'scores-boolean', 'scores-categorical']),
+  view: z.enum(['traces', 'observations', 'scores-numeric', 'scores-boolean', 'scores-categorical']),
   dimensions: z.array(z.object({ field: z.string() })).default([]),
   metrics: z.array(z.object({ measure: z.string(), aggregation: z.enum(['sum', 'avg', 'count', 'max', 'min', 'p50', 'p75', 'p90', 'p95', 'p99', 'histogram']) })).min(1),
   filters: z.array(z.object({ column: z.string(), operator: z.string(), value: z.unknown(), type: z.string(), key: z.string().optional() })).default([]),
@@ -33,8 +39,8 @@ export const MetricsQuerySchema = z.object({
   config: z.object({ bins: z.number().int().min(1).max(100).optional(), row_limit: z.number().int().min(1).max(1000).optional() }).optional(),
 });
 
-/** Why the server would refuse a metrics query (400), or null. */
-export function metricsQueryProblem(raw: string): string | null {
+/** Why the server would refuse a metrics query (400), or null; v1 also has the traces view, and no high-cardinality rule. */
+export function metricsQueryProblem(raw: string, version: 'v1' | 'v2' = 'v2'): string | null {
   let json: unknown;
   try {
     json = JSON.parse(raw);
@@ -44,16 +50,18 @@ export function metricsQueryProblem(raw: string): string | null {
   const parsed = MetricsQuerySchema.safeParse(json);
   if (!parsed.success) return parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
   const q = parsed.data;
+  if (q.view === 'traces' && version === 'v2') return 'the v2 API has no traces view';
   if (Date.parse(q.fromTimestamp) >= Date.parse(q.toTimestamp)) return 'toTimestamp must be after fromTimestamp';
   // The high-cardinality rule, checked first as there, is the engine's own
   // (src/core/metrics/high-cardinality.ts, after Langfuse's validateQuery): the fake server and
   // the local server answer it alike.
-  const topN = highCardinalityProblem(q);
+  const topN = version === 'v2' && q.view !== 'traces' ? highCardinalityProblem({ ...q, view: q.view }) : null;
   if (topN) return topN;
   if (q.view === 'observations') {
-    for (const d of q.dimensions) if (!METRICS_VIEW.dimensions.includes(d.field)) return `unknown dimension ${d.field}`;
-    for (const m of q.metrics) if (!METRICS_VIEW.measures.includes(m.measure)) return `unknown measure ${m.measure}`;
-    for (const f of q.filters) if (!METRICS_VIEW.dimensions.includes(f.column) && f.column !== 'startTime' && f.column !== 'metadata') return `unknown filter column ${f.column}`;
+    const view = version === 'v1' ? METRICS_V1_VIEW : METRICS_VIEW;
+    for (const d of q.dimensions) if (!view.dimensions.includes(d.field)) return `unknown dimension ${d.field}`;
+    for (const m of q.metrics) if (!view.measures.includes(m.measure)) return `unknown measure ${m.measure}`;
+    for (const f of q.filters) if (!view.dimensions.includes(f.column) && f.column !== 'startTime' && f.column !== 'metadata') return `unknown filter column ${f.column}`;
   }
   return null;
 }
@@ -98,7 +106,7 @@ export function dataRules(key: string, query: URLSearchParams): Issue[] {
     case 'GET /api/public/metrics':
     case 'GET /api/public/v2/metrics': {
       const q = query.get('query');
-      const problem = q === null ? 'query is required' : metricsQueryProblem(q);
+      const problem = q === null ? 'query is required' : metricsQueryProblem(q, key === 'GET /api/public/metrics' ? 'v1' : 'v2');
       if (problem) add('query.query', problem);
       break;
     }

@@ -3,13 +3,19 @@
 // groups and filters by, measures it aggregates, the time dimension its range and buckets use.
 // Here each dimension and measure also reads its value from one row of the view.
 
+/** The views of the v2 API (`viewsV2` in packages/shared/src/features/query/types.ts). */
 export const VIEW_NAMES = ['observations', 'scores-numeric', 'scores-categorical', 'scores-boolean'] as const;
-export type ViewName = (typeof VIEW_NAMES)[number];
+/** The views of the v1 API (`views`): v2's and `traces`. */
+export const V1_VIEW_NAMES = ['traces', ...VIEW_NAMES] as const;
+export type ViewName = (typeof V1_VIEW_NAMES)[number];
+
+/** Which API's declarations a query is checked and answered with (`viewDeclarations.v1`, `.v2`). */
+export type ApiVersion = 'v1' | 'v2';
 
 export interface Dimension<Row> {
   read: (row: Row) => unknown;
   /** The declared type, which decides the filter types the dimension takes. */
-  type: 'string' | 'string[]' | 'number' | 'boolean';
+  type: 'string' | 'string[]' | 'arrayString' | 'number' | 'boolean';
   /** Grouping by it needs a top-N query (high-cardinality.ts). */
   highCardinality?: boolean;
 }

@@ -13,3 +13,14 @@ export class MetricsQueryError extends Error {
     this.name = 'MetricsQueryError';
   }
 }
+
+/**
+ * A query whose answer is too large to give (the service answers 422 when ClickHouse stops a
+ * query at its resource limits, web/src/features/public-api/server/withMiddlewares.ts).
+ */
+export class MetricsResourceError extends Error {
+  constructor() {
+    super('the answer is too large');
+    this.name = 'MetricsResourceError';
+  }
+}

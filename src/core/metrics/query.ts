@@ -1,11 +1,12 @@
 // A metrics query: the JSON object the metrics API takes as its `query` parameter, checked as the
-// v2 route checks it, in its order and with its messages: its zod schema (web/src/features/
-// public-api/types/metrics.ts, MetricsQueryObjectV2), the high-cardinality rule
-// (validateQuery), then QueryBuilder.build (packages/shared/src/features/query/server/
-// queryBuilder.ts): dimensions, measures and their aggregations, filters, orderBy.
+// routes check it, in their order and with their messages: the zod schema (web/src/features/
+// public-api/types/metrics.ts, MetricsQueryObjectV2, or MetricsQueryObject for v1, which also
+// has the `traces` view), for v2 the high-cardinality rule (validateQuery; v1 has none), then
+// QueryBuilder.build (packages/shared/src/features/query/server/queryBuilder.ts) with the
+// version's views: dimensions, measures and their aggregations, filters, orderBy.
 import { z } from 'zod';
 import { type SingleFilter, singleFilter } from '../filters.js';
-import { type Dimension, type MetricsView, validAggregations, VIEW_NAMES } from './declaration.js';
+import { type ApiVersion, type Dimension, type MetricsView, V1_VIEW_NAMES, validAggregations, VIEW_NAMES } from './declaration.js';
 import { MetricsQueryError } from './errors.js';
 import { highCardinalityProblem } from './high-cardinality.js';
 import { type AnyMetricsView, metricsView } from './views.js';
@@ -32,11 +33,17 @@ const QUERY_OBJECT = z
   })
   .refine((query) => new Date(query.fromTimestamp).getTime() < new Date(query.toTimestamp).getTime(), { message: 'fromTimestamp must be before toTimestamp' });
 
-export type MetricsQuery = z.output<typeof QUERY_OBJECT>;
+/** v1's query object: v2's, with the `traces` view too. */
+const QUERY_OBJECT_V1 = z
+  .object({ ...QUERY_OBJECT.shape, view: z.enum(V1_VIEW_NAMES) })
+  .refine((query) => new Date(query.fromTimestamp).getTime() < new Date(query.toTimestamp).getTime(), { message: 'fromTimestamp must be before toTimestamp' });
+
+/** A checked query; a v2 one never names the `traces` view. */
+export type MetricsQuery = z.output<typeof QUERY_OBJECT_V1>;
 
 const expected = (types: readonly string[]) => (types.length === 1 ? `'${types[0]}'` : types.map((t) => `'${t}'`).join(types.length === 2 ? ' or ' : ', '));
 
-const FILTER_TYPES = { string: ['string', 'stringOptions'], 'string[]': ['arrayOptions'], number: ['number'], boolean: ['boolean'] } as const;
+const FILTER_TYPES = { string: ['string', 'stringOptions'], 'string[]': ['arrayOptions'], arrayString: ['arrayOptions'], number: ['number'], boolean: ['boolean'] } as const;
 
 /** The name of the dimension a filter column names: its own, or (a column ending in "Name" the view lacks) `name`. */
 export function filterDimensionName(view: { dimensions: Readonly<Record<string, unknown>> }, column: string): string | undefined {
@@ -95,19 +102,21 @@ function validateOrderBy(query: MetricsQuery): void {
 }
 
 /** Parses and checks the JSON text of a query; throws MetricsQueryError with the service's message. */
-export function parseMetricsQuery(text: string): MetricsQuery {
+export function parseMetricsQuery(text: string, version: ApiVersion = 'v2'): MetricsQuery {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
     throw new MetricsQueryError('Invalid JSON in query parameter');
   }
-  const parsed = QUERY_OBJECT.safeParse(json);
+  const parsed = (version === 'v1' ? QUERY_OBJECT_V1 : QUERY_OBJECT).safeParse(json);
   if (!parsed.success) throw new MetricsQueryError('Invalid request data', parsed.error.issues);
-  const query = parsed.data;
-  const problem = highCardinalityProblem(query);
-  if (problem) throw new MetricsQueryError(problem);
-  const view = metricsView(query.view);
+  const query: MetricsQuery = parsed.data;
+  if (version === 'v2') {
+    const problem = highCardinalityProblem(query);
+    if (problem) throw new MetricsQueryError(problem);
+  }
+  const view = metricsView(query.view, version);
   for (const { field } of query.dimensions) {
     if (!Object.hasOwn(view.dimensions, field)) throw new MetricsQueryError(`Invalid dimension ${field}. Must be one of ${Object.keys(view.dimensions).join(',')}`);
   }

@@ -4,16 +4,22 @@
 // dimensions by field, `<aggregation>_<measure>`, `time_dimension`. With a time dimension and no
 // orderBy, every bucket of the range appears in time order, empty ones too (ClickHouse WITH
 // FILL); an orderBy sorts instead, and without either the first metric sorts, descending
-// (QueryBuilder.validateAndProcessOrderBy); then the row limit (100 by default) cuts.
+// (QueryBuilder.validateAndProcessOrderBy); then the row limit (100 by default) cuts. v1 differs
+// (queryBuilder.ts with version "v1", web/src/pages/api/public/metrics/index.ts): its rows are
+// the inner rows of v1-declaration.ts, its range includes `toTimestamp` (the standard filters'
+// `<=`), and only a given row_limit cuts (the v1 route sets no default), so an answer past
+// MAX_V1_ROWS is refused as the service refuses a query over its resource limits.
 import { compareStrings } from '../order.js';
 import { aggregate, emptyAggregate } from './aggregate.js';
-import type { MetricsView } from './declaration.js';
+import type { ApiVersion, MetricsView } from './declaration.js';
+import { MetricsResourceError } from './errors.js';
 import { type MetricsQuery, queryRange } from './query.js';
 import { passes } from './row-filter.js';
 import type { MetricsScoreRow } from './scores-view.js';
 import { bucket, type Granularity, granularityFor, nextBucket } from './time-buckets.js';
 import type { MetricsRow } from './view.js';
-import { metricsView, type ViewRow } from './views.js';
+import { v1InnerRows } from './v1-declaration.js';
+import { metricsView, v1Declaration, type ViewRow } from './views.js';
 
 /** One answer row: dimension values, `time_dimension`, and `<aggregation>_<measure>` values. */
 export type MetricsAnswerRow = Record<string, unknown>;
@@ -26,6 +32,8 @@ interface Group {
 const DEFAULT_ROW_LIMIT = 100;
 /** Bins of the histogram aggregation without `config.bins`. */
 export const DEFAULT_BINS = 10;
+/** Most rows a v1 answer without row_limit may have. */
+export const MAX_V1_ROWS = 100_000;
 
 /** The granularity of the query's time dimension (`auto` resolved), or undefined without one. */
 export function metricsGranularity(query: MetricsQuery): Granularity | undefined {
@@ -35,7 +43,7 @@ export function metricsGranularity(query: MetricsQuery): Granularity | undefined
 }
 
 /** The rows of the range that pass the filters, by their dimensions' values (and bucket), in order of first appearance. */
-function group<Row>(query: MetricsQuery, view: MetricsView<Row>, rows: Iterable<Row>, granularity: Granularity | undefined): Map<string, Group> {
+function group<Row>(query: MetricsQuery, view: MetricsView<Row>, rows: Iterable<Row>, granularity: Granularity | undefined, version: ApiVersion, maxGroups: number): Map<string, Group> {
   const { from, to } = queryRange(query);
   const start = Date.parse(from);
   const end = Date.parse(to);
@@ -43,7 +51,7 @@ function group<Row>(query: MetricsQuery, view: MetricsView<Row>, rows: Iterable<
   for (const row of rows) {
     const time = view.time(row);
     const at = Date.parse(time);
-    if (!(at >= start && at < end)) continue;
+    if (!(at >= start && (version === 'v1' ? at <= end : at < end))) continue;
     if (view.segment && !view.segment(row)) continue;
     if (!query.filters.every((filter) => passes(view, row, filter))) continue;
     const dims: Record<string, unknown> = {};
@@ -54,6 +62,8 @@ function group<Row>(query: MetricsQuery, view: MetricsView<Row>, rows: Iterable<
     if (!entry) {
       entry = { dims, values: query.metrics.map(() => []) };
       groups.set(key, entry);
+      // Stop before holding more groups than can be answered.
+      if (groups.size > maxGroups) throw new MetricsResourceError();
     }
     for (const [i, { measure }] of query.metrics.entries()) entry.values[i]!.push(view.measures[measure]!.value(row));
   }
@@ -118,18 +128,21 @@ export interface MetricsGroup {
 
 /**
  * Answers a query over rows of its view (rows outside the query's range are skipped): the rows
- * must be the view's, observations with their traces' fields for `observations`, scores for the
- * score views.
+ * must be the view's, for v2 observations with their traces' fields for `observations`, scores
+ * for the score views; for v1 the base rows its declaration reads (v1-views.ts,
+ * v1-scores-view.ts). Throws MetricsResourceError for a v1 answer past MAX_V1_ROWS.
  */
-export function runMetricsQuery(query: MetricsQuery, rows: Iterable<MetricsRow> | Iterable<MetricsScoreRow>): MetricsAnswerRow[] {
+export function runMetricsQuery(query: MetricsQuery, rows: Iterable<MetricsRow> | Iterable<MetricsScoreRow> | Iterable<unknown>, version: ApiVersion = 'v2'): MetricsAnswerRow[] {
   // The caller reads the rows of query.view; the view's readers take those.
-  const view = metricsView(query.view) as MetricsView<ViewRow>;
+  const view = metricsView(query.view, version) as MetricsView<ViewRow>;
+  const source = version === 'v1' ? v1InnerRows(v1Declaration(query.view), query, rows as Iterable<never>) : rows;
   const bins = query.config?.bins ?? DEFAULT_BINS;
-  const groups = [...group(query, view, rows as Iterable<ViewRow>, metricsGranularity(query)).values()].map(({ dims, values }) => ({
+  const unbounded = query.config?.row_limit === undefined && version === 'v1';
+  const groups = [...group(query, view, source as Iterable<ViewRow>, metricsGranularity(query), version, unbounded ? MAX_V1_ROWS : Infinity).values()].map(({ dims, values }) => ({
     dims,
     values: query.metrics.map(({ measure, aggregation }, i) => aggregate(values[i]!, aggregation, view.measures[measure]!.type === 'integer', bins)),
   }));
-  return finishMetricsQuery(query, groups);
+  return finishMetricsQuery(query, groups, version);
 }
 
 /**
@@ -137,15 +150,22 @@ export function runMetricsQuery(query: MetricsQuery, rows: Iterable<MetricsRow> 
  * names them, empty time buckets filled in (no orderBy) or sorted, cut at the row limit. A store
  * that aggregates by itself hands its groups here.
  */
-export function finishMetricsQuery(query: MetricsQuery, groups: Iterable<MetricsGroup>): MetricsAnswerRow[] {
-  const view = metricsView(query.view);
+export function finishMetricsQuery(query: MetricsQuery, groups: Iterable<MetricsGroup>, version: ApiVersion = 'v2'): MetricsAnswerRow[] {
+  const view = metricsView(query.view, version);
   const granularity = metricsGranularity(query);
-  const limit = query.config?.row_limit ?? DEFAULT_ROW_LIMIT;
+  const bins = query.config?.bins ?? DEFAULT_BINS;
+  const given = query.config?.row_limit;
+  const limit = given ?? (version === 'v1' ? MAX_V1_ROWS + 1 : DEFAULT_ROW_LIMIT);
+  const unbounded = given === undefined && version === 'v1';
   const answer: MetricsAnswerRow[] = [];
   for (const { dims, values } of groups) {
     const out: MetricsAnswerRow = { ...dims };
     for (const [i, { measure, aggregation }] of query.metrics.entries()) out[`${aggregation}_${measure}`] = values[i];
     answer.push(out);
+  }
+  // v1's outer query has no GROUP BY without dimensions: over no rows it still answers one.
+  if (version === 'v1' && answer.length === 0 && !granularity && query.dimensions.length === 0) {
+    answer.push(Object.fromEntries(query.metrics.map(({ measure, aggregation }) => [`${aggregation}_${measure}`, aggregate([], aggregation, view.measures[measure]!.type === 'integer', bins)])));
   }
   const order = query.orderBy?.length ? query.orderBy : defaultOrder(query, granularity);
   if (granularity && !query.orderBy?.length) {
@@ -153,6 +173,7 @@ export function finishMetricsQuery(query: MetricsQuery, groups: Iterable<Metrics
   } else {
     sortRows(answer, order);
   }
+  if (unbounded && answer.length > MAX_V1_ROWS) throw new MetricsResourceError();
   return answer.slice(0, limit);
 }
 

@@ -38,7 +38,7 @@ type Row = MetricsScoreRow;
 const string = (read: (row: Row) => unknown, highCardinality = false): Dimension<Row> => (highCardinality ? { read, type: 'string', highCardinality } : { read, type: 'string' });
 const orNull = (text: string | null | undefined) => (text ? text : null);
 /** A metadata value as the service's map holds it (text), '' when the key is absent. */
-const metadataText = (row: Row, key: string) => (Object.hasOwn(row.score.metadata, key) ? metadataValueText(row.score.metadata[key]) : '');
+export const metadataText = (row: { score: MetricsScore }, key: string) => (Object.hasOwn(row.score.metadata, key) ? metadataValueText(row.score.metadata[key]) : '');
 
 // scoresV2BaseDimensions and createScoreSpecificDimensions(…, isV2 = true).
 const DIMENSIONS: Record<string, Dimension<Row>> = {

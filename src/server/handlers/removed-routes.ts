@@ -1,7 +1,8 @@
 // v3 routes this server does not implement, present in events_only mode only to answer their
 // removal as a Langfuse v4 deployment does: a 404 before authentication for each method marked
 // `rejectInEventsOnlyMode` in web/src/pages/api/public/**. In legacy and dual mode they are absent
-// ("Route not found"), as before. Their other methods (DELETE /scores/{id}, POST /dataset-run-items)
+// ("Route not found"), as before, but for the metrics routes, which answer there (metrics-v1.ts,
+// metrics-daily.ts). Their other methods (DELETE /scores/{id}, POST /dataset-run-items)
 // are not implemented here either: they answer 405.
 import type { Route } from '../http/router.js';
 

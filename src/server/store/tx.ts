@@ -1,7 +1,9 @@
 // What a request sees of the store: one object per kind of record, all inside the request's one
 // transaction (see Store.read / Store.write). Nothing here knows about HTTP.
 import type { ApiKeyRecord, ProjectRecord } from '../records.js';
+import { DailyMetricsStore } from './daily-metrics.js';
 import { EventStore } from './events.js';
+import { MetricsV1Store } from './metrics-v1.js';
 import { ModelStore } from './models.js';
 import { ObservationStore } from './observations.js';
 import { PromptStore } from './prompts.js';
@@ -39,6 +41,8 @@ export class Tx {
   readonly observations: ObservationStore;
   readonly scores: ScoreStore;
   readonly events: EventStore;
+  readonly metricsV1: MetricsV1Store;
+  readonly dailyMetrics: DailyMetricsStore;
 
   constructor(sql: Statements) {
     this.project = new ProjectStore(sql);
@@ -48,5 +52,7 @@ export class Tx {
     this.observations = new ObservationStore(sql);
     this.scores = new ScoreStore(sql);
     this.events = new EventStore(sql);
+    this.metricsV1 = new MetricsV1Store(sql);
+    this.dailyMetrics = new DailyMetricsStore(sql);
   }
 }

@@ -1,0 +1,51 @@
+// GET /api/public/metrics/daily (web/src/pages/api/public/metrics/daily.ts): cost, usage and
+// counts per day, newest first, each day's usage per model, paged by page number
+// (GetMetricsDailyV1Query in web/src/features/public-api/types/metrics.ts). Like the v1 metrics
+// route it is marked `rejectInEventsOnlyMode`: here in legacy and dual mode, and events_only
+// answers its removal (removed-routes.ts).
+import { z } from 'zod';
+import type { Handler, Route } from '../http/router.js';
+import { DATE_TIME, LIMIT, ONE_OR_MANY, PAGE, parseQuery } from './read-query.js';
+
+const DAILY_QUERY = z.object({
+  page: PAGE,
+  limit: LIMIT,
+  traceName: z.string().nullish(),
+  userId: z.string().nullish(),
+  tags: ONE_OR_MANY,
+  environment: ONE_OR_MANY,
+  fromTimestamp: DATE_TIME,
+  toTimestamp: DATE_TIME,
+});
+
+const getDailyMetrics: Handler = (request, tx) => {
+  const query = parseQuery(DAILY_QUERY, request.query);
+  const filter = {
+    traceName: query.traceName ?? undefined,
+    userId: query.userId ?? undefined,
+    tags: query.tags,
+    environments: query.environment,
+    fromTimestamp: query.fromTimestamp,
+    toTimestamp: query.toTimestamp,
+  };
+  const days = tx.dailyMetrics.days(filter);
+  const totalItems = tx.dailyMetrics.count(filter);
+  const start = (query.page - 1) * query.limit;
+  return {
+    status: 200,
+    body: {
+      data: days.slice(start, start + query.limit),
+      meta: { page: query.page, limit: query.limit, totalItems, totalPages: Math.ceil(totalItems / query.limit) },
+    },
+  };
+};
+
+export const metricsDailyRoutes: Route[] = [
+  {
+    pattern: /^\/api\/public\/metrics\/daily$/,
+    auth: 'project',
+    methodNotAllowedClass: true,
+    methods: { GET: getDailyMetrics },
+    writeModes: ['legacy', 'dual'],
+  },
+];

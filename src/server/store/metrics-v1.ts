@@ -1,0 +1,118 @@
+// The rows of the v1 metrics views (src/core/metrics/v1-views.ts, v1-scores-view.ts): each base
+// row of the range [from, to] (both ends included, as the v1 query's filters are), with what its
+// relation tables hold in that range, read only for the relations the query joins. The traces
+// view gets its observations as aggregates, as its measures read them.
+import type { V1ObservationEntity, V1ScoreEntity, V1TraceEntity } from '../../core/metrics/index.js';
+import type { ObservationRecord, ScoreRecord, TraceRecord } from '../records.js';
+import type { Statements } from './sqlite.js';
+import { parseRecord } from './with-events.js';
+
+const tagsOf = (text: string | null) => (text ? (JSON.parse(text) as string[]) : []);
+
+export class MetricsV1Store {
+  constructor(private readonly sql: Statements) {}
+
+  /** Traces whose timestamp is in range, with their observations' aggregates and scores' count in range. */
+  *traces(from: string, to: string, relations: ReadonlySet<string>): Generator<V1TraceEntity> {
+    const observations = relations.has('observations');
+    const scores = relations.has('scores');
+    const rows = this.sql
+      .get(
+        `SELECT t.record, a.n, a.first_start, a.last_end, a.tokens, a.cost, s.n AS scores
+         FROM traces t
+         LEFT JOIN (SELECT trace_id, COUNT(*) AS n, MIN(start_time) AS first_start, MAX(end_time) AS last_end, SUM(total_tokens) AS tokens, SUM(total_cost) AS cost
+                    FROM observations WHERE ? AND trace_id IS NOT NULL AND start_time >= ? AND start_time <= ? GROUP BY trace_id) a ON a.trace_id = t.id
+         LEFT JOIN (SELECT trace_id, COUNT(*) AS n FROM scores WHERE ? AND trace_id IS NOT NULL AND timestamp >= ? AND timestamp <= ? GROUP BY trace_id) s ON s.trace_id = t.id
+         WHERE t.timestamp >= ? AND t.timestamp <= ?`,
+      )
+      .iterate(observations ? 1 : 0, from, to, scores ? 1 : 0, from, to, from, to) as Iterable<{
+      record: string;
+      n: number | null;
+      first_start: string | null;
+      last_end: string | null;
+      tokens: number | null;
+      cost: number | null;
+      scores: number | null;
+    }>;
+    for (const row of rows) {
+      const trace = parseRecord<TraceRecord>(row);
+      yield {
+        trace: { ...trace, tags: trace.tags ?? [], metadata: trace.metadata ?? {} },
+        observations: { count: row.n ?? 0, firstStart: row.first_start, lastEnd: row.last_end, totalTokens: row.tokens ?? 0, totalCost: row.cost },
+        scores: row.scores ?? 0,
+      };
+    }
+  }
+
+  /** Observations that started in range, with their trace's fields when its timestamp is in range, and their scores' count in range. */
+  *observations(from: string, to: string, relations: ReadonlySet<string>): Generator<V1ObservationEntity> {
+    const rows = this.sql
+      .get(
+        `SELECT o.record, t.id AS trace_id, t.name AS trace_name, t.user_id, t.session_id, t.release, t.version AS trace_version,
+                json_extract(t.record, '$.tags') AS tags,
+                CASE WHEN ? THEN (SELECT COUNT(*) FROM scores s WHERE s.observation_id = o.id AND s.timestamp >= ? AND s.timestamp <= ?) ELSE 0 END AS scores
+         FROM observations o LEFT JOIN traces t ON t.id = o.trace_id AND t.timestamp >= ? AND t.timestamp <= ?
+         WHERE o.start_time >= ? AND o.start_time <= ?`,
+      )
+      .iterate(relations.has('scores') ? 1 : 0, from, to, from, to, from, to) as Iterable<{
+      record: string;
+      trace_id: string | null;
+      trace_name: string | null;
+      user_id: string | null;
+      session_id: string | null;
+      release: string | null;
+      trace_version: string | null;
+      tags: string | null;
+      scores: number;
+    }>;
+    for (const row of rows) {
+      yield {
+        observation: parseRecord<ObservationRecord>(row),
+        traceJoined: row.trace_id !== null,
+        traceName: row.trace_name,
+        userId: row.user_id,
+        sessionId: row.session_id,
+        release: row.release,
+        traceVersion: row.trace_version,
+        tags: tagsOf(row.tags),
+        scores: row.scores,
+      };
+    }
+  }
+
+  /** Scores whose timestamp is in range, with their trace's and observation's fields when those are in range. */
+  *scores(from: string, to: string): Generator<V1ScoreEntity> {
+    const rows = this.sql
+      .get(
+        `SELECT s.record, t.id AS trace_id, t.name AS trace_name, t.user_id, t.session_id, t.release, t.version AS trace_version, json_extract(t.record, '$.tags') AS tags,
+                o.id AS observation_id, o.name AS observation_name, o.provided_model_name, o.prompt_name, o.prompt_version
+         FROM scores s
+         LEFT JOIN traces t ON t.id = s.trace_id AND t.timestamp >= ? AND t.timestamp <= ?
+         LEFT JOIN observations o ON o.id = s.observation_id AND o.start_time >= ? AND o.start_time <= ?
+         WHERE s.timestamp >= ? AND s.timestamp <= ?`,
+      )
+      .iterate(from, to, from, to, from, to) as Iterable<{
+      record: string;
+      trace_id: string | null;
+      trace_name: string | null;
+      user_id: string | null;
+      session_id: string | null;
+      release: string | null;
+      trace_version: string | null;
+      tags: string | null;
+      observation_id: string | null;
+      observation_name: string | null;
+      provided_model_name: string | null;
+      prompt_name: string | null;
+      prompt_version: number | null;
+    }>;
+    for (const row of rows) {
+      yield {
+        score: parseRecord<ScoreRecord>(row),
+        trace: row.trace_id === null ? null : { name: row.trace_name, userId: row.user_id, sessionId: row.session_id, tags: tagsOf(row.tags), release: row.release, version: row.trace_version },
+        observation:
+          row.observation_id === null ? null : { name: row.observation_name, providedModelName: row.provided_model_name, promptName: row.prompt_name, promptVersion: row.prompt_version },
+      };
+    }
+  }
+}

@@ -137,7 +137,7 @@ __llmobs_options() {
     'doctor') __llmobs_r='--check-regions --no-check-regions -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'api') __llmobs_r='--method -X --field -f --typed-field -F --header -H --input --paginate --include -i --silent --curl -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'completion') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
-    'server') __llmobs_r='--port --host --data-dir --ephemeral --bearer-secret-key --write-mode -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'server') __llmobs_r='--port --host --data-dir --ephemeral --bearer-secret-key --write-mode --ui-port --no-ui -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'help') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'version') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     *) __llmobs_r='' ;;
@@ -321,6 +321,7 @@ __llmobs_value() {
     'server|--host') __llmobs_r='@any' ;;
     'server|--data-dir') __llmobs_r='@dirs' ;;
     'server|--write-mode') __llmobs_r='@any' ;;
+    'server|--ui-port') __llmobs_r='@any' ;;
     *)
       case "$2" in
         '--profile') __llmobs_r='@profiles' ;;

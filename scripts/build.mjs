@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Builds the package into dist/: src/ bundled by esbuild, the built-in catalogue as a data file,
-// the tokenizers' rank tables, and the licences of the bundled packages.
+// the tokenizers' rank tables, the web UI's pages (dist/ui), and the licences of the bundled
+// packages.
 //
 // One esbuild run with code splitting: every entry, and every module that code loads with
 // `import()`, becomes a file of dist/ that loads when it is needed, so a command loads only what it
@@ -13,7 +14,7 @@
 //
 //   node scripts/build.mjs
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -40,6 +41,31 @@ export const ENTRIES = {
   catalogue: 'src/data/catalogue.ts',
   pattern: 'src/core/models/pattern.ts',
 };
+
+/** The web UI's page and its one script and one stylesheet, served by `llmobs server` (src/server/ui). */
+export const UI_ENTRY = 'src/server/ui/app/main.tsx';
+
+/** The web UI for browsers: no code splitting (one request for the script), minified. */
+function buildUi(out) {
+  mkdirSync(join(out, 'ui'), { recursive: true });
+  copyFileSync(join(root, 'src', 'server', 'ui', 'app', 'index.html'), join(out, 'ui', 'index.html'));
+  return build({
+    absWorkingDir: root,
+    entryPoints: { app: UI_ENTRY },
+    outdir: join(out, 'ui'),
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: ['chrome110', 'firefox115', 'safari16'],
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
+    minify: true,
+    sourcemap: 'linked',
+    legalComments: 'none',
+    metafile: true,
+    logLevel: 'warning',
+  });
+}
 
 /** The built-in catalogue's data file in dist/; the code gets its name as LLMOBS_CATALOGUE_FILE. */
 export const CATALOGUE_FILE = 'catalogue.data';
@@ -136,10 +162,15 @@ async function main() {
       metafile: true,
       logLevel: 'warning',
     });
-    writeFileSync(join(out, 'THIRD-PARTY-LICENSES.txt'), licences(metafile));
-    // What each file of dist/ holds, for the tests that guard what start-up loads.
-    mkdirSync(join(root, 'node_modules', '.cache', 'llmobs-build'), { recursive: true });
-    writeFileSync(join(root, 'node_modules', '.cache', 'llmobs-build', 'meta.json'), JSON.stringify(metafile));
+    const ui = await buildUi(out);
+    writeFileSync(join(out, 'THIRD-PARTY-LICENSES.txt'), licences({ inputs: { ...metafile.inputs, ...ui.metafile.inputs } }));
+    // What each file of dist/ holds, for the tests that guard what start-up loads. Written aside
+    // and renamed into place: a reader never sees half of it, and a node_modules copied with hard
+    // links (one checkout per branch) gets a file of its own instead of writing into the shared one.
+    const cache = join(root, 'node_modules', '.cache', 'llmobs-build');
+    mkdirSync(cache, { recursive: true });
+    writeFileSync(join(cache, `meta.json.${process.pid}`), JSON.stringify(metafile));
+    renameSync(join(cache, `meta.json.${process.pid}`), join(cache, 'meta.json'));
     await writeRanks(join(out, 'ranks'));
     replace(dist, out);
   } finally {

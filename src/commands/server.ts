@@ -19,6 +19,8 @@ export default defineCommand({
       help: 'the Langfuse v4 write mode to answer as: events_only (Langfuse Cloud and self-hosted v4: no v3 read routes, traces and observations over OTLP only), dual (v3 and v4 routes), legacy (a v3 deployment)',
       default: 'events_only',
     },
+    { flags: '--ui-port <port>', help: 'port of the web UI (0 picks a free port); open the URL printed at start', default: '0' },
+    { flags: '--no-ui', help: 'serve the API only, no web UI' },
   ],
   examples: [
     'llmobs server',
@@ -28,6 +30,8 @@ export default defineCommand({
     'llmobs server --data-dir ./lf-data --host 0.0.0.0 --port 3100',
     '# Rehearse a client that still reads GET /api/public/traces or sends traces to /api/public/ingestion',
     'llmobs server --write-mode dual',
+    '# The web UI on a fixed port (open the printed URL: it logs the browser in once)',
+    'llmobs server --ui-port 3001',
   ],
   async run(ctx, { opts: raw }) {
     const [{ z }, { parseOptions }, local, { WRITE_MODES }] = await Promise.all([import('zod'), import('./options.js'), import('../server/local-profile.js'), import('../api/write-mode.js')]);
@@ -39,6 +43,8 @@ export default defineCommand({
         ephemeral: z.boolean().default(false),
         bearerSecretKey: z.boolean().default(false),
         writeMode: z.enum(WRITE_MODES, { message: `must be one of ${WRITE_MODES.join(', ')}` }),
+        uiPort: z.coerce.number({ message: 'must be a number' }).int().min(0).max(65535),
+        ui: z.boolean().default(true),
       }),
       raw,
     );
@@ -55,6 +61,7 @@ export default defineCommand({
       ephemeral: opts.ephemeral,
       bearerSecretKey: opts.bearerSecretKey,
       writeMode: opts.writeMode,
+      ui: opts.ui ? { port: opts.uiPort } : undefined,
       log: (line) => ctx.out.info(line),
     });
     // Listening for a stop before anything is printed: a script that stops the server as soon as it
@@ -86,6 +93,7 @@ function printStarted(ctx: Context, server: RunningServer, url: string, profile:
       dataDir: server.dataDir ?? null,
       created: server.created,
       writeMode: server.writeMode,
+      uiUrl: server.uiUrl,
       profile: { name, saved: profile.saved, active: profile.active, pointsHere: profile.pointsHere },
       profileCommand: command,
       otherAddresses,
@@ -96,6 +104,7 @@ function printStarted(ctx: Context, server: RunningServer, url: string, profile:
   ctx.out.keyValues([
     ['  URL', url === server.url ? url : `${url}  (on this machine; it listens on every interface)`],
     ...otherAddresses.map((address, i) => [i === 0 ? '  From others' : '', `${address}  (if the firewall lets them in)`] as const),
+    ...(server.uiUrl ? [['  Web UI', server.uiUrl] as const] : []),
     ['  Project', `${server.project.name} (${server.project.id})`],
     ['  Public key', keys.publicKey],
     ['  Secret key', keys.secretKey],

@@ -86,6 +86,11 @@ export interface ServerOptions {
    * The store is the same whatever the mode.
    */
   writeMode?: WriteMode;
+  /**
+   * Also serve the web UI (src/server/ui) on its own port (0 picks a free one). `assetsDir`: where
+   * its built pages are, when not beside the built server (tests of the sources).
+   */
+  ui?: { port: number; assetsDir?: string } | undefined;
 }
 
 export interface RunningServer {
@@ -98,6 +103,8 @@ export interface RunningServer {
   /** True when this start created the project and its keys. */
   created: boolean;
   writeMode: WriteMode;
+  /** The web UI's URL with its one-time token; null without a UI. */
+  uiUrl: string | null;
   close(): Promise<void>;
 }
 
@@ -142,6 +149,17 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   }
   const port = (server.address() as AddressInfo).port;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  let ui: { url: string; close(): Promise<void> } | undefined;
+  if (options.ui) {
+    try {
+      const { startUi } = await import('./ui/index.js');
+      ui = await startUi({ host, port: options.ui.port, assetsDir: options.ui.assetsDir, routes: ROUTES, context, log });
+    } catch (error) {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      store.close();
+      throw error;
+    }
+  }
   store.recordUrl(url);
   const key = store.apiKeys[0]!;
 
@@ -155,11 +173,15 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     dataDir: store.dataDir,
     created,
     writeMode,
+    uiUrl: ui?.url ?? null,
     close: () => {
-      closing ??= new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }).then(() => store.close());
+      closing ??= Promise.all([
+        ui?.close(),
+        new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        }),
+      ]).then(() => store.close());
       return closing;
     },
   };

@@ -48,6 +48,7 @@ const COVERAGE: Array<{ section: string; first: string; run: string }> = [
   { section: 'Record traces locally', first: 'llmobs server --port 3000', run: 'here, with --port 0: a test cannot count on port 3000 being free' },
   { section: 'Record traces locally', first: 'export LANGFUSE_BASE_URL=', run: 'here, with the address and keys the server printed in place of the placeholders' },
   { section: 'Record traces locally', first: 'llmobs traces list', run: 'here' },
+  { section: 'See your traces', first: 'llmobs server', run: 'test/e2e/ui-foundation.test.ts (its start lines, with --port 0 --ephemeral; the printed address opened in chromium)' },
   { section: 'In scripts and CI', first: '', run: 'here' },
   { section: 'Shell completion', first: '', run: 'here' },
   { section: 'Development', first: 'npm test', run: 'not run: the suite itself and its variants, which CI runs (test:nodes needs Node 22, 24 and 26 installed)' },

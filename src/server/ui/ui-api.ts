@@ -1,0 +1,68 @@
+// The UI's own endpoints under /ui/api/, for what the public API has no route for. Each answers
+// JSON from the server's handlers and the core, except the export, which streams. Each module
+// loads on its first request, so the UI adds little to the server's start.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { readBody } from '../http/body.js';
+import { HttpError } from '../http/errors.js';
+import type { ServerReply } from '../http/router.js';
+import { type InternalApi, sendJson } from './internal-api.js';
+
+type UiHandler = (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void>;
+
+/** A GET answered from the query, or a POST answered from a small JSON body. */
+type Endpoint = { method: 'GET'; load: () => Promise<(api: InternalApi, query: URLSearchParams) => ServerReply> } | { method: 'POST'; load: () => Promise<(api: InternalApi, body: unknown) => ServerReply> };
+
+const ENDPOINTS: Record<string, Endpoint> = {
+  '/ui/api/traces': {
+    method: 'GET',
+    load: async () => {
+      const { listTraces } = await import('./traces-list.js');
+      return (api, query) => {
+        const { status, body } = listTraces(api, query);
+        return { status, body };
+      };
+    },
+  },
+  '/ui/api/cost': { method: 'GET', load: async () => (await import('./cost.js')).costReport },
+  '/ui/api/models/match': { method: 'POST', load: async () => (await import('./model-match.js')).testModelMatch },
+  '/ui/api/prompts/versions': { method: 'GET', load: async () => (await import('./prompts.js')).promptVersions },
+  '/ui/api/prompts/diff': { method: 'GET', load: async () => (await import('./prompts.js')).promptDiff },
+  '/ui/api/prompts/labels': { method: 'POST', load: async () => (await import('./prompts.js')).moveLabel },
+};
+
+const JSON_BODY_LIMIT = 256 * 1024;
+
+export function uiRoutes(api: InternalApi): UiHandler {
+  return async (req, res, url) => {
+    const method = (req.method ?? 'GET').toUpperCase();
+    const exported = /^\/ui\/api\/export\/(traces|observations)$/.exec(url.pathname)?.[1];
+    if (exported && method === 'GET') {
+      req.resume();
+      const format = url.searchParams.get('format');
+      if (format !== 'csv' && format !== 'json' && format !== 'jsonl') return sendJson(res, { status: 400, body: { message: 'format: csv, json or jsonl' } });
+      const filter = new URLSearchParams(url.searchParams);
+      filter.delete('format');
+      filter.delete('cursor');
+      const { EXPORTED_LISTS, exportList } = await import('./export.js');
+      return exportList(api, res, exported, EXPORTED_LISTS[exported]!, filter, format);
+    }
+    const endpoint = ENDPOINTS[url.pathname];
+    if (!endpoint || endpoint.method !== method) {
+      req.resume();
+      return sendJson(res, { status: endpoint ? 405 : 404, body: { message: `${endpoint ? 'Method not allowed' : 'Not found'}: ${method} ${url.pathname}` } });
+    }
+    if (endpoint.method === 'GET') {
+      req.resume();
+      return sendJson(res, (await endpoint.load())(api, url.searchParams));
+    }
+    let body: unknown;
+    try {
+      body = (await readBody(req, JSON_BODY_LIMIT, '256kb', false)).parsed;
+    } catch (error) {
+      if (!(error instanceof HttpError)) throw error;
+      req.resume();
+      return sendJson(res, { status: error.status, body: error.body ?? { message: error.text ?? error.message } });
+    }
+    sendJson(res, (await endpoint.load())(api, body));
+  };
+}

@@ -1,0 +1,63 @@
+// The cost page: cost per day and per model, the numbers of `llmobs cost report --by model
+// --time day` for the same range (both from the same metrics query and core).
+import { LangfuseSpanProcessor } from '@langfuse/otel';
+import { setLangfuseTracerProvider, startObservation } from '@langfuse/tracing';
+import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { BIN } from '../helpers/bin.js';
+import { openUi, type UiSession } from '../helpers/browser.js';
+
+const shown = (usd: number) => (usd === 0 ? '$0' : usd >= 0.01 ? `$${usd.toFixed(4)}` : `$${usd.toPrecision(3)}`);
+
+async function sendGenerations(ui: UiSession): Promise<void> {
+  const processor = new LangfuseSpanProcessor({ publicKey: ui.server.publicKey, secretKey: ui.server.secretKey, baseUrl: ui.server.url, exportMode: 'immediate' });
+  const provider = new NodeTracerProvider({ spanProcessors: [processor] });
+  setLangfuseTracerProvider(provider);
+  try {
+    const root = startObservation('batch');
+    for (const [model, input, output] of [['gpt-4o', 40_000, 2_000], ['gpt-4o-mini', 900_000, 30_000], ['gpt-4o', 1_000, 500]] as const) {
+      root.startObservation('call', { model, usageDetails: { input, output } }, { asType: 'generation' }).end();
+    }
+    root.end();
+    await provider.forceFlush();
+  } finally {
+    await provider.shutdown();
+    setLangfuseTracerProvider(null);
+  }
+}
+
+describe('cost in the web UI', () => {
+  it('shows cost per model and day as llmobs cost report does', async () => {
+    const ui = await openUi();
+    try {
+      // Today and tomorrow (UTC): the generations are in the range even when sent at midnight.
+      const today = new Date().toISOString().slice(0, 10);
+      await sendGenerations(ui);
+      const tomorrow = new Date(Date.parse(today) + 86_400_000).toISOString().slice(0, 10);
+      const dayAfter = new Date(Date.parse(today) + 2 * 86_400_000).toISOString().slice(0, 10);
+      const result = await execa(process.execPath, [BIN, 'cost', 'report', '--by', 'model,day', '--from', today, '--to', dayAfter, '--no-cache', '--json'], { env: ui.env, extendEnv: false, reject: false });
+      expect(result.exitCode, result.stderr).toBe(0);
+      const report = JSON.parse(result.stdout) as { total: { cost: number }; groups: Array<{ group: { model: string }; cost: number; count: number }> };
+      expect(report.groups.map((g) => g.group.model).sort()).toEqual(['gpt-4o', 'gpt-4o-mini']);
+
+      const { page } = ui;
+      await page.getByRole('link', { name: 'Cost' }).click();
+      await page.getByLabel('From').fill(today);
+      await page.getByLabel('To').fill(tomorrow);
+      await page.getByRole('button', { name: 'Show cost' }).click();
+      await page.getByRole('img', { name: 'Cost per day and model' }).waitFor();
+      expect(await page.getByTestId('cost-total').innerText()).toBe(shown(report.total.cost));
+      const table = page.getByRole('table', { name: 'Cost per model' });
+      for (const group of report.groups) {
+        const cells = await table.getByRole('row', { name: new RegExp(`^\\s*${group.group.model.replace(/[.-]/g, '\\$&')}\\s`) }).getByRole('cell').allInnerTexts();
+        expect(cells[1]).toBe(shown(group.cost));
+        expect(cells[5]).toBe(String(group.count));
+      }
+      // A bar in two colours (two models), or more if the day turned while sending.
+      expect(await page.locator('svg.chart rect').count()).toBeGreaterThanOrEqual(2);
+    } finally {
+      await ui.close();
+    }
+  }, 120_000);
+});

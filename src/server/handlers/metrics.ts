@@ -34,7 +34,7 @@ const getMetrics: Handler = (request, tx, context) => {
     if (legacy) throw notFound(V4_ONLY_MESSAGES.metrics);
     const { from, to } = queryRange(query);
     // With a data directory the answer is computed on the read thread, else here (metricsAnswer).
-    const aside = context.store.metricsOffThread(text);
+    const aside = context.inProcess ? undefined : context.store.metricsOffThread(text);
     if (aside) {
       return new DeferredReply(async () => {
         try {

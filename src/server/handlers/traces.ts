@@ -4,7 +4,7 @@
 import { Decimal } from 'decimal.js';
 import { z } from 'zod';
 import { notFound } from '../http/errors.js';
-import { LateValue, type ReadSlice, SlicedArray } from '../http/json-stream.js';
+import { LateValue, type ReadSlice, SlicedArray, wholeBody } from '../http/json-stream.js';
 import type { Handler, Route } from '../http/router.js';
 import type { TraceRecord } from '../records.js';
 import { type FilterColumnKey, TRACE_ORDER_COLUMNS, type TraceOrder, type Tx } from '../store/index.js';
@@ -92,7 +92,7 @@ const TRACE_SLICE = 250;
 /** Start and end times of a trace's observations read per slice, for its latency. */
 const TIMES_SLICE = 1000;
 
-const getOne: Handler = (request, tx) => {
+const getOne: Handler = (request, tx, context) => {
   const id = request.params[0]!;
   const groups = parseQuery(ONE_QUERY, request.query).fields ?? TRACE_FIELD_GROUPS;
   const has = (group: (typeof TRACE_FIELD_GROUPS)[number]) => groups.includes(group);
@@ -100,27 +100,38 @@ const getOne: Handler = (request, tx) => {
   if (!trace) throw notFound(`Trace ${id} not found within authorized project`);
   // Latency: the last end (or, without ends, the last start) after the first start, over the
   // trace's times read in slices (the end times are in the rows, not in an index).
-  const latency = async (read: ReadSlice) => {
-    let first: number | undefined;
-    let lastStart: number | undefined;
-    let lastEnd: number | undefined;
-    let count = 0;
-    let at: { startTime: string; id: string } | undefined;
-    for (;;) {
-      const rows = await read((slice) => slice.observations.timesOfTraceAfter(id, at, TIMES_SLICE));
-      for (const row of rows) {
-        const start = Date.parse(row.startTime);
-        first ??= start;
-        lastStart = start;
-        if (row.endTime) lastEnd = Math.max(lastEnd ?? -Infinity, Date.parse(row.endTime));
-      }
-      count += rows.length;
-      if (rows.length < TIMES_SLICE) break;
-      at = { startTime: rows[rows.length - 1]!.startTime, id: rows[rows.length - 1]!.id };
+  let first: number | undefined;
+  let lastStart: number | undefined;
+  let lastEnd: number | undefined;
+  let count = 0;
+  let at: { startTime: string; id: string } | undefined;
+  let timesRead = false;
+  const nextTimes = (slice: Tx) => {
+    const rows = slice.observations.timesOfTraceAfter(id, at, TIMES_SLICE);
+    for (const row of rows) {
+      const start = Date.parse(row.startTime);
+      first ??= start;
+      lastStart = start;
+      if (row.endTime) lastEnd = Math.max(lastEnd ?? -Infinity, Date.parse(row.endTime));
     }
+    count += rows.length;
+    if (rows.length < TIMES_SLICE) timesRead = true;
+    else at = { startTime: rows[rows.length - 1]!.startTime, id: rows[rows.length - 1]!.id };
+  };
+  const seconds = () => {
     const ms = first === undefined ? undefined : lastEnd !== undefined ? lastEnd - first : count > 1 ? lastStart! - first : undefined;
     return ms !== undefined ? ms / 1000 : 0;
   };
+  const latency = new LateValue(
+    async (read: ReadSlice) => {
+      while (!timesRead) await read(nextTimes);
+      return seconds();
+    },
+    (whole) => {
+      while (!timesRead) nextTimes(whole);
+      return seconds();
+    },
+  );
   // The observations follow in slices; their cost is summed as they go, and the total comes last.
   const cache = new Map<string, Prices | undefined>();
   let totalCost = new Decimal(0);
@@ -138,22 +149,27 @@ const getOne: Handler = (request, tx) => {
       return view;
     });
   };
-  const sumCost = async (read: ReadSlice) => {
-    while (!done) await read(nextViews);
-    return totalCost.toNumber();
-  };
-  return {
-    status: 200,
-    body: {
-      ...traceFields(trace, has('io')),
-      externalId: null,
-      scores: has('scores') ? scoresV1(tx.scores.ofTrace(id)) : [],
-      latency: has('metrics') ? new LateValue(latency) : -1,
-      observations: has('observations') ? new SlicedArray(nextViews) : [],
-      htmlPath: htmlPath(trace),
-      totalCost: has('metrics') ? new LateValue(sumCost) : -1,
+  const sumCost = new LateValue(
+    async (read: ReadSlice) => {
+      while (!done) await read(nextViews);
+      return totalCost.toNumber();
     },
+    (whole) => {
+      while (!done) nextViews(whole);
+      return totalCost.toNumber();
+    },
+  );
+  const body = {
+    ...traceFields(trace, has('io')),
+    externalId: null,
+    scores: has('scores') ? scoresV1(tx.scores.ofTrace(id)) : [],
+    latency: has('metrics') ? latency : -1,
+    observations: has('observations') ? new SlicedArray(nextViews) : [],
+    htmlPath: htmlPath(trace),
+    totalCost: has('metrics') ? sumCost : -1,
   };
+  // A caller in the same process (the web UI) takes the answer whole, in its own transaction.
+  return { status: 200, body: context.inProcess ? wholeBody(body, tx) : body };
 };
 
 const list: Handler = (request, tx) => {

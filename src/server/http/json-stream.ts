@@ -19,9 +19,32 @@ export class SlicedArray {
   constructor(readonly next: (tx: Tx) => readonly unknown[] | undefined) {}
 }
 
-/** A value of the answer computed when the writer reaches it (after the slices before it). */
+/**
+ * A value of the answer computed when the writer reaches it (after the slices before it);
+ * `whole` computes it at once, inside one transaction (see wholeBody).
+ */
 export class LateValue {
-  constructor(readonly get: (read: ReadSlice) => unknown) {}
+  constructor(
+    readonly get: (read: ReadSlice) => unknown,
+    readonly whole: (tx: Tx) => unknown = () => undefined,
+  ) {}
+}
+
+/** The body with every slice read and every late value computed in `tx`: for a caller in the same process. */
+export function wholeBody(body: Record<string, unknown>, tx: Tx): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(body)) {
+    if (value instanceof SlicedArray) {
+      const items: unknown[] = [];
+      for (let slice = value.next(tx); slice; slice = value.next(tx)) items.push(...slice);
+      out[key] = items;
+    } else if (value instanceof LateValue) {
+      out[key] = value.whole(tx);
+    } else {
+      out[key] = value;
+    }
+  }
+  return out;
 }
 
 /** True when the body has values the writer reads later (then it must go through writeSliced). */

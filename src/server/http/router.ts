@@ -50,6 +50,11 @@ export interface HandlerContext {
   maxSpansPerExport?: number | undefined;
   /** The Langfuse v4 write mode the server runs (src/api/write-mode.ts). */
   writeMode: WriteMode;
+  /**
+   * Set for calls from the same process (the web UI): answers are built whole, inside the
+   * caller's transaction, never sliced or left to the read thread.
+   */
+  inProcess?: boolean;
 }
 
 /**

@@ -4,6 +4,11 @@
 // what the Langfuse server runs. See bench/README.md.
 //
 //   node bench/tokens.mjs [--mb 10] [--passes 3] [--encodings o200k_base,cl100k_base] [--only llmobs,...]
+//     [--compare DIST[=LABEL]]
+//
+// --compare DIST adds llmobs from another build's dist/ directory (the "before" side of a change).
+// Besides wall time, each row gives the CPU time of the later passes (user + system), which
+// waiting for a core on a busy machine does not inflate.
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -17,6 +22,7 @@ const { values: args } = parseArgs({
     encodings: { type: 'string', default: 'o200k_base,cl100k_base' },
     only: { type: 'string' },
     seed: { type: 'string', default: '1' },
+    compare: { type: 'string' },
   },
 });
 
@@ -30,7 +36,7 @@ const bytes = docs.reduce((n, d) => n + Buffer.byteLength(d), 0);
 const passes = Number(args.passes);
 console.log(`corpus: ${docs.length} documents, ${(bytes / 1048576).toFixed(2)} MB UTF-8, ${passes} passes, node ${process.version}`);
 
-const libraries = {
+let libraries = {
   llmobs: async (name) => {
     const t = loadTokenizer(name);
     return (text) => t.count(text);
@@ -50,7 +56,23 @@ const libraries = {
     return (text) => countTokens(text, { allowedSpecial: 'all' });
   },
 };
-const only = args.only?.split(',');
+if (args.compare) {
+  const [dir, label = 'llmobs (compare)'] = args.compare.split('=');
+  const { pathToFileURL } = await import('node:url');
+  const { resolve } = await import('node:path');
+  const other = await import(pathToFileURL(resolve(dir, 'tokenizer.mjs')).href);
+  // Right after llmobs, so that the two run close together.
+  const { llmobs, ...peers } = libraries;
+  libraries = {
+    llmobs,
+    [label]: async (name) => {
+      const t = other.loadTokenizer(name);
+      return (text) => t.count(text);
+    },
+    ...peers,
+  };
+}
+const only = args.only?.split(',').concat(args.compare ? [args.compare.split('=')[1] ?? 'llmobs (compare)'] : []);
 
 for (const name of args.encodings.split(',')) {
   const { get_encoding } = require('tiktoken');
@@ -59,20 +81,24 @@ for (const name of args.encodings.split(',')) {
   reference.free();
   const totalTokens = expected.reduce((a, b) => a + b, 0);
   console.log(`\n${name}: ${totalTokens} tokens (tiktoken)`);
-  console.log('library            first pass   later passes (median)   mismatched docs');
+  console.log('library            first pass   later passes (median)   CPU, later passes   mismatched docs');
   for (const [label, make] of Object.entries(libraries)) {
     if (only && !only.includes(label)) continue;
     const setupStart = performance.now();
     const count = await make(name);
     const setupMs = performance.now() - setupStart;
     const times = [];
+    const cpu = [];
     let mismatches = 0;
     let delta = 0;
     for (let p = 0; p < passes; p++) {
       const counts = new Array(docs.length);
       const t0 = performance.now();
+      const c0 = process.cpuUsage();
       for (let i = 0; i < docs.length; i++) counts[i] = count(docs[i]);
       times.push(performance.now() - t0);
+      const c1 = process.cpuUsage(c0);
+      cpu.push((c1.user + c1.system) / 1000);
       if (p === 0) {
         for (let i = 0; i < docs.length; i++) {
           if (counts[i] !== expected[i]) {
@@ -86,8 +112,10 @@ for (const name of args.encodings.split(',')) {
     // The first pass includes compilation and filling caches; later passes show the steady state.
     const later = times.slice(1).sort((a, b) => a - b);
     const median = later.length > 0 ? later[Math.floor((later.length - 1) / 2)] : times[0];
+    const laterCpu = cpu.slice(1).sort((a, b) => a - b);
+    const medianCpu = laterCpu.length > 0 ? laterCpu[Math.floor((laterCpu.length - 1) / 2)] : cpu[0];
     console.log(
-      `${label.padEnd(18)} ${mbps(times[0])}   ${mbps(median)}           ${mismatches}${mismatches ? ` (${delta > 0 ? '+' : ''}${delta} tokens)` : ''}` +
+      `${label.padEnd(18)} ${mbps(times[0])}   ${mbps(median)}           ${mbps(medianCpu)}        ${mismatches}${mismatches ? ` (${delta > 0 ? '+' : ''}${delta} tokens)` : ''}` +
         `   [setup ${setupMs.toFixed(0)} ms]`,
     );
   }

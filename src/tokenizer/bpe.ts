@@ -44,6 +44,12 @@ export class BytePairMerger {
   private starts = new Int32Array(SMALL_PIECE_BYTES + 1);
   private parts = new Int32Array(SMALL_PIECE_BYTES + 1);
   private pairs = new Int32Array(SMALL_PIECE_BYTES + 1);
+  /** The merge queue's arrays, kept from one long piece to the next (see mergeByQueue). */
+  private next = new Int32Array(0);
+  private prev = new Int32Array(0);
+  private queueParts = new Int32Array(0);
+  private queuePairs = new Int32Array(0);
+  private readonly queue = new MergeQueue();
 
   // `ranks.lookup` is called through the table each time: a table read in part replaces it once
   // it has been read whole.
@@ -57,6 +63,16 @@ export class BytePairMerger {
   merge(bytes: Uint8Array, n: number, out?: number[], small = SMALL_PIECE_BYTES): number {
     if (!this.cacheLeft) this.prepare();
     return n <= small ? this.mergeByScan(bytes, n, out) : this.mergeByQueue(bytes, n, out);
+  }
+
+  /**
+   * Merges `bytes[0..n)` like `merge`, and says where the tokens are: token i is
+   * `bytes[starts[i]..starts[i + 1])`, of rank `ranks[i]`. Returns their number. `starts` needs
+   * room for n + 1 entries, `ranks` for n.
+   */
+  mergeInto(bytes: Uint8Array, n: number, starts: Int32Array, ranks: Int32Array, small = SMALL_PIECE_BYTES): number {
+    if (!this.cacheLeft) this.prepare();
+    return n <= small ? this.mergeByScan(bytes, n, undefined, starts, ranks) : this.mergeByQueue(bytes, n, undefined, starts, ranks);
   }
 
   private prepare(): void {
@@ -94,7 +110,7 @@ export class BytePairMerger {
     return r;
   }
 
-  private mergeByScan(bytes: Uint8Array, n: number, out?: number[]): number {
+  private mergeByScan(bytes: Uint8Array, n: number, out?: number[], startsOut?: Int32Array, ranksOut?: Int32Array): number {
     if (this.starts.length <= n) {
       this.starts = new Int32Array(n + 1);
       this.parts = new Int32Array(n + 1);
@@ -141,19 +157,32 @@ export class BytePairMerger {
     if (out) {
       for (let i = 0; i < count; i++) out.push(part[i]!);
     }
+    if (startsOut && ranksOut) {
+      startsOut.set(starts.subarray(0, count + 1));
+      ranksOut.set(part.subarray(0, count));
+    }
     return count;
   }
 
-  private mergeByQueue(bytes: Uint8Array, n: number, out?: number[]): number {
+  private mergeByQueue(bytes: Uint8Array, n: number, out?: number[], startsOut?: Int32Array, ranksOut?: Int32Array): number {
     // Parts are identified by their start offset. next[i] is the start of the following part (n
     // at the end), prev[i] the start of the previous one (-1 at the start), part[i] its rank.
     // pair[i] is the rank of the part at i merged with its successor, NONE if that is not a
     // token, -1 if i is no longer a part.
-    const next = new Int32Array(n);
-    const prev = new Int32Array(n);
-    const part = new Int32Array(n);
-    const pair = new Int32Array(n);
-    const queue = new MergeQueue();
+    // Kept between calls: a long piece is merged window after window (see long-piece.ts), and
+    // arrays made anew each time would be garbage that the collector frees late.
+    if (this.next.length < n) {
+      this.next = new Int32Array(n);
+      this.prev = new Int32Array(n);
+      this.queueParts = new Int32Array(n);
+      this.queuePairs = new Int32Array(n);
+    }
+    const next = this.next;
+    const prev = this.prev;
+    const part = this.queueParts;
+    const pair = this.queuePairs;
+    const queue = this.queue;
+    queue.clear();
     const byteRank = this.byteRank!;
     const pairTable = this.pairTable!;
 
@@ -199,6 +228,14 @@ export class BytePairMerger {
     }
     if (out) {
       for (let i = 0; i < n; i = next[i]!) out.push(part[i]!);
+    }
+    if (startsOut && ranksOut) {
+      let k = 0;
+      for (let i = 0; i < n; i = next[i]!, k++) {
+        startsOut[k] = i;
+        ranksOut[k] = part[i]!;
+      }
+      startsOut[k] = n;
     }
     return count;
   }

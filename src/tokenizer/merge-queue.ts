@@ -8,92 +8,129 @@
  * of their own, which stays small on the long, repetitive pieces that have the most candidates.
  * A piece of one repeated character then costs linear time, where one heap of all candidates
  * would cost n log n and leave the cache.
+ *
+ * The arrays are typed and kept: one queue serves every long piece of a tokenizer, window after
+ * window (see long-piece.ts), and makes no garbage once its arrays have grown.
  */
 
 interface Group {
-  /** Starts: sorted from `head` on (a queue), or a binary min-heap (then `head` is 0). */
-  items: number[];
+  /** Starts: sorted in [head, size) (a queue), or a binary min-heap in [0, size) (then head is 0). */
+  items: Int32Array;
+  size: number;
   head: number;
   sorted: boolean;
 }
 
+/** Past this many ranks seen, the groups are dropped when the queue is reused. */
+const KEPT_GROUPS = 4096;
+
 export class MergeQueue {
-  private readonly groups = new Map<number, Group>();
+  private groups = new Map<number, Group>();
   /** Ranks whose group is not empty, as a binary min-heap. */
-  private readonly ranks: number[] = [];
+  private readonly ranks: Heap = { items: new Int32Array(64), size: 0 };
   /** Rank of the candidate returned by the last `pop`. */
   rank = 0;
 
   get empty(): boolean {
-    return this.ranks.length === 0;
+    return this.ranks.size === 0;
+  }
+
+  /** Empties the queue, keeping its arrays for the next piece. */
+  clear(): void {
+    this.ranks.size = 0;
+    if (this.groups.size > KEPT_GROUPS) {
+      this.groups = new Map();
+      return;
+    }
+    for (const g of this.groups.values()) {
+      g.size = 0;
+      g.head = 0;
+      g.sorted = true;
+    }
   }
 
   push(rank: number, start: number): void {
     let g = this.groups.get(rank);
     if (!g) {
-      g = { items: [], head: 0, sorted: true };
+      g = { items: new Int32Array(16), size: 0, head: 0, sorted: true };
       this.groups.set(rank, g);
     }
-    const items = g.items;
-    if (g.head === items.length) {
-      items.length = 0;
+    if (g.head === g.size) {
+      g.size = 0;
       g.head = 0;
       g.sorted = true;
-      items.push(start);
+      append(g, start);
       siftUp(this.ranks, rank);
       return;
     }
     if (g.sorted) {
-      if (start >= items[items.length - 1]!) {
-        items.push(start);
+      if (start >= g.items[g.size - 1]!) {
+        append(g, start);
         return;
       }
       // A sorted array is already a valid heap.
-      g.items = items.slice(g.head);
+      g.items.copyWithin(0, g.head, g.size);
+      g.size -= g.head;
       g.head = 0;
       g.sorted = false;
     }
-    siftUp(g.items, start);
+    siftUp(g, start);
   }
 
   /** Removes the smallest candidate and returns its start; its rank is then in `rank`. */
   pop(): number {
-    const rank = this.ranks[0]!;
+    const rank = this.ranks.items[0]!;
     const g = this.groups.get(rank)!;
-    const start = g.sorted ? g.items[g.head++]! : popMin(g.items);
-    if (g.head === g.items.length) popMin(this.ranks);
+    const start = g.sorted ? g.items[g.head++]! : popMin(g);
+    if (g.head === g.size) popMin(this.ranks);
     this.rank = rank;
     return start;
   }
 }
 
-function siftUp(heap: number[], value: number): void {
-  let i = heap.length;
-  heap.push(value);
-  while (i > 0) {
-    const up = (i - 1) >> 1;
-    if (heap[up]! <= value) break;
-    heap[i] = heap[up]!;
-    i = up;
-  }
-  heap[i] = value;
+interface Heap {
+  items: Int32Array;
+  size: number;
 }
 
-function popMin(heap: number[]): number {
-  const top = heap[0]!;
-  const last = heap.pop()!;
-  const size = heap.length;
+function append(heap: Heap, value: number): void {
+  if (heap.size === heap.items.length) {
+    const grown = new Int32Array(2 * heap.items.length);
+    grown.set(heap.items);
+    heap.items = grown;
+  }
+  heap.items[heap.size++] = value;
+}
+
+function siftUp(heap: Heap, value: number): void {
+  append(heap, value);
+  const items = heap.items;
+  let i = heap.size - 1;
+  while (i > 0) {
+    const up = (i - 1) >> 1;
+    if (items[up]! <= value) break;
+    items[i] = items[up]!;
+    i = up;
+  }
+  items[i] = value;
+}
+
+function popMin(heap: Heap): number {
+  const items = heap.items;
+  const top = items[0]!;
+  const size = --heap.size;
+  const last = items[size]!;
   if (size > 0) {
     let i = 0;
     for (;;) {
       let c = 2 * i + 1;
       if (c >= size) break;
-      if (c + 1 < size && heap[c + 1]! < heap[c]!) c++;
-      if (last <= heap[c]!) break;
-      heap[i] = heap[c]!;
+      if (c + 1 < size && items[c + 1]! < items[c]!) c++;
+      if (last <= items[c]!) break;
+      items[i] = items[c]!;
       i = c;
     }
-    heap[i] = last;
+    items[i] = last;
   }
   return top;
 }

@@ -44,6 +44,8 @@ export interface RankTable {
   pairs(): Int32Array;
   /** The bytes of an ordinary token (a view into the table). */
   tokenBytes(rank: number): Uint8Array;
+  /** The length in bytes of the longest ordinary token. */
+  maxTokenBytes(): number;
 }
 
 const MAGIC = 0x54524d4c; // "LMRT" read as a little-endian u32
@@ -285,11 +287,23 @@ function tableOver(buf: Uint8Array, size: number, paging: Paging | undefined): R
     return pairTable;
   }
 
+  let maxTokenBytes = -1;
+  // Only long pieces need it (see long-piece.ts): read from the offsets on first use.
+  function longest(): number {
+    if (maxTokenBytes < 0) {
+      paging?.ensure(offsetsStart, slotsStart);
+      maxTokenBytes = 0;
+      for (let r = 0; r < rankCount; r++) maxTokenBytes = Math.max(maxTokenBytes, offsets[r + 1]! - offsets[r]!);
+    }
+    return maxTokenBytes;
+  }
+
   const table: RankTable = {
     meta,
     rankCount,
     lookup,
     pairs,
+    maxTokenBytes: longest,
     tokenBytes: (rank) => {
       paging?.ensure(offsetsStart + 4 * rank, offsetsStart + 4 * rank + 8);
       const from = offsets[rank]!;

@@ -1,10 +1,12 @@
 import { BytePairMerger } from './bpe.js';
 import { ENCODINGS, type EncodingName } from './encodings.js';
+import { LongPieceMerger, WINDOW_BYTES } from './long-piece.js';
 import { familyOfPattern, type PatternFamily } from './patterns.js';
 import type { RankTable } from './rank-table.js';
 import { classTable, makeScanner, type Scanner } from './scanner.js';
 import { SpecialFinder } from './special-finder.js';
 import { type CountingCore, createStreamingCounter, type StreamingCounter } from './streaming.js';
+import { encodeUtf8 } from './utf8.js';
 import { wellFormed } from './well-formed.js';
 
 /**
@@ -35,10 +37,18 @@ export interface TokenizerOptions {
    * disables the cache.
    */
   readonly cacheSize?: number;
+  /**
+   * UTF-8 bytes of a long piece merged at once (see long-piece.ts); pieces that may be longer
+   * go through such a window. Small values are for tests.
+   */
+  readonly window?: number;
 }
 
 /** Pieces longer than this are not cached: they rarely repeat and would pin memory. */
 const MAX_CACHED_PIECE = 48;
+
+// ignoreBOM keeps a leading U+FEFF, which is part of the piece.
+const utf8Decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /**
  * Texts are checked for being ASCII, which the class table covers from the start, until this
@@ -93,18 +103,22 @@ class HotPieces {
 
 /**
  * Counts of recently seen pieces. Two generations approximate an LRU without bookkeeping: when
- * the young one is full it becomes the old one, and hits in the old one are moved back.
+ * the young one is full it becomes the old one, and hits in the old one are set again.
  */
 class PieceCache {
   private young = new Map<string, number>();
   private old = new Map<string, number>();
   constructor(private readonly limit: number) {}
 
+  /** Whether the last `get` found its piece in the old generation only: the caller sets it again. */
+  aged = false;
+
   get(piece: string): number | undefined {
+    this.aged = false;
     const hit = this.young.get(piece);
     if (hit !== undefined || this.old.size === 0) return hit;
     const aged = this.old.get(piece);
-    if (aged !== undefined) this.set(piece, aged);
+    this.aged = aged !== undefined;
     return aged;
   }
 
@@ -135,6 +149,10 @@ export class TokenizerCore implements CountingCore {
   private hot: HotPieces | undefined;
   private piecesBeforeHot = PIECES_BEFORE_HOT;
   private scratch = new Uint8Array(1024);
+  private readonly window: number;
+  /** Pieces of more UTF-16 units than this may have more UTF-8 bytes than a window: they go through one. */
+  private readonly longPieceUnits: number;
+  private long: LongPieceMerger | undefined;
   /** The statistics of pieces over HOT_WIDTH units counted since they were last reset. */
   longestPiece = 0;
   pieceWork = 0;
@@ -165,6 +183,8 @@ export class TokenizerCore implements CountingCore {
     this.scan = makeScanner(family, true);
     const cacheSize = options.cacheSize ?? 65_536;
     this.cache = cacheSize > 0 ? new PieceCache(cacheSize) : undefined;
+    this.window = options.window ?? WINDOW_BYTES;
+    this.longPieceUnits = Math.floor(this.window / 3);
   }
 
   /**
@@ -253,25 +273,21 @@ export class TokenizerCore implements CountingCore {
   }
 
   private countColdPiece(text: string, start: number, end: number): number {
+    if (end - start > this.longPieceUnits) return this.mergeLongPiece(text, start, end);
     const n = this.utf8(text, start, end);
-    if (end - start > HOT_WIDTH) {
-      if (n > this.longestPiece) this.longestPiece = n;
-      this.pieceWork += n * n;
-    }
+    if (end - start > HOT_WIDTH) this.notePiece(n);
     const bytes = this.scratch;
     // Most pieces are one token: answer those from the rank table, before touching the cache.
     if (this.table.lookup(bytes, 0, n) >= 0) return 1;
     const cache = this.cache;
-    if (!cache || end - start > MAX_CACHED_PIECE) {
-      const count = this.merger.merge(bytes, n);
-      this.releaseScratch();
-      return count;
-    }
+    if (!cache || end - start > MAX_CACHED_PIECE) return this.merger.merge(bytes, n);
     const piece = text.slice(start, end);
     let count = cache.get(piece);
-    if (count === undefined) {
-      count = this.merger.merge(bytes, n);
-      cache.set(piece, count);
+    if (count === undefined || cache.aged) {
+      count ??= this.merger.merge(bytes, n);
+      // V8 makes a slice of 13 units or more a view that keeps the whole text alive: the cache
+      // would hold on to every text it saw a piece of (a stream's chunks, megabytes each).
+      cache.set(piece.length < 13 ? piece : utf8Decoder.decode(bytes.subarray(0, n)), count);
     }
     return count;
   }
@@ -282,46 +298,36 @@ export class TokenizerCore implements CountingCore {
     const n = text.length;
     for (let pos = 0; pos < n; ) {
       const end = scan(text, pos, n);
-      const len = this.utf8(text, pos, end);
-      const whole = this.table.lookup(this.scratch, 0, len);
-      if (whole >= 0) out.push(whole);
-      else this.merger.merge(this.scratch, len, out);
-      this.releaseScratch();
+      if (end - pos > this.longPieceUnits) {
+        this.mergeLongPiece(text, pos, end, out);
+      } else {
+        const len = this.utf8(text, pos, end);
+        const whole = this.table.lookup(this.scratch, 0, len);
+        if (whole >= 0) out.push(whole);
+        else this.merger.merge(this.scratch, len, out);
+      }
       pos = end;
     }
   }
 
-  /** A huge piece needs a huge buffer, but only while it is being merged. */
-  private releaseScratch(): void {
-    if (this.scratch.length > 1 << 20) this.scratch = new Uint8Array(1024);
+  /** Merges a piece through a bounded window (see long-piece.ts). */
+  private mergeLongPiece(text: string, start: number, end: number, out?: number[]): number {
+    const long = (this.long ??= new LongPieceMerger(this.merger, this.table.maxTokenBytes(), this.window));
+    const count = long.merge(text, start, end, out);
+    this.notePiece(long.pieceBytes);
+    return count;
+  }
+
+  /** Adds a piece of `n` UTF-8 bytes to the statistics (see CountStats). */
+  private notePiece(n: number): void {
+    if (n > this.longestPiece) this.longestPiece = n;
+    this.pieceWork += n * n;
   }
 
   /** UTF-8 of `text[start..end)` into the scratch buffer; returns its length. */
   private utf8(text: string, start: number, end: number): number {
     if (this.scratch.length < 3 * (end - start)) this.scratch = new Uint8Array(3 * (end - start) + 64);
-    const b = this.scratch;
-    let n = 0;
-    for (let i = start; i < end; i++) {
-      let c = text.charCodeAt(i);
-      if (c < 0x80) {
-        b[n++] = c;
-      } else if (c < 0x800) {
-        b[n++] = 0xc0 | (c >> 6);
-        b[n++] = 0x80 | (c & 0x3f);
-      } else if (c >= 0xd800 && c < 0xdc00 && i + 1 < end) {
-        // Prepared text has no lone surrogates, so a high surrogate is followed by a low one.
-        c = 0x10000 + ((c - 0xd800) << 10) + (text.charCodeAt(++i) - 0xdc00);
-        b[n++] = 0xf0 | (c >> 18);
-        b[n++] = 0x80 | ((c >> 12) & 0x3f);
-        b[n++] = 0x80 | ((c >> 6) & 0x3f);
-        b[n++] = 0x80 | (c & 0x3f);
-      } else {
-        b[n++] = 0xe0 | (c >> 12);
-        b[n++] = 0x80 | ((c >> 6) & 0x3f);
-        b[n++] = 0x80 | (c & 0x3f);
-      }
-    }
-    return n;
+    return encodeUtf8(text, start, end, this.scratch, 0);
   }
 }
 

@@ -1,10 +1,11 @@
 // `llmobs tokens count` as a process: text, files (streamed), stdin, models, and refusals.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { countTokens } from '@anthropic-ai/tokenizer';
 import { get_encoding } from 'tiktoken';
 import { afterAll, describe, expect, it } from 'vitest';
-import { llmobs } from '../helpers/bin.js';
+import { BIN, llmobs } from '../helpers/bin.js';
 import { tempDir } from '../helpers/cli.js';
 
 const o200k = get_encoding('o200k_base');
@@ -30,6 +31,19 @@ describe('tokens count', () => {
     const result = await llmobs(['tokens', 'count', '--file', join(dir, 'big.txt'), '--encoding', 'cl100k_base', '--json']);
     expect(result.exitCode).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual({ tokens: cl100k.encode(text, 'all').length, tokenizer: 'openai', encoding: 'cl100k_base' });
+  });
+
+  it('counts pieces longer than a read of the file (1 MB) as the whole text counts them', async () => {
+    const dir = tempDir();
+    // Runs of a million characters and more, one of them of three-byte characters that the
+    // reads cut in the middle; each a single piece, or pieces with no place to cut between them.
+    const text = ['Hi ', ' '.repeat(1_200_000), 'x ', 'a'.repeat(1_100_000), ' ', '中'.repeat(500_000), ' ', '7'.repeat(1_300_000), ' end\n'].join('');
+    writeFileSync(join(dir, 'runs.txt'), text);
+    const result = await llmobs(['tokens', 'count', '--file', join(dir, 'runs.txt'), '--json']);
+    expect(result.exitCode).toBe(0);
+    // The reference merges such pieces in quadratic time; the built engine counts the text whole.
+    const { loadTokenizer } = (await import(pathToFileURL(join(BIN, '../../dist/tokenizer.mjs')).href)) as typeof import('../../src/tokenizer/index.js');
+    expect(JSON.parse(result.stdout).tokens).toBe(loadTokenizer('o200k_base').count(text));
   });
 
   it('reads stdin, and uses the tokenizer of a model definition', async () => {

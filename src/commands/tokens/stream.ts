@@ -6,8 +6,9 @@ import { cannotRead, openInputStream } from '../../io/files.js';
 
 /**
  * Text with no place to cut it (no word boundary: /dev/zero, a run of one symbol) is held until
- * one comes, and counted as one piece; past this many characters it is refused: such a piece
- * takes memory and time out of all proportion, and /dev/zero never ends.
+ * one comes, then counted (a long piece in windows of bounded size, see long-piece.ts). What is
+ * held is what the memory grows with: past this many characters it is refused, which bounds the
+ * memory whatever the size of the input (and /dev/zero never ends).
  */
 const MAX_UNCUT_CHARS = 4 * 1024 * 1024;
 

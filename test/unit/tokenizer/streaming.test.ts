@@ -1,13 +1,16 @@
 /**
  * A streaming counter gives the count of the whole text, however the text is chunked.
  */
+import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ENCODING_NAMES, type EncodingName } from '../../../src/tokenizer/encodings.js';
 import { ENCODINGS } from '../../../src/tokenizer/encodings.js';
+import { decodeRankTable } from '../../../src/tokenizer/rank-table.js';
 import { createStreamingCounter, isNormalizationBoundary, isSafeCut } from '../../../src/tokenizer/streaming.js';
+import { TokenizerCore } from '../../../src/tokenizer/tokenizer.js';
 import { corpus, fuzzString, pick, rng, SPECIAL_STRINGS, type Rng } from './support/corpus.js';
 import { ourPieces } from './support/pieces.js';
-import { claudeCounter, ourCore, ours, withTiktoken, freeTiktokens } from './support/reference.js';
+import { claudeCounter, ourCore, ours, withTiktoken, freeTiktokens, RANKS_DIR } from './support/reference.js';
 import { growth } from './support/timing.js';
 
 afterAll(freeTiktokens);
@@ -177,4 +180,52 @@ describe('NFKC across chunks (claude)', () => {
       if (isNormalizationBoundary(b[0]!)) expect(a.normalize('NFKC') + b.normalize('NFKC'), JSON.stringify([a, b])).toBe((a + b).normalize('NFKC'));
     }
   });
+});
+
+/**
+ * A text whose pieces are long and of every kind (runs of one character, runs without spaces,
+ * digits, mixed scripts, special tokens), with pieces longer than a window of 512 bytes (the
+ * smallest for the OpenAI encodings: four times their longest token).
+ */
+function trickyText(): string {
+  const r = rng(11);
+  const scripts = ['abc', 'Ωμέγα', '中文字', 'カタカナ', '한국어', '٣٤٥', '123', '😀', "'ll", '!', '\n'];
+  return [
+    'Hi  \n\n  ',
+    ' '.repeat(700),
+    'x',
+    'a'.repeat(800),
+    ' 1234567 ',
+    Array.from({ length: 60 }, () => pick(r, scripts)).join(''),
+    '<|endoftext|>',
+    '!'.repeat(700),
+    '\n \n',
+    '7'.repeat(40),
+  ].join('');
+}
+
+describe.each(['o200k_base', 'cl100k_base', 'r50k_base', 'claude'] as const)('%s streaming counter, a text cut at every position', (name) => {
+  it('counts a piece split across the cut as if whole', () => {
+    const core = new TokenizerCore(name, decodeRankTable(readFileSync(`${RANKS_DIR}${name}.bin`)), { window: 512 });
+    const text = trickyText();
+    const expected =
+      name === 'claude'
+        ? (() => {
+            const ref = claudeCounter();
+            try {
+              return ref.count(text);
+            } finally {
+              ref.free();
+            }
+          })()
+        : withTiktoken(name, (enc) => enc.encode(text, 'all').length);
+    const bad: number[] = [];
+    for (let i = 1; i < text.length; i++) {
+      const counter = createStreamingCounter(core, 1);
+      counter.write(text.slice(0, i));
+      counter.write(text.slice(i));
+      if (counter.end() !== expected) bad.push(i);
+    }
+    expect(bad).toEqual([]);
+  }, 300_000);
 });

@@ -134,4 +134,66 @@ describe('the piece cache', () => {
     }
     expect(texts.map((t) => cached.count(t))).toEqual(texts.map((t) => cached.encode(t).length));
   });
+
+  it('keeps a piece that starts with a byte-order mark apart from the same piece without it', () => {
+    const plain = createTokenizer('o200k_base', decodeRankTable(readFileSync(`${RANKS_DIR}o200k_base.bin`)), { cacheSize: 0 });
+    const cached = createTokenizer('o200k_base', decodeRankTable(readFileSync(`${RANKS_DIR}o200k_base.bin`)));
+    // Pieces of 13 units or more, of several tokens, each also counted in a longer text.
+    for (const piece of ['\ufeffxylophonequartzwaltz', 'xylophonequartzwaltz', '\ufeff\ufeffxylophonequartzwaltz']) {
+      for (const text of [piece, `${piece} and more`]) expect(cached.count(text), JSON.stringify(text)).toBe(plain.count(text));
+    }
+  });
+});
+
+/**
+ * The inputs that cost the most: one character repeated, long runs that no pattern splits, long
+ * digit runs, mixed scripts without spaces. With the smallest window, their pieces are merged
+ * through windows (see long-piece.ts) at sizes the reference merges quickly.
+ */
+function worstCases(): Record<string, string> {
+  const r = rng(77);
+  const letters = (n: number, alphabet: readonly string[]): string => Array.from({ length: n }, () => pick(r, alphabet)).join('');
+  const scripts = ['abc', 'ÄÖÜ', 'Ωμέγα', 'Привет', '中文字', 'カタカナ', '한국어', 'عربي', '٣٤٥', '123', 'é', '😀', 'ﬁ'];
+  return {
+    spaces: ' '.repeat(5000),
+    tabs: '\t'.repeat(4100),
+    newlines: '\n'.repeat(4500),
+    'spaces then a word': `${' '.repeat(4400)}word`,
+    'a letter': 'a'.repeat(6001),
+    'a capital': 'A'.repeat(4200),
+    'a digit': '7'.repeat(5000),
+    '中': '中'.repeat(2100),
+    '😀': '😀'.repeat(1600),
+    '!': '!'.repeat(4500),
+    'random letters': letters(6000, [...'abcdefghijklmnopqrstuvwxyz']),
+    'random capitals and small letters': letters(5000, [...'aAbBcCdDeE']),
+    'random symbols': letters(5000, [...'!"#$%&()*+,-./:;<=>?@[]^_`{|}~']),
+    'random digits': letters(6000, [...'0123456789']),
+    'mixed scripts without spaces': letters(1500, scripts),
+    'mixed scripts, digits and symbols': letters(1500, [...scripts, '٣', '!', '-', '/', '\n']),
+  };
+}
+
+describe.each(['o200k_base', 'cl100k_base', 'r50k_base'] as const)('%s on worst cases, merged through small windows', (name) => {
+  const windowed = createTokenizer(name, decodeRankTable(readFileSync(`${RANKS_DIR}${name}.bin`)), { window: 0 });
+  it.each(Object.entries(worstCases()))('%s', (_, text) => {
+    withTiktoken(name, (enc) => {
+      const expected = Array.from(enc.encode(text, 'all'));
+      expect(windowed.encode(text)).toEqual(expected);
+      expect(windowed.count(text)).toBe(expected.length);
+      expect(ours(name).count(text)).toBe(expected.length);
+    });
+  });
+});
+
+describe('claude on worst cases, merged through small windows', () => {
+  it('counts like the reference', () => {
+    const windowed = createTokenizer('claude', decodeRankTable(readFileSync(`${RANKS_DIR}claude.bin`)), { window: 0 });
+    const ref = claudeCounter();
+    try {
+      for (const [label, text] of Object.entries(worstCases())) expect(windowed.count(text), label).toBe(ref.count(text));
+    } finally {
+      ref.free();
+    }
+  });
 });

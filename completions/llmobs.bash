@@ -12,6 +12,7 @@ __llmobs_child() {
     '|estimate') __llmobs_r='estimate' ;;
     '|traces') __llmobs_r='traces' ;;
     '|observations') __llmobs_r='observations' ;;
+    '|export') __llmobs_r='export' ;;
     '|cost') __llmobs_r='cost' ;;
     '|health') __llmobs_r='health' ;;
     '|projects') __llmobs_r='projects' ;;
@@ -58,6 +59,8 @@ __llmobs_child() {
     'traces|list'|'traces|ls') __llmobs_r='traces list' ;;
     'observations|list'|'observations|ls') __llmobs_r='observations list' ;;
     'observations|export') __llmobs_r='observations export' ;;
+    'export|blob') __llmobs_r='export blob' ;;
+    'export|integration') __llmobs_r='export integration' ;;
     'cost|report') __llmobs_r='cost report' ;;
     'cost|recompute') __llmobs_r='cost recompute' ;;
     *) __llmobs_r='' ;;
@@ -67,7 +70,7 @@ __llmobs_child() {
 # __llmobs_children PATH: subcommand names and aliases.
 __llmobs_children() {
   case "$1" in
-    '') __llmobs_r='profile models prompts prompt labels label tokens estimate traces observations cost health projects whoami doctor api completion server help version' ;;
+    '') __llmobs_r='profile models prompts prompt labels label tokens estimate traces observations export cost health projects whoami doctor api completion server help version' ;;
     'profile') __llmobs_r='add list ls show use remove rm test' ;;
     'models') __llmobs_r='list ls get create update delete rm pull status push match lint' ;;
     'prompts') __llmobs_r='create get list ls versions compile diff pull status push copy delete rm' ;;
@@ -75,6 +78,7 @@ __llmobs_children() {
     'tokens') __llmobs_r='count' ;;
     'traces') __llmobs_r='get list ls' ;;
     'observations') __llmobs_r='list ls export' ;;
+    'export') __llmobs_r='blob integration' ;;
     'cost') __llmobs_r='report recompute' ;;
     *) __llmobs_r='' ;;
   esac
@@ -128,6 +132,9 @@ __llmobs_options() {
     'observations') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'observations list') __llmobs_r='--type --name --trace --user --session --environment --level --version --from --to --limit --all --fields --format --output -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'observations export') __llmobs_r='--type --name --trace --user --session --environment --level --version --from --to --output --format --fields --limit --page-size --expand-metadata --resume --force -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'export') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'export blob') __llmobs_r='--format --no-gzip --interval --from --fields --tables --endpoint --region --force-path-style --max-windows --page-size --dry-run -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'export integration') __llmobs_r='--bucket --type --endpoint --region --access-key-id --secret-access-key-stdin --prefix --interval --format --no-gzip --from --fields --force-path-style --disabled --yes -y -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'cost') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'cost report') __llmobs_r='--from --to --month --by --type --environment --budget --no-cache -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'cost recompute') __llmobs_r='--input --type --name --trace --user --session --environment --level --version --from --to --month --limit --models-file --offline --remote --ignore-start-dates --output -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
@@ -137,7 +144,7 @@ __llmobs_options() {
     'doctor') __llmobs_r='--check-regions --no-check-regions -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'api') __llmobs_r='--method -X --field -f --typed-field -F --header -H --input --paginate --include -i --silent --curl -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'completion') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
-    'server') __llmobs_r='--port --host --data-dir --ephemeral --bearer-secret-key --write-mode --ui-port --no-ui -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'server') __llmobs_r='--port --host --data-dir --ephemeral --bearer-secret-key --write-mode --ui-port --no-ui --blob-export --format --no-gzip --interval --from --fields --tables --endpoint --region --force-path-style -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'help') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'version') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     *) __llmobs_r='' ;;
@@ -290,6 +297,25 @@ __llmobs_value() {
     'observations export|--limit') __llmobs_r='@any' ;;
     'observations export|--page-size') __llmobs_r='@any' ;;
     'observations export|--expand-metadata') __llmobs_r='@any' ;;
+    'export blob|--format') __llmobs_r='parquet jsonl csv json' ;;
+    'export blob|--interval') __llmobs_r='20m hourly daily weekly' ;;
+    'export blob|--from') __llmobs_r='@any' ;;
+    'export blob|--fields') __llmobs_r='@any' ;;
+    'export blob|--tables') __llmobs_r='@any' ;;
+    'export blob|--endpoint') __llmobs_r='@any' ;;
+    'export blob|--region') __llmobs_r='eu us jp hipaa' ;;
+    'export blob|--max-windows') __llmobs_r='@any' ;;
+    'export blob|--page-size') __llmobs_r='@any' ;;
+    'export integration|--bucket') __llmobs_r='@any' ;;
+    'export integration|--type') __llmobs_r='S3 S3_COMPATIBLE AZURE_BLOB_STORAGE' ;;
+    'export integration|--endpoint') __llmobs_r='@any' ;;
+    'export integration|--region') __llmobs_r='eu us jp hipaa' ;;
+    'export integration|--access-key-id') __llmobs_r='@any' ;;
+    'export integration|--prefix') __llmobs_r='@any' ;;
+    'export integration|--interval') __llmobs_r='20m hourly daily weekly' ;;
+    'export integration|--format') __llmobs_r='parquet jsonl csv json' ;;
+    'export integration|--from') __llmobs_r='@any' ;;
+    'export integration|--fields') __llmobs_r='@any' ;;
     'cost report|--from') __llmobs_r='@any' ;;
     'cost report|--to') __llmobs_r='@any' ;;
     'cost report|--month') __llmobs_r='@any' ;;
@@ -322,6 +348,14 @@ __llmobs_value() {
     'server|--data-dir') __llmobs_r='@dirs' ;;
     'server|--write-mode') __llmobs_r='@any' ;;
     'server|--ui-port') __llmobs_r='@any' ;;
+    'server|--blob-export') __llmobs_r='@any' ;;
+    'server|--format') __llmobs_r='parquet jsonl csv json' ;;
+    'server|--interval') __llmobs_r='20m hourly daily weekly' ;;
+    'server|--from') __llmobs_r='@any' ;;
+    'server|--fields') __llmobs_r='@any' ;;
+    'server|--tables') __llmobs_r='@any' ;;
+    'server|--endpoint') __llmobs_r='@any' ;;
+    'server|--region') __llmobs_r='eu us jp hipaa' ;;
     *)
       case "$2" in
         '--profile') __llmobs_r='@profiles' ;;
@@ -367,6 +401,9 @@ __llmobs_arg() {
     'labels remove|1') __llmobs_r='@any' ;;
     'tokens count|0') __llmobs_r='@any' ;;
     'traces get|0') __llmobs_r='@any' ;;
+    'export blob|0') __llmobs_r='@any' ;;
+    'export integration|0') __llmobs_r='@any' ;;
+    'export integration|1') __llmobs_r='@any' ;;
     'api|0') __llmobs_r='@any' ;;
     'api|1') __llmobs_r='@any' ;;
     'completion|0') __llmobs_r='bash zsh fish' ;;

@@ -88,6 +88,15 @@ const observations = defineGroup({
   verbs: async () => (await import('./observations/index.js')).VERBS,
 });
 
+const exportGroup = defineGroup({
+  name: 'export',
+  summary: 'keep a folder up to date with the project\'s observations, in the layout of Langfuse\'s blob-storage export',
+  examples: [
+    'llmobs export blob ./lake --from 7d --interval daily',
+  ],
+  verbs: async () => (await import('./export/index.js')).VERBS,
+});
+
 const cost = defineGroup({
   name: 'cost',
   summary: 'what the project spent (from the Metrics API), and what past generations cost under other prices',
@@ -107,6 +116,7 @@ export const COMMANDS: readonly Definition[] = [
   estimate,
   traces,
   observations,
+  exportGroup,
   cost,
   health,
   projects,

@@ -1,9 +1,11 @@
 // llmobs server: a local Langfuse-compatible API server; with --profile NAME it also saves a profile
 // for it and makes it active.
 import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
 import type { RunningServer } from '../server/index.js';
 import type { LocalProfile } from '../server/local-profile.js';
 import { defineCommand } from './define.js';
+import { BLOB_FLAGS } from './export/blob-flags.js';
 
 export default defineCommand({
   name: 'server',
@@ -21,6 +23,8 @@ export default defineCommand({
     },
     { flags: '--ui-port <port>', help: 'port of the web UI (0 picks a free port); open the URL printed at start', default: '0' },
     { flags: '--no-ui', help: 'serve the API only, no web UI' },
+    { flags: '--blob-export <dest>', help: 'export the project on a schedule to a folder or s3://BUCKET/PREFIX/, as export blob does (its options below)' },
+    ...BLOB_FLAGS,
   ],
   examples: [
     'llmobs server',
@@ -32,8 +36,17 @@ export default defineCommand({
     'llmobs server --write-mode dual',
     '# The web UI on a fixed port (open the printed URL: it logs the browser in once)',
     'llmobs server --ui-port 3001',
+    '# Keep a folder in step with the project, hourly, in Langfuse\'s blob export layout',
+    'llmobs server --blob-export ./lake --interval hourly',
   ],
   async run(ctx, { opts: raw }) {
+    const { blobExport, format, gzip, interval, from, fields, tables, endpoint, region, forcePathStyle, ...serverFlags } = raw as Record<string, unknown>;
+    const blobGiven = { format, gzip, interval, from, fields, tables, endpoint, region, forcePathStyle };
+    if (blobExport === undefined && Object.entries(blobGiven).some(([key, value]) => value !== undefined && !(key === 'gzip' && value === true) && !(key === 'forcePathStyle' && value === false))) {
+      throw new UsageError('--format, --interval, --from, --fields, --tables, --endpoint, --region, --force-path-style and --no-gzip go with --blob-export DEST');
+    }
+    // Checked before the server starts: a wrong option stops it with nothing listening.
+    const blob = blobExport === undefined ? undefined : await (await import('./export/blob-setup.js')).blobSetup(ctx, blobGiven, blobExport);
     const [{ z }, { parseOptions }, local, { WRITE_MODES }] = await Promise.all([import('zod'), import('./options.js'), import('../server/local-profile.js'), import('../api/write-mode.js')]);
     const opts = parseOptions(
       z.object({
@@ -46,7 +59,7 @@ export default defineCommand({
         uiPort: z.coerce.number({ message: 'must be a number' }).int().min(0).max(65535),
         ui: z.boolean().default(true),
       }),
-      raw,
+      serverFlags,
     );
     // `llmobs server --profile NAME` saves a profile for this server and makes it active.
     const save = ctx.globals.profile;
@@ -73,7 +86,16 @@ export default defineCommand({
     const url = local.clientUrl(server.url);
     const profile = local.settleProfile(store, save, url, server.keys);
     printStarted(ctx, server, url, profile, local.otherAddresses(server.url, server.host));
+    let schedule;
+    try {
+      schedule = await (await import('./server/blob-schedule.js')).startBlobSchedule(ctx, server, blob);
+    } catch (error) {
+      await server.close();
+      throw error;
+    }
     await stopped;
+    // The export reads the server: it ends its page first, and its window stays without a manifest.
+    await schedule.stop();
     await server.close();
     ctx.out.info('server stopped');
   },
@@ -90,6 +112,8 @@ function printStarted(ctx: Context, server: RunningServer, url: string, profile:
       project: server.project,
       publicKey: keys.publicKey,
       secretKey: keys.secretKey,
+      organizationPublicKey: server.organizationKeys.publicKey,
+      organizationSecretKey: server.organizationKeys.secretKey,
       dataDir: server.dataDir ?? null,
       created: server.created,
       writeMode: server.writeMode,
@@ -108,6 +132,7 @@ function printStarted(ctx: Context, server: RunningServer, url: string, profile:
     ['  Project', `${server.project.name} (${server.project.id})`],
     ['  Public key', keys.publicKey],
     ['  Secret key', keys.secretKey],
+    ['  Organization key', `${server.organizationKeys.publicKey} / ${server.organizationKeys.secretKey}  (blob storage integration routes)`],
     ['  Data', server.dataDir ? `${server.dataDir}${server.created ? ' (new)' : ''}` : 'in memory, gone on exit (--ephemeral)'],
   ]);
   ctx.out.line();

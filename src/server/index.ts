@@ -12,6 +12,7 @@ import { DEFAULT_WRITE_MODE, isWriteMode, WRITE_MODES, type WriteMode } from '..
 import { UsageError } from '../errors.js';
 import { experimentRoutes } from './handlers/experiments.js';
 import { API_VERSION, healthRoutes } from './handlers/health.js';
+import { integrationRoutes } from './handlers/integrations.js';
 import { metricsRoutes } from './handlers/metrics.js';
 import { metricsDailyRoutes } from './handlers/metrics-daily.js';
 import { metricsV1Routes } from './handlers/metrics-v1.js';
@@ -27,6 +28,7 @@ import { ingestRoutes } from './ingest/routes.js';
 import { BodyBudget, DEFAULT_BODY_BUDGET_BYTES } from './http/body.js';
 import { handleRequest } from './http/pipeline.js';
 import type { HandlerContext, Route } from './http/router.js';
+import type { BlobIntegrationRecord } from './store/integrations.js';
 import { Store } from './store/index.js';
 
 export const ROUTES: Route[] = [
@@ -41,6 +43,7 @@ export const ROUTES: Route[] = [
   ...metricsDailyRoutes,
   ...scoreRoutes,
   ...experimentRoutes,
+  ...integrationRoutes,
   ...ingestRoutes,
   ...removedRoutes,
   ...traceReadConfigRoutes,
@@ -98,7 +101,13 @@ export interface RunningServer {
   host: string;
   port: number;
   keys: { publicKey: string; secretKey: string };
+  /** The organization's key: the blob-storage integration routes take only this one. */
+  organizationKeys: { publicKey: string; secretKey: string };
   project: { id: string; name: string };
+  /** The project's blob-storage integration and its store secret, as the export that runs it needs them. */
+  blobIntegration(): { record: BlobIntegrationRecord; secret: string | null } | undefined;
+  /** Records a run of the integration's export (sync times, error, running since). */
+  updateBlobIntegration(change: Partial<Pick<BlobIntegrationRecord, 'lastSyncAt' | 'nextSyncAt' | 'lastError' | 'lastErrorAt' | 'runStartedAt'>>): void;
   dataDir: string | undefined;
   /** True when this start created the project and its keys. */
   created: boolean;
@@ -169,6 +178,18 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     host,
     port,
     keys: { publicKey: key.publicKey, secretKey: key.secretKey },
+    organizationKeys: { publicKey: store.organizationKeys[0]!.publicKey, secretKey: store.organizationKeys[0]!.secretKey },
+    blobIntegration: () =>
+      store.read((tx) => {
+        const record = tx.integrations.get(store.project.id);
+        return record && { record, secret: tx.integrations.secret(store.project.id) };
+      }),
+    updateBlobIntegration: (change) =>
+      store.write((tx) => {
+        const record = tx.integrations.get(store.project.id);
+        // Deleted while the export ran: nothing to record.
+        if (record) tx.integrations.put({ ...record, ...change }, undefined);
+      }),
     project: { id: store.project.id, name: store.project.name },
     dataDir: store.dataDir,
     created,

@@ -4,7 +4,7 @@
 // have their own tests; examples that cannot run here (Langfuse Cloud, the build itself) are listed
 // below with the reason. A test checks that every block is in that list, so a new example is run
 // or deliberately left out.
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -45,6 +45,7 @@ const COVERAGE: Array<{ section: string; first: string; run: string }> = [
   { section: 'Gate CI on spend', first: '', run: 'here' },
   { section: 'Count tokens and estimate costs', first: '', run: 'here' },
   { section: 'Read traces and export observations', first: '', run: 'here' },
+  { section: 'Export to blob storage', first: '', run: 'here' },
   { section: 'Record traces locally', first: 'llmobs server --port 3000', run: 'here, with --port 0: a test cannot count on port 3000 being free' },
   { section: 'Record traces locally', first: 'export LANGFUSE_BASE_URL=', run: 'here, with the address and keys the server printed in place of the placeholders' },
   { section: 'Record traces locally', first: 'llmobs traces list', run: 'here' },
@@ -223,6 +224,18 @@ describe('README shell examples', () => {
     const ids = readFileSync(join(cwd, 'may.jsonl'), 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l).id as string);
     expect(new Set(ids).size).toBe(1_200);
     expect(ids).toHaveLength(1_200);
+  });
+
+  it('Export to blob storage: a first run writes windows and manifests, a second only what is new', { timeout: 120_000 }, async () => {
+    const cwd = join(root, 'blob');
+    const [first, second] = example('Export to blob storage', '').trimEnd().split('\n');
+    await runs(first!, cwd);
+    const project = readdirSync(join(cwd, 'lake')).find((name) => !name.includes('llmobs'))!;
+    const manifests = readdirSync(join(cwd, 'lake', project, 'manifests'));
+    expect(manifests.length).toBeGreaterThan(20);
+    const again = await runs(second!, cwd);
+    expect(again.stderr).toContain('Up to date');
+    expect(readdirSync(join(cwd, 'lake', project, 'manifests'))).toEqual(manifests);
   });
 
   it('Record traces locally: the server, the variables it prints, and reading back', { timeout: 60_000 }, async () => {

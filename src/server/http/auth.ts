@@ -1,6 +1,7 @@
 // API key checks as the service's ApiAuthService does them (web/src/features/public-api/server/
 // apiAuth.ts), texts included:
-// - `Basic base64(publicKey:secretKey)`: project access. The secret key authenticates; a public
+// - `Basic base64(publicKey:secretKey)`: project access, or organization access with the
+//   organization's key (only the organization routes take it). The secret key authenticates; a public
 //   key that does not match it is tolerated.
 // - `Bearer <publicKey>`: the limited "scores" access, which only score routes accept.
 // - `Bearer <secretKey>` is refused (401) unless the server runs with the specification's Bearer
@@ -8,7 +9,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { ApiKeyRecord } from '../records.js';
 
-export type AccessLevel = 'project' | 'scores';
+export type AccessLevel = 'project' | 'scores' | 'organization';
 
 export type AuthCheck = { ok: true; key: ApiKeyRecord; accessLevel: AccessLevel } | { ok: false; error: string };
 
@@ -20,7 +21,7 @@ export interface AuthOptions {
 const HOST_HINT = ". Confirm that you've configured the correct host.";
 
 /** `verifyAuthHeaderAndReturnScope`: which key and access level a header grants, or why none. */
-export function verifyAuthHeader(header: string | undefined, keys: readonly ApiKeyRecord[], options: AuthOptions = {}): AuthCheck {
+export function verifyAuthHeader(header: string | undefined, keys: readonly ApiKeyRecord[], options: AuthOptions = {}, organizationKeys: readonly ApiKeyRecord[] = []): AuthCheck {
   if (!header) return { ok: false, error: 'No authorization header' };
   const fail = (reason: string): AuthCheck => ({ ok: false, error: reason + HOST_HINT });
   if (header.startsWith('Basic ')) {
@@ -35,7 +36,9 @@ export function verifyAuthHeader(header: string | undefined, keys: readonly ApiK
     const [username, password] = decoded.split(':');
     if (!username || !password) return fail('Invalid authorization header');
     const key = keys.find((candidate) => same(candidate.secretKey, password));
-    return key ? { ok: true, key, accessLevel: 'project' } : fail('Invalid credentials');
+    if (key) return { ok: true, key, accessLevel: 'project' };
+    const organization = organizationKeys.find((candidate) => same(candidate.secretKey, password));
+    return organization ? { ok: true, key: organization, accessLevel: 'organization' } : fail('Invalid credentials');
   }
   if (header.startsWith('Bearer ')) {
     const token = header.replace('Bearer ', '');

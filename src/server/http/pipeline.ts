@@ -8,7 +8,7 @@ import { VERSION } from '../../version.js';
 import { type AuthOptions, verifyAuthHeader } from './auth.js';
 import { BodyBudget, drainBody, formatSize, parseSize, readBody } from './body.js';
 import { corsHeaders, preflightHeaders } from './cors.js';
-import { HttpError, methodNotAllowed, removedInEventsOnly } from './errors.js';
+import { baseError, HttpError, methodNotAllowed, removedInEventsOnly } from './errors.js';
 import { isSliced, writeSliced } from './json-stream.js';
 import { DeferredReply, type HandlerContext, matchRoute, type Route, type ServerReply, type ServerRequest } from './router.js';
 
@@ -87,10 +87,18 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, r
 }
 
 function authenticate(request: ServerRequest, route: Route, context: HandlerContext, options: PipelineOptions): void {
-  const check = verifyAuthHeader(request.headers.authorization, context.store.apiKeys, options);
+  const check = verifyAuthHeader(request.headers.authorization, context.store.apiKeys, options, context.store.organizationKeys);
+  if (route.auth === 'organization') {
+    if (!check.ok) throw baseError(401, 'UnauthorizedError', check.error);
+    if (check.accessLevel !== 'organization') throw baseError(403, 'ForbiddenError', 'Organization-scoped API key required for this operation.');
+    request.key = check.key;
+    request.accessLevel = check.accessLevel;
+    return;
+  }
   const prompts = route.auth === 'prompts';
   if (!check.ok) throw new HttpError(401, prompts ? { message: check.error, error: 'UnauthorizedError' } : { message: check.error });
-  if (check.accessLevel === 'scores' && !route.allowScoresKey) {
+  // The projects route answers an organization key itself, as Langfuse's does.
+  if ((check.accessLevel === 'scores' && !route.allowScoresKey) || (check.accessLevel === 'organization' && route.auth !== 'projects')) {
     throw new HttpError(
       403,
       prompts

@@ -72,8 +72,10 @@ export type Handler = (request: ServerRequest, tx: Tx, context: HandlerContext) 
  * - "project": `createAuthedProjectAPIRoute`, `{message}` with 401 or 403;
  * - "prompts": the prompt routes' own check, `{message, error}` (UnauthorizedError, ForbiddenError);
  * - "projects": `{message}` with 401; the handler answers the 403s itself.
+ * - "organization": the organization routes (blob-storage integrations): the organization's key
+ *   only, `{message, error}` (UnauthorizedError 401, ForbiddenError 403).
  */
-export type AuthFlavor = 'project' | 'prompts' | 'projects';
+export type AuthFlavor = 'project' | 'prompts' | 'projects' | 'organization';
 
 export interface Route {
   /** Matched against the raw path; capture groups become `params` (decoded). */

@@ -73,7 +73,8 @@ function write(tx: Tx, writes: IngestWrites, now: Date): void {
 }
 
 export function authOf(request: ServerRequest, context: HandlerContext): IngestAuth {
-  return { projectId: context.store.project.id, accessLevel: request.accessLevel ?? 'project' };
+  // An organization key never reaches here: the pipeline refuses it on every project route.
+  return { projectId: context.store.project.id, accessLevel: request.accessLevel === 'scores' ? 'scores' : 'project' };
 }
 
 /**

@@ -154,6 +154,22 @@ export const MIGRATIONS: readonly Migration[] = [
     for (const pair of hashes) update.run(pair);
     db.exec('CREATE INDEX observations_by_time ON observations (start_time DESC, trace_hash DESC, id DESC)');
   },
+  // 5: the organization's key (the blob-storage integration routes take only that one) and the
+  // project's blob-storage integration: its settings and state as one JSON record, the store's
+  // secret apart so no answer can carry it.
+  `
+  CREATE TABLE organization_keys (
+    id TEXT PRIMARY KEY,
+    public_key TEXT NOT NULL UNIQUE,
+    secret_key TEXT NOT NULL UNIQUE,
+    created_at TEXT NOT NULL
+  );
+  CREATE TABLE blob_storage_integrations (
+    project_id TEXT PRIMARY KEY,
+    record TEXT NOT NULL,
+    secret_access_key TEXT
+  );
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

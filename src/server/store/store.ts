@@ -74,6 +74,8 @@ export class Store {
   readonly project: ProjectRecord;
   /** The project's keys; they never change while the server runs. */
   readonly apiKeys: readonly ApiKeyRecord[];
+  /** The organization's key (the integration routes take only that one); made on first open. */
+  readonly organizationKeys: readonly ApiKeyRecord[];
   private readonly tx: Tx;
   private closed = false;
   /** The read thread once started; null where there is none (see read-thread.ts). */
@@ -87,6 +89,11 @@ export class Store {
     this.tx = new Tx(new Statements(db));
     this.project = this.tx.project.get()!;
     this.apiKeys = this.tx.project.apiKeys();
+    // A database made before there were organization keys gets one now.
+    if (this.tx.integrations.organizationKeys().length === 0) {
+      inTransaction(db, 'IMMEDIATE', () => this.tx.integrations.addOrganizationKey({ id: randomUUID(), publicKey: `pk-lf-${randomUUID()}`, secretKey: `sk-lf-${randomUUID()}`, createdAt: new Date().toISOString() }));
+    }
+    this.organizationKeys = this.tx.integrations.organizationKeys();
   }
 
   static open(options: StoreOptions): OpenedStore {

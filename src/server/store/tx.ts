@@ -3,6 +3,7 @@
 import type { ApiKeyRecord, ProjectRecord } from '../records.js';
 import { DailyMetricsStore } from './daily-metrics.js';
 import { EventStore } from './events.js';
+import { IntegrationStore } from './integrations.js';
 import { MetricsV1Store } from './metrics-v1.js';
 import { ModelStore } from './models.js';
 import { ObservationStore } from './observations.js';
@@ -41,6 +42,7 @@ export class Tx {
   readonly observations: ObservationStore;
   readonly scores: ScoreStore;
   readonly events: EventStore;
+  readonly integrations: IntegrationStore;
   readonly metricsV1: MetricsV1Store;
   readonly dailyMetrics: DailyMetricsStore;
 
@@ -52,6 +54,7 @@ export class Tx {
     this.observations = new ObservationStore(sql);
     this.scores = new ScoreStore(sql);
     this.events = new EventStore(sql);
+    this.integrations = new IntegrationStore(sql);
     this.metricsV1 = new MetricsV1Store(sql);
     this.dailyMetrics = new DailyMetricsStore(sql);
   }

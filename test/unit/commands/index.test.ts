@@ -24,6 +24,8 @@ const NOT_RUN: Array<[RegExp, string]> = [
   [/^llmobs server\b/, 'runs until stopped'],
   [/https:\/\/[a-z.]*cloud\.langfuse\.com/, 'reaches Langfuse Cloud'],
   [/^llmobs observations export .*--resume/, 'continues an export that failed or was stopped (test/e2e/export.test.ts stops one)'],
+  [/^llmobs export blob (s3|az):\/\//, 'writes to a cloud bucket (test/e2e/export-blob-s3.test.ts and export-blob-azure.test.ts run s3rver and Azurite)'],
+  [/\bllmobs export integration\b/, 'takes an organization key for a project id (test/e2e/blob-integration.test.ts runs each against llmobs server)'],
 ];
 
 /** Shell variables the examples use. */

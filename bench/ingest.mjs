@@ -1,114 +1,71 @@
 #!/usr/bin/env node
-// Ingestion throughput of `llmobs server`: POST /api/public/ingestion with batches of 100
-// generations (plus their trace), at concurrency 1 and 20, over loopback HTTP with keep-alive.
-//   node bench/ingest.mjs [--requests 200] [--ephemeral] [--only provided,tokenize] [--compare DIST[=LABEL]]
-// --compare DIST also runs the server of another build (its dist/ directory, e.g. a copy of an
-// earlier commit's) in the same run, its rows interleaved with this build's: before/after figures
-// from one run rather than from runs at different loads.
+// Ingestion throughput of `llmobs server` against the floor (bench/floor-server.mjs, a bare
+// node:http server that stores each event as one SQLite row): POST /api/public/ingestion with
+// batches of 100 generations (plus their trace), at concurrency 1 and 20, over loopback HTTP with
+// keep-alive; then the bytes each keeps on disk per generation.
+//   node bench/ingest.mjs [--requests 200] [--rounds 3] [--ephemeral] [--only provided,tokenize]
+//                         [--compare DIST[=LABEL]]
+//   node bench/ingest.mjs --only disk [--generations 1000000]
 // Two payloads: generations with usage provided (matched and priced, nothing to count) and
-// generations without usage (their chat input and text output are tokenized). The server runs in
-// its own process (as `llmobs server` does), the load generator in this one. In the same run,
-// for scale: a bare node:http server that parses each body and answers a 207 without storing
-// anything (the floor of what any local mock costs), and the ingestion pipeline called in-process
-// without HTTP or SQLite.
-import { spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { createServer } from 'node:http';
+// generations without usage (their chat input and text output are tokenized first). Both servers
+// get the same bodies, one after the other within each round; each row is the median over the
+// rounds of the rate and of the round's own ratio to the floor (paired, so that the load of the
+// moment hits both alike). Server CPU: generations per CPU-second of the server process, steadier
+// than the wall rate on a busy machine. The floor neither validates, merges, matches, tokenizes
+// nor prices: the same for both payloads. `--compare DIST` adds another build's server (its dist/,
+// inside a checkout so that it finds node_modules) in the same rounds.
+// `--only disk` sends N generations (provided usage, 4 requests at a time) to both servers on
+// disk, stops them (checkpointing the WAL) and compares their data directories.
+// BENCH_CPU_PROF=DIR writes a CPU profile of llmobs server.
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
+import { batchBody } from './ingest-body.mjs';
+import { dirBytes, loadAverage, spawnFloor, spawnLlmobs } from './servers.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : fallback;
-};
-const requests = Number(arg('requests', '200'));
-const ephemeral = process.argv.includes('--ephemeral');
-const only = arg('only', 'provided,tokenize').split(',');
-// --compare DIST[=LABEL]
-const [compareDir, compareLabel = 'compare'] = (arg('compare', '') ?? '').split('=');
-const compare = compareDir ? resolve(compareDir) : undefined;
+const root = join(import.meta.dirname, '..');
+const { values: args } = parseArgs({
+  options: {
+    requests: { type: 'string', default: '200' },
+    rounds: { type: 'string', default: '3' },
+    ephemeral: { type: 'boolean', default: false },
+    only: { type: 'string', default: 'provided,tokenize' },
+    compare: { type: 'string' },
+    generations: { type: 'string', default: '1000000' },
+  },
+});
+const requests = Number(args.requests);
+const rounds = Number(args.rounds);
+const only = args.only.split(',');
+const [compareDir, compareLabel = 'compare'] = (args.compare ?? '').split('=');
 
 const { processBatch } = await import(join(root, 'dist', 'ingest.mjs'));
 const { engineCounter } = await import(join(root, 'dist', 'tokenizer.mjs'));
 const { builtInDefinitions } = await import(join(root, 'dist', 'catalogue.mjs'));
 
-const MODELS = ['gpt-4o', 'gpt-4o-mini', 'claude-sonnet-4-5', 'gemini-2.5-pro', 'gpt-4.1', 'my-unknown-model'];
-const QUESTIONS = [
-  'What is the boiling point of water at sea level, in Celsius and Fahrenheit?',
-  'Summarise the plot of Hamlet in two sentences for a ten-year-old.',
-  'Write a haiku about continuous integration pipelines that fail on Fridays.',
-  'Translate "the invoice is overdue" into French, German and Japanese.',
-];
-
-let sequence = 0;
-/** One request body: a trace and 100 generations under it. */
-function batchBody(kind) {
-  const run = sequence++;
-  const now = new Date().toISOString();
-  // Random UUIDs for every id, as the SDKs send (sequential ids would insert into the id indexes
-  // at one end only, which flatters a B-tree store).
-  const traceId = randomUUID();
-  const batch = [{ id: randomUUID(), type: 'trace-create', timestamp: now, body: { id: traceId, name: 'bench', userId: `user-${run % 17}` } }];
-  for (let i = 0; i < 100; i++) {
-    const body = {
-      id: randomUUID(),
-      traceId,
-      name: 'llm-call',
-      model: MODELS[i % MODELS.length],
-      startTime: now,
-      endTime: now,
-      input: [
-        { role: 'system', content: 'You are a concise assistant.' },
-        { role: 'user', content: `${QUESTIONS[i % QUESTIONS.length]} (${run}-${i})` },
-      ],
-      output: 'Here is a short answer that a model might give, with a number or two: 100 °C, 212 °F.',
-      modelParameters: { temperature: 0.2, max_tokens: 256 },
-      metadata: { request: `${run}-${i}` },
-    };
-    if (kind === 'provided') body.usageDetails = { input: 200 + i, output: 40 + (i % 7), input_cached_tokens: i % 3 };
-    batch.push({ id: randomUUID(), type: 'generation-create', timestamp: now, body });
-  }
-  return JSON.stringify({ batch });
-}
-
-async function drive(url, auth, bodies, concurrency) {
+async function drive(server, bodies, concurrency) {
   const agent = new Agent({ connections: concurrency, pipelining: 1, keepAliveTimeout: 10_000 });
   let next = 0;
   let failures = 0;
+  const cpuBefore = (await server.stats()).cpu;
   const started = performance.now();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (next < bodies.length) {
         const body = bodies[next++];
-        const response = await request(`${url}/api/public/ingestion`, { method: 'POST', dispatcher: agent, headers: { authorization: auth, 'content-type': 'application/json' }, body });
+        const response = await request(`${server.url}/api/public/ingestion`, { method: 'POST', dispatcher: agent, headers: { authorization: server.auth, 'content-type': 'application/json' }, body });
         const answer = await response.body.json();
         if (response.statusCode !== 207 || answer.errors?.length || answer.successes?.length !== 101) failures++;
       }
     }),
   );
   const seconds = (performance.now() - started) / 1000;
+  const cpu = (await server.stats()).cpu - cpuBefore;
   await agent.close();
-  return { rate: (bodies.length * 100) / seconds, failures };
-}
-
-/** A mock that parses the body and answers 207 for each event, storing nothing. */
-function bareServer() {
-  const server = createServer((req, res) => {
-    const chunks = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => {
-      const { batch } = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      const text = JSON.stringify({ successes: batch.map((e) => ({ id: e.id, status: 201 })), errors: [] });
-      res.writeHead(207, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-      res.end(text);
-    });
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+  server.generations = (server.generations ?? 0) + bodies.length * 100;
+  return { rate: (bodies.length * 100) / seconds, perCpu: (bodies.length * 100) / cpu, failures };
 }
 
 function inProcess(bodies) {
@@ -120,99 +77,78 @@ function inProcess(bodies) {
   return (bodies.length * 100) / ((performance.now() - started) / 1000);
 }
 
-const fmt = (n) => Math.round(n).toLocaleString('en-US').padStart(9);
-const dataDirs = [];
-/**
- * Starts the server of a build (its dist/server.mjs) in its own process, in dual write mode: the
- * default (events_only) refuses the batch route's generations. Builds before write modes ignore it.
- */
-async function spawnServer(serverModule) {
-  const dataDir = ephemeral ? undefined : mkdtempSync(join(tmpdir(), 'llmobs-bench-ingest-'));
-  if (dataDir) dataDirs.push(dataDir);
-  const child = spawn(
-    process.execPath,
-    [
-      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : []),
-      '--input-type=module',
-      '-e',
-      `const { startServer } = await import(${JSON.stringify(serverModule)});
-       const s = await startServer({ port: 0, ephemeral: ${ephemeral}, dataDir: ${JSON.stringify(dataDir)}, writeMode: 'dual' });
-       console.log(JSON.stringify({ url: s.url, keys: s.keys }));
-       process.on('message', () => process.send(process.cpuUsage()));
-       process.on('SIGTERM', async () => { await s.close(); process.exit(0); });`,
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] },
-  );
-  const info = await new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      if (out.includes('\n')) resolve(JSON.parse(out.split('\n')[0]));
-    });
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
-  });
-  return {
-    child,
-    dataDir,
-    generations: 0,
-    url: info.url,
-    auth: `Basic ${Buffer.from(`${info.keys.publicKey}:${info.keys.secretKey}`).toString('base64')}`,
-    /** CPU seconds the server process has used so far (user + system). */
-    cpu: () =>
-      new Promise((resolve) => {
-        child.once('message', (usage) => resolve((usage.user + usage.system) / 1e6));
-        child.send('cpu');
-      }),
-  };
-}
-const servers = [{ label: 'this build', ...(await spawnServer(join(root, 'dist', 'server.mjs'))) }];
-if (compare) {
-  try {
-    servers.push({ label: compareLabel, ...(await spawnServer(join(compare, 'server.mjs'))) });
-  } catch (error) {
-    servers[0].child.kill('SIGTERM');
-    throw error;
-  }
-}
-const bare = await bareServer();
-const bareUrl = `http://127.0.0.1:${bare.address().port}`;
+const fmt = (n) => Math.round(n).toLocaleString('en-US');
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const work = mkdtempSync(join(tmpdir(), 'llmobs-bench-ingest-'));
+const dataDir = (name) => (args.ephemeral && name !== 'floor' ? undefined : join(work, name));
 
-console.log(`${requests} requests of 100 generations per row; server data ${ephemeral ? 'in memory' : 'on disk (WAL)'}; Node ${process.version}${compare ? `; compare: ${compare}` : ''}`);
-console.log('payload    concurrency  server        llmobs server (gen/s)   server CPU (gen per CPU-s)   bare 207 mock (gen/s)   pipeline in-process (gen/s)');
-try {
-  for (const kind of only) {
-    // Warm up: rank tables, JIT, SQLite pages.
-    for (const server of servers) {
-      await drive(server.url, server.auth, Array.from({ length: 20 }, () => batchBody(kind)), 4);
-      server.generations += 20 * 100;
-    }
-    for (const concurrency of [1, 20]) {
-      for (const server of servers) {
-        const bodies = Array.from({ length: requests }, () => batchBody(kind));
-        const cpuBefore = await server.cpu();
-        const ours = await drive(server.url, server.auth, bodies, concurrency);
-        server.generations += bodies.length * 100;
-        const perCpuSecond = (bodies.length * 100) / ((await server.cpu()) - cpuBefore);
-        const first = server === servers[0];
-        const mock = first ? fmt((await drive(bareUrl, servers[0].auth, bodies, concurrency)).rate) : '        -';
-        const pipeline = first && concurrency === 1 ? fmt(inProcess(Array.from({ length: requests }, () => batchBody(kind)))) : '        -';
-        console.log(
-          `${kind.padEnd(10)} ${String(concurrency).padStart(11)}  ${server.label.padEnd(12)}  ${fmt(ours.rate)}${ours.failures ? ` (${ours.failures} failed)` : ''}               ${fmt(perCpuSecond)}                    ${mock}               ${pipeline}`,
-        );
+async function throughput() {
+  const servers = [{ label: 'llmobs server', ...(await spawnLlmobs({ dataDir: dataDir('llmobs') })) }, { label: 'floor', floor: true, ...(await spawnFloor({ dataDir: dataDir('floor') })) }];
+  if (compareDir) servers.push({ label: compareLabel, ...(await spawnLlmobs({ dataDir: dataDir('compare'), dist: resolve(compareDir) })) });
+  console.log(`${requests} requests of 100 generations per row, ${rounds} rounds; llmobs data ${args.ephemeral ? 'in memory' : 'on disk (WAL)'}; Node ${process.version}; load average ${loadAverage()}`);
+  console.log('payload    concurrency  server          gen/s (median)   gen per CPU-s   ratio to the floor (paired median)   pipeline in-process');
+  try {
+    for (const kind of only) {
+      for (const server of servers) await drive(server, Array.from({ length: 20 }, () => batchBody(kind)), 4); // warm-up
+      for (const concurrency of [1, 20]) {
+        const results = new Map(servers.map((s) => [s, []]));
+        for (let round = 0; round < rounds; round++) {
+          const bodies = Array.from({ length: requests }, () => batchBody(kind));
+          for (const server of servers) results.get(server).push(await drive(server, bodies, concurrency));
+        }
+        const floor = results.get(servers[1]);
+        const pipeline = concurrency === 1 ? fmt(inProcess(Array.from({ length: requests }, () => batchBody(kind)))) : '';
+        for (const server of servers) {
+          const mine = results.get(server);
+          const failures = mine.reduce((n, r) => n + r.failures, 0);
+          const ratio = server.floor ? '' : `${median(mine.map((r, i) => r.rate / floor[i].rate)).toFixed(2)}× (CPU ${median(mine.map((r, i) => r.perCpu / floor[i].perCpu)).toFixed(2)}×)`;
+          console.log(
+            `${kind.padEnd(10)} ${String(concurrency).padStart(11)}  ${server.label.padEnd(14)}  ${fmt(median(mine.map((r) => r.rate))).padStart(14)}   ${fmt(median(mine.map((r) => r.perCpu))).padStart(13)}   ${ratio.padEnd(36)} ${server === servers[0] ? pipeline : ''}${failures ? ` (${failures} failed)` : ''}`,
+          );
+        }
       }
     }
+  } finally {
+    for (const server of servers) await server.stop();
   }
+  console.log(`load average after: ${loadAverage()}`);
+  for (const server of servers) {
+    if (!server.dataDir && server.label !== 'floor' && args.ephemeral) continue;
+    const dir = server.floor ? dataDir('floor') : dataDir(server.label === 'llmobs server' ? 'llmobs' : 'compare');
+    if (!dir) continue;
+    const bytes = dirBytes(dir);
+    console.log(`${server.label}: data directory ${(bytes / 1e6).toFixed(1)} MB after ${fmt(server.generations)} generations (${Math.round(bytes / server.generations)} bytes each)`);
+  }
+}
+
+async function disk() {
+  const total = Number(args.generations);
+  const perRequest = 100;
+  console.log(`${fmt(total)} generations (provided usage) to each server, 4 requests at a time; load average ${loadAverage()}`);
+  const results = [];
+  for (const [label, spawnIt, dir] of [
+    ['llmobs server', spawnLlmobs, join(work, 'llmobs')],
+    ['floor', spawnFloor, join(work, 'floor')],
+  ]) {
+    const server = await spawnIt({ dataDir: dir });
+    const started = performance.now();
+    for (let sent = 0; sent < total; sent += perRequest * 100) {
+      const bodies = Array.from({ length: Math.min(100, Math.ceil((total - sent) / perRequest)) }, () => batchBody('provided'));
+      await drive(server, bodies, 4);
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const generations = server.generations;
+    await server.stop();
+    const bytes = dirBytes(dir);
+    results.push({ label, bytes, generations, seconds });
+    console.log(`${label.padEnd(14)} ${fmt(generations)} generations in ${seconds.toFixed(0)} s; data directory ${(bytes / 1e6).toFixed(1)} MB, ${Math.round(bytes / generations)} bytes per generation (${((bytes / generations) * 1e6 / 1e9).toFixed(2)} GB per million)`);
+  }
+  console.log(`ratio: ${(results[0].bytes / results[0].generations / (results[1].bytes / results[1].generations)).toFixed(2)}× the floor's bytes per generation; load average ${loadAverage()}`);
+}
+
+try {
+  if (only.includes('disk')) await disk();
+  else await throughput();
 } finally {
-  for (const server of servers) {
-    server.child.kill('SIGTERM');
-    await new Promise((resolve) => server.child.on('exit', resolve));
-  }
-  bare.close();
-  // A stopped server has checkpointed its WAL into the database file: the directory is the data.
-  for (const server of servers) {
-    if (!server.dataDir) continue;
-    const bytes = readdirSync(server.dataDir).reduce((sum, name) => sum + statSync(join(server.dataDir, name)).size, 0);
-    console.log(`${server.label}: data directory ${(bytes / 1e6).toFixed(1)} MB after ${server.generations.toLocaleString('en-US')} generations (${Math.round(bytes / server.generations)} bytes each)`);
-  }
-  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+  rmSync(work, { recursive: true, force: true });
 }

@@ -32,8 +32,11 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 export const ENTRIES = {
   cli: 'src/cli.ts',
   server: 'src/server/index.ts',
+  // The server's read thread, started as a file of its own (src/server/store/read-thread.ts).
+  'read-worker': 'src/server/store/read-worker.ts',
   store: 'src/server/store/index.ts',
   ingest: 'src/server/ingest/batch.ts',
+  'ingest-routes': 'src/server/ingest/routes.ts',
   tokenizer: 'src/tokenizer/index.ts',
   catalogue: 'src/data/catalogue.ts',
   pattern: 'src/core/models/pattern.ts',

@@ -50,6 +50,41 @@ export function aggregate(values: ReadonlyArray<number | string | null>, aggrega
   }
 }
 
+/** What a store that aggregates by itself knows of a group's non-null values. */
+export interface ValueSummary {
+  count?: number;
+  distinct?: number;
+  sum?: number | null;
+  min?: number | null;
+  max?: number | null;
+}
+
+/**
+ * `aggregate` for count, uniq, sum, avg, min and max from a summary of the values rather than
+ * the values: the same types and empty values.
+ */
+export function aggregateSummary(aggregation: Aggregation, integer: boolean, summary: ValueSummary): unknown {
+  const count = summary.count ?? 0;
+  const int64 = (n: number) => String(Math.round(n));
+  const numeric = (value: number | null | undefined) => (count === 0 || value === null || value === undefined ? (integer ? '0' : null) : integer ? int64(value) : value);
+  switch (aggregation) {
+    case 'count':
+      return String(count);
+    case 'uniq':
+      return String(summary.distinct ?? 0);
+    case 'sum':
+      return numeric(summary.sum);
+    case 'min':
+      return numeric(summary.min);
+    case 'max':
+      return numeric(summary.max);
+    case 'avg':
+      return count && summary.sum !== null && summary.sum !== undefined ? summary.sum / count : null;
+    default:
+      throw new Error(`aggregateSummary: ${aggregation} needs the values`);
+  }
+}
+
 /** A metric's value in a time bucket without rows (the service's WITH FILL default). */
 export function emptyAggregate(aggregation: Aggregation, integer: boolean): unknown {
   if (aggregation === 'histogram') return [];

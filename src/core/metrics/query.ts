@@ -45,11 +45,17 @@ const expected = (types: readonly string[]) => (types.length === 1 ? `'${types[0
 
 const FILTER_TYPES = { string: ['string', 'stringOptions'], 'string[]': ['arrayOptions'], arrayString: ['arrayOptions'], number: ['number'], boolean: ['boolean'] } as const;
 
-/** The dimension a filter column names: its own, or (a column ending in "Name" the view lacks) `name`. */
-export function filterDimension<Row>(view: MetricsView<Row>, column: string): Dimension<Row> | undefined {
-  if (Object.hasOwn(view.dimensions, column)) return view.dimensions[column]!;
-  if (column.endsWith('Name') && Object.hasOwn(view.dimensions, 'name')) return view.dimensions.name!;
+/** The name of the dimension a filter column names: its own, or (a column ending in "Name" the view lacks) `name`. */
+export function filterDimensionName(view: { dimensions: Readonly<Record<string, unknown>> }, column: string): string | undefined {
+  if (Object.hasOwn(view.dimensions, column)) return column;
+  if (column.endsWith('Name') && Object.hasOwn(view.dimensions, 'name')) return 'name';
   return undefined;
+}
+
+/** The dimension a filter column names (filterDimensionName). */
+export function filterDimension<Row>(view: MetricsView<Row>, column: string): Dimension<Row> | undefined {
+  const name = filterDimensionName(view, column);
+  return name === undefined ? undefined : view.dimensions[name];
 }
 
 /** QueryBuilder.validateFilters, then the column check of mapFilters, with their messages. */

@@ -30,12 +30,13 @@ interface Group {
 }
 
 const DEFAULT_ROW_LIMIT = 100;
-const DEFAULT_BINS = 10;
+/** Bins of the histogram aggregation without `config.bins`. */
+export const DEFAULT_BINS = 10;
 /** Most rows a v1 answer without row_limit may have. */
 export const MAX_V1_ROWS = 100_000;
 
 /** The granularity of the query's time dimension (`auto` resolved), or undefined without one. */
-function queryGranularity(query: MetricsQuery): Granularity | undefined {
+export function metricsGranularity(query: MetricsQuery): Granularity | undefined {
   if (!query.timeDimension) return undefined;
   const { from, to } = queryRange(query);
   return query.timeDimension.granularity === 'auto' ? granularityFor(from, to) : query.timeDimension.granularity;
@@ -119,6 +120,12 @@ function sortRows(rows: MetricsAnswerRow[], order: ReadonlyArray<{ field: string
   });
 }
 
+/** One group of an answer: its dimension values (and `time_dimension`), and each metric's value in the query's order. */
+export interface MetricsGroup {
+  dims: Record<string, unknown>;
+  values: unknown[];
+}
+
 /**
  * Answers a query over rows of its view (rows outside the query's range are skipped): the rows
  * must be the view's, for v2 observations with their traces' fields for `observations`, scores
@@ -129,16 +136,33 @@ export function runMetricsQuery(query: MetricsQuery, rows: Iterable<MetricsRow> 
   // The caller reads the rows of query.view; the view's readers take those.
   const view = metricsView(query.view, version) as MetricsView<ViewRow>;
   const source = version === 'v1' ? v1InnerRows(v1Declaration(query.view), query, rows as Iterable<never>) : rows;
-  const granularity = queryGranularity(query);
+  const bins = query.config?.bins ?? DEFAULT_BINS;
+  const unbounded = query.config?.row_limit === undefined && version === 'v1';
+  const groups = [...group(query, view, source as Iterable<ViewRow>, metricsGranularity(query), version, unbounded ? MAX_V1_ROWS : Infinity).values()].map(({ dims, values }) => ({
+    dims,
+    values: query.metrics.map(({ measure, aggregation }, i) => aggregate(values[i]!, aggregation, view.measures[measure]!.type === 'integer', bins)),
+  }));
+  return finishMetricsQuery(query, groups, version);
+}
+
+/**
+ * The answer from its groups, in the order their rows first appeared: named as the service
+ * names them, empty time buckets filled in (no orderBy) or sorted, cut at the row limit. A store
+ * that aggregates by itself hands its groups here.
+ */
+export function finishMetricsQuery(query: MetricsQuery, groups: Iterable<MetricsGroup>, version: ApiVersion = 'v2'): MetricsAnswerRow[] {
+  const view = metricsView(query.view, version);
+  const granularity = metricsGranularity(query);
   const bins = query.config?.bins ?? DEFAULT_BINS;
   const given = query.config?.row_limit;
   const limit = given ?? (version === 'v1' ? MAX_V1_ROWS + 1 : DEFAULT_ROW_LIMIT);
   const unbounded = given === undefined && version === 'v1';
-  const answer = [...group(query, view, source as Iterable<ViewRow>, granularity, version, unbounded ? MAX_V1_ROWS : Infinity).values()].map(({ dims, values }) => {
+  const answer: MetricsAnswerRow[] = [];
+  for (const { dims, values } of groups) {
     const out: MetricsAnswerRow = { ...dims };
-    for (const [i, { measure, aggregation }] of query.metrics.entries()) out[`${aggregation}_${measure}`] = aggregate(values[i]!, aggregation, view.measures[measure]!.type === 'integer', bins);
-    return out;
-  });
+    for (const [i, { measure, aggregation }] of query.metrics.entries()) out[`${aggregation}_${measure}`] = values[i];
+    answer.push(out);
+  }
   // v1's outer query has no GROUP BY without dimensions: over no rows it still answers one.
   if (version === 'v1' && answer.length === 0 && !granularity && query.dimensions.length === 0) {
     answer.push(Object.fromEntries(query.metrics.map(({ measure, aggregation }) => [`${aggregation}_${measure}`, aggregate([], aggregation, view.measures[measure]!.type === 'integer', bins)])));

@@ -1,9 +1,10 @@
 // Recorded observations. Besides the whole record, each row keeps the columns lists filter and
 // sort on: the sums of input and output tokens and costs as the service's metrics and filters
 // count them, latency, time to first token, and xxHash32 of the trace id (the v2 list's order).
-import { millisBetween, type MetricsRow, sumOfKeys } from '../../core/metrics/index.js';
+import { type MetricsGroup, type MetricsQuery, millisBetween, type MetricsRow, sumOfKeys } from '../../core/metrics/index.js';
 import type { ObservationRecord } from '../records.js';
 import type { ColumnFilter } from './filter-columns.js';
+import { appearanceOrder, metricsGroups, observationMetricsSql } from './observation-metrics.js';
 import type { Statements } from './sqlite.js';
 import { type FilterSpec, where } from './where.js';
 import { eventsText, parseRecord, type WithEvents, withEvents } from './with-events.js';
@@ -56,6 +57,20 @@ export interface ObservationCursor {
   id: string;
 }
 
+/**
+ * A row of the v2 list as its answer needs it: the record without its input, output and metadata
+ * (the large parts), and those as JSON text when asked for, so that they are sent as stored
+ * without being parsed and written again.
+ */
+export interface ObservationPageRow {
+  /** The record's JSON without input, output and metadata. */
+  rest: string;
+  /** JSON text of each part asked for; null when the record has none. */
+  input?: string | null;
+  output?: string | null;
+  metadata?: string | null;
+}
+
 /** One observation with what metrics group and filter by from its trace (a row of the metrics view). */
 export interface ObservationForMetrics extends MetricsRow {
   observation: ObservationRecord;
@@ -73,6 +88,31 @@ export class ObservationStore {
   /** The observations of a trace, by start time. */
   ofTrace(traceId: string): ObservationRecord[] {
     return this.sql.rows<{ record: string }>('SELECT record FROM observations WHERE trace_id = ? ORDER BY start_time, id', traceId).map(parseRecord<ObservationRecord>);
+  }
+
+  /**
+   * Up to `limit` observations of a trace after `after` (its last one's start time and id), in
+   * the order of `ofTrace`: a long trace read in slices.
+   */
+  ofTraceAfter(traceId: string, after: { startTime: string; id: string } | undefined, limit: number): ObservationRecord[] {
+    const rows = after
+      ? this.sql.rows<{ record: string }>(
+          'SELECT record FROM observations WHERE trace_id = ? AND (start_time, id) > (?, ?) ORDER BY start_time, id LIMIT ?',
+          traceId,
+          after.startTime,
+          after.id,
+          limit,
+        )
+      : this.sql.rows<{ record: string }>('SELECT record FROM observations WHERE trace_id = ? ORDER BY start_time, id LIMIT ?', traceId, limit);
+    return rows.map(parseRecord<ObservationRecord>);
+  }
+
+  /** The start and end times of up to `limit` observations of a trace after `after`, in the order of `ofTrace`. */
+  timesOfTraceAfter(traceId: string, after: { startTime: string; id: string } | undefined, limit: number): Array<{ id: string; startTime: string; endTime: string | null }> {
+    const columns = 'SELECT id, start_time AS startTime, end_time AS endTime FROM observations';
+    return after
+      ? this.sql.rows(`${columns} WHERE trace_id = ? AND (start_time, id) > (?, ?) ORDER BY start_time, id LIMIT ?`, traceId, after.startTime, after.id, limit)
+      : this.sql.rows(`${columns} WHERE trace_id = ? ORDER BY start_time, id LIMIT ?`, traceId, limit);
   }
 
   /** The observations of these ids that are stored, with their events. */
@@ -153,6 +193,35 @@ export class ObservationStore {
     return this.sql
       .rows<{ record: string }>(`SELECT o.record FROM observations o ${sql} ORDER BY o.start_time DESC, o.trace_hash DESC, o.id DESC LIMIT ?`, ...params, limit)
       .map(parseRecord<ObservationRecord>);
+  }
+
+  /** `page`, with the large parts of each record left as JSON text (see ObservationPageRow). */
+  pageRows(filter: ObservationFilter, cursor: ObservationCursor | undefined, limit: number, parts: { io: boolean; metadata: boolean }): ObservationPageRow[] {
+    const after = cursor ? [{ sql: '(o.start_time, o.trace_hash, o.id) < (?, ?, ?)', params: [cursor.startTime, xxHash32(cursor.traceId), cursor.id] }] : [];
+    const { sql, params } = where(OBSERVATION_FILTER, filter, ...after);
+    const columns = [
+      "json_remove(o.record, '$.input', '$.output', '$.metadata') AS rest",
+      ...(parts.io ? ["o.record -> '$.input' AS input", "o.record -> '$.output' AS output"] : []),
+      ...(parts.metadata ? ["o.record -> '$.metadata' AS metadata"] : []),
+    ];
+    return this.sql.rows<ObservationPageRow>(
+      `SELECT ${columns.join(', ')} FROM observations o ${sql} ORDER BY o.start_time DESC, o.trace_hash DESC, o.id DESC LIMIT ?`,
+      ...params,
+      limit,
+    );
+  }
+
+  /**
+   * A metrics query over the `observations` view aggregated in SQL, as groups for the engine to
+   * finish (finishMetricsQuery); undefined when the engine must read the rows (forMetrics).
+   */
+  metrics(query: MetricsQuery, from: string, to: string): MetricsGroup[] | undefined {
+    const built = observationMetricsSql(query, from, to);
+    if (!built) return undefined;
+    // An aggregate without GROUP BY answers one row even without rows; the engine answers none.
+    const rows = this.sql.rows<Record<string, unknown>>(built.sql, ...built.params).filter((row) => Number(row['n']) > 0);
+    appearanceOrder(built, rows, (time) => this.sql.rows(built.tie, ...built.params, time));
+    return metricsGroups(query, built, rows);
   }
 
   /** The observations that started in [from, to), with their trace's fields, one at a time. */

@@ -1,0 +1,323 @@
+#!/usr/bin/env node
+// Reads of `llmobs server` at scale, each against the floor (bench/floor-server.mjs) holding the
+// same data, in the same run (see bench/README.md):
+//   metrics  GET /api/public/v2/metrics: cost, input tokens and count by model over every observation
+//   pages    v2 observation pages of 1,000 (every field group) walked by cursor with fetch on both
+//            servers alternately, and
+//            `llmobs observations export` of everything, from the server
+//   trace    three GET /api/public/traces/{id} at once of a trace with 100,000 observations, while
+//            a health check runs every 10 ms and ingestion requests follow one another
+//   inflate  a gzip OTLP body of about 65 KB that inflates to 64 MB, three times, while health
+//            checks run
+//
+//   node bench/server-reads.mjs --only metrics [--observations 100000,1000000] [--runs 7]
+//   node bench/server-reads.mjs --only pages [--observations 1000000]
+//   node bench/server-reads.mjs --only trace [--trace-observations 100000]
+//   node bench/server-reads.mjs --only inflate
+//
+// Both stores are seeded in child processes, with the same events (bench/generations.mjs): llmobs
+// server's through its store and ingestion pipeline (dist/store.mjs and dist/ingest-routes.mjs:
+// what POST /api/public/ingestion runs, without HTTP), the floor's through its own insert. Each
+// server then runs in its own process; its event loop's longest delay is read from it (Node's
+// monitorEventLoopDelay): how long it could not answer anything else.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { gzipSync } from 'node:zlib';
+import { Agent, request } from 'undici';
+import { BASE, DAYS } from './generations.mjs';
+import { dirBytes, loadAverage, percentile, spawnFloor, spawnLlmobs } from './servers.mjs';
+
+const root = join(import.meta.dirname, '..');
+const { values: args } = parseArgs({
+  options: {
+    only: { type: 'string', default: 'metrics' },
+    observations: { type: 'string' },
+    'trace-observations': { type: 'string', default: '100000' },
+    runs: { type: 'string', default: '7' },
+  },
+});
+const runs = Number(args.runs);
+const fmt = (n) => Math.round(n).toLocaleString('en-US');
+const ms = (n) => `${n.toFixed(1)} ms`;
+const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+const median = (values) => percentile(values, 50);
+const work = mkdtempSync(join(tmpdir(), 'llmobs-bench-reads-'));
+const sleep = (n) => new Promise((resolve) => setTimeout(resolve, n));
+
+/** Seeds both stores at once (two child processes); resolves with their seconds. */
+function seed(dirs, total, options = {}) {
+  const generations = JSON.stringify(join(root, 'bench', 'generations.mjs'));
+  const batches = Math.ceil(total / 100);
+  const scripts = {
+    llmobs: `
+      const { Store } = await import(${JSON.stringify(join(root, 'dist', 'store.mjs'))});
+      const { ingestEvents } = await import(${JSON.stringify(join(root, 'dist', 'ingest-routes.mjs'))});
+      const { seededBatch } = await import(${generations});
+      const { store } = Store.open({ dataDir: ${JSON.stringify(dirs.llmobs)}, now: () => new Date() });
+      const auth = { projectId: store.project.id, accessLevel: 'project' };
+      for (let b = 0; b < ${batches}; b++) {
+        const events = seededBatch(b, ${total}, ${JSON.stringify(options)});
+        await store.write((tx) => ingestEvents(events, tx, auth, new Date()));
+      }
+      store.close();`,
+    floor: `
+      const { openFloor, eventWriter } = await import(${JSON.stringify(join(root, 'bench', 'floor-server.mjs'))});
+      const { seededBatch } = await import(${generations});
+      const db = openFloor(${JSON.stringify(dirs.floor)});
+      const write = eventWriter(db);
+      for (let b = 0; b < ${batches}; b++) {
+        db.exec('BEGIN');
+        for (const event of seededBatch(b, ${total}, ${JSON.stringify(options)})) write(event);
+        db.exec('COMMIT');
+      }
+      db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+      db.close();`,
+  };
+  return Promise.all(
+    Object.entries(scripts).map(
+      ([name, script]) =>
+        new Promise((resolve, reject) => {
+          const started = performance.now();
+          const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: 'inherit' });
+          child.on('exit', (code) => (code === 0 ? resolve([name, (performance.now() - started) / 1000]) : reject(new Error(`seeding ${name} failed (${code})`))));
+        }),
+    ),
+  ).then(Object.fromEntries);
+}
+
+async function seededServers(total, options) {
+  const dirs = { llmobs: join(work, `llmobs-${total}`), floor: join(work, `floor-${total}`) };
+  const seconds = await seed(dirs, total, options);
+  console.log(
+    `seeded ${fmt(total)} observations: llmobs ${seconds.llmobs.toFixed(0)} s (${mb(dirBytes(dirs.llmobs))}), floor ${seconds.floor.toFixed(0)} s (${mb(dirBytes(dirs.floor))}); load average ${loadAverage()}`,
+  );
+  return { llmobs: await spawnLlmobs({ dataDir: dirs.llmobs }), floor: await spawnFloor({ dataDir: dirs.floor }) };
+}
+
+const agent = new Agent({ connections: 16, keepAliveTimeout: 10_000 });
+async function get(server, path) {
+  const started = performance.now();
+  const response = await request(server.url + path, { dispatcher: agent, headers: { authorization: server.auth } });
+  const text = await response.body.text();
+  if (response.statusCode !== 200) throw new Error(`${path}: ${response.statusCode} ${text.slice(0, 300)}`);
+  return { ms: performance.now() - started, text };
+}
+
+async function metrics() {
+  const query = {
+    view: 'observations',
+    dimensions: [{ field: 'providedModelName' }],
+    metrics: [
+      { measure: 'totalCost', aggregation: 'sum' },
+      { measure: 'inputTokens', aggregation: 'sum' },
+      { measure: 'count', aggregation: 'count' },
+    ],
+    fromTimestamp: new Date(BASE - 86_400_000).toISOString(),
+    toTimestamp: new Date(BASE + (DAYS + 1) * 86_400_000).toISOString(),
+  };
+  const path = `/api/public/v2/metrics?query=${encodeURIComponent(JSON.stringify(query))}`;
+  console.log(`\nGET /api/public/v2/metrics, cost, input tokens and count by model over every observation; ${runs} runs each, alternating`);
+  console.log('observations   llmobs server p50   floor p50   ratio (paired median)   llmobs event loop max   answers agree');
+  for (const total of (args.observations ?? '100000,1000000').split(',').map(Number)) {
+    const { llmobs, floor } = await seededServers(total);
+    try {
+      await get(llmobs, path);
+      await get(floor, path);
+      await llmobs.resetLoop();
+      const ours = [];
+      const theirs = [];
+      let agree = true;
+      for (let run = 0; run < runs; run++) {
+        const a = await get(llmobs, path);
+        const b = await get(floor, path);
+        ours.push(a.ms);
+        theirs.push(b.ms);
+        const byModel = (text) => new Map(JSON.parse(text).data.map((row) => [row.providedModelName, row]));
+        const x = byModel(a.text);
+        const y = byModel(b.text);
+        for (const [model, row] of y) {
+          const mine = x.get(model);
+          if (!mine || Number(mine.count_count) !== row.count_count || Number(mine.sum_inputTokens) !== row.sum_inputTokens || Math.abs(mine.sum_totalCost - row.sum_totalCost) > 1e-9 * row.sum_totalCost) agree = false;
+        }
+      }
+      const loop = await llmobs.stats();
+      console.log(
+        `${fmt(total).padStart(12)}   ${ms(median(ours)).padStart(17)}   ${ms(median(theirs)).padStart(9)}   ${`${median(ours.map((t, i) => t / theirs[i])).toFixed(2)}×`.padStart(21)}   ${ms(loop.loopMaxMs).padStart(21)}   ${agree ? 'yes' : 'NO'}`,
+      );
+    } finally {
+      await llmobs.stop();
+      await floor.stop();
+    }
+  }
+  console.log(`load average after: ${loadAverage()}`);
+}
+
+/**
+ * Walks the v2 list by cursor on both servers at once, a page of 1,000 (every field group) from
+ * one, then from the other, so that the load of the machine falls on both alike; resolves with
+ * each one's observations a second (its own requests' time) and per CPU-second of the server.
+ */
+async function walkBoth(servers, expected) {
+  const path = (cursor) => `/api/public/v2/observations?limit=1000&fields=core,basic,time,io,metadata,model,usage,prompt,metrics,trace_context${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+  const state = servers.map(() => ({ cursor: undefined, count: 0, ms: 0, done: false }));
+  const before = await Promise.all(servers.map((server) => server.stats()));
+  while (state.some((walker) => !walker.done)) {
+    for (const [i, server] of servers.entries()) {
+      const walker = state[i];
+      if (walker.done) continue;
+      const { text, ms: took } = await get(server, path(walker.cursor));
+      const page = JSON.parse(text);
+      walker.count += page.data.length;
+      walker.ms += took;
+      walker.cursor = page.meta.cursor;
+      walker.done = !walker.cursor;
+    }
+  }
+  const after = await Promise.all(servers.map((server) => server.stats()));
+  return state.map((walker, i) => {
+    if (walker.count !== expected) throw new Error(`walked ${walker.count} observations, expected ${expected}`);
+    return { rate: expected / (walker.ms / 1000), perCpu: expected / (after[i].cpu - before[i].cpu), loopMaxMs: after[i].loopMaxMs, rss: after[i].rss };
+  });
+}
+
+function exportRate(server, expected) {
+  const file = join(work, 'export.jsonl');
+  const env = { ...process.env, LANGFUSE_HOST: server.url, LANGFUSE_PUBLIC_KEY: server.publicKey, LANGFUSE_SECRET_KEY: server.secretKey, HOME: work, LLMOBS_CONFIG_DIR: join(work, 'config') };
+  const script = `
+    const { run } = await import(${JSON.stringify(join(root, 'dist', 'cli.mjs'))});
+    const started = performance.now();
+    const code = await run(['observations', 'export', '--output', ${JSON.stringify(file)}, '--force']);
+    process.stderr.write('\\n@@' + JSON.stringify({ code, ms: performance.now() - started }) + '\\n');`;
+  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { env, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  const report = JSON.parse(child.stderr.split('@@').at(-1));
+  if (report.code !== 0) throw new Error(`export failed: ${child.stderr.slice(0, 2000)}`);
+  const lines = statSync(file).size > 0 ? spawnSync('wc', ['-l', file], { encoding: 'utf8' }).stdout.trim().split(' ')[0] : '0';
+  if (Number(lines) !== expected) throw new Error(`exported ${lines} lines, expected ${expected}`);
+  rmSync(file);
+  return expected / (report.ms / 1000);
+}
+
+async function pages() {
+  console.log('\nv2 observation pages of 1,000 with every field group, walked by cursor (fetch) on both servers alternately; `llmobs observations export` of everything');
+  for (const total of (args.observations ?? '1000000').split(',').map(Number)) {
+    const { llmobs, floor } = await seededServers(total);
+    try {
+      await llmobs.resetLoop();
+      const [ours, theirs] = await walkBoth([llmobs, floor], total);
+      const exported = exportRate(llmobs, total);
+      console.log(
+        `${fmt(total)} observations, pages walked alternately: llmobs server ${fmt(ours.rate)}/s, ${fmt(ours.perCpu)} per server CPU-second (event loop max ${ms(ours.loopMaxMs)}, RSS ${mb(ours.rss)}); floor ${fmt(theirs.rate)}/s, ${fmt(theirs.perCpu)} per CPU-second; ratio ${(ours.rate / theirs.rate).toFixed(2)}× (CPU ${(ours.perCpu / theirs.perCpu).toFixed(2)}×)`,
+      );
+      console.log(`llmobs observations export from llmobs server: ${fmt(exported)} lines/s; load average ${loadAverage()}`);
+    } finally {
+      await llmobs.stop();
+      await floor.stop();
+    }
+  }
+}
+
+/** Calls `fn` over and over until stopped; resolves with each call's milliseconds. */
+function keepCalling(fn, pauseMs) {
+  let stopped = false;
+  const times = [];
+  const done = (async () => {
+    while (!stopped) {
+      const started = performance.now();
+      await fn();
+      times.push(performance.now() - started);
+      if (pauseMs) await sleep(pauseMs);
+    }
+    return times;
+  })();
+  return { stop: () => ((stopped = true), done) };
+}
+
+const health = (server) => () => get(server, '/api/public/health');
+
+async function trace() {
+  const total = Number(args['trace-observations']);
+  const traceId = 'big-trace';
+  const { llmobs, floor } = await seededServers(total, { traceId });
+  const { batchBody } = await import('./ingest-body.mjs');
+  console.log(`\nthree GET /api/public/traces/{id} at once, of a trace with ${fmt(total)} observations, while a health check runs every 10 ms and ingestion requests (100 generations) follow one another`);
+  try {
+    for (const [label, server] of [['llmobs server', llmobs], ['floor', floor]]) {
+      await server.resetLoop();
+      const before = await server.stats();
+      const checks = keepCalling(health(server), 10);
+      const ingestion = keepCalling(async () => {
+        const response = await request(`${server.url}/api/public/ingestion`, { method: 'POST', dispatcher: agent, headers: { authorization: server.auth, 'content-type': 'application/json' }, body: batchBody('provided') });
+        await response.body.text();
+        if (response.statusCode !== 207) throw new Error(`ingestion answered ${response.statusCode}`);
+      }, 0);
+      await sleep(300);
+      let peak = before.rss;
+      const sampler = setInterval(() => server.stats().then((s) => (peak = Math.max(peak, s.rss))), 100);
+      const started = performance.now();
+      const reads = await Promise.all([0, 1, 2].map(() => get(server, `/api/public/traces/${traceId}`)));
+      const readsMs = performance.now() - started;
+      clearInterval(sampler);
+      await sleep(300);
+      const healthTimes = await checks.stop();
+      const ingestTimes = await ingestion.stop();
+      const after = await server.stats();
+      peak = Math.max(peak, after.rss);
+      const count = JSON.parse(reads[0].text).observations.length;
+      console.log(
+        `${label}: reads ${reads.map((r) => ms(r.ms)).join(', ')} (all three in ${ms(readsMs)}; ${fmt(count)} observations, ${mb(Buffer.byteLength(reads[0].text))} each); RSS ${mb(before.rss)} -> peak ${mb(peak)}; event loop max ${ms(after.loopMaxMs)}`,
+      );
+      console.log(`  health (${healthTimes.length}): p50 ${ms(percentile(healthTimes, 50))}, p99 ${ms(percentile(healthTimes, 99))}, max ${ms(Math.max(...healthTimes))}`);
+      console.log(`  ingestion (${ingestTimes.length} requests): p50 ${ms(percentile(ingestTimes, 50))}, max ${ms(Math.max(...ingestTimes))}`);
+    }
+  } finally {
+    await llmobs.stop();
+    await floor.stop();
+  }
+  console.log(`load average ${loadAverage()}`);
+}
+
+async function inflate() {
+  const inflated = Buffer.from(`{"resourceSpans":[${' '.repeat(64 * 1024 * 1024 - 64)}]}`);
+  const body = gzipSync(inflated, { level: 9 });
+  console.log(`\nPOST /api/public/otel/v1/traces, a gzip body of ${fmt(body.length / 1024)} KB that inflates to ${mb(inflated.length)} (JSON), three times in turn, while a health check runs every 10 ms`);
+  const llmobs = await spawnLlmobs({ dataDir: join(work, 'llmobs-inflate') });
+  const floor = await spawnFloor({ dataDir: join(work, 'floor-inflate') });
+  try {
+    for (const [label, server] of [['llmobs server', llmobs], ['floor', floor]]) {
+      await server.resetLoop();
+      const checks = keepCalling(health(server), 10);
+      await sleep(200);
+      const times = [];
+      for (let i = 0; i < 3; i++) {
+        const started = performance.now();
+        const response = await request(`${server.url}/api/public/otel/v1/traces`, {
+          method: 'POST',
+          dispatcher: agent,
+          headers: { authorization: server.auth, 'content-type': 'application/json', 'content-encoding': 'gzip' },
+          body,
+        });
+        await response.body.text();
+        times.push(`${response.statusCode} in ${ms(performance.now() - started)}`);
+      }
+      await sleep(200);
+      const healthTimes = await checks.stop();
+      const stats = await server.stats();
+      console.log(`${label}: ${times.join(', ')}; health (${healthTimes.length}) p50 ${ms(percentile(healthTimes, 50))}, p99 ${ms(percentile(healthTimes, 99))}, max ${ms(Math.max(...healthTimes))}; event loop max ${ms(stats.loopMaxMs)}; peak RSS ${mb(stats.maxRss)}`);
+    }
+  } finally {
+    await llmobs.stop();
+    await floor.stop();
+  }
+  console.log(`load average ${loadAverage()}`);
+}
+
+console.log(`Node ${process.version}; load average ${loadAverage()}`);
+try {
+  for (const part of args.only.split(',')) await { metrics, pages, trace, inflate }[part]();
+} finally {
+  await agent.close();
+  rmSync(work, { recursive: true, force: true });
+}

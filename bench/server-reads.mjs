@@ -2,7 +2,8 @@
 // Reads of `llmobs server` at scale, each against the floor (bench/floor-server.mjs) holding the
 // same data, in the same run (see bench/README.md):
 //   metrics  GET /api/public/v2/metrics: cost, input tokens and count by model over every observation
-//   pages    v2 observation pages of 1,000 (every field group) walked by cursor with fetch, and
+//   pages    v2 observation pages of 1,000 (every field group) walked by cursor with fetch on both
+//            servers alternately, and
 //            `llmobs observations export` of everything, from the server
 //   trace    three GET /api/public/traces/{id} at once of a trace with 100,000 observations, while
 //            a health check runs every 10 ms and ingestion requests follow one another
@@ -154,19 +155,32 @@ async function metrics() {
   console.log(`load average after: ${loadAverage()}`);
 }
 
-/** Walks the v2 list by cursor with pages of 1,000 (every field group); resolves with observations a second. */
-async function walk(server, expected) {
-  let cursor;
-  let count = 0;
-  const started = performance.now();
-  do {
-    const { text } = await get(server, `/api/public/v2/observations?limit=1000&fields=core,basic,time,io,metadata,model,usage,prompt,metrics,trace_context${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
-    const page = JSON.parse(text);
-    count += page.data.length;
-    cursor = page.meta.cursor;
-  } while (cursor);
-  if (count !== expected) throw new Error(`walked ${count} observations, expected ${expected}`);
-  return expected / ((performance.now() - started) / 1000);
+/**
+ * Walks the v2 list by cursor on both servers at once, a page of 1,000 (every field group) from
+ * one, then from the other, so that the load of the machine falls on both alike; resolves with
+ * each one's observations a second (its own requests' time) and per CPU-second of the server.
+ */
+async function walkBoth(servers, expected) {
+  const path = (cursor) => `/api/public/v2/observations?limit=1000&fields=core,basic,time,io,metadata,model,usage,prompt,metrics,trace_context${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+  const state = servers.map(() => ({ cursor: undefined, count: 0, ms: 0, done: false }));
+  const before = await Promise.all(servers.map((server) => server.stats()));
+  while (state.some((walker) => !walker.done)) {
+    for (const [i, server] of servers.entries()) {
+      const walker = state[i];
+      if (walker.done) continue;
+      const { text, ms: took } = await get(server, path(walker.cursor));
+      const page = JSON.parse(text);
+      walker.count += page.data.length;
+      walker.ms += took;
+      walker.cursor = page.meta.cursor;
+      walker.done = !walker.cursor;
+    }
+  }
+  const after = await Promise.all(servers.map((server) => server.stats()));
+  return state.map((walker, i) => {
+    if (walker.count !== expected) throw new Error(`walked ${walker.count} observations, expected ${expected}`);
+    return { rate: expected / (walker.ms / 1000), perCpu: expected / (after[i].cpu - before[i].cpu), loopMaxMs: after[i].loopMaxMs, rss: after[i].rss };
+  });
 }
 
 function exportRate(server, expected) {
@@ -187,16 +201,16 @@ function exportRate(server, expected) {
 }
 
 async function pages() {
-  console.log('\nv2 observation pages of 1,000 with every field group, walked by cursor (fetch); `llmobs observations export` of everything');
+  console.log('\nv2 observation pages of 1,000 with every field group, walked by cursor (fetch) on both servers alternately; `llmobs observations export` of everything');
   for (const total of (args.observations ?? '1000000').split(',').map(Number)) {
     const { llmobs, floor } = await seededServers(total);
     try {
       await llmobs.resetLoop();
-      const ours = await walk(llmobs, total);
-      const loop = await llmobs.stats();
-      const theirs = await walk(floor, total);
+      const [ours, theirs] = await walkBoth([llmobs, floor], total);
       const exported = exportRate(llmobs, total);
-      console.log(`${fmt(total)} observations: llmobs server ${fmt(ours)}/s (event loop max ${ms(loop.loopMaxMs)}, RSS ${mb(loop.rss)}), floor ${fmt(theirs)}/s, ratio ${(ours / theirs).toFixed(2)}×`);
+      console.log(
+        `${fmt(total)} observations, pages walked alternately: llmobs server ${fmt(ours.rate)}/s, ${fmt(ours.perCpu)} per server CPU-second (event loop max ${ms(ours.loopMaxMs)}, RSS ${mb(ours.rss)}); floor ${fmt(theirs.rate)}/s, ${fmt(theirs.perCpu)} per CPU-second; ratio ${(ours.rate / theirs.rate).toFixed(2)}× (CPU ${(ours.perCpu / theirs.perCpu).toFixed(2)}×)`,
+      );
       console.log(`llmobs observations export from llmobs server: ${fmt(exported)} lines/s; load average ${loadAverage()}`);
     } finally {
       await llmobs.stop();

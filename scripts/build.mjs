@@ -32,6 +32,8 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 export const ENTRIES = {
   cli: 'src/cli.ts',
   server: 'src/server/index.ts',
+  // The server's read thread, started as a file of its own (src/server/store/read-thread.ts).
+  'read-worker': 'src/server/store/read-worker.ts',
   store: 'src/server/store/index.ts',
   ingest: 'src/server/ingest/batch.ts',
   'ingest-routes': 'src/server/ingest/routes.ts',

@@ -13,18 +13,25 @@ export class JsonTooDeepError extends Error {
   }
 }
 
-/** The deepest nesting of `[` and `{` in JSON text (brackets inside strings do not count). */
+/**
+ * The deepest nesting of `[` and `{` in JSON text (brackets inside strings do not count). A
+ * string is skipped to its closing quote with indexOf: answers are mostly long strings.
+ */
 export function jsonTextDepth(text: string, stopAbove = Infinity): number {
   let depth = 0;
   let max = 0;
-  let inString = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++;
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x5b || c === 0x7b) {
+    if (c === 0x22) {
+      // The closing quote: the next one not escaped (after an even run of backslashes).
+      for (;;) {
+        i = text.indexOf('"', i + 1);
+        if (i === -1) return max;
+        let backslashes = 0;
+        while (text.charCodeAt(i - 1 - backslashes) === 0x5c) backslashes++;
+        if (backslashes % 2 === 0) break;
+      }
+    } else if (c === 0x5b || c === 0x7b) {
       if (++depth > max) {
         max = depth;
         if (max > stopAbove) return max;

@@ -6,11 +6,11 @@ export { type Aggregation, type MetricsQuery, parseMetricsQuery, queryRange } fr
 export { DEFAULT_BINS, finishMetricsQuery, MAX_V1_ROWS, type MetricsAnswerRow, metricsGranularity, type MetricsGroup, runMetricsQuery } from './run.js';
 export { filterDimensionName } from './query.js';
 export type { Granularity } from './time-buckets.js';
-export { aggregate, aggregateSummary, type ValueSummary } from './aggregate.js';
 export { v1Relations } from './v1-declaration.js';
 export { v1Declaration } from './views.js';
 export type { V1ObservationEntity, V1Trace, V1TraceEntity } from './v1-views.js';
 export type { V1ScoreEntity } from './v1-scores-view.js';
+export { aggregate, aggregateSummary, type ValueSummary } from './aggregate.js';
 export { highCardinalityProblem, type TopNQuery } from './high-cardinality.js';
 export { millisBetween, type MetricsObservation, type MetricsRow, sumOfKeys } from './view.js';
 export type { MetricsScore, MetricsScoreRow } from './scores-view.js';

@@ -151,7 +151,7 @@ export function runMetricsQuery(query: MetricsQuery, rows: Iterable<MetricsRow> 
  * that aggregates by itself hands its groups here.
  */
 export function finishMetricsQuery(query: MetricsQuery, groups: Iterable<MetricsGroup>, version: ApiVersion = 'v2'): MetricsAnswerRow[] {
-  const view = metricsView(query.view, version) as MetricsView<ViewRow>;
+  const view = metricsView(query.view, version);
   const granularity = metricsGranularity(query);
   const bins = query.config?.bins ?? DEFAULT_BINS;
   const given = query.config?.row_limit;

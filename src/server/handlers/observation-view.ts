@@ -105,6 +105,17 @@ const raw = (value: unknown): string | null => (value === null || value === unde
 
 const decimalString = (price: number | null | undefined): string | null => (price === null || price === undefined ? null : new Decimal(price).toString());
 
+// A page's observations share a few models: each one's prices are written as decimals once.
+const priceTexts = new WeakMap<Prices, { input: string | null; output: string | null; total: string | null }>();
+const NO_PRICES = { input: null, output: null, total: null };
+
+function priceText(prices: Prices | undefined): { input: string | null; output: string | null; total: string | null } {
+  if (!prices) return NO_PRICES;
+  let text = priceTexts.get(prices);
+  if (!text) priceTexts.set(prices, (text = { input: decimalString(prices.input), output: decimalString(prices.output), total: decimalString(prices.total) }));
+  return text;
+}
+
 /**
  * The trace name of a v2 observation, as the service reads it from its events
  * (packages/shared/src/eventsTable.ts eventsTableTraceNameSql, normalizeEventsTraceName): the
@@ -159,11 +170,7 @@ export function observationV2(observation: ObservationRecord, groups: readonly O
   if (has('trace_context')) Object.assign(out, { traceName: traceName(observation, trace), tags: trace?.tags ?? [], release: trace?.release ?? null });
   // Enrichment fields are on every v2 object; they are filled only with the model group.
   const model = has('model');
-  Object.assign(out, {
-    modelId: model ? observation.internalModelId : null,
-    inputPrice: model ? decimalString(prices?.input) : null,
-    outputPrice: model ? decimalString(prices?.output) : null,
-    totalPrice: model ? decimalString(prices?.total) : null,
-  });
+  const price = model ? priceText(prices) : NO_PRICES;
+  Object.assign(out, { modelId: model ? observation.internalModelId : null, inputPrice: price.input, outputPrice: price.output, totalPrice: price.total });
   return out;
 }

@@ -4,6 +4,7 @@
 import { Decimal } from 'decimal.js';
 import { z } from 'zod';
 import { notFound } from '../http/errors.js';
+import { LateValue, type ReadSlice, SlicedArray, wholeBody } from '../http/json-stream.js';
 import type { Handler, Route } from '../http/router.js';
 import type { TraceRecord } from '../records.js';
 import { type FilterColumnKey, TRACE_ORDER_COLUMNS, type TraceOrder, type Tx } from '../store/index.js';
@@ -86,32 +87,89 @@ function traceFields(trace: TraceRecord, io: boolean) {
 
 const htmlPath = (trace: TraceRecord) => `/project/${trace.projectId}/traces/${trace.id}`;
 
-const getOne: Handler = (request, tx) => {
+/** Observations of a trace read per slice: a slice is built, sent and let go before the next. */
+const TRACE_SLICE = 250;
+/** Start and end times of a trace's observations read per slice, for its latency. */
+const TIMES_SLICE = 1000;
+
+const getOne: Handler = (request, tx, context) => {
   const id = request.params[0]!;
   const groups = parseQuery(ONE_QUERY, request.query).fields ?? TRACE_FIELD_GROUPS;
   const has = (group: (typeof TRACE_FIELD_GROUPS)[number]) => groups.includes(group);
   const trace = tx.traces.get(id);
   if (!trace) throw notFound(`Trace ${id} not found within authorized project`);
-  const observations = has('observations') || has('metrics') ? tx.observations.ofTrace(id) : [];
-  const cache = new Map<string, Prices | undefined>();
-  const views = observations.map((o) => observationV1(o, pricesOf(tx, o.internalModelId, cache), true));
-  // Latency: the last end (or, without ends, the last start) after the first start.
-  const starts = observations.map((o) => Date.parse(o.startTime)).sort((a, b) => a - b);
-  const ends = observations.flatMap((o) => (o.endTime ? [Date.parse(o.endTime)] : [])).sort((a, b) => a - b);
-  const latencyMs = starts.length === 0 ? undefined : ends.length > 0 ? ends[ends.length - 1]! - starts[0]! : starts.length > 1 ? starts[starts.length - 1]! - starts[0]! : undefined;
-  const totalCost = views.reduce((sum, view) => sum.add(view.calculatedTotalCost ?? 0), new Decimal(0)).toNumber();
-  return {
-    status: 200,
-    body: {
-      ...traceFields(trace, has('io')),
-      externalId: null,
-      scores: has('scores') ? scoresV1(tx.scores.ofTrace(id)) : [],
-      latency: has('metrics') ? (latencyMs !== undefined ? latencyMs / 1000 : 0) : -1,
-      observations: has('observations') ? views : [],
-      htmlPath: htmlPath(trace),
-      totalCost: has('metrics') ? totalCost : -1,
-    },
+  // Latency: the last end (or, without ends, the last start) after the first start, over the
+  // trace's times read in slices (the end times are in the rows, not in an index).
+  let first: number | undefined;
+  let lastStart: number | undefined;
+  let lastEnd: number | undefined;
+  let count = 0;
+  let at: { startTime: string; id: string } | undefined;
+  let timesRead = false;
+  const nextTimes = (slice: Tx) => {
+    const rows = slice.observations.timesOfTraceAfter(id, at, TIMES_SLICE);
+    for (const row of rows) {
+      const start = Date.parse(row.startTime);
+      first ??= start;
+      lastStart = start;
+      if (row.endTime) lastEnd = Math.max(lastEnd ?? -Infinity, Date.parse(row.endTime));
+    }
+    count += rows.length;
+    if (rows.length < TIMES_SLICE) timesRead = true;
+    else at = { startTime: rows[rows.length - 1]!.startTime, id: rows[rows.length - 1]!.id };
   };
+  const seconds = () => {
+    const ms = first === undefined ? undefined : lastEnd !== undefined ? lastEnd - first : count > 1 ? lastStart! - first : undefined;
+    return ms !== undefined ? ms / 1000 : 0;
+  };
+  const latency = new LateValue(
+    async (read: ReadSlice) => {
+      while (!timesRead) await read(nextTimes);
+      return seconds();
+    },
+    (whole) => {
+      while (!timesRead) nextTimes(whole);
+      return seconds();
+    },
+  );
+  // The observations follow in slices; their cost is summed as they go, and the total comes last.
+  const cache = new Map<string, Prices | undefined>();
+  let totalCost = new Decimal(0);
+  let after: { startTime: string; id: string } | undefined;
+  let done = false;
+  const nextViews = (slice: Tx) => {
+    if (done) return undefined;
+    const observations = slice.observations.ofTraceAfter(id, after, TRACE_SLICE);
+    const last = observations[observations.length - 1];
+    if (last) after = { startTime: last.startTime, id: last.id };
+    if (observations.length < TRACE_SLICE) done = true;
+    return observations.map((o) => {
+      const view = observationV1(o, pricesOf(slice, o.internalModelId, cache), true);
+      totalCost = totalCost.add(view.calculatedTotalCost ?? 0);
+      return view;
+    });
+  };
+  const sumCost = new LateValue(
+    async (read: ReadSlice) => {
+      while (!done) await read(nextViews);
+      return totalCost.toNumber();
+    },
+    (whole) => {
+      while (!done) nextViews(whole);
+      return totalCost.toNumber();
+    },
+  );
+  const body = {
+    ...traceFields(trace, has('io')),
+    externalId: null,
+    scores: has('scores') ? scoresV1(tx.scores.ofTrace(id)) : [],
+    latency: has('metrics') ? latency : -1,
+    observations: has('observations') ? new SlicedArray(nextViews) : [],
+    htmlPath: htmlPath(trace),
+    totalCost: has('metrics') ? sumCost : -1,
+  };
+  // A caller in the same process (the web UI) takes the answer whole, in its own transaction.
+  return { status: 200, body: context.inProcess ? wholeBody(body, tx) : body };
 };
 
 const list: Handler = (request, tx) => {

@@ -86,10 +86,12 @@ function contentType(header: string | undefined): { type: string; charset: strin
   return { type, charset };
 }
 
+/** The answer when the bodies held at once would go over the budget: clients retry a 503. */
+export const bodiesBusy = () =>
+  new HttpError(503, { message: 'The server is receiving too many request bodies at once; try again in a moment.', error: 'ServiceUnavailableError' }, { 'retry-after': '1' });
+
 function collect(req: IncomingMessage, limit: number, label: string, budget: BodyBudget | undefined): Promise<Buffer> {
   const tooLarge = () => frameworkError(413, `Body exceeded ${label} limit`);
-  const busy = () =>
-    new HttpError(503, { message: 'The server is receiving too many request bodies at once; try again in a moment.', error: 'ServiceUnavailableError' }, { 'retry-after': '1' });
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
     req.resume();
@@ -117,7 +119,7 @@ function collect(req: IncomingMessage, limit: number, label: string, budget: Bod
       size += chunk.length;
       if (size > limit) return fail(tooLarge());
       if (budget) {
-        if (budget.used + chunk.length > budget.limit) return fail(busy());
+        if (budget.used + chunk.length > budget.limit) return fail(bodiesBusy());
         budget.used += chunk.length;
         held += chunk.length;
       }

@@ -9,7 +9,8 @@ import { type AuthOptions, verifyAuthHeader } from './auth.js';
 import { BodyBudget, drainBody, formatSize, parseSize, readBody } from './body.js';
 import { corsHeaders, preflightHeaders } from './cors.js';
 import { baseError, HttpError, methodNotAllowed, removedInEventsOnly } from './errors.js';
-import { type HandlerContext, matchRoute, type Route, type ServerReply, type ServerRequest } from './router.js';
+import { isSliced, writeSliced } from './json-stream.js';
+import { DeferredReply, type HandlerContext, matchRoute, type Route, type ServerReply, type ServerRequest } from './router.js';
 
 export interface PipelineOptions extends AuthOptions {
   /** Caps every route's body limit (tests use a small one). */
@@ -58,8 +59,15 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, r
 
     if (route.auth !== 'none') authenticate(request, route, context, options);
     if (raw) await read();
-    const reply = READ_METHODS.has(method) ? context.store.read((tx) => handler(request, tx, context)) : context.store.write((tx) => handler(request, tx, context));
-    sendJson(res, reply, extra);
+    const early = route.prepare ? await route.prepare(request, options.bodyBudget) : undefined;
+    if (early) {
+      sendJson(res, early, extra);
+      return;
+    }
+    const answer = READ_METHODS.has(method) ? context.store.read((tx) => handler(request, tx, context)) : context.store.write((tx) => handler(request, tx, context));
+    const reply = answer instanceof DeferredReply ? await answer.settle() : answer;
+    if (isSliced(reply.body)) await writeSliced(res, reply.status, { 'x-llmobs-server': VERSION, ...extra, ...reply.headers }, reply.body, context.store);
+    else sendJson(res, reply, extra);
   } catch (error) {
     if (error instanceof HttpError) {
       // The rest of a body refused before or while reading it flows past unkept, so the client

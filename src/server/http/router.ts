@@ -2,11 +2,15 @@
 // their routes; src/server/index.ts collects them. A handler is synchronous and runs inside the
 // request's one store transaction (a read transaction for GET, a write transaction otherwise):
 // it returns the answer or throws an HttpError, and anything it throws rolls its writes back.
+// A read whose answer is too large to build at once leaves parts of it to be read after the
+// transaction, in slices (json-stream.ts); one that waits for the read thread answers a
+// DeferredReply, which the pipeline awaits.
 import type { IncomingHttpHeaders } from 'node:http';
 import type { WriteMode } from '../../api/write-mode.js';
 import type { ApiKeyRecord } from '../records.js';
 import type { Store, Tx } from '../store/index.js';
 import type { AccessLevel } from './auth.js';
+import type { BodyBudget } from './body.js';
 
 export interface ServerRequest {
   method: string;
@@ -46,9 +50,22 @@ export interface HandlerContext {
   maxSpansPerExport?: number | undefined;
   /** The Langfuse v4 write mode the server runs (src/api/write-mode.ts). */
   writeMode: WriteMode;
+  /**
+   * Set for calls from the same process (the web UI): answers are built whole, inside the
+   * caller's transaction, never sliced or left to the read thread.
+   */
+  inProcess?: boolean;
 }
 
-export type Handler = (request: ServerRequest, tx: Tx, context: HandlerContext) => ServerReply;
+/**
+ * An answer that must wait (for the read thread) after the handler's transaction. What it throws
+ * is answered as what a handler throws.
+ */
+export class DeferredReply {
+  constructor(readonly settle: () => Promise<ServerReply>) {}
+}
+
+export type Handler = (request: ServerRequest, tx: Tx, context: HandlerContext) => ServerReply | DeferredReply;
 
 /**
  * How a route answers auth failures (they differ between the service's routes):
@@ -78,6 +95,11 @@ export interface Route {
    * reads or writes v3 tables that mode no longer fills (`rejectInEventsOnlyMode`).
    */
   removedInEventsOnly?: readonly string[];
+  /**
+   * Work on the request that may wait, after authentication and before the transaction (inflating
+   * a compressed body): a reply answers instead of the handler; undefined goes on to it.
+   */
+  prepare?: (request: ServerRequest, budget: BodyBudget | undefined) => Promise<ServerReply | undefined>;
   /** The write modes this route exists in (all when not set). */
   writeModes?: readonly WriteMode[];
 }

@@ -7,6 +7,8 @@
 import type { ModelDefinition } from '../../core/models/types.js';
 import { engineCounter } from '../../tokenizer/index.js';
 import { projectDefinitions } from '../handlers/models.js';
+import { type BodyBudget, bodiesBusy } from '../http/body.js';
+import { gunzipBody } from '../http/inflate.js';
 import type { HandlerContext, Route, ServerReply, ServerRequest } from '../http/router.js';
 import type { ObservationRecord } from '../records.js';
 import type { Tx, WithEvents } from '../store/index.js';
@@ -18,8 +20,11 @@ import { checkSpans, decodeOtlpBody, processOtel, rejectionMessage } from './ote
 import { batchRequest } from './schemas.js';
 import type { BatchResponse, IngestAuth, IngestLookups, IngestWrites, Stored } from './types.js';
 
-/** The most an OTLP body may inflate to when sent with gzip. */
-export const OTLP_MAX_INFLATED_BYTES = 64 * 1024 * 1024;
+/**
+ * The most an OTLP body may inflate to when sent with gzip: the route's own limit, so that a
+ * compressed body carries no more than an uncompressed one may.
+ */
+export const OTLP_MAX_INFLATED_BYTES = 32 * 1024 * 1024;
 
 /**
  * The most spans one OTLP export may carry. Requests are processed whole and synchronously, and a
@@ -103,6 +108,24 @@ function header(request: ServerRequest, name: string): string | undefined {
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
+/**
+ * A gzip body is inflated before the request's transaction, on the thread pool and within the
+ * limit (the service inflates it in its route, without one). The handler then sees the body as
+ * if it had been sent plain.
+ */
+async function inflateOtel(request: ServerRequest, budget: BodyBudget | undefined): Promise<ServerReply | undefined> {
+  if (!header(request, 'content-encoding')?.includes('gzip')) return undefined;
+  const inflated = await gunzipBody(request.rawBody, OTLP_MAX_INFLATED_BYTES, budget);
+  if (inflated.ok) {
+    request.rawBody = inflated.body;
+    request.headers = { ...request.headers, 'content-encoding': undefined };
+    return undefined;
+  }
+  if (inflated.reason === 'busy') throw bodiesBusy();
+  if (inflated.reason === 'too-large') return { status: 413, body: { error: `Decompressed request body exceeds ${OTLP_MAX_INFLATED_BYTES} bytes` } };
+  return { status: 400, body: { error: 'Failed to decompress request body' } };
+}
+
 function ingestOtel(request: ServerRequest, tx: Tx, context: HandlerContext): ServerReply {
   const contentType = header(request, 'content-type');
   const decoded = decodeOtlpBody(request.rawBody, contentType, header(request, 'content-encoding'), { maxInflatedBytes: OTLP_MAX_INFLATED_BYTES });
@@ -157,6 +180,7 @@ export const ingestRoutes: Route[] = [
     // The service reads the body itself (no body parser, no size limit); this server bounds it.
     bodyParser: 'raw',
     bodyLimit: '32mb',
+    prepare: inflateOtel,
     methods: { POST: ingestOtel },
   },
 ];

@@ -28,3 +28,4 @@ export { type WithEvents } from './with-events.js';
 export { type ColumnFilter, type FilterColumnKey } from './filter-columns.js';
 export { filterConditions, UnsupportedFilterError } from './where.js';
 export { STATE_BACKUP_FILE } from './import-state.js';
+export { metricsAnswer } from './metrics-answer.js';

@@ -63,6 +63,20 @@ export interface ObservationCursor {
   id: string;
 }
 
+/**
+ * A row of the v2 list as its answer needs it: the record without its input, output and metadata
+ * (the large parts), and those as JSON text when asked for, so that they are sent as stored
+ * without being parsed and written again.
+ */
+export interface ObservationPageRow {
+  /** The record's JSON without input, output and metadata. */
+  rest: string;
+  /** JSON text of each part asked for; null when the record has none. */
+  input?: string | null;
+  output?: string | null;
+  metadata?: string | null;
+}
+
 /** One observation with what metrics group and filter by from its trace (a row of the metrics view). */
 export interface ObservationForMetrics extends MetricsRow {
   observation: ObservationRecord;
@@ -90,6 +104,31 @@ export class ObservationStore {
   /** The observations of a trace, by start time. */
   ofTrace(traceId: string): ObservationRecord[] {
     return this.sql.rows<ObservationRow>(`SELECT ${OBSERVATION_SELECT} FROM observations o WHERE o.trace_id = ? ORDER BY o.start_time, o.id`, traceId).map(this.record);
+  }
+
+  /**
+   * Up to `limit` observations of a trace after `after` (its last one's start time and id), in
+   * the order of `ofTrace`: a long trace read in slices.
+   */
+  ofTraceAfter(traceId: string, after: { startTime: string; id: string } | undefined, limit: number): ObservationRecord[] {
+    const rows = after
+      ? this.sql.rows<ObservationRow>(
+          `SELECT ${OBSERVATION_SELECT} FROM observations o WHERE o.trace_id = ? AND (o.start_time, o.id) > (?, ?) ORDER BY o.start_time, o.id LIMIT ?`,
+          traceId,
+          after.startTime,
+          after.id,
+          limit,
+        )
+      : this.sql.rows<ObservationRow>(`SELECT ${OBSERVATION_SELECT} FROM observations o WHERE o.trace_id = ? ORDER BY o.start_time, o.id LIMIT ?`, traceId, limit);
+    return rows.map(this.record);
+  }
+
+  /** The start and end times of up to `limit` observations of a trace after `after`, in the order of `ofTrace`. */
+  timesOfTraceAfter(traceId: string, after: { startTime: string; id: string } | undefined, limit: number): Array<{ id: string; startTime: string; endTime: string | null }> {
+    const columns = 'SELECT id, start_time AS startTime, end_time AS endTime FROM observations';
+    return after
+      ? this.sql.rows(`${columns} WHERE trace_id = ? AND (start_time, id) > (?, ?) ORDER BY start_time, id LIMIT ?`, traceId, after.startTime, after.id, limit)
+      : this.sql.rows(`${columns} WHERE trace_id = ? ORDER BY start_time, id LIMIT ?`, traceId, limit);
   }
 
   /** The observations of these ids that are stored, with their events. */
@@ -132,6 +171,25 @@ export class ObservationStore {
     return this.sql
       .rows<ObservationRow>(`SELECT ${OBSERVATION_SELECT} FROM observations o ${sql} ORDER BY o.start_time DESC, o.trace_hash DESC, o.id DESC LIMIT ?`, ...params, limit)
       .map(this.record);
+  }
+
+  /** `page`, with the large parts of each record left as JSON text (see ObservationPageRow). */
+  pageRows(filter: ObservationFilter, cursor: ObservationCursor | undefined, limit: number, parts: { io: boolean; metadata: boolean }): ObservationPageRow[] {
+    const after = cursor ? [{ sql: '(o.start_time, o.trace_hash, o.id) < (?, ?, ?)', params: [cursor.startTime, xxHash32(cursor.traceId), cursor.id] }] : [];
+    const { sql, params } = where(OBSERVATION_FILTER, filter, ...after);
+    const rows = this.sql.rows<ObservationRow>(`SELECT ${OBSERVATION_SELECT} FROM observations o ${sql} ORDER BY o.start_time DESC, o.trace_hash DESC, o.id DESC LIMIT ?`, ...params, limit);
+    // The record is made from its row; its large parts are handed on as JSON text (null when absent).
+    return rows.map((row) => {
+      const { input, output, metadata, ...rest } = this.record(row) as unknown as Record<string, unknown>;
+      const text = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
+      const out: ObservationPageRow = { rest: JSON.stringify(rest) };
+      if (parts.io) {
+        out.input = text(input);
+        out.output = text(output);
+      }
+      if (parts.metadata) out.metadata = text(metadata);
+      return out;
+    });
   }
 
   /**

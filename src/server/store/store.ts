@@ -22,7 +22,9 @@ import { join } from 'node:path';
 import { FileError } from '../../errors.js';
 import type { ApiKeyRecord, ProjectRecord } from '../records.js';
 import { importState, keepStateBackup, readLegacyState, STATE_BACKUP_FILE } from './import-state.js';
+import type { MetricsAnswerRow } from '../../core/metrics/index.js';
 import { migrate } from './migrations.js';
+import { ReadThread } from './read-thread.js';
 import { type Database, openSqlite, sqliteCode, Statements } from './sqlite.js';
 import { Tx } from './tx.js';
 
@@ -76,6 +78,8 @@ export class Store {
   readonly organizationKeys: readonly ApiKeyRecord[];
   private readonly tx: Tx;
   private closed = false;
+  /** The read thread once started; null where there is none (see read-thread.ts). */
+  private thread: ReadThread | null | undefined;
 
   private constructor(
     private readonly db: Database,
@@ -145,6 +149,16 @@ export class Store {
     return inTransaction(this.db, 'IMMEDIATE', () => fn(this.tx));
   }
 
+  /**
+   * The answer of a metrics query, computed on the read thread (the event loop goes on
+   * meanwhile). Undefined instead of a promise where there is no read thread.
+   */
+  metricsOffThread(metricsQuery: string): Promise<MetricsAnswerRow[]> | undefined {
+    if (this.thread === undefined) this.thread = (this.dataDir && !this.closed && ReadThread.start(join(this.dataDir, DATABASE_FILE))) || null;
+    if (!this.thread || this.thread.failed) return undefined;
+    return this.thread.metrics(metricsQuery);
+  }
+
   /** How the database keeps data: its journal mode and sync level (SQLite's names, lower case). */
   durability(): { journalMode: string; synchronous: string } {
     const value = (pragma: string) => String((this.db.prepare(`PRAGMA ${pragma}`).raw().get() as unknown[])[0]).toLowerCase();
@@ -161,6 +175,7 @@ export class Store {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    this.thread?.stop();
     if (this.dataDir) {
       try {
         if (readInfo(this.dataDir)?.pid === process.pid) rmSync(join(this.dataDir, SERVER_INFO_FILE), { force: true });

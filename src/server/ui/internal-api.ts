@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readBody } from '../http/body.js';
 import { HttpError } from '../http/errors.js';
-import { type HandlerContext, matchRoute, type Route, type ServerReply, type ServerRequest } from '../http/router.js';
+import { DeferredReply, type HandlerContext, matchRoute, type Route, type ServerReply, type ServerRequest } from '../http/router.js';
 import type { Tx } from '../store/index.js';
 
 const WRITABLE = [/^\/api\/public\/models(\/[^/]+)?$/, /^\/api\/public\/v2\/prompts(\/.*)?$/];
@@ -26,7 +26,9 @@ export interface InternalApi {
   context: HandlerContext;
 }
 
-export function internalApi(routes: readonly Route[], context: HandlerContext): InternalApi {
+export function internalApi(routes: readonly Route[], server: HandlerContext): InternalApi {
+  // Answers whole, in the caller's transaction: a call here is synchronous.
+  const context: HandlerContext = { ...server, inProcess: true };
   const key = context.store.apiKeys[0];
   /** The route's answer to one call inside `tx`; the caller chooses the transaction. */
   const prepare = (method: string, path: string, query = new URLSearchParams(), body: unknown = {}): ((tx: Tx) => ServerReply) | ServerReply => {
@@ -47,7 +49,9 @@ export function internalApi(routes: readonly Route[], context: HandlerContext): 
     };
     return (tx) => {
       try {
-        return handler(request, tx, context);
+        const reply = handler(request, tx, context);
+        if (reply instanceof DeferredReply) throw new Error(`${method} ${path} answered later; in-process calls need whole answers`);
+        return reply;
       } catch (error) {
         if (error instanceof HttpError) return { status: error.status, body: error.body ?? { message: error.text ?? error.message } };
         throw error;

@@ -151,6 +151,16 @@ describe('POST /api/public/otel/v1/traces', () => {
     expect(zipped.status).toBe(200);
   });
 
+  it('answers 413 for a gzip body that inflates past the limit, 400 for a corrupt one', async () => {
+    // 65 KB that inflates to 64 MB: refused at 32 MB (gunzipBody, inflate.test.ts: off the event loop).
+    const bomb = gzipSync(Buffer.from(`{"resourceSpans":[${' '.repeat(64 * 1024 * 1024)}]}`), { level: 9 });
+    const answer = await post('/api/public/otel/v1/traces', bomb, { 'content-encoding': 'gzip' });
+    expect(answer).toMatchObject({ status: 413, body: { error: `Decompressed request body exceeds ${32 * 1024 * 1024} bytes` } });
+    const corrupt = await post('/api/public/otel/v1/traces', Buffer.concat([bomb.subarray(0, 1000), Buffer.from('not gzip')]), { 'content-encoding': 'gzip' });
+    expect(corrupt).toMatchObject({ status: 400, body: { error: 'Failed to decompress request body' } });
+    expect((await fetch(`${server.url}/api/public/health`)).status).toBe(200);
+  });
+
   it('answers the service’s 400s', async () => {
     expect(await post('/api/public/otel/v1/traces', '{}', { 'content-type': 'text/plain' })).toMatchObject({ status: 400, body: { error: 'Invalid content type' } });
     expect(await post('/api/public/otel/v1/traces', '{nope')).toMatchObject({ status: 400, body: { error: 'Failed to parse OTel JSON Trace' } });

@@ -1,6 +1,8 @@
 // The observations view aggregated in SQL against the metrics engine over the same stored rows:
 // the same groups, in the same order, with the same values (float sums within rounding: SQLite
-// compensates its sums). Random stores with ties in start times and models, random queries.
+// compensates its sums). Random stores with ties in start times and models, random queries: from
+// a seeded generator, and as a fast-check property that shrinks a failure to a small store.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { finishMetricsQuery, type MetricsQuery, parseMetricsQuery, queryRange, runMetricsQuery } from '../../../../src/core/metrics/index.js';
 import type { ObservationRecord, TraceRecord } from '../../../../src/server/records.js';
@@ -123,6 +125,63 @@ describe('the observations view in SQL', () => {
       }
       store.close();
     }
+  });
+
+  it('answers as the engine on any store and query (property)', () => {
+    const observation = fc.record({
+      trace: fc.constantFrom('t1', 't2', 't3', null, 'missing'),
+      hour: fc.integer({ min: 0, max: 5 }),
+      days: fc.constantFrom(1, 7, 30),
+      ms: fc.option(fc.integer({ min: 0, max: 5000 }), { nil: null }),
+      ttft: fc.option(fc.integer({ min: 0, max: 2000 }), { nil: null }),
+      type: fc.constantFrom('GENERATION', 'SPAN', 'EVENT'),
+      name: fc.constantFrom('llm', 'tool', null, ''),
+      environment: fc.constantFrom('default', 'production', ''),
+      level: fc.constantFrom('DEFAULT', 'ERROR'),
+      model: fc.constantFrom('gpt-4o', 'claude-x', null),
+      prompt: fc.constantFrom(['p1', 1] as const, ['p1', 2] as const, [null, null] as const),
+      usage: fc.option(fc.record({ input: fc.nat(500), output: fc.nat(90), total: fc.nat(600) }), { nil: null }),
+      cost: fc.option(fc.record({ input: fc.double({ min: 0, max: 1, noNaN: true }), output: fc.double({ min: 0, max: 1, noNaN: true }), total: fc.double({ min: 0, max: 1, noNaN: true }) }), { nil: null }),
+    });
+    const trace = fc.record({ name: fc.constantFrom('chat', 'batch', null, ''), userId: fc.constantFrom('u1', 'u2', null), tags: fc.constantFrom([], ['a'], ['a', 'b'], ['b']), release: fc.constantFrom('r1', null) });
+    const query = fc.integer().map((seed) => randomQuery(rng(seed)));
+    fc.assert(
+      fc.property(fc.array(trace, { minLength: 3, maxLength: 3 }), fc.array(observation, { maxLength: 40 }), fc.array(query, { minLength: 1, maxLength: 4 }), (traces, observations, queries) => {
+        const { store } = Store.open({ now: () => new Date(T0) });
+        try {
+          store.write((tx) => {
+            traces.forEach((t, i) => {
+              tx.traces.put({
+                id: `t${i + 1}`, projectId: 'p', timestamp: iso(T0), name: t.name, userId: t.userId, sessionId: null, release: t.release, version: null, environment: 'default',
+                public: false, bookmarked: false, tags: [...t.tags], metadata: {}, input: null, output: null, createdAt: iso(T0), updatedAt: iso(T0),
+              });
+            });
+            observations.forEach((o, i) => {
+              const start = T0 + o.hour * 3_600_000 * o.days;
+              const usage = o.usage ?? {};
+              const cost = o.cost ?? {};
+              tx.observations.put({
+                id: `o${i}`, projectId: 'p', traceId: o.trace, parentObservationId: null, type: o.type, name: o.name, environment: o.environment,
+                startTime: iso(start), endTime: o.ms === null ? null : iso(start + o.ms), completionStartTime: o.ttft === null ? null : iso(start + o.ttft),
+                level: o.level, statusMessage: null, version: null, input: null, output: null, metadata: {}, providedModelName: o.model, internalModelId: null,
+                modelParameters: null, providedUsageDetails: usage, providedCostDetails: cost, usageDetails: usage, costDetails: cost, totalCost: o.cost?.total ?? null,
+                usagePricingTierId: null, usagePricingTierName: null, promptId: null, promptName: o.prompt[0], promptVersion: o.prompt[1], createdAt: iso(start), updatedAt: iso(start),
+              });
+            });
+          });
+          for (const q of queries) {
+            const { from, to } = queryRange(q);
+            const groups = store.read((tx) => tx.observations.metrics(q, from, to));
+            expect(groups).toBeDefined();
+            const engine = store.read((tx) => runMetricsQuery(q, [...tx.observations.forMetrics(from, to)]));
+            expectSameAnswer(finishMetricsQuery(q, groups!), engine, JSON.stringify(q));
+          }
+        } finally {
+          store.close();
+        }
+      }),
+      { numRuns: 60 },
+    );
   });
 
   it('leaves a filter on metadata to the engine', () => {

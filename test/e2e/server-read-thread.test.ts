@@ -1,0 +1,106 @@
+// The metrics of a server with a data directory are computed on its read thread, those of an
+// in-memory server on its event loop: the built binary, both ways, over the same events, gives
+// the same answers, refusals included.
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isolatedEnv, tempDir } from '../helpers/cli.js';
+import { basicHeader, type ServerProcess, type Started, startServerProcess } from '../helpers/server-process.js';
+
+const T0 = Date.parse('2026-03-01T00:00:00.000Z');
+const iso = (ms: number) => new Date(ms).toISOString();
+const MODELS = ['gpt-4o', 'gpt-4o-mini', 'claude-x', null];
+
+function events() {
+  const out: unknown[] = [];
+  for (let t = 0; t < 12; t++) {
+    out.push({ id: `te-${t}`, type: 'trace-create', timestamp: iso(T0), body: { id: `t${t}`, name: t % 3 ? 'chat' : 'batch', userId: `u${t % 4}`, tags: t % 2 ? ['a'] : ['a', 'b'] } });
+    out.push({ id: `se-${t}`, type: 'score-create', timestamp: iso(T0 + t * 60_000), body: { id: `s${t}`, traceId: `t${t}`, name: t % 2 ? 'quality' : 'speed', value: t / 12 } });
+    for (let i = 0; i < 25; i++) {
+      const n = t * 25 + i;
+      const start = T0 + (n % 17) * 3_600_000 * (n % 5);
+      out.push({
+        id: `ge-${n}`,
+        type: 'generation-create',
+        timestamp: iso(start),
+        body: {
+          id: `g${n}`, traceId: `t${t}`, name: n % 4 ? 'llm' : 'tool', model: MODELS[n % MODELS.length], startTime: iso(start), endTime: iso(start + (n % 7) * 250),
+          metadata: { k: n % 2 ? 'v' : 'w' }, usageDetails: { input: n % 300, output: n % 40 }, costDetails: { input: (n % 300) * 1e-6, output: (n % 40) * 3e-6 },
+        },
+      });
+    }
+  }
+  return out;
+}
+
+async function api(started: Started, path: string, init: RequestInit = {}): Promise<{ status: number; text: string }> {
+  const response = await fetch(started.url + path, { ...init, headers: { authorization: basicHeader(started), 'content-type': 'application/json' } });
+  return { status: response.status, text: await response.text() };
+}
+
+const metrics = (query: unknown) => `/api/public/v2/metrics?query=${encodeURIComponent(JSON.stringify(query))}`;
+const range = { fromTimestamp: iso(T0 - 3_600_000), toTimestamp: iso(T0 + 40 * 86_400_000) };
+const QUERIES = [
+  { view: 'observations', dimensions: [{ field: 'providedModelName' }], metrics: [{ measure: 'totalCost', aggregation: 'sum' }, { measure: 'inputTokens', aggregation: 'sum' }, { measure: 'count', aggregation: 'count' }], ...range },
+  { view: 'observations', dimensions: [{ field: 'traceName' }, { field: 'tags' }], metrics: [{ measure: 'latency', aggregation: 'p90' }, { measure: 'uniqueUserIds', aggregation: 'uniq' }], timeDimension: { granularity: 'day' }, ...range },
+  { view: 'observations', metrics: [{ measure: 'latency', aggregation: 'histogram' }], filters: [{ column: 'name', type: 'string', operator: '=', value: 'llm' }], ...range },
+  // A filter on metadata: the engine over the rows, after the read thread declined.
+  { view: 'observations', metrics: [{ measure: 'count', aggregation: 'count' }], filters: [{ column: 'metadata', type: 'stringObject', key: 'k', operator: '=', value: 'v' }], ...range },
+  // The score views: the engine over the rows, on the read thread too.
+  { view: 'scores-numeric', dimensions: [{ field: 'name' }], metrics: [{ measure: 'value', aggregation: 'avg' }, { measure: 'count', aggregation: 'count' }], ...range },
+  // Refused before any read.
+  { view: 'observations', metrics: [{ measure: 'nope', aggregation: 'sum' }], ...range },
+  { view: 'observations', metrics: [{ measure: 'count', aggregation: 'count' }], orderBy: [{ field: 'nope', direction: 'asc' }], ...range },
+];
+
+describe('metrics on the read thread', { timeout: 120_000 }, () => {
+  let onDisk: ServerProcess;
+  let inMemory: ServerProcess;
+  let disk: Started;
+  let memory: Started;
+
+  beforeAll(async () => {
+    const env = isolatedEnv();
+    onDisk = startServerProcess(['--write-mode', 'dual', '--data-dir', join(tempDir(), 'data')], env);
+    inMemory = startServerProcess(['--write-mode', 'dual', '--ephemeral'], env);
+    [disk, memory] = await Promise.all([onDisk.ready, inMemory.ready]);
+    const batch = events();
+    for (const started of [disk, memory]) {
+      for (let i = 0; i < batch.length; i += 100) expect((await api(started, '/api/public/ingestion', { method: 'POST', body: JSON.stringify({ batch: batch.slice(i, i + 100) }) })).status).toBe(207);
+    }
+  });
+  afterAll(async () => {
+    onDisk?.child.kill();
+    inMemory?.child.kill();
+  });
+
+  it('starts its read thread from a server run with `node -e` (whose Node options do not apply to a file)', async () => {
+    const dist = join(import.meta.dirname, '..', '..', 'dist', 'server.mjs');
+    const script = `const { startServer } = await import(${JSON.stringify(dist)});
+      const s = await startServer({ port: 0, dataDir: ${JSON.stringify(join(tempDir(), 'data'))}, writeMode: 'dual' });
+      console.log(JSON.stringify({ url: s.url, ...s.keys }));`;
+    const child = execa(process.execPath, ['--input-type=module', '-e', script], { env: isolatedEnv(), extendEnv: false, reject: false });
+    try {
+      const started = await new Promise<Started>((resolve) => child.stdout!.once('data', (chunk: Buffer) => resolve(JSON.parse(chunk.toString()) as Started)));
+      const batch = events();
+      expect((await api(started, '/api/public/ingestion', { method: 'POST', body: JSON.stringify({ batch: batch.slice(0, 100) }) })).status).toBe(207);
+      const answer = await api(started, metrics(QUERIES[0]));
+      expect(answer.status).toBe(200);
+      expect(JSON.parse(answer.text).data.length).toBeGreaterThan(0);
+    } finally {
+      child.kill();
+    }
+  });
+
+  it('answers as the event loop does', async () => {
+    const answers = [];
+    for (const query of QUERIES) {
+      const [a, b] = await Promise.all([api(disk, metrics(query)), api(memory, metrics(query))]);
+      expect(a, JSON.stringify(query)).toEqual(b);
+      answers.push(a);
+    }
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200, 400, 400]);
+    expect(JSON.parse(answers[4]!.text).data).toHaveLength(2);
+    expect(JSON.parse(answers[0]!.text).data).toHaveLength(MODELS.length);
+  });
+});

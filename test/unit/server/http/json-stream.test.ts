@@ -1,0 +1,125 @@
+// Answers written in slices: each slice read in a transaction of its own, the event loop free
+// between slices, the client's pace followed; and a long trace read over HTTP, whole and in the
+// order it had when it was built in one go.
+import { PassThrough, Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { isSliced, LateValue, SlicedArray, writeSliced } from '../../../../src/server/http/json-stream.js';
+import { type RunningServer, startServer } from '../../../../src/server/index.js';
+import { Store, type Tx } from '../../../../src/server/store/index.js';
+import { basicAuth } from '../../../helpers/server-api.js';
+
+/** A ServerResponse stand-in that keeps what is written. */
+function response() {
+  const sink = new PassThrough();
+  const chunks: string[] = [];
+  sink.on('data', (chunk: Buffer) => chunks.push(chunk.toString()));
+  const res = Object.assign(sink, { status: 0, writeHead: (status: number) => ((res.status = status), res) });
+  return { res, chunks };
+}
+
+const fakeStore = (log: string[]) => ({ read: <T>(fn: (tx: Tx) => T) => (log.push('read'), fn({} as Tx)) }) as unknown as Store;
+
+describe('writeSliced', () => {
+  it('reads each slice in its own transaction and lets other work run between them', async () => {
+    const log: string[] = [];
+    let n = 0;
+    const slices = new SlicedArray(() => {
+      if (n === 3) return undefined;
+      n++;
+      // Work queued now runs before the next slice is read.
+      setImmediate(() => log.push(`between ${n}`));
+      return [n * 10, n * 10 + 1];
+    });
+    const { res, chunks } = response();
+    const body = { a: 1, list: slices, total: new LateValue(() => n), skipped: undefined };
+    expect(isSliced(body)).toBe(true);
+    expect(isSliced({ a: [1] })).toBe(false);
+    await writeSliced(res as never, 200, {}, body, fakeStore(log));
+    expect(JSON.parse(chunks.join(''))).toEqual({ a: 1, list: [10, 11, 20, 21, 30, 31], total: 3 });
+    expect(log).toEqual(['read', 'between 1', 'read', 'between 2', 'read', 'between 3', 'read']);
+    expect(res.status).toBe(200);
+  });
+
+  it('reads the next slice only once the client has taken the last one', async () => {
+    let taken: Array<() => void> = [];
+    // A client that takes nothing until told to: each write waits.
+    const res = Object.assign(new Writable({ highWaterMark: 1, write: (_chunk, _encoding, callback) => taken.push(callback) }), { writeHead: () => res });
+    let reads = 0;
+    const slices = new SlicedArray(() => (++reads > 3 ? undefined : ['x'.repeat(100)]));
+    const writing = writeSliced(res as never, 200, {}, { list: slices }, fakeStore([]));
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+    await settle();
+    expect(reads).toBe(1);
+    for (const expected of [2, 3, 4]) {
+      const callbacks = taken;
+      taken = [];
+      callbacks.forEach((callback) => callback());
+      await settle();
+      expect(reads).toBe(expected);
+    }
+    taken.forEach((callback) => callback());
+    res.on('finish', () => undefined);
+    await writing;
+  });
+
+  it('cuts the connection when a slice fails, so that no complete-looking answer is sent', async () => {
+    const { res, chunks } = response();
+    let calls = 0;
+    const failing = new SlicedArray(() => {
+      if (++calls === 2) throw new Error('disk gone');
+      return [1];
+    });
+    await expect(writeSliced(res as never, 200, {}, { list: failing }, fakeStore([]))).rejects.toThrow('disk gone');
+    expect(res.destroyed).toBe(true);
+    expect(() => JSON.parse(chunks.join(''))).toThrow();
+  });
+});
+
+describe('a long trace over HTTP', () => {
+  let server: RunningServer;
+  const COUNT = 1234;
+  const T0 = Date.parse('2026-03-01T10:00:00.000Z');
+  const iso = (ms: number) => new Date(ms).toISOString();
+  // Start times tie in groups of seven, so slices end inside a run of equal times.
+  const startOf = (i: number) => T0 + Math.floor(i / 7) * 1000;
+  const id = (i: number) => `obs-${String((i * 7919) % COUNT).padStart(5, '0')}`;
+
+  beforeAll(async () => {
+    server = await startServer({ port: 0, ephemeral: true, writeMode: 'dual' });
+    const events = [
+      { id: 'e-trace', type: 'trace-create', timestamp: iso(T0), body: { id: 'long', name: 'long', timestamp: iso(T0) } },
+      ...Array.from({ length: COUNT }, (_, i) => ({
+        id: `e-${i}`,
+        type: 'generation-create',
+        timestamp: iso(startOf(i)),
+        body: { id: id(i), traceId: 'long', name: 'g', startTime: iso(startOf(i)), endTime: iso(startOf(i) + 500), model: 'no-such-model', costDetails: { input: 0.001, output: 0.002 } },
+      })),
+    ];
+    for (let i = 0; i < events.length; i += 200) {
+      const answer = await fetch(`${server.url}/api/public/ingestion`, {
+        method: 'POST',
+        headers: { authorization: basicAuth(server), 'content-type': 'application/json' },
+        body: JSON.stringify({ batch: events.slice(i, i + 200) }),
+      });
+      expect(answer.status).toBe(207);
+    }
+  });
+  afterAll(() => server.close());
+
+  it('answers every observation once, by start time then id, with latency and total cost', async () => {
+    // Each slice is a read transaction of its own: many for a long trace, never one for all of it.
+    const reads = vi.spyOn(Store.prototype, 'read');
+    const answer = await fetch(`${server.url}/api/public/traces/long`, { headers: { authorization: basicAuth(server) } });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('transfer-encoding')).toBe('chunked');
+    const body = (await answer.json()) as { observations: Array<{ id: string; startTime: string; calculatedTotalCost: number }>; latency: number; totalCost: number };
+    const expected = Array.from({ length: COUNT }, (_, i) => ({ id: id(i), startTime: iso(startOf(i)) })).sort((a, b) => (a.startTime === b.startTime ? (a.id < b.id ? -1 : 1) : a.startTime < b.startTime ? -1 : 1));
+    expect(body.observations.map((o) => ({ id: o.id, startTime: o.startTime }))).toEqual(expected);
+    expect(body.latency).toBe((startOf(COUNT - 1) + 500 - T0) / 1000);
+    expect(body.totalCost).toBeCloseTo(COUNT * 0.003, 9);
+    expect(reads.mock.calls.length).toBeGreaterThan(COUNT / 500);
+    reads.mockRestore();
+    const metricsOnly = (await (await fetch(`${server.url}/api/public/traces/long?fields=metrics`, { headers: { authorization: basicAuth(server) } })).json()) as typeof body;
+    expect(metricsOnly).toMatchObject({ observations: [], latency: body.latency, totalCost: body.totalCost });
+  });
+});

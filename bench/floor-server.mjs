@@ -13,9 +13,9 @@
 // prints one JSON line {url, publicKey, secretKey, dataDir}; stops on SIGTERM (checkpointing the WAL).
 // Routes: POST /api/public/ingestion, GET /api/public/traces/{id}, GET /api/public/v2/observations
 // (limit, cursor), GET /api/public/v2/metrics (sum and count of cost and tokens by model, name or
-// type), GET /api/public/health, and POST /api/public/otel/v1/traces, which inflates gzip with
-// Node's zlib on its thread pool (at most 64 MB), parses the JSON and counts the spans (it stores
-// none: it is there for the inflation bench).
+// type), GET /api/public/health, and POST /api/public/otel/v1/traces (OTLP/JSON), which inflates
+// gzip with Node's zlib on its thread pool (at most 64 MB), parses the JSON and stores each span
+// as one row (its JSON once, model and usage from its attributes).
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { mkdirSync } from 'node:fs';
@@ -75,6 +75,27 @@ export function eventWriter(db) {
       body.costDetails?.total ?? null,
       JSON.stringify(body),
     ]);
+  };
+}
+
+/**
+ * A statement that stores OTLP/JSON spans, one row each (the span's JSON once; model and usage
+ * read from the attributes the Langfuse SDKs set); a repeated span id is skipped.
+ */
+export function spanWriter(db) {
+  const insert = db.prepare(
+    `INSERT INTO events (id, type, body_id, trace_id, start_time, model, input_tokens, output_tokens, total_cost, body)
+     VALUES (?, 'span', ?, ?, ?, ?, ?, ?, NULL, ?) ON CONFLICT (id) DO NOTHING`,
+  );
+  return (span) => {
+    let model = null;
+    let usage = {};
+    for (const { key, value } of span.attributes ?? []) {
+      if (key === 'langfuse.observation.model.name') model = value?.stringValue ?? null;
+      else if (key === 'langfuse.observation.usage_details') usage = JSON.parse(value?.stringValue ?? '{}');
+    }
+    const start = new Date(Number(BigInt(span.startTimeUnixNano ?? 0) / 1_000_000n)).toISOString();
+    insert.run([span.spanId, span.spanId, span.traceId, start, model, usage.input ?? null, usage.output ?? null, JSON.stringify(span)]);
   };
 }
 
@@ -148,11 +169,24 @@ export function startFloor({ dataDir, port = 0 }) {
   };
 
   const inflate = promisify(gunzip);
+  const writeSpan = spanWriter(db);
   const otel = async (req, bytes) => {
     const raw = req.headers['content-encoding']?.includes('gzip') ? await inflate(bytes, { maxOutputLength: 64 * 1024 * 1024 }) : bytes;
     const { resourceSpans = [] } = JSON.parse(raw.toString('utf8'));
     let spans = 0;
-    for (const resource of resourceSpans) for (const scope of resource.scopeSpans ?? []) spans += scope.spans?.length ?? 0;
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      for (const resource of resourceSpans) {
+        for (const scope of resource.scopeSpans ?? []) {
+          for (const span of scope.spans ?? []) writeSpan(span);
+          spans += scope.spans?.length ?? 0;
+        }
+      }
+      db.exec('COMMIT');
+    } catch (error) {
+      db.exec('ROLLBACK');
+      throw error;
+    }
     return [200, JSON.stringify({ spans })];
   };
 

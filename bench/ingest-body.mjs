@@ -1,5 +1,6 @@
 // The body of one ingestion request of bench/ingest.mjs: a trace and 100 generations under it,
-// with usage provided ("provided") or without (kind "tokenize": the server counts their tokens).
+// with usage provided ("provided") or without (kind "tokenize": the server counts their tokens);
+// `otlpBody` is the same request as an OTLP/JSON export (the way in of events_only).
 import { randomUUID } from 'node:crypto';
 
 const MODELS = ['gpt-4o', 'gpt-4o-mini', 'claude-sonnet-4-5', 'gemini-2.5-pro', 'gpt-4.1', 'my-unknown-model'];
@@ -39,4 +40,35 @@ export function batchBody(kind = 'provided') {
     batch.push({ id: randomUUID(), type: 'generation-create', timestamp: now, body });
   }
   return JSON.stringify({ batch });
+}
+
+const str = (stringValue) => ({ stringValue });
+const attr = (key, value) => ({ key, value });
+const hex = (bytes) => randomUUID().replace(/-/g, '').slice(0, bytes * 2);
+
+/**
+ * The same request as OTLP/JSON, as @langfuse/otel exports it: a root span (the trace) and 100
+ * generation spans under it, usage in `langfuse.observation.usage_details` ("provided") or none
+ * ("tokenize"). Random trace and span ids, as the SDKs make them.
+ */
+export function otlpBody(kind = 'provided') {
+  const run = sequence++;
+  const traceId = hex(16);
+  const rootId = hex(8);
+  const now = BigInt(Date.now()) * 1_000_000n;
+  const spans = [{ traceId, spanId: rootId, name: 'bench', startTimeUnixNano: String(now), endTimeUnixNano: String(now), attributes: [attr('langfuse.trace.name', str('bench')), attr('user.id', str(`user-${run % 17}`))], status: {} }];
+  for (let i = 0; i < 100; i++) {
+    const attributes = [
+      attr('langfuse.observation.type', str('generation')),
+      attr('langfuse.observation.model.name', str(MODELS[i % MODELS.length])),
+      attr('langfuse.observation.input', str(JSON.stringify([{ role: 'system', content: 'You are a concise assistant.' }, { role: 'user', content: `${QUESTIONS[i % QUESTIONS.length]} (${run}-${i})` }]))),
+      attr('langfuse.observation.output', str('Here is a short answer that a model might give, with a number or two: 100 °C, 212 °F.')),
+      attr('langfuse.observation.model.parameters', str('{"temperature":0.2,"max_tokens":256}')),
+      attr('langfuse.observation.metadata.request', str(`${run}-${i}`)),
+    ];
+    if (kind !== 'tokenize') attributes.push(attr('langfuse.observation.usage_details', str(JSON.stringify({ input: 200 + i, output: 40 + (i % 7), input_cached_tokens: i % 3 }))));
+    spans.push({ traceId, spanId: hex(8), parentSpanId: rootId, name: 'llm-call', startTimeUnixNano: String(now), endTimeUnixNano: String(now), attributes, status: {} });
+  }
+  const resource = { attributes: [attr('service.name', str('bench')), attr('telemetry.sdk.language', str('nodejs'))] };
+  return JSON.stringify({ resourceSpans: [{ resource, scopeSpans: [{ scope: { name: 'langfuse-sdk', version: '5.0.0' }, spans }] }] });
 }

@@ -3,8 +3,8 @@
 // node:http server that stores each event as one SQLite row): POST /api/public/ingestion with
 // batches of 100 generations (plus their trace), at concurrency 1 and 20, over loopback HTTP with
 // keep-alive; then the bytes each keeps on disk per generation.
-//   node bench/ingest.mjs [--requests 200] [--rounds 3] [--ephemeral] [--only provided,tokenize]
-//                         [--compare DIST[=LABEL]]
+//   node bench/ingest.mjs [--requests 200] [--rounds 3] [--ephemeral]
+//                         [--only provided,tokenize,otlp-provided,otlp-tokenize] [--compare DIST[=LABEL]]
 //   node bench/ingest.mjs --only disk [--generations 1000000]
 // Two payloads: generations with usage provided (matched and priced, nothing to count) and
 // generations without usage (their chat input and text output are tokenized first). Both servers
@@ -12,7 +12,10 @@
 // rounds of the rate and of the round's own ratio to the floor (paired, so that the load of the
 // moment hits both alike). Server CPU: generations per CPU-second of the server process, steadier
 // than the wall rate on a busy machine. The floor neither validates, merges, matches, tokenizes
-// nor prices: the same for both payloads. `--compare DIST` adds another build's server (its dist/,
+// nor prices: the same for both payloads. `otlp-provided` and `otlp-tokenize` send the same data
+// as OTLP/JSON exports (a root span and 100 generation spans) to POST /api/public/otel/v1/traces,
+// llmobs server in events_only (the way in of traces there; the batch payloads go to it in dual);
+// the floor stores each span as one row. `--compare DIST` adds another build's server (its dist/,
 // inside a checkout so that it finds node_modules) in the same rounds.
 // `--only disk` sends N generations (provided usage, 4 requests at a time) to both servers on
 // disk, stops them (checkpointing the WAL) and compares their data directories.
@@ -22,7 +25,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
-import { batchBody } from './ingest-body.mjs';
+import { batchBody, otlpBody } from './ingest-body.mjs';
 import { dirBytes, loadAverage, spawnFloor, spawnLlmobs } from './servers.mjs';
 
 const root = join(import.meta.dirname, '..');
@@ -31,7 +34,7 @@ const { values: args } = parseArgs({
     requests: { type: 'string', default: '200' },
     rounds: { type: 'string', default: '3' },
     ephemeral: { type: 'boolean', default: false },
-    only: { type: 'string', default: 'provided,tokenize' },
+    only: { type: 'string', default: 'provided,tokenize,otlp-provided,otlp-tokenize' },
     compare: { type: 'string' },
     generations: { type: 'string', default: '1000000' },
   },
@@ -45,8 +48,12 @@ const { processBatch } = await import(join(root, 'dist', 'ingest.mjs'));
 const { engineCounter } = await import(join(root, 'dist', 'tokenizer.mjs'));
 const { builtInDefinitions } = await import(join(root, 'dist', 'catalogue.mjs'));
 
-async function drive(server, bodies, concurrency) {
+const isOtlp = (kind) => kind.startsWith('otlp-');
+const bodyOf = (kind) => (isOtlp(kind) ? otlpBody(kind.slice('otlp-'.length)) : batchBody(kind));
+
+async function drive(server, bodies, concurrency, kind = 'provided') {
   const agent = new Agent({ connections: concurrency, pipelining: 1, keepAliveTimeout: 10_000 });
+  const path = isOtlp(kind) ? '/api/public/otel/v1/traces' : '/api/public/ingestion';
   let next = 0;
   let failures = 0;
   const cpuBefore = (await server.stats()).cpu;
@@ -55,9 +62,9 @@ async function drive(server, bodies, concurrency) {
     Array.from({ length: concurrency }, async () => {
       while (next < bodies.length) {
         const body = bodies[next++];
-        const response = await request(`${server.url}/api/public/ingestion`, { method: 'POST', dispatcher: agent, headers: { authorization: server.auth, 'content-type': 'application/json' }, body });
+        const response = await request(`${server.url}${path}`, { method: 'POST', dispatcher: agent, headers: { authorization: server.auth, 'content-type': 'application/json' }, body });
         const answer = await response.body.json();
-        if (response.statusCode !== 207 || answer.errors?.length || answer.successes?.length !== 101) failures++;
+        if (isOtlp(kind) ? response.statusCode !== 200 : response.statusCode !== 207 || answer.errors?.length || answer.successes?.length !== 101) failures++;
       }
     }),
   );
@@ -68,7 +75,8 @@ async function drive(server, bodies, concurrency) {
   return { rate: (bodies.length * 100) / seconds, perCpu: (bodies.length * 100) / cpu, failures };
 }
 
-function inProcess(bodies) {
+function inProcess(bodies, kind) {
+  if (isOtlp(kind)) return undefined;
   const definitions = [...builtInDefinitions()];
   const none = () => new Map();
   const lookups = { storedTraces: none, storedObservations: none, storedScores: none, seenEvents: () => new Set(), prompt: () => undefined, definitions: () => definitions };
@@ -80,30 +88,40 @@ function inProcess(bodies) {
 const fmt = (n) => Math.round(n).toLocaleString('en-US');
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const work = mkdtempSync(join(tmpdir(), 'llmobs-bench-ingest-'));
-const dataDir = (name) => (args.ephemeral && name !== 'floor' ? undefined : join(work, name));
+const dataDir = (name) => (args.ephemeral && !name.startsWith('floor') ? undefined : join(work, name));
 
 async function throughput() {
-  const servers = [{ label: 'llmobs server', ...(await spawnLlmobs({ dataDir: dataDir('llmobs') })) }, { label: 'floor', floor: true, ...(await spawnFloor({ dataDir: dataDir('floor') })) }];
-  if (compareDir) servers.push({ label: compareLabel, ...(await spawnLlmobs({ dataDir: dataDir('compare'), dist: resolve(compareDir) })) });
   console.log(`${requests} requests of 100 generations per row, ${rounds} rounds; llmobs data ${args.ephemeral ? 'in memory' : 'on disk (WAL)'}; Node ${process.version}; load average ${loadAverage()}`);
-  console.log('payload    concurrency  server          gen/s (median)   gen per CPU-s   ratio to the floor (paired median)   pipeline in-process');
+  console.log('payload         concurrency  server          gen/s (median)   gen per CPU-s   ratio to the floor (paired median)   pipeline in-process');
+  // The batch route in dual mode (events_only refuses generations there), OTLP in events_only.
+  for (const mode of ['dual', 'events_only']) {
+    const kinds = only.filter((kind) => isOtlp(kind) === (mode === 'events_only'));
+    if (kinds.length > 0) await throughputIn(mode, kinds);
+  }
+  console.log(`load average after: ${loadAverage()}`);
+}
+
+async function throughputIn(writeMode, kinds) {
+  const servers = [{ label: 'llmobs server', ...(await spawnLlmobs({ dataDir: dataDir(`llmobs-${writeMode}`), writeMode })) }, { label: 'floor', floor: true, ...(await spawnFloor({ dataDir: dataDir(`floor-${writeMode}`) })) }];
+  if (compareDir) servers.push({ label: compareLabel, ...(await spawnLlmobs({ dataDir: dataDir(`compare-${writeMode}`), dist: resolve(compareDir), writeMode })) });
   try {
-    for (const kind of only) {
-      for (const server of servers) await drive(server, Array.from({ length: 20 }, () => batchBody(kind)), 4); // warm-up
+    for (const kind of kinds) {
+      for (const server of servers) await drive(server, Array.from({ length: 20 }, () => bodyOf(kind)), 4, kind); // warm-up
       for (const concurrency of [1, 20]) {
         const results = new Map(servers.map((s) => [s, []]));
         for (let round = 0; round < rounds; round++) {
-          const bodies = Array.from({ length: requests }, () => batchBody(kind));
-          for (const server of servers) results.get(server).push(await drive(server, bodies, concurrency));
+          const bodies = Array.from({ length: requests }, () => bodyOf(kind));
+          for (const server of servers) results.get(server).push(await drive(server, bodies, concurrency, kind));
         }
         const floor = results.get(servers[1]);
-        const pipeline = concurrency === 1 ? fmt(inProcess(Array.from({ length: requests }, () => batchBody(kind)))) : '';
+        const inProc = concurrency === 1 ? inProcess(Array.from({ length: requests }, () => bodyOf(kind)), kind) : undefined;
+        const pipeline = inProc === undefined ? '' : fmt(inProc);
         for (const server of servers) {
           const mine = results.get(server);
           const failures = mine.reduce((n, r) => n + r.failures, 0);
           const ratio = server.floor ? '' : `${median(mine.map((r, i) => r.rate / floor[i].rate)).toFixed(2)}× (CPU ${median(mine.map((r, i) => r.perCpu / floor[i].perCpu)).toFixed(2)}×)`;
           console.log(
-            `${kind.padEnd(10)} ${String(concurrency).padStart(11)}  ${server.label.padEnd(14)}  ${fmt(median(mine.map((r) => r.rate))).padStart(14)}   ${fmt(median(mine.map((r) => r.perCpu))).padStart(13)}   ${ratio.padEnd(36)} ${server === servers[0] ? pipeline : ''}${failures ? ` (${failures} failed)` : ''}`,
+            `${kind.padEnd(15)} ${String(concurrency).padStart(11)}  ${server.label.padEnd(14)}  ${fmt(median(mine.map((r) => r.rate))).padStart(14)}   ${fmt(median(mine.map((r) => r.perCpu))).padStart(13)}   ${ratio.padEnd(36)} ${server === servers[0] ? pipeline : ''}${failures ? ` (${failures} failed)` : ''}`,
           );
         }
       }
@@ -111,13 +129,11 @@ async function throughput() {
   } finally {
     for (const server of servers) await server.stop();
   }
-  console.log(`load average after: ${loadAverage()}`);
   for (const server of servers) {
-    if (!server.dataDir && server.label !== 'floor' && args.ephemeral) continue;
-    const dir = server.floor ? dataDir('floor') : dataDir(server.label === 'llmobs server' ? 'llmobs' : 'compare');
+    const dir = server.floor ? dataDir(`floor-${writeMode}`) : dataDir(`${server.label === 'llmobs server' ? 'llmobs' : 'compare'}-${writeMode}`);
     if (!dir) continue;
     const bytes = dirBytes(dir);
-    console.log(`${server.label}: data directory ${(bytes / 1e6).toFixed(1)} MB after ${fmt(server.generations)} generations (${Math.round(bytes / server.generations)} bytes each)`);
+    console.log(`${server.label} (${writeMode}): data directory ${(bytes / 1e6).toFixed(1)} MB after ${fmt(server.generations)} generations (${Math.round(bytes / server.generations)} bytes each)`);
   }
 }
 

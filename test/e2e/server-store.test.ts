@@ -72,6 +72,49 @@ describe('the server data directory', { timeout: 120_000 }, () => {
     await recovered.child;
   });
 
+  it.skipIf(!hasPrlimit())('keeps every ingestion request acknowledged before the disk filled up, and nothing of the one it refused', async () => {
+    const env = isolatedEnv();
+    const dataDir = join(tempDir(), 'data');
+    const limited = startServerProcess(['--data-dir', dataDir, '--write-mode', 'legacy'], env, ['prlimit', '--fsize=3000000:3000000']);
+    const started = await limited.ready;
+    const at = '2026-03-01T10:00:00.000Z';
+    const batchOf = (request: number) => [
+      { id: `t-${request}`, type: 'trace-create', timestamp: at, body: { id: `trace-${request}`, name: 'kept' } },
+      ...Array.from({ length: 50 }, (_, i) => ({
+        id: `g-${request}-${i}`,
+        type: 'generation-create',
+        timestamp: at,
+        body: { id: `gen-${request}-${i}`, traceId: `trace-${request}`, model: 'gpt-4o', input: `${request}-${i}:${'x'.repeat(2_000)}`, usageDetails: { input: 10, output: 2 } },
+      })),
+    ];
+    let accepted = 0;
+    let failure: { status: number; body: any } | undefined;
+    for (let request = 0; request < 100 && !failure; request++) {
+      const answer = await api(started, 'POST', '/api/public/ingestion', { batch: batchOf(request) });
+      if (answer.status === 207) {
+        expect(answer.body.errors).toEqual([]);
+        accepted++;
+      } else failure = answer;
+    }
+    expect(failure?.status).toBe(500);
+    expect(failure?.body.error).toMatch(/could not be written .*nothing of this request was stored/);
+    expect(accepted).toBeGreaterThan(0);
+    limited.child.kill('SIGKILL');
+    await limited.child;
+
+    const recovered = startServerProcess(['--data-dir', dataDir, '--write-mode', 'legacy'], env);
+    const again = await recovered.ready;
+    expect((await api(again, 'GET', '/api/public/observations?limit=1')).body.meta.totalItems).toBe(accepted * 50);
+    expect((await api(again, 'GET', `/api/public/observations/gen-${accepted - 1}-49`)).body).toMatchObject({ input: `${accepted - 1}-49:${'x'.repeat(2_000)}`, usageDetails: { input: 10, output: 2, total: 12 } });
+    expect((await api(again, 'GET', `/api/public/observations/gen-${accepted}-0`)).status).toBe(404);
+    // The refused request sent again is stored once.
+    expect((await api(again, 'POST', '/api/public/ingestion', { batch: batchOf(accepted) })).body.errors).toEqual([]);
+    expect((await api(again, 'POST', '/api/public/ingestion', { batch: batchOf(accepted) })).body.errors).toEqual([]);
+    expect((await api(again, 'GET', '/api/public/observations?limit=1')).body.meta.totalItems).toBe((accepted + 1) * 50);
+    recovered.child.kill('SIGTERM');
+    await recovered.child;
+  });
+
   it('lets exactly one of several servers started at the same instant take the directory, after a crash too', async () => {
     for (let round = 0; round < 2; round++) {
       const env = isolatedEnv();

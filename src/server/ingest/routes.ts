@@ -10,10 +10,12 @@ import { projectDefinitions } from '../handlers/models.js';
 import { type BodyBudget, bodiesBusy } from '../http/body.js';
 import { gunzipBody } from '../http/inflate.js';
 import type { HandlerContext, Route, ServerReply, ServerRequest } from '../http/router.js';
+import type { ObservationRecord } from '../records.js';
 import type { Tx, WithEvents } from '../store/index.js';
 import { processBatch } from './batch.js';
 import { asEventLog } from './event-log.js';
 import { splitForEventsOnly } from './events-only.js';
+import { packObservationLog, unpackObservationLog } from './log-pack.js';
 import { checkSpans, decodeOtlpBody, processOtel, rejectionMessage } from './otel/index.js';
 import { batchRequest } from './schemas.js';
 import type { BatchResponse, IngestAuth, IngestLookups, IngestWrites, Stored } from './types.js';
@@ -54,7 +56,11 @@ function lookupsFor(tx: Tx): IngestLookups {
   };
   return {
     storedTraces: (ids) => stored(tx.traces.withEvents(ids)),
-    storedObservations: (ids) => stored(tx.observations.withEvents(ids)),
+    storedObservations: (ids) => {
+      const out = new Map<string, Stored<ObservationRecord>>();
+      for (const [id, { record, events }] of tx.observations.withEvents(ids)) out.set(id, { record, log: unpackObservationLog(events, record) });
+      return out;
+    },
     storedScores: (ids) => stored(tx.scores.withEvents(ids)),
     seenEvents: (ids) => tx.events.seen(ids),
     prompt: (name, version) => {
@@ -67,7 +73,7 @@ function lookupsFor(tx: Tx): IngestLookups {
 
 function write(tx: Tx, writes: IngestWrites, now: Date): void {
   for (const { record, log } of writes.traces) tx.traces.put(record, log);
-  for (const { record, log } of writes.observations) tx.observations.put(record, log);
+  for (const { record, log } of writes.observations) tx.observations.put(record, packObservationLog(log, record));
   for (const { record, log } of writes.scores) tx.scores.put(record, log);
   tx.events.record(writes.eventIds, now.toISOString());
 }

@@ -7,6 +7,8 @@
 // A trace's aggregates read `trace_observations` and `trace_scores`, which the traces list defines
 // (store/traces.ts): the rows the service aggregates, those of the environments the list filters on.
 
+import { dataField } from './observation-row.js';
+
 /** What a column is, for the filter types it takes. */
 export type ColumnKind = 'scalar' | 'array' | 'object' | 'scores';
 
@@ -61,7 +63,7 @@ export const FILTER_COLUMNS = {
   'observation.endTime': scalar('o.end_time'),
   'observation.environment': scalar('o.environment'),
   'observation.level': scalar('o.level'),
-  'observation.statusMessage': scalar("json_extract(o.record, '$.statusMessage')"),
+  'observation.statusMessage': scalar(dataField('statusMessage')),
   'observation.version': scalar('o.version'),
   'observation.model': scalar('o.provided_model_name'),
   'observation.modelId': scalar('o.internal_model_id'),
@@ -76,14 +78,14 @@ export const FILTER_COLUMNS = {
   'observation.inputCost': scalar('o.input_cost'),
   'observation.outputCost': scalar('o.output_cost'),
   'observation.totalCost': scalar('o.total_cost'),
-  'observation.metadata': { kind: 'object', sql: "json_extract(o.record, '$.metadata')" },
+  'observation.metadata': { kind: 'object', sql: dataField('metadata') },
   // Input and output as the service keeps them: the text as sent, JSON text otherwise.
-  'observation.input': scalar("CAST(json_extract(o.record, '$.input') AS TEXT)"),
-  'observation.output': scalar("CAST(json_extract(o.record, '$.output') AS TEXT)"),
+  'observation.input': scalar(`CAST(${dataField('input')} AS TEXT)`),
+  'observation.output': scalar(`CAST(${dataField('output')} AS TEXT)`),
   'observation.hasParentObservation': scalar('o.parent_observation_id IS NOT NULL'),
   'observation.isRoot': scalar('o.parent_observation_id IS NULL'),
-  'observation.hasInput': scalar("coalesce(json_extract(o.record, '$.input'), '') <> ''"),
-  'observation.hasOutput': scalar("coalesce(json_extract(o.record, '$.output'), '') <> ''"),
+  'observation.hasInput': scalar(`coalesce(${dataField('input')}, '') <> ''`),
+  'observation.hasOutput': scalar(`coalesce(${dataField('output')}, '') <> ''`),
   'observation.userId': traceField('tt.user_id'),
   'observation.sessionId': traceField('tt.session_id'),
   'observation.traceName': traceField('tt.name'),

@@ -3,7 +3,8 @@
 // relation tables hold in that range, read only for the relations the query joins. The traces
 // view gets its observations as aggregates, as its measures read them.
 import type { V1ObservationEntity, V1ScoreEntity, V1TraceEntity } from '../../core/metrics/index.js';
-import type { ObservationRecord, ScoreRecord, TraceRecord } from '../records.js';
+import type { ScoreRecord, TraceRecord } from '../records.js';
+import { OBSERVATION_SELECT, observationFromRow, type ObservationRow } from './observation-row.js';
 import type { Statements } from './sqlite.js';
 import { parseRecord } from './with-events.js';
 
@@ -11,6 +12,8 @@ const tagsOf = (text: string | null) => (text ? (JSON.parse(text) as string[]) :
 
 export class MetricsV1Store {
   constructor(private readonly sql: Statements) {}
+
+  private projectId = () => this.sql.row<{ id: string }>('SELECT id FROM project LIMIT 1')?.id;
 
   /** Traces whose timestamp is in range, with their observations' aggregates and scores' count in range. */
   *traces(from: string, to: string, relations: ReadonlySet<string>): Generator<V1TraceEntity> {
@@ -48,15 +51,14 @@ export class MetricsV1Store {
   *observations(from: string, to: string, relations: ReadonlySet<string>): Generator<V1ObservationEntity> {
     const rows = this.sql
       .get(
-        `SELECT o.record, t.id AS trace_id, t.name AS trace_name, t.user_id, t.session_id, t.release, t.version AS trace_version,
+        `SELECT ${OBSERVATION_SELECT}, t.id AS joined_trace_id, t.name AS trace_name, t.user_id, t.session_id, t.release, t.version AS trace_version,
                 json_extract(t.record, '$.tags') AS tags,
                 CASE WHEN ? THEN (SELECT COUNT(*) FROM scores s WHERE s.observation_id = o.id AND s.timestamp >= ? AND s.timestamp <= ?) ELSE 0 END AS scores
          FROM observations o LEFT JOIN traces t ON t.id = o.trace_id AND t.timestamp >= ? AND t.timestamp <= ?
          WHERE o.start_time >= ? AND o.start_time <= ?`,
       )
-      .iterate(relations.has('scores') ? 1 : 0, from, to, from, to, from, to) as Iterable<{
-      record: string;
-      trace_id: string | null;
+      .iterate(relations.has('scores') ? 1 : 0, from, to, from, to, from, to) as Iterable<ObservationRow & {
+      joined_trace_id: string | null;
       trace_name: string | null;
       user_id: string | null;
       session_id: string | null;
@@ -65,10 +67,11 @@ export class MetricsV1Store {
       tags: string | null;
       scores: number;
     }>;
+    const projectId = this.projectId();
     for (const row of rows) {
       yield {
-        observation: parseRecord<ObservationRecord>(row),
-        traceJoined: row.trace_id !== null,
+        observation: observationFromRow(row, projectId),
+        traceJoined: row.joined_trace_id !== null,
         traceName: row.trace_name,
         userId: row.user_id,
         sessionId: row.session_id,

@@ -3,9 +3,11 @@
 // version or the next. Never edit a released migration: add one.
 //
 // Records are kept whole as JSON (`record`) beside the columns that queries filter, sort and
-// aggregate on, so a field added to a record later is kept without a migration.
+// aggregate on, so a field added to a record later is kept without a migration. Observations,
+// most of the rows, keep each field once since version 6 (observation-row.ts).
 import { FileError } from '../../errors.js';
 import type { Database } from './sqlite.js';
+import { compactObservations, moveOldObservations } from './compact-observations.js';
 import { xxHash32 } from './xxhash32.js';
 
 /** SQL to run, or a step that needs code (it runs in the migration's transaction too). */
@@ -170,6 +172,9 @@ export const MIGRATIONS: readonly Migration[] = [
     secret_access_key TEXT
   );
   `,
+  // 6: observations in a compact row (observation-row.ts); the rows move over after the
+  // migrations (moveOldObservations).
+  compactObservations,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -205,5 +210,7 @@ export function migrate(db: Database, where: string, upTo = SCHEMA_VERSION): num
       throw error;
     }
   }
+  // Rows still in the table schema 6 set aside: a store being migrated, or stopped while it was.
+  if (upTo >= 6) moveOldObservations(db);
   return found;
 }

@@ -1,14 +1,20 @@
-// Recorded observations. Besides the whole record, each row keeps the columns lists filter and
-// sort on: the sums of input and output tokens and costs as the service's metrics and filters
-// count them, latency, time to first token, and xxHash32 of the trace id (the v2 list's order).
-import { type MetricsGroup, type MetricsQuery, millisBetween, type MetricsRow, sumOfKeys } from '../../core/metrics/index.js';
+// Recorded observations, one row each (observation-row.ts: the record's fields once each, the
+// columns lists filter, sort and aggregate on among them: the sums of input and output tokens and
+// costs as the service's metrics and filters count them, latency, time to first token, and
+// xxHash32 of the trace id, the v2 list's order).
+import type { MetricsGroup, MetricsQuery, MetricsRow } from '../../core/metrics/index.js';
 import type { ObservationRecord } from '../records.js';
 import type { ColumnFilter } from './filter-columns.js';
 import { appearanceOrder, metricsGroups, observationMetricsSql } from './observation-metrics.js';
 import type { Statements } from './sqlite.js';
 import { type FilterSpec, where } from './where.js';
-import { eventsText, parseRecord, type WithEvents, withEvents } from './with-events.js';
+import { OBSERVATION_COLUMNS, OBSERVATION_SELECT, observationFromRow, observationParams, type ObservationRow } from './observation-row.js';
+import { eventsText, parseEvents, type WithEvents } from './with-events.js';
 import { xxHash32 } from './xxhash32.js';
+
+const UPSERT = `INSERT INTO observations (${OBSERVATION_COLUMNS.join(', ')}, events)
+  VALUES (${OBSERVATION_COLUMNS.map(() => '?').join(', ')}, ?)
+  ON CONFLICT (id) DO UPDATE SET ${[...OBSERVATION_COLUMNS, 'events'].filter((c) => c !== 'id').map((c) => `${c} = excluded.${c}`).join(', ')}`;
 
 /** Filters of the observation lists; every one given must hold. Times are ISO strings. */
 export interface ObservationFilter {
@@ -80,14 +86,24 @@ export interface ObservationForMetrics extends MetricsRow {
 export class ObservationStore {
   constructor(private readonly sql: Statements) {}
 
+  private project: string | undefined;
+
+  /** The store's project: records of it are kept without their project id. */
+  private projectId(): string | undefined {
+    this.project ??= this.sql.row<{ id: string }>('SELECT id FROM project LIMIT 1')?.id;
+    return this.project;
+  }
+
+  private record = (row: ObservationRow): ObservationRecord => observationFromRow(row, this.projectId());
+
   get(id: string): ObservationRecord | undefined {
-    const row = this.sql.row<{ record: string }>('SELECT record FROM observations WHERE id = ?', id);
-    return row && parseRecord<ObservationRecord>(row);
+    const row = this.sql.row<ObservationRow>(`SELECT ${OBSERVATION_SELECT} FROM observations o WHERE o.id = ?`, id);
+    return row && this.record(row);
   }
 
   /** The observations of a trace, by start time. */
   ofTrace(traceId: string): ObservationRecord[] {
-    return this.sql.rows<{ record: string }>('SELECT record FROM observations WHERE trace_id = ? ORDER BY start_time, id', traceId).map(parseRecord<ObservationRecord>);
+    return this.sql.rows<ObservationRow>(`SELECT ${OBSERVATION_SELECT} FROM observations o WHERE o.trace_id = ? ORDER BY o.start_time, o.id`, traceId).map(this.record);
   }
 
   /**
@@ -96,15 +112,15 @@ export class ObservationStore {
    */
   ofTraceAfter(traceId: string, after: { startTime: string; id: string } | undefined, limit: number): ObservationRecord[] {
     const rows = after
-      ? this.sql.rows<{ record: string }>(
-          'SELECT record FROM observations WHERE trace_id = ? AND (start_time, id) > (?, ?) ORDER BY start_time, id LIMIT ?',
+      ? this.sql.rows<ObservationRow>(
+          `SELECT ${OBSERVATION_SELECT} FROM observations o WHERE o.trace_id = ? AND (o.start_time, o.id) > (?, ?) ORDER BY o.start_time, o.id LIMIT ?`,
           traceId,
           after.startTime,
           after.id,
           limit,
         )
-      : this.sql.rows<{ record: string }>('SELECT record FROM observations WHERE trace_id = ? ORDER BY start_time, id LIMIT ?', traceId, limit);
-    return rows.map(parseRecord<ObservationRecord>);
+      : this.sql.rows<ObservationRow>(`SELECT ${OBSERVATION_SELECT} FROM observations o WHERE o.trace_id = ? ORDER BY o.start_time, o.id LIMIT ?`, traceId, limit);
+    return rows.map(this.record);
   }
 
   /** The start and end times of up to `limit` observations of a trace after `after`, in the order of `ofTrace`. */
@@ -117,65 +133,27 @@ export class ObservationStore {
 
   /** The observations of these ids that are stored, with their events. */
   withEvents(ids: readonly string[]): Map<string, WithEvents<ObservationRecord>> {
-    return withEvents(this.sql, 'observations', ids);
+    const found = new Map<string, WithEvents<ObservationRecord>>();
+    if (ids.length === 0) return found;
+    const rows = this.sql.rows<ObservationRow & { events: string | null }>(
+      `SELECT ${OBSERVATION_SELECT}, o.events FROM observations o WHERE o.id IN (SELECT value FROM json_each(?))`,
+      JSON.stringify(ids),
+    );
+    for (const row of rows) found.set(row['id'] as string, { record: this.record(row), events: parseEvents(row.events) });
+    return found;
   }
 
   /** Stores an observation and the events it was built from, replacing the stored one with the same id. */
   put(observation: ObservationRecord, events: unknown = null): void {
-    const usage = observation.usageDetails;
-    const cost = observation.costDetails;
-    this.sql.run(
-      `INSERT INTO observations (id, trace_id, parent_observation_id, type, name, environment, level, version, start_time, end_time,
-         completion_start_time, provided_model_name, internal_model_id, prompt_name, prompt_version, input_tokens, output_tokens,
-         total_tokens, input_cost, output_cost, total_cost, latency_ms, time_to_first_token_ms, created_at, updated_at, record, events, trace_hash)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (id) DO UPDATE SET trace_id = excluded.trace_id, parent_observation_id = excluded.parent_observation_id,
-         type = excluded.type, name = excluded.name, environment = excluded.environment, level = excluded.level,
-         version = excluded.version, start_time = excluded.start_time, end_time = excluded.end_time,
-         completion_start_time = excluded.completion_start_time, provided_model_name = excluded.provided_model_name,
-         internal_model_id = excluded.internal_model_id, prompt_name = excluded.prompt_name, prompt_version = excluded.prompt_version,
-         input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens, total_tokens = excluded.total_tokens,
-         input_cost = excluded.input_cost, output_cost = excluded.output_cost, total_cost = excluded.total_cost,
-         latency_ms = excluded.latency_ms, time_to_first_token_ms = excluded.time_to_first_token_ms,
-         created_at = excluded.created_at, updated_at = excluded.updated_at, record = excluded.record, events = excluded.events,
-         trace_hash = excluded.trace_hash`,
-      observation.id,
-      observation.traceId,
-      observation.parentObservationId,
-      observation.type,
-      observation.name,
-      observation.environment,
-      observation.level,
-      observation.version,
-      observation.startTime,
-      observation.endTime,
-      observation.completionStartTime,
-      observation.providedModelName,
-      observation.internalModelId,
-      observation.promptName,
-      observation.promptVersion,
-      sumOfKeys(usage, 'input'),
-      sumOfKeys(usage, 'output'),
-      usage?.total ?? 0,
-      sumOfKeys(cost, 'input'),
-      sumOfKeys(cost, 'output'),
-      observation.totalCost,
-      millisBetween(observation.startTime, observation.endTime),
-      millisBetween(observation.startTime, observation.completionStartTime),
-      observation.createdAt,
-      observation.updatedAt,
-      JSON.stringify(observation),
-      eventsText(events),
-      xxHash32(observation.traceId ?? ''),
-    );
+    this.sql.run(UPSERT, ...observationParams(observation, this.projectId()), eventsText(events));
   }
 
   /** A page of the v1 list, newest start first. */
   list(filter: ObservationFilter, page: { limit: number; offset: number }): ObservationRecord[] {
     const { sql, params } = where(OBSERVATION_FILTER, filter);
     return this.sql
-      .rows<{ record: string }>(`SELECT o.record FROM observations o ${sql} ORDER BY o.start_time DESC, o.id DESC LIMIT ? OFFSET ?`, ...params, page.limit, page.offset)
-      .map(parseRecord<ObservationRecord>);
+      .rows<ObservationRow>(`SELECT ${OBSERVATION_SELECT} FROM observations o ${sql} ORDER BY o.start_time DESC, o.id DESC LIMIT ? OFFSET ?`, ...params, page.limit, page.offset)
+      .map(this.record);
   }
 
   count(filter: ObservationFilter = {}): number {
@@ -191,24 +169,27 @@ export class ObservationStore {
     const after = cursor ? [{ sql: '(o.start_time, o.trace_hash, o.id) < (?, ?, ?)', params: [cursor.startTime, xxHash32(cursor.traceId), cursor.id] }] : [];
     const { sql, params } = where(OBSERVATION_FILTER, filter, ...after);
     return this.sql
-      .rows<{ record: string }>(`SELECT o.record FROM observations o ${sql} ORDER BY o.start_time DESC, o.trace_hash DESC, o.id DESC LIMIT ?`, ...params, limit)
-      .map(parseRecord<ObservationRecord>);
+      .rows<ObservationRow>(`SELECT ${OBSERVATION_SELECT} FROM observations o ${sql} ORDER BY o.start_time DESC, o.trace_hash DESC, o.id DESC LIMIT ?`, ...params, limit)
+      .map(this.record);
   }
 
   /** `page`, with the large parts of each record left as JSON text (see ObservationPageRow). */
   pageRows(filter: ObservationFilter, cursor: ObservationCursor | undefined, limit: number, parts: { io: boolean; metadata: boolean }): ObservationPageRow[] {
     const after = cursor ? [{ sql: '(o.start_time, o.trace_hash, o.id) < (?, ?, ?)', params: [cursor.startTime, xxHash32(cursor.traceId), cursor.id] }] : [];
     const { sql, params } = where(OBSERVATION_FILTER, filter, ...after);
-    const columns = [
-      "json_remove(o.record, '$.input', '$.output', '$.metadata') AS rest",
-      ...(parts.io ? ["o.record -> '$.input' AS input", "o.record -> '$.output' AS output"] : []),
-      ...(parts.metadata ? ["o.record -> '$.metadata' AS metadata"] : []),
-    ];
-    return this.sql.rows<ObservationPageRow>(
-      `SELECT ${columns.join(', ')} FROM observations o ${sql} ORDER BY o.start_time DESC, o.trace_hash DESC, o.id DESC LIMIT ?`,
-      ...params,
-      limit,
-    );
+    const rows = this.sql.rows<ObservationRow>(`SELECT ${OBSERVATION_SELECT} FROM observations o ${sql} ORDER BY o.start_time DESC, o.trace_hash DESC, o.id DESC LIMIT ?`, ...params, limit);
+    // The record is made from its row; its large parts are handed on as JSON text (null when absent).
+    return rows.map((row) => {
+      const { input, output, metadata, ...rest } = this.record(row) as unknown as Record<string, unknown>;
+      const text = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
+      const out: ObservationPageRow = { rest: JSON.stringify(rest) };
+      if (parts.io) {
+        out.input = text(input);
+        out.output = text(output);
+      }
+      if (parts.metadata) out.metadata = text(metadata);
+      return out;
+    });
   }
 
   /**
@@ -228,15 +209,15 @@ export class ObservationStore {
   *forMetrics(from: string, to: string): Generator<ObservationForMetrics> {
     const rows = this.sql
       .get(
-        `SELECT o.record, t.name AS trace_name, t.user_id, t.session_id, t.release, t.version AS trace_version,
+        `SELECT ${OBSERVATION_SELECT}, t.name AS trace_name, t.user_id, t.session_id, t.release, t.version AS trace_version,
                 json_extract(t.record, '$.tags') AS tags
          FROM observations o LEFT JOIN traces t ON t.id = o.trace_id
          WHERE o.start_time >= ? AND o.start_time < ?`,
       )
-      .iterate(from, to) as Iterable<{ record: string; trace_name: string | null; user_id: string | null; session_id: string | null; release: string | null; trace_version: string | null; tags: string | null }>;
+      .iterate(from, to) as Iterable<ObservationRow & { trace_name: string | null; user_id: string | null; session_id: string | null; release: string | null; trace_version: string | null; tags: string | null }>;
     for (const row of rows) {
       yield {
-        observation: parseRecord<ObservationRecord>(row),
+        observation: this.record(row),
         traceName: row.trace_name,
         userId: row.user_id,
         sessionId: row.session_id,

@@ -294,16 +294,16 @@ function openDatabase(path: string): Database {
     throw new FileError(`cannot open ${path}: ${(error as Error).message}`);
   }
   try {
-    // Pages of 16 KB (a new database only; one that exists keeps its page size): an observation
-    // row is 1 to 3 KB, and 4 KB pages held one or two of them with the rest unused; ingestion
-    // writes about a fifth less per generation. The WAL file is cut back to 64 MB after a
-    // checkpoint that followed a large write. A
-    // checkpoint every 10,000 pages (40 MB) instead of 1,000 writes a page that many requests
+    // Pages of 4 KB (a new database only; one that exists keeps its page size): an observation
+    // row is about 1 KB since schema 6, and every commit writes whole pages, among them one of the
+    // id index for each observation (ids are random): larger pages cost more per commit and keep
+    // no more per page. The WAL file is cut back to 64 MB after a checkpoint that followed a large
+    // write. A checkpoint every 10,000 pages (40 MB) instead of 1,000 writes a page that many requests
     // change (index pages, mostly) once rather than ten times. The page cache (32 MB instead of
     // 2 MB) keeps the indexes that ingestion inserts into at random in memory; it is a bound, so
     // memory stays flat however large the database grows.
     db.exec(
-      `PRAGMA page_size = 16384; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA journal_size_limit = 67108864; PRAGMA wal_autocheckpoint = 10000; PRAGMA cache_size = -32768`,
+      `PRAGMA page_size = 4096; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA journal_size_limit = 67108864; PRAGMA wal_autocheckpoint = 10000; PRAGMA cache_size = -32768`,
     );
     return db;
   } catch (error) {

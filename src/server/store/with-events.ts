@@ -10,7 +10,7 @@ export interface WithEvents<R> {
 
 export const eventsText = (events: unknown): string | null => (events === null || events === undefined ? null : JSON.stringify(events));
 
-const parseEvents = (text: string | null): unknown => (text === null ? null : (JSON.parse(text) as unknown));
+export const parseEvents = (text: string | null): unknown => (text === null ? null : (JSON.parse(text) as unknown));
 
 /** A record from its stored JSON. */
 export const parseRecord = <R>(row: { record: string }): R => JSON.parse(row.record) as R;

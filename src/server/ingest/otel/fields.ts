@@ -171,14 +171,17 @@ export function modelParametersOf(a: Attributes, scopeName: string): unknown {
 }
 
 export function completionStartTimeOf(a: Attributes, startTimeISO: string): string | null {
-  try {
-    const value = a['langfuse.observation.completion_start_time'];
-    if (isValidDateString(value)) return value as string;
-    // Older SDKs send the time JSON-encoded twice.
-    const parsed = JSON.parse(value as string);
-    if (isValidDateString(parsed)) return parsed;
-  } catch {
-    // Not there or unreadable: the AI SDK's time to first chunk may say.
+  const value = a['langfuse.observation.completion_start_time'];
+  // Absent on most spans: looked at only when there (a parse that throws costs more than the span).
+  if (value !== undefined) {
+    try {
+      if (isValidDateString(value)) return value as string;
+      // Older SDKs send the time JSON-encoded twice.
+      const parsed = JSON.parse(value as string);
+      if (isValidDateString(parsed)) return parsed;
+    } catch {
+      // Unreadable: the AI SDK's time to first chunk may say.
+    }
   }
   try {
     const ms = a['ai.response.msToFirstChunk'] ?? a['ai.stream.msToFirstChunk'];

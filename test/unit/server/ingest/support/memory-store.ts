@@ -3,6 +3,7 @@
 // accessors (`observations.get(id)`) give the records; `logs` the event logs kept with them.
 import type { ModelDefinition } from '../../../../../src/core/models/types.js';
 import { builtInDefinitions } from '../../../../../src/data/catalogue.js';
+import { packObservationLog, unpackObservationLog } from '../../../../../src/server/ingest/log-pack.js';
 import type { EventLog, IngestLookups, IngestWrites, PromptRef, Stored } from '../../../../../src/server/ingest/types.js';
 import type { ObservationRecord, ScoreRecord, TraceRecord } from '../../../../../src/server/records.js';
 
@@ -30,7 +31,13 @@ export class MemoryStore implements IngestLookups {
     return pick(this.traces, this.logs.traces, ids);
   }
   storedObservations(ids: readonly string[]) {
-    return pick(this.observations, this.logs.observations, ids);
+    // Logs packed against their record and unpacked, as the ingestion route stores and reads them.
+    const out = pick(this.observations, this.logs.observations, ids);
+    for (const stored of out.values()) {
+      const packed = JSON.parse(JSON.stringify(packObservationLog(stored.log, stored.record))) as unknown;
+      stored.log = unpackObservationLog(packed, stored.record);
+    }
+    return out;
   }
   storedScores(ids: readonly string[]) {
     return pick(this.scores, this.logs.scores, ids);

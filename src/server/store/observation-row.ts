@@ -1,0 +1,182 @@
+// An observation's row: its fields once each. The fields that queries filter, sort and aggregate
+// on are columns; the rest of the record is one JSON object (`data`) under short keys, without
+// what is null or empty. A record reads back as it was put, its fields in the record's own order:
+//
+// - `projectId` is left out when it is the store's project (a store holds one project);
+// - updatedAt is NULL when it equals createdAt (a record written once);
+// - a field of ObservationRecord that the record lacks (or holds undefined) is listed under `-`
+//   (records of older versions lack some), so it stays absent;
+// - fields ObservationRecord does not know are kept in `data` under their own names.
+//
+// The columns that only queries read (tokens, costs and latencies as the metrics count them, the
+// trace id's hash) are computed here from the record; reading never looks at them.
+import { millisBetween, sumOfKeys } from '../../core/metrics/index.js';
+import type { ObservationRecord } from '../records.js';
+import { xxHash32 } from './xxhash32.js';
+
+/** The record's fields kept in columns, by column. */
+const COLUMN_FIELDS = [
+  ['id', 'id'],
+  ['trace_id', 'traceId'],
+  ['parent_observation_id', 'parentObservationId'],
+  ['type', 'type'],
+  ['name', 'name'],
+  ['environment', 'environment'],
+  ['level', 'level'],
+  ['version', 'version'],
+  ['start_time', 'startTime'],
+  ['end_time', 'endTime'],
+  ['completion_start_time', 'completionStartTime'],
+  ['provided_model_name', 'providedModelName'],
+  ['internal_model_id', 'internalModelId'],
+  ['prompt_name', 'promptName'],
+  ['prompt_version', 'promptVersion'],
+  ['total_cost', 'totalCost'],
+] as const;
+
+/** The columns queries read, derived from the record. */
+const DERIVED_COLUMNS = ['input_tokens', 'output_tokens', 'total_tokens', 'input_cost', 'output_cost', 'latency_ms', 'time_to_first_token_ms', 'trace_hash'] as const;
+
+/** The record's fields in `data`: key in data, and what an absent key stands for. */
+const DATA_FIELDS: Readonly<Record<string, { key: string; empty: 'null' | 'object' }>> = {
+  statusMessage: { key: 's', empty: 'null' },
+  input: { key: 'i', empty: 'null' },
+  output: { key: 'o', empty: 'null' },
+  metadata: { key: 'm', empty: 'object' },
+  modelParameters: { key: 'mp', empty: 'null' },
+  providedUsageDetails: { key: 'pu', empty: 'object' },
+  providedCostDetails: { key: 'pc', empty: 'object' },
+  usageDetails: { key: 'u', empty: 'object' },
+  costDetails: { key: 'c', empty: 'object' },
+  usagePricingTierId: { key: 'ti', empty: 'null' },
+  usagePricingTierName: { key: 'tn', empty: 'null' },
+  promptId: { key: 'pi', empty: 'null' },
+};
+
+/** ObservationRecord's fields in its order (buildObservation's), for reading a record back. */
+const RECORD_ORDER: readonly (keyof ObservationRecord)[] = [
+  'id',
+  'projectId',
+  'traceId',
+  'parentObservationId',
+  'type',
+  'name',
+  'environment',
+  'startTime',
+  'endTime',
+  'completionStartTime',
+  'level',
+  'statusMessage',
+  'version',
+  'input',
+  'output',
+  'metadata',
+  'providedModelName',
+  'internalModelId',
+  'modelParameters',
+  'providedUsageDetails',
+  'providedCostDetails',
+  'usageDetails',
+  'costDetails',
+  'totalCost',
+  'usagePricingTierId',
+  'usagePricingTierName',
+  'promptId',
+  'promptName',
+  'promptVersion',
+  'createdAt',
+  'updatedAt',
+];
+
+const COLUMN_OF = new Map<string, string>(COLUMN_FIELDS.map(([column, field]) => [field, column]));
+const DATA_KEY_FIELD = new Map(Object.entries(DATA_FIELDS).map(([field, { key }]) => [key, field]));
+const ABSENT = '-';
+const PROJECT = 'p';
+
+/** The columns of a row, in the order `observationParams` gives their values. */
+export const OBSERVATION_COLUMNS: readonly string[] = [...COLUMN_FIELDS.map(([column]) => column), ...DERIVED_COLUMNS, 'created_at', 'updated_at', 'data'];
+
+/** What a SELECT reads to make a record back (`observationFromRow`), under the alias `o`. */
+export const OBSERVATION_SELECT = [...COLUMN_FIELDS.map(([column]) => `o.${column}`), 'o.created_at', 'o.updated_at', 'o.data'].join(', ');
+
+/** A row as `OBSERVATION_SELECT` reads it. */
+export type ObservationRow = Record<string, unknown>;
+
+const isEmptyObject = (value: unknown): boolean => typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
+
+/**
+ * The values of `OBSERVATION_COLUMNS` for a record. `columns` gives what a column holds for a
+ * field the record lacks (a row of an older version migrated); null otherwise.
+ */
+export function observationParams(record: ObservationRecord, projectId: string | undefined, columns?: Readonly<Record<string, unknown>>): unknown[] {
+  const fields = record as unknown as Record<string, unknown>;
+  const params: unknown[] = [];
+  for (const [column, field] of COLUMN_FIELDS) params.push(fields[field] !== undefined ? fields[field] : (columns?.[column] ?? null));
+  const usage = record.usageDetails;
+  const cost = record.costDetails;
+  params.push(
+    sumOfKeys(usage, 'input'),
+    sumOfKeys(usage, 'output'),
+    usage?.total ?? 0,
+    sumOfKeys(cost, 'input'),
+    sumOfKeys(cost, 'output'),
+    millisBetween(record.startTime, record.endTime),
+    millisBetween(record.startTime, record.completionStartTime),
+    xxHash32(record.traceId ?? ''),
+  );
+  const createdAt = record.createdAt !== undefined ? record.createdAt : (columns?.['created_at'] ?? null);
+  const updatedAt = record.updatedAt !== undefined ? record.updatedAt : (columns?.['updated_at'] ?? null);
+  params.push(createdAt, updatedAt === createdAt ? null : updatedAt, observationData(fields, projectId));
+  return params;
+}
+
+/** The `data` JSON of a record: what no column holds. */
+function observationData(fields: Record<string, unknown>, projectId: string | undefined): string {
+  const data: Record<string, unknown> = {};
+  const absent: string[] = [];
+  for (const field of RECORD_ORDER) if (fields[field] === undefined) absent.push(field);
+  if (absent.length > 0) data[ABSENT] = absent;
+  if (fields['projectId'] !== undefined && fields['projectId'] !== projectId) data[PROJECT] = fields['projectId'];
+  for (const field of Object.keys(fields)) {
+    const value = fields[field];
+    const known = DATA_FIELDS[field];
+    if (value === undefined) continue;
+    if (known) {
+      if (value === null || (known.empty === 'object' && isEmptyObject(value))) continue;
+      data[known.key] = value;
+    } else if (!COLUMN_OF.has(field) && field !== 'projectId' && field !== 'createdAt' && field !== 'updatedAt') {
+      data[field] = value;
+    }
+  }
+  return JSON.stringify(data);
+}
+
+/** The record of a row read with `OBSERVATION_SELECT`. */
+export function observationFromRow(row: ObservationRow, projectId: string | undefined): ObservationRecord {
+  const data = JSON.parse(row['data'] as string) as Record<string, unknown>;
+  const absent = new Set((data[ABSENT] as string[] | undefined) ?? []);
+  const fields: Record<string, unknown> = {};
+  for (const field of RECORD_ORDER) {
+    if (absent.has(field)) continue;
+    const column = COLUMN_OF.get(field);
+    if (column !== undefined) {
+      fields[field] = row[column] ?? null;
+    } else if (field === 'projectId') {
+      fields[field] = PROJECT in data ? data[PROJECT] : projectId;
+    } else if (field === 'createdAt') {
+      fields[field] = row['created_at'];
+    } else if (field === 'updatedAt') {
+      fields[field] = row['updated_at'] ?? row['created_at'];
+    } else {
+      const known = DATA_FIELDS[field]!;
+      fields[field] = known.key in data ? data[known.key] : known.empty === 'null' ? null : {};
+    }
+  }
+  for (const key of Object.keys(data)) {
+    if (key !== ABSENT && key !== PROJECT && !DATA_KEY_FIELD.has(key)) fields[key] = data[key];
+  }
+  return fields as unknown as ObservationRecord;
+}
+
+/** SQL of a field kept in `data`, for filters (`o` is the row). */
+export const dataField = (field: 'statusMessage' | 'input' | 'output' | 'metadata'): string => `json_extract(o.data, '$.${DATA_FIELDS[field]!.key}')`;

@@ -1,41 +1,14 @@
 // A hostile server cannot make llmobs read without end: answer size, pages, nesting.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isolatedEnv, runInProcess, tempDir } from '../../helpers/cli.js';
-
-interface Hostile {
-  url: string;
-  requests: string[];
-  close(): Promise<void>;
-}
-
-async function serve(handler: (req: IncomingMessage, res: ServerResponse, index: number) => void): Promise<Hostile> {
-  const requests: string[] = [];
-  const server = createServer((req, res) => {
-    requests.push(req.url ?? '');
-    handler(req, res, requests.length - 1);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
+import { runInProcess, tempDir } from '../../helpers/cli.js';
+import { type Hostile, hostileEnv as env, serveHostile } from '../../helpers/hostile-server.js';
 
 let current: Hostile | undefined;
 afterEach(async () => {
   await current?.close();
   current = undefined;
 });
-
-const env = (url: string, extra: Record<string, string> = {}) =>
-  isolatedEnv({ LANGFUSE_HOST: url, LANGFUSE_PUBLIC_KEY: 'pk-lf-1', LANGFUSE_SECRET_KEY: 'sk-lf-1', LLMOBS_RETRY_BASE_MS: '0', ...extra });
 
 const model = (i: number) => ({
   id: `m${i}`,
@@ -60,7 +33,7 @@ describe('answer size', () => {
     ['streamed without a length', false],
   ])('an answer over LLMOBS_MAX_RESPONSE_MB is an error of its own (exit 5), not a network error (%s)', async (_label, withLength) => {
     const chunk = Buffer.alloc(256 * 1024, 'a');
-    current = await serve((_req, res) => {
+    current = await serveHostile((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json', ...(withLength ? { 'content-length': String(chunk.length * 12) } : {}) });
       let sent = 0;
       const more = () => {
@@ -82,14 +55,14 @@ describe('answer size', () => {
   });
 
   it('refuses a bad LLMOBS_MAX_RESPONSE_MB before sending anything', async () => {
-    current = await serve((_req, res) => res.end('{}'));
+    current = await serveHostile((_req, res) => res.end('{}'));
     const result = await runInProcess(['api', 'GET', 'models'], { env: env(current.url, { LLMOBS_MAX_RESPONSE_MB: '1e9' }) });
     expect(result.exitCode).toBe(3);
     expect(current.requests).toEqual([]);
   });
 
   it('reads only the start of a huge error page, and reports it', async () => {
-    current = await serve((_req, res) => {
+    current = await serveHostile((_req, res) => {
       res.writeHead(502, { 'content-type': 'text/html' });
       res.end(`<html><title>Bad gateway</title>${'x'.repeat(5 * 1024 * 1024)}</html>`);
     });
@@ -100,7 +73,7 @@ describe('answer size', () => {
   });
 
   it('JSON nested without end in an answer is a bad answer (exit 5), not a crash', async () => {
-    current = await serve((_req, res) => {
+    current = await serveHostile((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(`${'['.repeat(100_000)}${']'.repeat(100_000)}`);
     });
@@ -118,7 +91,7 @@ describe('pages', () => {
   const pageOf = (req: IncomingMessage) => Number(new URL(req.url ?? '', 'http://x').searchParams.get('page'));
 
   it('stops at --max-pages when the server announces 1e10 pages, with an error and no partial list', async () => {
-    current = await serve((req, res) => {
+    current = await serveHostile((req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify(fullPage(pageOf(req), 1e10)));
     });
@@ -130,7 +103,7 @@ describe('pages', () => {
   });
 
   it('models match (every page of the project) is bounded the same way', async () => {
-    current = await serve((req, res) => {
+    current = await serveHostile((req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify(fullPage(pageOf(req), 1e10)));
     });
@@ -141,7 +114,7 @@ describe('pages', () => {
 
   it('stops at an empty or a short page whatever totalPages says', async () => {
     for (const last of [{ data: [], meta: { page: 3, limit: 100, totalItems: 1e12, totalPages: 1e10 } }, { ...fullPage(3, 1e10), data: [model(3000)] }]) {
-      current = await serve((req, res) => {
+      current = await serveHostile((req, res) => {
         const page = pageOf(req);
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify(page < 3 ? fullPage(page, 1e10) : last));
@@ -156,7 +129,7 @@ describe('pages', () => {
   });
 
   it('fails when the server ignores the page parameter and answers page 1 again', async () => {
-    current = await serve((_req, res) => {
+    current = await serveHostile((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify(fullPage(1, 50)));
     });
@@ -167,7 +140,7 @@ describe('pages', () => {
   });
 
   it('api --paginate follows the same rules', async () => {
-    current = await serve((req, res) => {
+    current = await serveHostile((req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify(fullPage(pageOf(req), 1e10)));
     });
@@ -180,7 +153,7 @@ describe('pages', () => {
 describe('long lists inside an answer', () => {
   it('a page of 300,000 items or a prompt with 300,000 versions is read, not a stack overflow', async () => {
     const versions = Array.from({ length: 300_000 }, (_, i) => i + 1);
-    current = await serve((req, res) => {
+    current = await serveHostile((req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       if (req.url!.startsWith('/api/public/things')) res.end(JSON.stringify({ data: Array(300_000).fill(0), meta: { page: 1, limit: 300_000, totalItems: 300_000, totalPages: 1 } }));
       else if (req.url!.startsWith('/api/public/v2/prompts?')) res.end(JSON.stringify({ data: [{ name: 'p', type: 'text', versions, labels: [], tags: [], lastUpdatedAt: '2026-01-01T00:00:00.000Z', lastConfig: {} }], meta: { page: 1, limit: 50, totalItems: 1, totalPages: 1 } }));

@@ -1,41 +1,13 @@
 // Numeric options, global and a command's own, are refused with their range before anything is sent.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isolatedEnv, runInProcess } from '../../helpers/cli.js';
-
-interface Hostile {
-  url: string;
-  requests: string[];
-  close(): Promise<void>;
-}
-
-async function serve(handler: (req: IncomingMessage, res: ServerResponse, index: number) => void): Promise<Hostile> {
-  const requests: string[] = [];
-  const server = createServer((req, res) => {
-    requests.push(req.url ?? '');
-    handler(req, res, requests.length - 1);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
+import { runInProcess } from '../../helpers/cli.js';
+import { type Hostile, hostileEnv as env, serveHostile } from '../../helpers/hostile-server.js';
 
 let current: Hostile | undefined;
 afterEach(async () => {
   await current?.close();
   current = undefined;
 });
-
-const env = (url: string, extra: Record<string, string> = {}) =>
-  isolatedEnv({ LANGFUSE_HOST: url, LANGFUSE_PUBLIC_KEY: 'pk-lf-1', LANGFUSE_SECRET_KEY: 'sk-lf-1', LLMOBS_RETRY_BASE_MS: '0', ...extra });
 
 describe('numeric options', () => {
   it.each([
@@ -54,7 +26,7 @@ describe('numeric options', () => {
     [['prompts', 'get', 'x', '--version', '2147483648'], 'from 1 to 2,147,483,647'],
     [['prompts', 'diff', 'x', '1', '2', '--context', '99999999'], '--context: must be a whole number from 0 to 100,000'],
   ])('%j is refused with its range before anything is sent', async (args, message) => {
-    current = await serve((_req, res) => res.end('{}'));
+    current = await serveHostile((_req, res) => res.end('{}'));
     const result = await runInProcess(args, { env: env(current.url) });
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain(message);
@@ -62,7 +34,7 @@ describe('numeric options', () => {
   });
 
   it('accepts a --timeout above undici\'s 300 s default', async () => {
-    current = await serve((_req, res) => {
+    current = await serveHostile((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ status: 'OK', version: '3.0.0' }));
     });

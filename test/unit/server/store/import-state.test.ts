@@ -3,37 +3,17 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FileError } from '../../../../src/errors.js';
-import type { PromptRecord } from '../../../../src/server/records.js';
 import { STATE_FILE } from '../../../../src/server/state.js';
 import { STATE_BACKUP_FILE, Store } from '../../../../src/server/store/index.js';
 import { startServer } from '../../../../src/server/index.js';
 import { tempDir } from '../../../helpers/cli.js';
+import { promptRecord } from '../../../helpers/store-records.js';
 import { apiCaller } from '../../../helpers/server-api.js';
 
 const now = () => new Date('2026-11-23T00:00:00Z');
 const call = apiCaller(() => {
   throw new Error('pass a target');
 });
-
-function prompt(overrides: Partial<PromptRecord>): PromptRecord {
-  return {
-    id: `id-${Math.random().toString(36).slice(2)}`,
-    createdAt: '2026-01-01T00:00:00.000Z',
-    updatedAt: '2026-01-01T00:00:00.000Z',
-    projectId: 'proj-old',
-    createdBy: 'API',
-    prompt: 'hello',
-    name: 'greeting',
-    version: 1,
-    type: 'text',
-    isActive: null,
-    config: {},
-    tags: [],
-    labels: [],
-    commitMessage: null,
-    ...overrides,
-  };
-}
 
 /** A state file as servers before the database wrote it (schema 1). */
 function legacyState(extra: Record<string, unknown> = {}) {
@@ -50,9 +30,9 @@ const oldKeys = { auth: `Basic ${Buffer.from('pk-lf-old:sk-lf-old').toString('ba
 describe('state files of servers before the database', () => {
   it('imports the project, keys, prompts with their labels and references, and models, and keeps the file as a backup', async () => {
     const dir = tempDir();
-    const child = prompt({ id: 'c1', name: 'child', prompt: 'kid', labels: ['production', 'latest'] });
-    const v1 = prompt({ id: 'g1', version: 1, labels: ['production'], tags: ['t'] });
-    const v2 = prompt({ id: 'g2', version: 2, prompt: 'hi @@@langfusePrompt:name=child|label=production@@@', labels: ['latest'], tags: ['t'] });
+    const child = promptRecord({ id: 'c1', name: 'child', prompt: 'kid', labels: ['production', 'latest'] });
+    const v1 = promptRecord({ id: 'g1', version: 1, labels: ['production'], tags: ['t'] });
+    const v2 = promptRecord({ id: 'g2', version: 2, prompt: 'hi @@@langfusePrompt:name=child|label=production@@@', labels: ['latest'], tags: ['t'] });
     const model = {
       id: 'm1', projectId: 'proj-old', modelName: 'mine', matchPattern: '(?i)^mine$', startDate: null, unit: 'TOKENS', inputPrice: 1, outputPrice: 2, totalPrice: null,
       tokenizerId: null, tokenizerConfig: null, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z',
@@ -86,7 +66,7 @@ describe('state files of servers before the database', () => {
   it('opens state files written before prompts, references and models existed', async () => {
     const dir = tempDir();
     // Before references were stored, a version's tags were just text: nothing references anything.
-    writeFileSync(join(dir, STATE_FILE), JSON.stringify(legacyState({ prompts: [prompt({ id: 'g1', prompt: 'x @@@langfusePrompt:name=gone|version=1@@@', labels: ['latest'] })] })));
+    writeFileSync(join(dir, STATE_FILE), JSON.stringify(legacyState({ prompts: [promptRecord({ id: 'g1', prompt: 'x @@@langfusePrompt:name=gone|version=1@@@', labels: ['latest'] })] })));
     const server = await startServer({ port: 0, dataDir: dir });
     expect((await call('GET', '/api/public/v2/prompts/greeting?label=latest', undefined, { target: server, ...oldKeys })).body).toMatchObject({ resolutionGraph: null });
     expect((await call('GET', '/api/public/models?limit=1', undefined, { target: server, ...oldKeys })).status).toBe(200);

@@ -2,34 +2,13 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { TraceRecord } from '../../../../src/server/records.js';
 import { MIGRATIONS, SCHEMA_VERSION } from '../../../../src/server/store/migrations.js';
 import { DATABASE_FILE, Store } from '../../../../src/server/store/index.js';
 import { tempDir } from '../../../helpers/cli.js';
+import { traceRecord } from '../../../helpers/store-records.js';
 
 const now = () => new Date('2026-11-23T00:00:00Z');
 
-function trace(id: string): TraceRecord {
-  return {
-    id,
-    projectId: 'p',
-    timestamp: '2026-01-01T00:00:00.000Z',
-    name: 'demo',
-    userId: null,
-    sessionId: null,
-    release: null,
-    version: null,
-    environment: 'default',
-    public: false,
-    bookmarked: false,
-    tags: [],
-    metadata: {},
-    input: null,
-    output: null,
-    createdAt: '2026-01-01T00:00:00.000Z',
-    updatedAt: '2026-01-01T00:00:00.000Z',
-  };
-}
 
 describe('migrations', () => {
   it('brings a database of an older schema up to date and keeps its data', () => {
@@ -45,7 +24,7 @@ describe('migrations', () => {
     const { store, created } = Store.open({ dataDir: dir, now });
     expect(created).toBe(false);
     expect(store.project.id).toBe('proj-v1');
-    store.write((tx) => tx.traces.put(trace('after-migration')));
+    store.write((tx) => tx.traces.put(traceRecord('after-migration')));
     expect(store.read((tx) => tx.traces.get('after-migration')?.name)).toBe('demo');
     store.close();
   });
@@ -58,14 +37,14 @@ describe('migrations', () => {
     db.exec(MIGRATIONS[1]);
     db.exec("INSERT INTO project (id, record) VALUES ('proj-v2', '{\"id\":\"proj-v2\",\"name\":\"v2\",\"organization\":{\"id\":\"o\",\"name\":\"o\"},\"metadata\":{},\"createdAt\":\"2026-01-01T00:00:00.000Z\"}')");
     db.exec("INSERT INTO api_keys VALUES ('k', 'pk-lf-v2', 'sk-lf-v2', '2026-01-01T00:00:00.000Z')");
-    const old = trace('from-v2');
+    const old = traceRecord('from-v2');
     db.prepare('INSERT INTO traces (id, timestamp, environment, created_at, updated_at, record) VALUES (?, ?, ?, ?, ?, ?)').run(old.id, old.timestamp, old.environment, old.createdAt, old.updatedAt, JSON.stringify(old));
     db.exec('PRAGMA user_version = 2');
     db.close();
 
     const { store } = Store.open({ dataDir: dir, now });
     expect(store.read((tx) => tx.traces.withEvents(['from-v2', 'missing']))).toEqual(new Map([['from-v2', { record: old, events: null }]]));
-    store.write((tx) => tx.traces.put(trace('from-v3'), { events: [{ type: 'trace-create' }] }));
+    store.write((tx) => tx.traces.put(traceRecord('from-v3'), { events: [{ type: 'trace-create' }] }));
     expect(store.read((tx) => tx.traces.withEvents(['from-v3']).get('from-v3')?.events)).toEqual({ events: [{ type: 'trace-create' }] });
     store.close();
   });

@@ -2,37 +2,17 @@
 import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { PromptRecord, TraceRecord } from '../../../../src/server/records.js';
 import { DATABASE_FILE, LEGACY_LOCK_FILE, SERVER_INFO_FILE, Store } from '../../../../src/server/store/index.js';
 import { openSqlite } from '../../../../src/server/store/sqlite.js';
 import { startServer } from '../../../../src/server/index.js';
 import { tempDir } from '../../../helpers/cli.js';
+import { promptRecord, traceRecord } from '../../../helpers/store-records.js';
 import { apiCaller } from '../../../helpers/server-api.js';
 
 const now = () => new Date('2026-11-23T00:00:00Z');
 const call = apiCaller(() => {
   throw new Error('pass a target');
 });
-
-function prompt(overrides: Partial<PromptRecord>): PromptRecord {
-  return {
-    id: `id-${Math.random().toString(36).slice(2)}`,
-    createdAt: '2026-01-01T00:00:00.000Z',
-    updatedAt: '2026-01-01T00:00:00.000Z',
-    projectId: 'proj-old',
-    createdBy: 'API',
-    prompt: 'hello',
-    name: 'greeting',
-    version: 1,
-    type: 'text',
-    isActive: null,
-    config: {},
-    tags: [],
-    labels: [],
-    commitMessage: null,
-    ...overrides,
-  };
-}
 
 describe('the data directory', () => {
   it('creates a project and keys once, and finds them again after a restart', () => {
@@ -128,8 +108,8 @@ describe('transactions', () => {
     const { store } = Store.open({ now });
     expect(() =>
       store.write((tx) => {
-        tx.prompts.insert(prompt({ id: 'p1', labels: ['latest'] }), []);
-        tx.traces.put(trace('t1'));
+        tx.prompts.insert(promptRecord({ id: 'p1', labels: ['latest'] }), []);
+        tx.traces.put(traceRecord('t1'));
         throw new Error('validation failed late');
       }),
     ).toThrow('validation failed late');
@@ -137,15 +117,15 @@ describe('transactions', () => {
       expect(tx.prompts.newest('greeting')).toBeUndefined();
       expect(tx.traces.get('t1')).toBeUndefined();
     });
-    store.write((tx) => tx.prompts.insert(prompt({ id: 'p1', labels: ['latest'] }), []));
+    store.write((tx) => tx.prompts.insert(promptRecord({ id: 'p1', labels: ['latest'] }), []));
     expect(store.read((tx) => tx.prompts.newest('greeting')?.id)).toBe('p1');
     store.close();
   });
 
   it('keeps each label on one version: a second holder is refused by the database', () => {
     const { store } = Store.open({ now });
-    store.write((tx) => tx.prompts.insert(prompt({ id: 'a', version: 1, labels: ['production'] }), []));
-    expect(() => store.write((tx) => tx.prompts.insert(prompt({ id: 'b', version: 2, labels: ['production'] }), []))).toThrow(/UNIQUE/);
+    store.write((tx) => tx.prompts.insert(promptRecord({ id: 'a', version: 1, labels: ['production'] }), []));
+    expect(() => store.write((tx) => tx.prompts.insert(promptRecord({ id: 'b', version: 2, labels: ['production'] }), []))).toThrow(/UNIQUE/);
     expect(store.read((tx) => tx.prompts.versions('greeting').map((row) => row.id))).toEqual(['a']);
     store.close();
   });
@@ -158,7 +138,7 @@ describe('transactions', () => {
     expect(store.read((tx) => tx.events.seen([...ids, 'other', "it's \"quoted\""]).size)).toBe(1500);
     expect(store.read((tx) => [tx.events.has('event-7'), tx.events.has('nope'), tx.events.seen([]).size])).toEqual([true, false, 0]);
     store.write((tx) => {
-      for (const id of ['a', 'b']) tx.traces.put(trace(id), { events: [] });
+      for (const id of ['a', 'b']) tx.traces.put(traceRecord(id), { events: [] });
     });
     expect([...store.read((tx) => tx.traces.withEvents(['b', 'x', 'a'])).keys()].sort()).toEqual(['a', 'b']);
     store.close();
@@ -173,27 +153,6 @@ describe('transactions', () => {
   });
 });
 
-function trace(id: string): TraceRecord {
-  return {
-    id,
-    projectId: 'p',
-    timestamp: '2026-01-01T00:00:00.000Z',
-    name: 'demo',
-    userId: null,
-    sessionId: null,
-    release: null,
-    version: null,
-    environment: 'default',
-    public: false,
-    bookmarked: false,
-    tags: [],
-    metadata: {},
-    input: null,
-    output: null,
-    createdAt: '2026-01-01T00:00:00.000Z',
-    updatedAt: '2026-01-01T00:00:00.000Z',
-  };
-}
 
 describe('growth', () => {
   const written = () => Number(/wchar: (\d+)/.exec(readFileSync('/proc/self/io', 'utf8'))?.[1]);

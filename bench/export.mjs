@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { fillStore } from './fill-store.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const n = Number(process.argv.find((arg) => /^\d+$/.test(arg)) ?? 1_000_000);
@@ -58,41 +59,11 @@ const fakeServer = `
   server.listen(0, '127.0.0.1', () => process.stdout.write(JSON.stringify({ url: 'http://127.0.0.1:' + server.address().port, publicKey: 'pk-lf-bench', secretKey: 'sk-lf-bench' }) + '\\n'));
 `;
 
-// Filled by a child process: a process's peak RSS counts its parent's at the fork, so the
-// measuring parent stays small.
-function fillLocalStore(dir) {
-  const script = `
-    const { Store } = await import(${JSON.stringify(join(root, 'dist', 'store.mjs'))});
-    const { store } = Store.open({ dataDir: ${JSON.stringify(dir)}, now: () => new Date() });
-    const projectId = store.project.id;
-    const base = Date.parse('2026-05-01T00:00:00.000Z');
-    const started = performance.now();
-    for (let from = 0; from < ${n}; from += 10000) {
-      store.write((tx) => {
-        for (let i = from; i < Math.min(${n}, from + 10000); i++) {
-          const t = new Date(base + i * 1000).toISOString();
-          tx.observations.put({
-            id: 'obs-' + i, projectId, traceId: 'trace-' + (i >> 2), parentObservationId: null, type: 'GENERATION', name: 'llm-call', environment: 'production', startTime: t, endTime: t,
-            completionStartTime: null, level: 'DEFAULT', statusMessage: null, version: null, input: [{ role: 'user', content: 'Question ' + i + ': what is the capital of France?' }], output: 'Paris (' + i + ').',
-            metadata: { feature: 'chat' }, providedModelName: 'gpt-4o', internalModelId: null, modelParameters: { temperature: 0.2 }, providedUsageDetails: {}, providedCostDetails: {},
-            usageDetails: { input: 900 + (i % 977), output: 80, total: 980 + (i % 977) }, costDetails: { total: 0.001 }, totalCost: 0.001, usagePricingTierId: null, usagePricingTierName: null,
-            promptId: null, promptName: null, promptVersion: null, createdAt: t, updatedAt: t,
-          });
-        }
-      });
-    }
-    store.close();
-    console.error('filled the local store with ${n.toLocaleString('en-US')} observations in ' + ((performance.now() - started) / 1000).toFixed(1) + ' s');
-  `;
-  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { stdio: 'inherit' });
-  if (child.status !== 0) throw new Error('could not fill the local store');
-}
-
 function startServerProcess() {
   let child;
   if (kind === 'local') {
     const dir = join(work, 'data');
-    fillLocalStore(dir);
+    fillStore(dir, n);
     child = spawn(process.execPath, [join(root, 'bin', 'llmobs.js'), 'server', '--port', '0', '--json', '--data-dir', dir], { stdio: ['ignore', 'pipe', 'ignore'] });
     return ready(child);
   }

@@ -5,50 +5,17 @@
 // `--runs` times over loopback HTTP with the session cookie. In the same run, for scale: the
 // public API's first page of v2 observations from the same server (the cheapest list it has).
 //   node bench/ui-traces.mjs [n=1000000] [--runs 20]
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { fillStore } from './fill-store.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const n = Number(process.argv.find((arg) => /^\d+$/.test(arg)) ?? 1_000_000);
 const runs = Number(process.argv[process.argv.indexOf('--runs') + 1] ?? 20) || 20;
 const work = mkdtempSync(join(tmpdir(), 'llmobs-bench-ui-'));
-
-// Filled by a child process, through the store of dist/: the server's own records.
-function fill(dir) {
-  const script = `
-    const { Store } = await import(${JSON.stringify(join(root, 'dist', 'store.mjs'))});
-    const { store } = Store.open({ dataDir: ${JSON.stringify(dir)}, now: () => new Date() });
-    const projectId = store.project.id;
-    const base = Date.parse('2026-05-01T00:00:00.000Z');
-    const started = performance.now();
-    for (let from = 0; from < ${n}; from += 10000) {
-      store.write((tx) => {
-        for (let i = from; i < Math.min(${n}, from + 10000); i++) {
-          const t = new Date(base + i * 1000).toISOString();
-          const traceId = 'trace-' + (i >> 2);
-          if (i % 4 === 0) {
-            tx.traces.put({ id: traceId, projectId, timestamp: t, name: 'chat', userId: 'user-' + ((i >> 2) % 97), sessionId: 'session-' + (i >> 5), release: null, version: null, environment: 'production',
-              public: false, bookmarked: false, tags: ['bench'], metadata: {}, input: { question: 'Question ' + i }, output: 'Paris', createdAt: t, updatedAt: t });
-          }
-          tx.observations.put({
-            id: 'obs-' + i, projectId, traceId, parentObservationId: null, type: 'GENERATION', name: 'llm-call', environment: 'production', startTime: t, endTime: t,
-            completionStartTime: null, level: 'DEFAULT', statusMessage: null, version: null, input: [{ role: 'user', content: 'Question ' + i + ': what is the capital of France?' }], output: 'Paris (' + i + ').',
-            metadata: { feature: 'chat' }, providedModelName: 'gpt-4o', internalModelId: null, modelParameters: { temperature: 0.2 }, providedUsageDetails: {}, providedCostDetails: {},
-            usageDetails: { input: 900 + (i % 977), output: 80, total: 980 + (i % 977) }, costDetails: { total: 0.001 }, totalCost: 0.001, usagePricingTierId: null, usagePricingTierName: null,
-            promptId: null, promptName: null, promptVersion: null, createdAt: t, updatedAt: t,
-          });
-        }
-      });
-    }
-    store.close();
-    console.error('filled the store with ${n.toLocaleString('en-US')} observations in ' + ((performance.now() - started) / 1000).toFixed(1) + ' s');
-  `;
-  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { stdio: 'inherit' });
-  if (child.status !== 0) throw new Error('could not fill the store');
-}
 
 function start(dir) {
   const child = spawn(process.execPath, [join(root, 'bin', 'llmobs.js'), 'server', '--port', '0', '--ui-port', '0', '--json', '--data-dir', dir], {
@@ -81,7 +48,7 @@ function summary(times) {
 }
 
 const dir = join(work, 'data');
-fill(dir);
+fillStore(dir, n, { traces: true });
 const server = await start(dir);
 try {
   const login = await fetch(server.uiUrl, { redirect: 'manual' });

@@ -38,6 +38,19 @@ function onPage(n: number | ((page: number) => boolean), step: Step | (() => Ste
   };
 }
 
+/** A fault that holds page `n` until `release()`; `atGate` resolves once the command asked for it. */
+function holdAtPage(n: number): { fault: FakeDataOptions['fault']; atGate: Promise<void>; release: () => void } {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  let reached!: () => void;
+  const atGate = new Promise<void>((resolve) => (reached = resolve));
+  const fault = onPage(n, () => {
+    reached();
+    return { hold: gate };
+  });
+  return { fault, atGate, release };
+}
+
 function ids(file: string): string[] {
   return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line).id as string);
 }
@@ -109,16 +122,8 @@ describe('a complete export', () => {
 
 describe('two commands writing one file', () => {
   it('the second stops at once (exit 6) naming the first one\'s pid, and the first finishes whole', async () => {
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    let reached!: () => void;
-    const atGate = new Promise<void>((resolve) => (reached = resolve));
-    const { env, dir } = await start({
-      fault: onPage(2, () => {
-        reached();
-        return { hold: gate };
-      }),
-    });
+    const { fault, atGate, release } = holdAtPage(2);
+    const { env, dir } = await start({ fault });
     const file = join(dir, 'o.jsonl');
     const first = execa(process.execPath, [BIN, 'observations', 'export', '--output', file], { env, extendEnv: false, reject: false, stdin: 'ignore' });
     await atGate;
@@ -146,16 +151,8 @@ describe('two commands writing one file', () => {
   });
 
   it('a lock left by a command that was killed is taken over', async () => {
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    let reached!: () => void;
-    const atGate = new Promise<void>((resolve) => (reached = resolve));
-    const { env, dir } = await start({
-      fault: onPage(1, () => {
-        reached();
-        return { hold: gate };
-      }),
-    });
+    const { fault, atGate, release } = holdAtPage(1);
+    const { env, dir } = await start({ fault });
     const file = join(dir, 'k.jsonl');
     const child = execa(process.execPath, [BIN, 'observations', 'export', '--output', file], { env, extendEnv: false, reject: false, stdin: 'ignore' });
     await atGate;
@@ -281,16 +278,8 @@ describe('faults in the middle of an export', () => {
 
 describe('Ctrl-C', () => {
   it('stops at a page boundary on SIGINT (exit 130), says how to continue, and --resume completes it', async () => {
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    let reached!: () => void;
-    const atGate = new Promise<void>((resolve) => (reached = resolve));
-    const { env, dir } = await start({
-      fault: onPage(2, () => {
-        reached();
-        return { hold: gate };
-      }),
-    });
+    const { fault, atGate, release } = holdAtPage(2);
+    const { env, dir } = await start({ fault });
     const file = join(dir, 'h.jsonl');
     const child = execa(process.execPath, [BIN, 'observations', 'export', '--output', file], { env, extendEnv: false, reject: false, stdin: 'ignore' });
     await atGate;
@@ -332,16 +321,8 @@ describe('Ctrl-C', () => {
   });
 
   it('after a kill -9 at any point, --resume gives every id once', async () => {
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    let reached!: () => void;
-    const atGate = new Promise<void>((resolve) => (reached = resolve));
-    const { env, dir } = await start({
-      fault: onPage(2, () => {
-        reached();
-        return { hold: gate };
-      }),
-    });
+    const { fault, atGate, release } = holdAtPage(2);
+    const { env, dir } = await start({ fault });
     const file = join(dir, 'k.jsonl');
     const child = execa(process.execPath, [BIN, 'observations', 'export', '--output', file, '--page-size', '1000'], { env, extendEnv: false, reject: false, stdin: 'ignore' });
     await atGate;

@@ -7,7 +7,7 @@ import { BIN, llmobs } from '../helpers/bin.js';
 import { expectSameRows, expectWholeExport, PROJECT, readParquet, reference } from '../helpers/blob-compare.js';
 import { readExport } from '../helpers/blob-reader.js';
 import { isolatedEnv, tempDir } from '../helpers/cli.js';
-import { type FakeDataOptions, type FakeDataServer, startFakeDataServer, syntheticGenerations } from '../helpers/fake-data-api.js';
+import { type FakeDataOptions, type FakeDataServer, heldAnswer, startFakeDataServer, syntheticGenerations } from '../helpers/fake-data-api.js';
 import { S3_KEYS, type S3Server, startS3Server } from '../helpers/s3-server.js';
 
 const TOTAL = 600;
@@ -61,19 +61,12 @@ describe('export blob to S3', { timeout: 180_000 }, () => {
   });
 
   it('after a kill -9 in the middle of a window (gzipped JSON Lines), the next run loses and repeats nothing', async () => {
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    let reached!: () => void;
-    const atGate = new Promise<void>((resolve) => (reached = resolve));
+    const { step, atGate, release } = heldAnswer();
     let pages = 0;
     const { env, args } = await start({
       fault: ({ path, url }) => {
         if (path !== '/api/public/v2/observations' || !url.searchParams.has('fromStartTime')) return undefined;
-        if (++pages === 10) {
-          reached();
-          return { hold: gate };
-        }
-        return undefined;
+        return ++pages === 10 ? step() : undefined;
       },
     });
     const child = execa(process.execPath, [BIN, ...args('--interval', '20m', '--page-size', '20', '--format', 'jsonl')], { env, extendEnv: false, reject: false, stdin: 'ignore' });

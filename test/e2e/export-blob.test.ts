@@ -9,7 +9,7 @@ import { BIN, llmobs } from '../helpers/bin.js';
 import { isolatedEnv, tempDir } from '../helpers/cli.js';
 import { readExport } from '../helpers/blob-reader.js';
 import { expectSameRows, expectWholeExport, folderStore, PROJECT, readParquet, reference } from '../helpers/blob-compare.js';
-import { type FakeDataOptions, type FakeDataServer, startFakeDataServer, syntheticGenerations } from '../helpers/fake-data-api.js';
+import { type FakeDataOptions, type FakeDataServer, heldAnswer, startFakeDataServer, syntheticGenerations } from '../helpers/fake-data-api.js';
 
 const TOTAL = 600;
 let server: FakeDataServer | undefined;
@@ -93,21 +93,14 @@ describe('export blob to a folder', { timeout: 180_000 }, () => {
   });
 
   it('after a kill -9 in the middle of a window, the next run loses and repeats nothing', async () => {
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    let reached!: () => void;
-    const atGate = new Promise<void>((resolve) => (reached = resolve));
+    const { step, atGate, release } = heldAnswer();
     let pages = 0;
     const { env, dir } = await start({
       fault: ({ path, url }) => {
         // Pages of windows only (not the probes for the first observation), 20 observations a
         // page, 60 a window: the tenth is in the middle of the third or fourth window.
         if (path !== '/api/public/v2/observations' || !url.searchParams.has('fromStartTime')) return undefined;
-        if (++pages === 10) {
-          reached();
-          return { hold: gate };
-        }
-        return undefined;
+        return ++pages === 10 ? step() : undefined;
       },
     });
     const dest = join(dir, 'lake');

@@ -7,7 +7,7 @@ import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, llmobs } from '../helpers/bin.js';
 import { isolatedEnv, runInProcess, tempDir } from '../helpers/cli.js';
-import { type FakeDataOptions, type FakeDataServer, startFakeDataServer, type Step, syntheticGenerations } from '../helpers/fake-data-api.js';
+import { type FakeDataOptions, type FakeDataServer, heldAnswer, startFakeDataServer, type Step, syntheticGenerations } from '../helpers/fake-data-api.js';
 
 const TOTAL = 2_500;
 const ALL_IDS = syntheticGenerations(TOTAL).map((o) => o.id).sort();
@@ -40,15 +40,8 @@ function onPage(n: number | ((page: number) => boolean), step: Step | (() => Ste
 
 /** A fault that holds page `n` until `release()`; `atGate` resolves once the command asked for it. */
 function holdAtPage(n: number): { fault: FakeDataOptions['fault']; atGate: Promise<void>; release: () => void } {
-  let release!: () => void;
-  const gate = new Promise<void>((resolve) => (release = resolve));
-  let reached!: () => void;
-  const atGate = new Promise<void>((resolve) => (reached = resolve));
-  const fault = onPage(n, () => {
-    reached();
-    return { hold: gate };
-  });
-  return { fault, atGate, release };
+  const { step, atGate, release } = heldAnswer();
+  return { fault: onPage(n, step), atGate, release };
 }
 
 function ids(file: string): string[] {

@@ -87,6 +87,25 @@ export interface Step extends FaultStep {
   hold?: Promise<void>;
 }
 
+/**
+ * A fault step that holds its answer until `release()`: `atGate` resolves when a request reaches
+ * it, so a test can act while the command waits in the middle of its reads.
+ */
+export function heldAnswer(): { step: () => Step; atGate: Promise<void>; release: () => void } {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  let reached!: () => void;
+  const atGate = new Promise<void>((resolve) => (reached = resolve));
+  return {
+    step: () => {
+      reached();
+      return { hold: gate };
+    },
+    atGate,
+    release,
+  };
+}
+
 export interface FakeDataOptions {
   cloud?: boolean;
   /** false: answer v2 observations with 404, as a v3 server without the v4 preview does. */

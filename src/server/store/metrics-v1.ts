@@ -3,12 +3,11 @@
 // relation tables hold in that range, read only for the relations the query joins. The traces
 // view gets its observations as aggregates, as its measures read them.
 import type { V1ObservationEntity, V1ScoreEntity, V1TraceEntity } from '../../core/metrics/index.js';
-import type { ScoreRecord, TraceRecord } from '../records.js';
+import type { TraceRecord } from '../records.js';
 import { OBSERVATION_SELECT, observationFromRow, type ObservationRow } from './observation-row.js';
+import { SCORE_METRICS_COLUMNS, type ScoreMetricsColumns, scoreMetricsRow, tagsOf } from './scores.js';
 import type { Statements } from './sqlite.js';
 import { parseRecord } from './with-events.js';
-
-const tagsOf = (text: string | null) => (text ? (JSON.parse(text) as string[]) : []);
 
 export class MetricsV1Store {
   constructor(private readonly sql: Statements) {}
@@ -87,35 +86,13 @@ export class MetricsV1Store {
   *scores(from: string, to: string): Generator<V1ScoreEntity> {
     const rows = this.sql
       .get(
-        `SELECT s.record, t.id AS trace_id, t.name AS trace_name, t.user_id, t.session_id, t.release, t.version AS trace_version, json_extract(t.record, '$.tags') AS tags,
-                o.id AS observation_id, o.name AS observation_name, o.provided_model_name, o.prompt_name, o.prompt_version
+        `SELECT ${SCORE_METRICS_COLUMNS}
          FROM scores s
          LEFT JOIN traces t ON t.id = s.trace_id AND t.timestamp >= ? AND t.timestamp <= ?
          LEFT JOIN observations o ON o.id = s.observation_id AND o.start_time >= ? AND o.start_time <= ?
          WHERE s.timestamp >= ? AND s.timestamp <= ?`,
       )
-      .iterate(from, to, from, to, from, to) as Iterable<{
-      record: string;
-      trace_id: string | null;
-      trace_name: string | null;
-      user_id: string | null;
-      session_id: string | null;
-      release: string | null;
-      trace_version: string | null;
-      tags: string | null;
-      observation_id: string | null;
-      observation_name: string | null;
-      provided_model_name: string | null;
-      prompt_name: string | null;
-      prompt_version: number | null;
-    }>;
-    for (const row of rows) {
-      yield {
-        score: parseRecord<ScoreRecord>(row),
-        trace: row.trace_id === null ? null : { name: row.trace_name, userId: row.user_id, sessionId: row.session_id, tags: tagsOf(row.tags), release: row.release, version: row.trace_version },
-        observation:
-          row.observation_id === null ? null : { name: row.observation_name, providedModelName: row.provided_model_name, promptName: row.prompt_name, promptVersion: row.prompt_version },
-      };
-    }
+      .iterate(from, to, from, to, from, to) as Iterable<ScoreMetricsColumns>;
+    for (const row of rows) yield scoreMetricsRow(row);
   }
 }

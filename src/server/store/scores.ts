@@ -1,6 +1,6 @@
 // Recorded scores: upserted on id by ingestion and the scores API, listed by the v3 scores API
 // (cursor-paged, newest first) and with their trace, and read for the metrics score views.
-import type { MetricsScoreRow } from '../../core/metrics/index.js';
+import type { MetricsScoreRow, V1ScoreEntity } from '../../core/metrics/index.js';
 import type { ScoreRecord } from '../records.js';
 import type { Statements } from './sqlite.js';
 import { type FilterSpec, where } from './where.js';
@@ -79,35 +79,14 @@ export class ScoreStore {
   *forMetrics(from: string, to: string): Generator<MetricsScoreRow> {
     const rows = this.sql
       .get(
-        `SELECT s.record, t.id AS trace_id, t.name AS trace_name, t.user_id, t.release, t.version AS trace_version, json_extract(t.record, '$.tags') AS tags,
-                o.id AS observation_id, o.name AS observation_name, o.provided_model_name, o.prompt_name, o.prompt_version
+        `SELECT ${SCORE_METRICS_COLUMNS}
          FROM scores s
          LEFT JOIN traces t ON t.id = s.trace_id
          LEFT JOIN observations o ON o.id = s.observation_id AND o.trace_id = s.trace_id
          WHERE s.timestamp >= ? AND s.timestamp < ?`,
       )
-      .iterate(from, to) as Iterable<{
-      record: string;
-      trace_id: string | null;
-      trace_name: string | null;
-      user_id: string | null;
-      release: string | null;
-      trace_version: string | null;
-      tags: string | null;
-      observation_id: string | null;
-      observation_name: string | null;
-      provided_model_name: string | null;
-      prompt_name: string | null;
-      prompt_version: number | null;
-    }>;
-    for (const row of rows) {
-      yield {
-        score: parseRecord<ScoreRecord>(row),
-        trace: row.trace_id === null ? null : { name: row.trace_name, userId: row.user_id, tags: row.tags ? (JSON.parse(row.tags) as string[]) : [], release: row.release, version: row.trace_version },
-        observation:
-          row.observation_id === null ? null : { name: row.observation_name, providedModelName: row.provided_model_name, promptName: row.prompt_name, promptVersion: row.prompt_version },
-      };
-    }
+      .iterate(from, to) as Iterable<ScoreMetricsColumns>;
+    for (const row of rows) yield scoreMetricsRow(row);
   }
 
   /** Stores a score and the events it was built from, replacing the stored one with the same id (scores upsert on id). */
@@ -129,4 +108,37 @@ export class ScoreStore {
       eventsText(events),
     );
   }
+}
+
+/** What a row of the metrics score views is read from: the score, its trace's and its observation's fields. */
+export const SCORE_METRICS_COLUMNS = `s.record, t.id AS trace_id, t.name AS trace_name, t.user_id, t.session_id, t.release, t.version AS trace_version,
+                json_extract(t.record, '$.tags') AS tags,
+                o.id AS observation_id, o.name AS observation_name, o.provided_model_name, o.prompt_name, o.prompt_version`;
+
+export interface ScoreMetricsColumns {
+  record: string;
+  trace_id: string | null;
+  trace_name: string | null;
+  user_id: string | null;
+  session_id: string | null;
+  release: string | null;
+  trace_version: string | null;
+  tags: string | null;
+  observation_id: string | null;
+  observation_name: string | null;
+  provided_model_name: string | null;
+  prompt_name: string | null;
+  prompt_version: number | null;
+}
+
+/** A trace's tags as its record holds them (JSON text), [] when it has none. */
+export const tagsOf = (text: string | null) => (text ? (JSON.parse(text) as string[]) : []);
+
+/** The row of a score view (v1's, whose traces have a session id, or v2's). */
+export function scoreMetricsRow(row: ScoreMetricsColumns): V1ScoreEntity {
+  return {
+    score: parseRecord<ScoreRecord>(row),
+    trace: row.trace_id === null ? null : { name: row.trace_name, userId: row.user_id, sessionId: row.session_id, tags: tagsOf(row.tags), release: row.release, version: row.trace_version },
+    observation: row.observation_id === null ? null : { name: row.observation_name, providedModelName: row.provided_model_name, promptName: row.prompt_name, promptVersion: row.prompt_version },
+  };
 }

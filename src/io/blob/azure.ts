@@ -5,9 +5,9 @@
 // as blocks fed from the stream and becomes the blob when its block list is committed, so a failed
 // or killed upload leaves the key as it was.
 import { BlobServiceClient, StorageSharedKeyCredential } from '@azure/storage-blob';
-import { type Readable, Transform } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { CliError, ConfigError, ExitCode } from '../../errors.js';
-import type { BlobTarget } from './target.js';
+import { type BlobTarget, destPrefix, uploadCounted } from './target.js';
 
 const BLOCK_BYTES = 4 * 1024 * 1024;
 const IN_FLIGHT = 2;
@@ -24,9 +24,8 @@ export function parseAzureUrl(text: string): AzureLocation | { error: string } {
   if (!match) return { error: 'must be az://CONTAINER/ or az://CONTAINER/PREFIX/' };
   const container = match[1]!;
   if (!/^[a-z0-9](?!.*--)[a-z0-9-]{1,61}[a-z0-9]$/.test(container)) return { error: `"${container}" is not a container name (3 to 63 lower-case letters, digits and single hyphens)` };
-  const prefix = match[2] ?? '';
-  if (prefix.startsWith('/') || prefix.includes('//')) return { error: 'the prefix must not start with / or hold //' };
-  return { container, prefix: prefix === '' || prefix.endsWith('/') ? prefix : `${prefix}/` };
+  const prefix = destPrefix(match[2]);
+  return typeof prefix === 'string' ? { container, prefix } : prefix;
 }
 
 interface AzureError {
@@ -95,29 +94,12 @@ export function openAzureTarget(location: AzureLocation, shown: string, options:
       }
       return Buffer.concat(chunks).toString('utf8');
     },
-    async put(key, body, contentType) {
-      let bytes = 0;
-      let failed: unknown;
-      const counter = new Transform({
-        transform(chunk: Buffer, _encoding, done) {
-          bytes += chunk.length;
-          done(null, chunk);
-        },
-      });
-      body.on('error', (error) => {
-        failed = error;
-        counter.destroy(error);
-      });
-      body.pipe(counter);
-      try {
-        await container.getBlockBlobClient(key).uploadStream(counter, BLOCK_BYTES, IN_FLIGHT, { blobHTTPHeaders: { blobContentType: contentType } });
-      } catch (error) {
-        body.destroy();
-        if (failed) throw failed;
-        throw azureError(error, `cannot write ${where(key)}`);
-      }
-      if (failed) throw failed;
-      return bytes;
+    put(key, body, contentType) {
+      return uploadCounted(
+        body,
+        (stream) => container.getBlockBlobClient(key).uploadStream(stream, BLOCK_BYTES, IN_FLIGHT, { blobHTTPHeaders: { blobContentType: contentType } }),
+        (error) => azureError(error, `cannot write ${where(key)}`),
+      );
     },
     async check() {
       try {

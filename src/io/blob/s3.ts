@@ -6,9 +6,9 @@
 // as it was.
 import { GetObjectCommand, HeadBucketCommand, ListObjectsV2Command, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { type Readable, Transform } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { CliError, ConfigError, ExitCode } from '../../errors.js';
-import type { BlobTarget } from './target.js';
+import { type BlobTarget, destPrefix, uploadCounted } from './target.js';
 
 /** The smallest part S3 takes (except the last): memory holds PART_BYTES × QUEUE_SIZE at most. */
 const PART_BYTES = 5 * 1024 * 1024;
@@ -26,9 +26,8 @@ export function parseS3Url(text: string): S3Location | { error: string } {
   if (!match) return { error: 'must be s3://BUCKET/ or s3://BUCKET/PREFIX/' };
   const bucket = match[1]!;
   if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) return { error: `"${bucket}" is not a bucket name (3 to 63 lower-case letters, digits, dots and hyphens)` };
-  const prefix = match[2] ?? '';
-  if (prefix.startsWith('/') || prefix.includes('//')) return { error: 'the prefix must not start with / or hold //' };
-  return { bucket, prefix: prefix === '' || prefix.endsWith('/') ? prefix : `${prefix}/` };
+  const prefix = destPrefix(match[2]);
+  return typeof prefix === 'string' ? { bucket, prefix } : prefix;
 }
 
 export interface S3Options {
@@ -127,30 +126,12 @@ export function openS3Target(location: S3Location, shown: string, options: S3Opt
       }
       return Buffer.concat(chunks).toString('utf8');
     },
-    async put(key, body, contentType) {
-      let bytes = 0;
-      const counter = new Transform({
-        transform(chunk: Buffer, _encoding, done) {
-          bytes += chunk.length;
-          done(null, chunk);
-        },
-      });
-      let failed: unknown;
-      body.on('error', (error) => {
-        failed = error;
-        counter.destroy(error);
-      });
-      body.pipe(counter);
-      const upload = new Upload({ client, params: { Bucket: location.bucket, Key: key, Body: counter, ContentType: contentType }, partSize: PART_BYTES, queueSize: QUEUE_SIZE, leavePartsOnError: false });
-      try {
-        await upload.done();
-      } catch (error) {
-        body.destroy();
-        // When the body failed, that is the news (the upload's abort may fail after it).
-        if (failed) throw failed;
-        throw storageError(error, `cannot write ${where(key)}`);
-      }
-      return bytes;
+    put(key, body, contentType) {
+      return uploadCounted(
+        body,
+        (stream) => new Upload({ client, params: { Bucket: location.bucket, Key: key, Body: stream, ContentType: contentType }, partSize: PART_BYTES, queueSize: QUEUE_SIZE, leavePartsOnError: false }).done(),
+        (error) => storageError(error, `cannot write ${where(key)}`),
+      );
     },
     async check() {
       try {

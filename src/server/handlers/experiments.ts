@@ -10,6 +10,7 @@ import { singleFilter } from '../../core/filters.js';
 import { invalidRequest, notFound } from '../http/errors.js';
 import type { Handler, Route } from '../http/router.js';
 import { COMMA_LIST, LIMIT, parseQuery } from './read-query.js';
+import { FILTER_JSON } from './filter-param.js';
 
 /** `commaSeparatedEnumArray(values, default)`: a comma list whose every item must be known. */
 function fieldGroups(groups: readonly [string, ...string[]], fallback: string[]) {
@@ -39,18 +40,7 @@ const CURSOR = z
 
 /** `optionalJsonParam(experimentFilterState, "filter")`: filters on the route's own columns only. */
 function filterOf(columns: readonly [string, ...string[]]) {
-  return z
-    .string()
-    .optional()
-    .transform((text) => {
-      if (!text) return undefined;
-      try {
-        return JSON.parse(text) as unknown;
-      } catch {
-        throw invalidRequest('Invalid JSON in filter parameter');
-      }
-    })
-    .pipe(z.array(z.intersection(singleFilter(true), z.looseObject({ column: z.enum(columns) }))).optional());
+  return FILTER_JSON.pipe(z.array(z.intersection(singleFilter(true), z.looseObject({ column: z.enum(columns) }))).optional());
 }
 
 const TIME = {

@@ -9,20 +9,22 @@ import { type SingleFilter, singleFilter } from '../../core/filters.js';
 import { invalidRequest } from '../http/errors.js';
 import { type ColumnFilter, type FilterColumnKey, filterConditions } from '../store/index.js';
 
-/** `filter=`: JSON text of an array of filters; bad JSON is a 400 of its own, as on the service. */
+/** `filter=` as JSON text, parsed; bad JSON is a 400 of its own, as on the service. */
+export const FILTER_JSON = z
+  .string()
+  .optional()
+  .transform((text) => {
+    if (!text) return undefined;
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      throw invalidRequest('Invalid JSON in filter parameter');
+    }
+  });
+
+/** `filter=`: JSON text of an array of filters. */
 function filterParam(matches: boolean) {
-  return z
-    .string()
-    .optional()
-    .transform((text) => {
-      if (!text) return undefined;
-      try {
-        return JSON.parse(text) as unknown;
-      } catch {
-        throw invalidRequest('Invalid JSON in filter parameter');
-      }
-    })
-    .pipe(z.array(singleFilter(matches)).optional());
+  return FILTER_JSON.pipe(z.array(singleFilter(matches)).optional());
 }
 
 /** The filter parameter of the traces list and the v1 observations list. */

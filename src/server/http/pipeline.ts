@@ -10,7 +10,7 @@ import { BodyBudget, drainBody, formatSize, parseSize, readBody } from './body.j
 import { corsHeaders, preflightHeaders } from './cors.js';
 import { baseError, HttpError, methodNotAllowed, removedInEventsOnly } from './errors.js';
 import { isSliced, writeSliced } from './json-stream.js';
-import { DeferredReply, type HandlerContext, matchRoute, type Route, type ServerReply, type ServerRequest } from './router.js';
+import { DeferredReply, type HandlerContext, matchRoute, type Route, type ServerReply, type ServerRequest, writeJsonReply } from './router.js';
 
 export interface PipelineOptions extends AuthOptions {
   /** Caps every route's body limit (tests use a small one). */
@@ -112,15 +112,7 @@ function authenticate(request: ServerRequest, route: Route, context: HandlerCont
 
 function sendJson(res: ServerResponse, reply: ServerReply, extra: Record<string, string> = {}): void {
   if (res.headersSent) return;
-  const headers: Record<string, string> = { 'x-llmobs-server': VERSION, ...extra, ...reply.headers };
-  if (reply.status === 204 || reply.body === undefined) {
-    res.writeHead(reply.status, headers);
-    res.end();
-    return;
-  }
-  const text = JSON.stringify(reply.body);
-  res.writeHead(reply.status, { ...headers, 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(text)) });
-  res.end(text);
+  writeJsonReply(res, reply, { 'x-llmobs-server': VERSION, ...extra, ...reply.headers });
 }
 
 /** The framework's own error: reason phrase and body are the message. */

@@ -5,7 +5,7 @@
 // A read whose answer is too large to build at once leaves parts of it to be read after the
 // transaction, in slices (json-stream.ts); one that waits for the read thread answers a
 // DeferredReply, which the pipeline awaits.
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { WriteMode } from '../../api/write-mode.js';
 import type { ApiKeyRecord } from '../records.js';
 import type { Store, Tx } from '../store/index.js';
@@ -126,4 +126,16 @@ function decodeSegment(segment: string): string {
   } catch {
     return segment;
   }
+}
+
+/** Writes a reply as JSON with a content length (none for a 204 or a reply without a body), with `headers`. */
+export function writeJsonReply(res: ServerResponse, reply: ServerReply, headers: Record<string, string>): void {
+  if (reply.status === 204 || reply.body === undefined) {
+    res.writeHead(reply.status, headers);
+    res.end();
+    return;
+  }
+  const text = JSON.stringify(reply.body);
+  res.writeHead(reply.status, { ...headers, 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(text)) });
+  res.end(text);
 }

@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readBody } from '../http/body.js';
 import { HttpError } from '../http/errors.js';
-import { DeferredReply, type HandlerContext, matchRoute, type Route, type ServerReply, type ServerRequest } from '../http/router.js';
+import { DeferredReply, type HandlerContext, matchRoute, type Route, type ServerReply, type ServerRequest, writeJsonReply } from '../http/router.js';
 import type { Tx } from '../store/index.js';
 
 const WRITABLE = [/^\/api\/public\/models(\/[^/]+)?$/, /^\/api\/public\/v2\/prompts(\/.*)?$/];
@@ -128,13 +128,5 @@ export async function forward(api: InternalApi, req: IncomingMessage, res: Serve
 }
 
 export function sendJson(res: ServerResponse, reply: ServerReply): void {
-  const headers: Record<string, string> = { 'cache-control': 'no-store', ...reply.headers };
-  if (reply.status === 204 || reply.body === undefined) {
-    res.writeHead(reply.status, headers);
-    res.end();
-    return;
-  }
-  const text = JSON.stringify(reply.body);
-  res.writeHead(reply.status, { ...headers, 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(text)) });
-  res.end(text);
+  writeJsonReply(res, reply, { 'cache-control': 'no-store', ...reply.headers });
 }

@@ -141,10 +141,10 @@ function collect(req: IncomingMessage, limit: number, label: string, budget: Bod
 }
 
 /**
- * How much of a refused body is read on, and for how long, before the answer (below): enough
- * for a client that overshot a route's limit by a few times to finish sending and read its 413,
- * little enough that no one request ties up the connection or the server's time. A client that
- * sends more, or more slowly, gets the answer and a closed connection.
+ * How much of a refused body is read on, and for how long, before the answer (below): twice the
+ * largest route limit (OTLP's 32 MB), so a client that overshot a limit can finish sending and
+ * read its 413, and no more, so one request cannot tie up the connection or the server's time. A
+ * client that sends more, or more slowly, gets the answer and a closed connection.
  */
 export const DRAIN_LIMIT = { bytes: 64 * 1024 * 1024, ms: 10_000 };
 

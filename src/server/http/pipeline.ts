@@ -10,6 +10,7 @@ import { BodyBudget, drainBody, formatSize, parseSize, readBody } from './body.j
 import { corsHeaders, preflightHeaders } from './cors.js';
 import { baseError, HttpError, methodNotAllowed, removedInEventsOnly } from './errors.js';
 import { isSliced, writeSliced } from './json-stream.js';
+import type { Tx } from '../store/index.js';
 import { DeferredReply, type HandlerContext, matchRoute, type Route, type ServerReply, type ServerRequest, writeJsonReply } from './router.js';
 
 export interface PipelineOptions extends AuthOptions {
@@ -64,7 +65,8 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, r
       sendJson(res, early, extra);
       return;
     }
-    const answer = READ_METHODS.has(method) ? context.store.read((tx) => handler(request, tx, context)) : context.store.write((tx) => handler(request, tx, context));
+    const run = (tx: Tx) => handler(request, tx, context);
+    const answer = READ_METHODS.has(method) ? context.store.read(run) : route.groupCommit ? await context.store.writeGrouped(run) : context.store.write(run);
     const reply = answer instanceof DeferredReply ? await answer.settle() : answer;
     if (isSliced(reply.body)) await writeSliced(res, reply.status, { 'x-llmobs-server': VERSION, ...extra, ...reply.headers }, reply.body, context.store);
     else sendJson(res, reply, extra);

@@ -102,6 +102,11 @@ export interface Route {
   prepare?: (request: ServerRequest, budget: BodyBudget | undefined) => Promise<ServerReply | undefined>;
   /** The write modes this route exists in (all when not set). */
   writeModes?: readonly WriteMode[];
+  /**
+   * The handler's writes may share a commit with other requests' (Store.writeGrouped): the
+   * ingestion routes, whose requests often arrive together. Answered after that commit.
+   */
+  groupCommit?: boolean;
 }
 
 export interface RouteMatch {

@@ -172,6 +172,7 @@ export const ingestRoutes: Route[] = [
     // Bearer <public key> may send score-create and sdk-log events; the rest get per-event 401s.
     allowScoresKey: true,
     bodyLimit: '4.5mb',
+    groupCommit: true,
     methods: { POST: ingestBatch },
   },
   {
@@ -181,6 +182,7 @@ export const ingestRoutes: Route[] = [
     bodyParser: 'raw',
     bodyLimit: '32mb',
     prepare: inflateOtel,
+    groupCommit: true,
     methods: { POST: ingestOtel },
   },
 ];

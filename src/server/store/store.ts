@@ -26,7 +26,10 @@ import type { MetricsAnswerRow } from '../../core/metrics/index.js';
 import { migrate } from './migrations.js';
 import { ReadThread } from './read-thread.js';
 import { type Database, openSqlite, sqliteCode, Statements } from './sqlite.js';
+import { GroupCommit, inTransaction } from './transactions.js';
 import { Tx } from './tx.js';
+
+export { StoreWriteError } from './transactions.js';
 
 export const DATABASE_FILE = 'llmobs.db';
 /** Held locked while a server uses the directory. */
@@ -48,22 +51,6 @@ export interface StoreOptions {
   now: () => Date;
 }
 
-/**
- * A write that the database could not carry out (disk full, I/O error, read-only file). The
- * transaction was rolled back: nothing of the request was stored.
- */
-export class StoreWriteError extends Error {
-  constructor(
-    readonly code: string,
-    cause: unknown,
-  ) {
-    super(`the data directory could not be written (${code}: ${(cause as Error).message}); nothing of this request was stored`);
-    this.name = 'StoreWriteError';
-  }
-}
-
-const WRITE_FAILURES = /^SQLITE_(FULL|IOERR|READONLY|CANTOPEN|CORRUPT|NOTADB|PROTOCOL)/;
-
 interface ServerInfo {
   pid: number;
   startedAt: string;
@@ -77,6 +64,7 @@ export class Store {
   /** The organization's key (the integration routes take only that one); made on first open. */
   readonly organizationKeys: readonly ApiKeyRecord[];
   private readonly tx: Tx;
+  private readonly group: GroupCommit;
   private closed = false;
   /** The read thread once started; null where there is none (see read-thread.ts). */
   private thread: ReadThread | null | undefined;
@@ -87,6 +75,7 @@ export class Store {
     private readonly lock: Database | undefined,
   ) {
     this.tx = new Tx(new Statements(db));
+    this.group = new GroupCommit(db);
     this.project = this.tx.project.get()!;
     this.apiKeys = this.tx.project.apiKeys();
     // A database made before there were organization keys gets one now.
@@ -138,6 +127,7 @@ export class Store {
 
   /** Runs `fn` in a read transaction: it sees one consistent state. `fn` must be synchronous. */
   read<T>(fn: (tx: Tx) => T): T {
+    this.group.commit();
     return inTransaction(this.db, 'DEFERRED', () => fn(this.tx));
   }
 
@@ -146,7 +136,17 @@ export class Store {
    * that fails) rolls everything back. `fn` must be synchronous, so writes never interleave.
    */
   write<T>(fn: (tx: Tx) => T): T {
+    this.group.commit();
     return inTransaction(this.db, 'IMMEDIATE', () => fn(this.tx));
+  }
+
+  /**
+   * `write`, sharing its commit with the writes that arrive before the event loop's next turn
+   * (transactions.ts): resolves once the commit that holds it is done, rejects with nothing of it
+   * stored. Another transaction commits the open one first.
+   */
+  writeGrouped<T>(fn: (tx: Tx) => T): Promise<T> {
+    return this.group.write(() => fn(this.tx));
   }
 
   /**
@@ -175,6 +175,7 @@ export class Store {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    this.group.commit();
     this.thread?.stop();
     if (this.dataDir) {
       try {
@@ -194,38 +195,6 @@ export class Store {
     this.db.close();
     this.lock?.close();
   }
-}
-
-function inTransaction<T>(db: Database, mode: 'DEFERRED' | 'IMMEDIATE', fn: () => T): T {
-  if (db.inTransaction) throw new Error('store: transactions do not nest; one per request');
-  try {
-    db.exec(`BEGIN ${mode}`);
-  } catch (error) {
-    throw asWriteError(error);
-  }
-  let result: T;
-  try {
-    result = fn();
-    if (result !== null && typeof (result as { then?: unknown } | undefined)?.then === 'function') {
-      throw new Error('store: a transaction function must be synchronous');
-    }
-    db.exec('COMMIT');
-  } catch (error) {
-    if (db.inTransaction) {
-      try {
-        db.exec('ROLLBACK');
-      } catch {
-        // SQLite already rolled back (it does after some I/O errors); the error below says why.
-      }
-    }
-    throw asWriteError(error);
-  }
-  return result;
-}
-
-function asWriteError(error: unknown): unknown {
-  const code = sqliteCode(error);
-  return code && WRITE_FAILURES.test(code) ? new StoreWriteError(code, error) : error;
 }
 
 /**

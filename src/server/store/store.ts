@@ -1,5 +1,6 @@
 // The local server's storage: one SQLite database in the data directory (or in memory with
-// --ephemeral), written through one transaction per request.
+// --ephemeral), written through one transaction per request (ingestion requests that arrive
+// together share one, each in a savepoint: transactions.ts).
 //
 // - Durability: WAL with synchronous=NORMAL. An acknowledged write survives the server process
 //   ending any way it can (a crash, kill -9, the OOM killer): it is in the WAL file, which the

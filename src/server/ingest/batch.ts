@@ -118,7 +118,7 @@ export function applyEvents(groups: readonly Group[], auth: IngestAuth, lookups:
   const recorded = apply.dedup ? lookups.seenEvents(groups.flatMap((group) => group.events.map((event) => event.id))) : new Set<string>();
   const applied: string[] = [];
   const logged = new Set<string>();
-  const ctx: ObservationContext = { projectId: auth.projectId, lookups, options, newId: options.newId ?? randomUUID, source: apply.source };
+  const ctx: ObservationContext = { projectId: auth.projectId, lookups, options, newId: options.newId ?? randomUUID, source: apply.source, now: options.now.toISOString() };
   for (const group of groups) {
     let fresh = group.events;
     if (apply.dedup) {

@@ -48,6 +48,8 @@ export interface ObservationContext {
   options: IngestOptions;
   newId: () => string;
   source: EventSource;
+  /** options.now as the records keep it, made once for the request. */
+  now: string;
 }
 
 type Body = Record<string, unknown>;
@@ -104,7 +106,7 @@ function partialOf(event: ObservationEvent, id: string, prompt: PromptRef | unde
     promptId: prompt?.id,
     promptName: prompt?.name,
     promptVersion: prompt?.version,
-    updatedAt: ctx.options.now.toISOString(),
+    updatedAt: ctx.now,
   };
 }
 
@@ -176,7 +178,7 @@ export function buildObservation(id: string, events: readonly ObservationEvent[]
     ctx.options.count,
   );
 
-  const now = ctx.options.now.toISOString();
+  const now = ctx.now;
   const str = (key: string): string | null => (merged[key] as string | null | undefined) ?? null;
   const observation: ObservationRecord = {
     id,

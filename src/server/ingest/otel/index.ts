@@ -39,7 +39,7 @@ export function processOtel(resourceSpans: unknown, auth: IngestAuth, lookups: I
   ).events;
   const writes = applyEvents(groupByEntity(traceEvents), auth, lookups, options, { source: 'batch', dedup: false });
 
-  const ctx: ObservationContext = { projectId: auth.projectId, lookups, options, newId, source: 'otel' };
+  const ctx: ObservationContext = { projectId: auth.projectId, lookups, options, newId, source: 'otel', now: options.now.toISOString() };
   const spans: ObservationEvent[] = [];
   let droppedSpans = 0;
   for (const event of raw) {

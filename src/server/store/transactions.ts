@@ -1,7 +1,8 @@
 // How the store's transactions run: one at a time on the one connection, each committed whole or
 // rolled back whole. Writes that may share a commit (ingestion requests) go through a
-// GroupCommit: the writes that arrive while one is open join its transaction, each in its own
-// savepoint, and each is answered only once the commit that holds it is done. A commit writes
+// GroupCommit: a group's transaction stays open until the event loop's next turn, the writes of
+// the requests that came in meanwhile join it, each in its own savepoint, and each is answered
+// only once the commit that holds it is done. A commit writes
 // the pages the group changed once (the index pages most requests touch, above all), so requests
 // that arrive together cost less than one after the other. A request that fails is rolled back
 // to its savepoint alone; its neighbours are kept. A commit that fails loses the whole group, and

@@ -24,6 +24,7 @@ import type { ApiKeyRecord, ProjectRecord } from '../records.js';
 import { importState, keepStateBackup, readLegacyState, STATE_BACKUP_FILE } from './import-state.js';
 import type { MetricsAnswerRow } from '../../core/metrics/index.js';
 import type { DailyMetricsFilter, DailyMetricsPage } from './daily-metrics.js';
+import type { MigrationProgress } from './migration-progress.js';
 import { migrate } from './migrations.js';
 import { ReadThread } from './read-thread.js';
 import { type Database, openSqlite, sqliteCode, Statements } from './sqlite.js';
@@ -47,6 +48,8 @@ export interface StoreOptions {
   /** Undefined: an in-memory database, gone on close. */
   dataDir?: string | undefined;
   now: () => Date;
+  /** Told of a migration that rewrites rows, while it runs (the first start after an upgrade). */
+  migrationProgress?: MigrationProgress | undefined;
 }
 
 /**
@@ -120,7 +123,7 @@ export class Store {
     try {
       keepPrivate(dir);
       db = openDatabase(path);
-      migrate(db, path);
+      migrate(db, path, undefined, options.migrationProgress);
       const opened = db;
       if (!new Tx(new Statements(opened)).project.get()) {
         if (legacy) inTransaction(opened, 'IMMEDIATE', () => importState(new Tx(new Statements(opened)), legacy));

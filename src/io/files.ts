@@ -106,7 +106,8 @@ export async function writeFileWhole(path: string, text: string, shown = path): 
 /** Beside an output file: who writes it now (see lockOutput). */
 export const OUTPUT_LOCK_SUFFIX = '.llmobs-lock';
 // Long enough to see past the stale-lock rule's first second (io/atomic.ts), so that a run
-// started right after one that was killed takes its lock over instead of refusing.
+// started right after one that was killed takes its lock over instead of refusing. A lock whose
+// holder lives is refused at once, without this wait.
 const OUTPUT_LOCK_WAIT_MS = 1_500;
 
 /**

@@ -1,6 +1,6 @@
 // The events most requests are made of, checked by hand: traces, and spans, generations and
 // events whose fields are plain (strings, times, JSON, usage in its raw form). The schemas'
-// generic machinery (schemas.ts: unions, wrappers, transforms) costs more than these
+// generic machinery (schemas.ts: unions, wrappers, transforms) costs several times what these
 // direct checks do, on every event of every request. `parseEvent` gives what
 // `ingestionEvent` gives for such an event, field for field and in its order; for anything else
 // (a legacy usage object, a prompt, OpenAI usage, a score, a value of the wrong type) it runs the

@@ -5,8 +5,7 @@
 // and skipped, so a client that retries a batch changes nothing.
 import { buildObservation, type EventSource, type ObservationContext } from './observations.js';
 import { sortBatch } from './order.js';
-import { parseEvent } from './event-shortcut.js';
-import type { IngestionEvent, ObservationEvent, ScoreEvent, TraceEvent } from './schemas.js';
+import { type IngestionEvent, ingestionEvent, type ObservationEvent, type ScoreEvent, type TraceEvent } from './schemas.js';
 import { buildScore } from './scores.js';
 import { buildTrace } from './traces.js';
 import { loggedIds } from './event-log.js';
@@ -46,9 +45,9 @@ export function validateEvents(input: readonly unknown[], auth: IngestAuth): Val
   const scopeErrors: EventError[] = [];
   const accepted: IngestionEvent[] = [];
   for (const raw of input) {
-    let parsed: ReturnType<typeof parseEvent>;
+    let parsed: ReturnType<typeof ingestionEvent.safeParse>;
     try {
-      parsed = parseEvent(raw);
+      parsed = ingestionEvent.safeParse(raw);
     } catch (error) {
       // Nesting deep enough to exhaust the stack; the HTTP layer's depth limit normally stops it first.
       if (!(error instanceof RangeError)) throw error;

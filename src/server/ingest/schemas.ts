@@ -46,14 +46,14 @@ function shortcut<T extends z.ZodType>(schema: T, accept: (value: unknown) => bo
  * own `__proto__` key (JSON.parse makes one of `{"__proto__": ...}`; the record's copy drops it,
  * so such an object takes the full schema).
  */
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
+function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null) return false;
   const proto = Object.getPrototypeOf(value);
   return (proto === Object.prototype || proto === null) && !Object.hasOwn(value, '__proto__');
 }
 
 /** A JSON value as the schemas below take it: finite numbers, plain objects, null only nested. */
-export function isJson(value: unknown, nested = false): boolean {
+function isJson(value: unknown, nested = false): boolean {
   if (value === null) return nested;
   switch (typeof value) {
     case 'string':
@@ -110,20 +110,20 @@ const usage = mixedUsage
   })
   .pipe(usageObject.nullish());
 
-/** costDetails as the schema gives it: its non-negative numbers, undefined when there are none. */
-export function costDetailsOf<T extends Record<string, unknown> | null | undefined>(value: T): Record<string, number> | Extract<T, null | undefined> | undefined {
-  if (!value) return value as Extract<T, null | undefined>;
-  const result: Record<string, number> = {};
-  for (const [key, v] of Object.entries(value)) {
-    if (typeof v === 'number' && !Number.isNaN(v) && v >= 0) result[key] = v;
-  }
-  return Object.keys(result).length > 0 ? result : undefined;
-}
+const costDetails = z
+  .record(z.string(), z.unknown())
+  .nullish()
+  .transform((value) => {
+    if (!value) return value;
+    const result: Record<string, number> = {};
+    for (const [key, v] of Object.entries(value)) {
+      if (typeof v === 'number' && !Number.isNaN(v) && v >= 0) result[key] = v;
+    }
+    return Object.keys(result).length > 0 ? result : undefined;
+  })
+  .nullish();
 
-const costDetails = z.record(z.string(), z.unknown()).nullish().transform(costDetailsOf).nullish();
-
-/** usageDetails in the raw form (neither OpenAI shape): its non-negative integers, undefined when there are none. */
-export function rawUsage(value: Record<string, unknown>): Record<string, number> | undefined {
+function rawUsage(value: Record<string, unknown>): Record<string, number> | undefined {
   const result: Record<string, number> = {};
   for (const [key, v] of Object.entries(value)) {
     if (typeof v === 'number' && Number.isInteger(v) && v >= 0) result[key] = v;
@@ -191,16 +191,19 @@ export const usageDetails = shortcut(
  * "langfuse" prefix (with an optional - or _) removed, cut to 40 characters, and "default" when
  * the result is empty or holds anything but a-z, 0-9, - and _ (or the value is not a string).
  */
-function lowerCaseEnvironment(value: string): string {
-  const stripped = value.replace(/^(?:langfuse[-_]?)+/, '');
-  const truncated = stripped.slice(0, 40);
-  return !truncated || !/^[a-z0-9-_]+$/.test(truncated) ? DEFAULT_ENVIRONMENT : truncated;
-}
-
-export const environmentName = z.string().toLowerCase().transform(lowerCaseEnvironment).catch(DEFAULT_ENVIRONMENT).default(DEFAULT_ENVIRONMENT);
+export const environmentName = z
+  .string()
+  .toLowerCase()
+  .transform((value) => {
+    const stripped = value.replace(/^(?:langfuse[-_]?)+/, '');
+    const truncated = stripped.slice(0, 40);
+    return !truncated || !/^[a-z0-9-_]+$/.test(truncated) ? DEFAULT_ENVIRONMENT : truncated;
+  })
+  .catch(DEFAULT_ENVIRONMENT)
+  .default(DEFAULT_ENVIRONMENT);
 
 export function normalizeEnvironment(value: unknown): string {
-  return typeof value === 'string' ? lowerCaseEnvironment(value.toLowerCase()) : DEFAULT_ENVIRONMENT;
+  return environmentName.parse(value);
 }
 
 const traceBody = z.object({
@@ -237,7 +240,7 @@ const optionalObservationBody = z.object({
 const eventBody = optionalObservationBody.extend({ id: idSchema });
 const spanBody = eventBody.extend({ endTime: stringDateTime });
 
-export const isModelParameterValue = (value: unknown): boolean =>
+const isModelParameterValue = (value: unknown): boolean =>
   value === null ||
   value === undefined ||
   typeof value === 'string' ||

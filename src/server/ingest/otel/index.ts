@@ -5,8 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { applyEvents, groupByEntity, validateEvents } from '../batch.js';
 import { buildObservation, type ObservationContext } from '../observations.js';
-import { parseEvent } from '../event-shortcut.js';
-import type { ObservationEvent } from '../schemas.js';
+import { ingestionEvent, type ObservationEvent } from '../schemas.js';
 import type { IngestAuth, IngestLookups, IngestOptions, IngestWrites, Stored } from '../types.js';
 import type { ObservationRecord } from '../../records.js';
 import { spansToEvents } from './events.js';
@@ -44,7 +43,7 @@ export function processOtel(resourceSpans: unknown, auth: IngestAuth, lookups: I
   let droppedSpans = 0;
   for (const event of raw) {
     if (event.type === 'trace-create') continue;
-    const parsed = parseEvent(event);
+    const parsed = ingestionEvent.safeParse(event);
     if (parsed.success) spans.push(parsed.data as ObservationEvent);
     else droppedSpans++;
   }

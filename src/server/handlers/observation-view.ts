@@ -5,6 +5,7 @@ import { Decimal } from 'decimal.js';
 import { builtInDefinitions } from '../../data/catalogue.js';
 import type { ObservationRecord, TraceRecord } from '../records.js';
 import type { Tx } from '../store/index.js';
+import type { ObservationTexts } from '../store/observation-row.js';
 import { modelResponse } from './models.js';
 
 export interface Prices {
@@ -102,6 +103,22 @@ export type ObservationFieldGroup = (typeof OBSERVATION_FIELD_GROUPS)[number];
 
 /** Input and output as the v2 list returns them: the raw text the service stores. */
 const raw = (value: unknown): string | null => (value === null || value === undefined ? null : typeof value === 'string' ? value : JSON.stringify(value));
+
+/** Stored JSON text as `raw` gives it: a string's JSON is read back; any other value's text is its raw text. */
+const rawOfText = (text: string | null | undefined): string | null | undefined => (typeof text === 'string' && text.charCodeAt(0) === 0x22 ? (JSON.parse(text) as string) : text);
+
+/**
+ * A record read without its large parts (ObservationStore.pageRows) with them put back for
+ * observationV2: input and output as their raw text, so that stored JSON text is never parsed
+ * into objects only to be written again, and metadata parsed.
+ */
+export function withStoredTexts(record: ObservationRecord, texts: ObservationTexts): ObservationRecord {
+  const out = record as unknown as Record<string, unknown>;
+  if (texts.input !== undefined) out['input'] = rawOfText(texts.input);
+  if (texts.output !== undefined) out['output'] = rawOfText(texts.output);
+  if (texts.metadata !== undefined) out['metadata'] = texts.metadata === null ? null : JSON.parse(texts.metadata);
+  return record;
+}
 
 const decimalString = (price: number | null | undefined): string | null => (price === null || price === undefined ? null : new Decimal(price).toString());
 

@@ -200,74 +200,75 @@ export function observationTextsFromValues(values: ObservationValues, projectId:
   return { record: recordOf(values, projectId, texts), texts };
 }
 
-/** How each field of the record is read back, worked out once: from which value, or from `data`. */
-type Step =
-  | { field: string; from: 'column' | 'text'; index: number }
-  | { field: string; from: 'data'; key: string; empty: 'null' | 'object' }
-  | { field: string; from: 'project' | 'created' | 'updated' };
+/** Where each column is in a row's values. */
+const AT = Object.fromEntries(SELECT_COLUMNS.map((column, i) => [column, i])) as Record<string, number>;
+const DATA = AT['data']!;
 
-const index = (column: string): number => SELECT_COLUMNS.indexOf(column);
-const CREATED = index('created_at');
-const UPDATED = index('updated_at');
-const DATA = index('data');
-
-const STEPS: readonly Step[] = RECORD_ORDER.map((field): Step => {
-  const text = TEXT_COLUMN_OF.get(field);
-  if (text !== undefined) return { field, from: 'text', index: index(text) };
-  const column = COLUMN_OF.get(field);
-  if (column !== undefined) return { field, from: 'column', index: index(column) };
-  if (field === 'projectId') return { field, from: 'project' };
-  if (field === 'createdAt') return { field, from: 'created' };
-  if (field === 'updatedAt') return { field, from: 'updated' };
-  return { field, from: 'data', ...DATA_FIELDS[field]! };
-});
-
-/** What a field kept in `data` reads as: its value, or what its absent key stands for. */
+/** A field kept in `data`, or what its absent key stands for. */
 function fromData(data: Record<string, unknown>, field: string): unknown {
   const { key, empty } = DATA_FIELDS[field]!;
   return key in data ? data[key] : empty === 'null' ? null : {};
 }
 
-/** The record of a row's values; with `texts`, its large parts go there as JSON text instead. */
+/** Input, output or metadata: its column's JSON text, or (a row written before version 8) its value in `data`. */
+function large(values: ObservationValues, data: Record<string, unknown>, field: TextField, texts: ObservationTexts | undefined): unknown {
+  const text = values[AT[TEXT_COLUMN_OF.get(field)!]!] as string | null;
+  if (texts === undefined) return text !== null ? JSON.parse(text) : fromData(data, field);
+  if (text !== null) texts[field] = text;
+  else {
+    const value = fromData(data, field);
+    texts[field] = value === null ? null : JSON.stringify(value);
+  }
+  return undefined;
+}
+
+/**
+ * The record of a row's values; with `texts`, its large parts go there as JSON text instead (and
+ * are undefined in the record). One object literal in RECORD_ORDER: a record of every field
+ * takes one shape, made at once.
+ */
 function recordOf(values: ObservationValues, projectId: string | undefined, texts: ObservationTexts | undefined): ObservationRecord {
   const data = JSON.parse(values[DATA] as string) as Record<string, unknown>;
   const absent = data[ABSENT] as string[] | undefined;
-  const fields: Record<string, unknown> = {};
-  for (const step of STEPS) {
-    const field = step.field;
-    if (absent !== undefined && absent.includes(field)) continue;
-    switch (step.from) {
-      case 'column':
-        fields[field] = values[step.index] ?? null;
-        break;
-      case 'text': {
-        const text = values[step.index] as string | null;
-        if (texts === undefined) fields[field] = text !== null ? JSON.parse(text) : fromData(data, field);
-        else if (text !== null) texts[field as TextField] = text;
-        else {
-          const value = fromData(data, field);
-          texts[field as TextField] = value === null ? null : JSON.stringify(value);
-        }
-        break;
-      }
-      case 'data':
-        fields[field] = step.key in data ? data[step.key] : step.empty === 'null' ? null : {};
-        break;
-      case 'project':
-        fields[field] = PROJECT in data ? data[PROJECT] : projectId;
-        break;
-      case 'created':
-        fields[field] = values[CREATED];
-        break;
-      case 'updated':
-        fields[field] = values[UPDATED] ?? values[CREATED];
-        break;
-    }
-  }
+  const column = (name: string) => values[AT[name]!] ?? null;
+  const record: Record<string, unknown> = {
+    id: column('id'),
+    projectId: PROJECT in data ? data[PROJECT] : projectId,
+    traceId: column('trace_id'),
+    parentObservationId: column('parent_observation_id'),
+    type: column('type'),
+    name: column('name'),
+    environment: column('environment'),
+    startTime: column('start_time'),
+    endTime: column('end_time'),
+    completionStartTime: column('completion_start_time'),
+    level: column('level'),
+    statusMessage: fromData(data, 'statusMessage'),
+    version: column('version'),
+    input: absent?.includes('input') ? undefined : large(values, data, 'input', texts),
+    output: absent?.includes('output') ? undefined : large(values, data, 'output', texts),
+    metadata: absent?.includes('metadata') ? undefined : large(values, data, 'metadata', texts),
+    providedModelName: column('provided_model_name'),
+    internalModelId: column('internal_model_id'),
+    modelParameters: fromData(data, 'modelParameters'),
+    providedUsageDetails: fromData(data, 'providedUsageDetails'),
+    providedCostDetails: fromData(data, 'providedCostDetails'),
+    usageDetails: fromData(data, 'usageDetails'),
+    costDetails: fromData(data, 'costDetails'),
+    totalCost: column('total_cost'),
+    usagePricingTierId: fromData(data, 'usagePricingTierId'),
+    usagePricingTierName: fromData(data, 'usagePricingTierName'),
+    promptId: fromData(data, 'promptId'),
+    promptName: column('prompt_name'),
+    promptVersion: column('prompt_version'),
+    createdAt: values[AT['created_at']!],
+    updatedAt: values[AT['updated_at']!] ?? values[AT['created_at']!],
+  };
+  if (absent !== undefined) for (const field of absent) delete record[field];
   for (const key of Object.keys(data)) {
-    if (key !== ABSENT && key !== PROJECT && !DATA_KEY_FIELD.has(key)) fields[key] = data[key];
+    if (key !== ABSENT && key !== PROJECT && !DATA_KEY_FIELD.has(key)) record[key] = data[key];
   }
-  return fields as unknown as ObservationRecord;
+  return record as unknown as ObservationRecord;
 }
 
 /**

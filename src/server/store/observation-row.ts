@@ -177,11 +177,7 @@ function observationData(fields: Record<string, unknown>, projectId: string | un
 
 /** The record of a row read with `OBSERVATION_SELECT`. */
 export function observationFromRow(row: ObservationRow, projectId: string | undefined): ObservationRecord {
-  return recordOf(
-    SELECT_COLUMNS.map((column) => row[column]),
-    projectId,
-    undefined,
-  );
+  return recordOf(SELECT_COLUMNS.map((column) => row[column]), projectId, undefined);
 }
 
 /**

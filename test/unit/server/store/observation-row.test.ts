@@ -122,8 +122,10 @@ describe('observation rows: the large parts as stored text', () => {
     expect(texts).toEqual(parsed);
     store.read((tx) => {
       for (const [id, put] of written) {
-        // JSON holds no undefined: an absent field stays absent.
-        expect(tx.observations.get(id)).toEqual(JSON.parse(JSON.stringify(put)));
+        // JSON holds no undefined: an absent field stays absent. The fields keep their order.
+        const got = tx.observations.get(id)!;
+        expect(got).toEqual(JSON.parse(JSON.stringify(put)));
+        expect(Object.keys(got)).toEqual(Object.keys(JSON.parse(JSON.stringify(put))));
       }
     });
     // The new rows keep their large parts out of `data`; the old ones in it.

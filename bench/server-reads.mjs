@@ -11,7 +11,7 @@
 //            checks run
 //
 //   node bench/server-reads.mjs --only metrics [--observations 100000,1000000] [--runs 7]
-//   node bench/server-reads.mjs --only pages [--observations 1000000]
+//   node bench/server-reads.mjs --only pages [--observations 1000000] [--compare DIST[=LABEL]]
 //   node bench/server-reads.mjs --only trace [--trace-observations 100000]
 //   node bench/server-reads.mjs --only inflate
 //
@@ -19,11 +19,13 @@
 // server's through its store and ingestion pipeline (dist/store.mjs and dist/ingest-routes.mjs:
 // what POST /api/public/ingestion runs, without HTTP), the floor's through its own insert. Each
 // server then runs in its own process; its event loop's longest delay is read from it (Node's
-// monitorEventLoopDelay): how long it could not answer anything else.
+// monitorEventLoopDelay): how long it could not answer anything else. `--compare DIST` (pages):
+// another build's dist/ (inside a checkout, so that it finds node_modules), its store seeded by its
+// own pipeline, walked in the same rounds and exported by its own CLI.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { Agent, request } from 'undici';
@@ -37,8 +39,10 @@ const { values: args } = parseArgs({
     observations: { type: 'string' },
     'trace-observations': { type: 'string', default: '100000' },
     runs: { type: 'string', default: '7' },
+    compare: { type: 'string' },
   },
 });
+const [compareDist, compareLabel = 'compare'] = (args.compare ?? '').split('=');
 const runs = Number(args.runs);
 const fmt = (n) => Math.round(n).toLocaleString('en-US');
 const ms = (n) => `${n.toFixed(1)} ms`;
@@ -47,22 +51,24 @@ const median = (values) => percentile(values, 50);
 const work = mkdtempSync(join(tmpdir(), 'llmobs-bench-reads-'));
 const sleep = (n) => new Promise((resolve) => setTimeout(resolve, n));
 
-/** Seeds both stores at once (two child processes); resolves with their seconds. */
+/** Seeds the stores at once (a child process each; `dirs.compare` by the compared build); resolves with their seconds. */
 function seed(dirs, total, options = {}) {
   const generations = JSON.stringify(join(root, 'bench', 'generations.mjs'));
   const batches = Math.ceil(total / 100);
-  const scripts = {
-    llmobs: `
-      const { Store } = await import(${JSON.stringify(join(root, 'dist', 'store.mjs'))});
-      const { ingestEvents } = await import(${JSON.stringify(join(root, 'dist', 'ingest-routes.mjs'))});
+  const llmobs = (dist, dir) => `
+      const { Store } = await import(${JSON.stringify(join(dist, 'store.mjs'))});
+      const { ingestEvents } = await import(${JSON.stringify(join(dist, 'ingest-routes.mjs'))});
       const { seededBatch } = await import(${generations});
-      const { store } = Store.open({ dataDir: ${JSON.stringify(dirs.llmobs)}, now: () => new Date() });
+      const { store } = Store.open({ dataDir: ${JSON.stringify(dir)}, now: () => new Date() });
       const auth = { projectId: store.project.id, accessLevel: 'project' };
       for (let b = 0; b < ${batches}; b++) {
         const events = seededBatch(b, ${total}, ${JSON.stringify(options)});
         await store.write((tx) => ingestEvents(events, tx, auth, new Date()));
       }
-      store.close();`,
+      store.close();`;
+  const scripts = {
+    llmobs: llmobs(join(root, 'dist'), dirs.llmobs),
+    ...(dirs.compare ? { compare: llmobs(resolve(compareDist), dirs.compare) } : {}),
     floor: `
       const { openFloor, eventWriter } = await import(${JSON.stringify(join(root, 'bench', 'floor-server.mjs'))});
       const { seededBatch } = await import(${generations});
@@ -88,13 +94,17 @@ function seed(dirs, total, options = {}) {
   ).then(Object.fromEntries);
 }
 
-async function seededServers(total, options) {
-  const dirs = { llmobs: join(work, `llmobs-${total}`), floor: join(work, `floor-${total}`) };
+async function seededServers(total, options, compare = false) {
+  const dirs = { llmobs: join(work, `llmobs-${total}`), floor: join(work, `floor-${total}`), ...(compare ? { compare: join(work, `compare-${total}`) } : {}) };
   const seconds = await seed(dirs, total, options);
   console.log(
-    `seeded ${fmt(total)} observations: llmobs ${seconds.llmobs.toFixed(0)} s (${mb(dirBytes(dirs.llmobs))}), floor ${seconds.floor.toFixed(0)} s (${mb(dirBytes(dirs.floor))}); load average ${loadAverage()}`,
+    `seeded ${fmt(total)} observations: llmobs ${seconds.llmobs.toFixed(0)} s (${mb(dirBytes(dirs.llmobs))}), ${compare ? `${compareLabel} ${seconds.compare.toFixed(0)} s (${mb(dirBytes(dirs.compare))}), ` : ''}floor ${seconds.floor.toFixed(0)} s (${mb(dirBytes(dirs.floor))}); load average ${loadAverage()}`,
   );
-  return { llmobs: await spawnLlmobs({ dataDir: dirs.llmobs }), floor: await spawnFloor({ dataDir: dirs.floor }) };
+  return {
+    llmobs: await spawnLlmobs({ dataDir: dirs.llmobs }),
+    floor: await spawnFloor({ dataDir: dirs.floor }),
+    ...(compare ? { compare: await spawnLlmobs({ dataDir: dirs.compare, dist: resolve(compareDist) }) } : {}),
+  };
 }
 
 const agent = new Agent({ connections: 16, keepAliveTimeout: 10_000 });
@@ -156,7 +166,7 @@ async function metrics() {
 }
 
 /**
- * Walks the v2 list by cursor on both servers at once, a page of 1,000 (every field group) from
+ * Walks the v2 list by cursor on the servers at once, a page of 1,000 (every field group) from
  * one, then from the other, so that the load of the machine falls on both alike; resolves with
  * each one's observations a second (its own requests' time) and per CPU-second of the server.
  */
@@ -183,37 +193,53 @@ async function walkBoth(servers, expected) {
   });
 }
 
-function exportRate(server, expected) {
+/**
+ * `llmobs observations export` of everything from `server` by the CLI of `dist`, in a fresh
+ * process: lines a second, lines per CPU-second of the CLI and per CPU-second of the server.
+ */
+async function exportRate(server, expected, dist = join(root, 'dist')) {
   const file = join(work, 'export.jsonl');
   const env = { ...process.env, LANGFUSE_HOST: server.url, LANGFUSE_PUBLIC_KEY: server.publicKey, LANGFUSE_SECRET_KEY: server.secretKey, HOME: work, LLMOBS_CONFIG_DIR: join(work, 'config') };
   const script = `
-    const { run } = await import(${JSON.stringify(join(root, 'dist', 'cli.mjs'))});
+    const { run } = await import(${JSON.stringify(join(dist, 'cli.mjs'))});
     const started = performance.now();
+    const cpu = process.cpuUsage();
     const code = await run(['observations', 'export', '--output', ${JSON.stringify(file)}, '--force']);
-    process.stderr.write('\\n@@' + JSON.stringify({ code, ms: performance.now() - started }) + '\\n');`;
+    const used = process.cpuUsage(cpu);
+    process.stderr.write('\\n@@' + JSON.stringify({ code, ms: performance.now() - started, cpu: (used.user + used.system) / 1e6 }) + '\\n');`;
+  const before = await server.stats();
   const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { env, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  const after = await server.stats();
   const report = JSON.parse(child.stderr.split('@@').at(-1));
   if (report.code !== 0) throw new Error(`export failed: ${child.stderr.slice(0, 2000)}`);
   const lines = statSync(file).size > 0 ? spawnSync('wc', ['-l', file], { encoding: 'utf8' }).stdout.trim().split(' ')[0] : '0';
   if (Number(lines) !== expected) throw new Error(`exported ${lines} lines, expected ${expected}`);
   rmSync(file);
-  return expected / (report.ms / 1000);
+  return { rate: expected / (report.ms / 1000), perCpu: expected / report.cpu, serverPerCpu: expected / (after.cpu - before.cpu) };
 }
 
 async function pages() {
-  console.log('\nv2 observation pages of 1,000 with every field group, walked by cursor (fetch) on both servers alternately; `llmobs observations export` of everything');
+  console.log(`\nv2 observation pages of 1,000 with every field group, walked by cursor (fetch) on the servers alternately; \`llmobs observations export\` of everything`);
   for (const total of (args.observations ?? '1000000').split(',').map(Number)) {
-    const { llmobs, floor } = await seededServers(total);
+    const { llmobs, floor, compare } = await seededServers(total, {}, Boolean(compareDist));
+    const servers = [['llmobs server', llmobs, join(root, 'dist')], ...(compare ? [[compareLabel, compare, resolve(compareDist)]] : [])];
     try {
-      await llmobs.resetLoop();
-      const [ours, theirs] = await walkBoth([llmobs, floor], total);
-      const exported = exportRate(llmobs, total);
-      console.log(
-        `${fmt(total)} observations, pages walked alternately: llmobs server ${fmt(ours.rate)}/s, ${fmt(ours.perCpu)} per server CPU-second (event loop max ${ms(ours.loopMaxMs)}, RSS ${mb(ours.rss)}); floor ${fmt(theirs.rate)}/s, ${fmt(theirs.perCpu)} per CPU-second; ratio ${(ours.rate / theirs.rate).toFixed(2)}× (CPU ${(ours.perCpu / theirs.perCpu).toFixed(2)}×)`,
-      );
-      console.log(`llmobs observations export from llmobs server: ${fmt(exported)} lines/s; load average ${loadAverage()}`);
+      for (const [, server] of servers) await server.resetLoop();
+      const walked = await walkBoth([...servers.map(([, server]) => server), floor], total);
+      const theirs = walked.at(-1);
+      for (const [i, [label]] of servers.entries()) {
+        const ours = walked[i];
+        console.log(
+          `${fmt(total)} observations, pages walked alternately: ${label} ${fmt(ours.rate)}/s, ${fmt(ours.perCpu)} per server CPU-second (event loop max ${ms(ours.loopMaxMs)}, RSS ${mb(ours.rss)}); floor ${fmt(theirs.rate)}/s, ${fmt(theirs.perCpu)} per CPU-second; ratio ${(ours.rate / theirs.rate).toFixed(2)}× (CPU ${(ours.perCpu / theirs.perCpu).toFixed(2)}×)`,
+        );
+      }
+      // The exports one after the other, each build's CLI from its own server.
+      for (const [label, server, dist] of servers) {
+        const exported = await exportRate(server, total, dist);
+        console.log(`llmobs observations export from ${label}: ${fmt(exported.rate)} lines/s, ${fmt(exported.perCpu)} per CPU-second of the CLI, ${fmt(exported.serverPerCpu)} per server CPU-second; load average ${loadAverage()}`);
+      }
     } finally {
-      await llmobs.stop();
+      for (const [, server] of servers) await server.stop();
       await floor.stop();
     }
   }

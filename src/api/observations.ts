@@ -198,6 +198,11 @@ async function* walkPages(
   let previous = '';
   let size = options.pageSize;
   let good = 0;
+  const fixed = options.route?.fixedPageSize === true;
+  const limitNow = () => (options.max === undefined || fixed ? size : Math.min(size, options.max - items));
+  // The next page is asked for before this one is handed over, so the server builds it while the
+  // caller writes this one. Its failure is met where it is awaited, as an unprefetched one's is.
+  let ahead: { limit: number; page: Promise<ObservationPage> } | undefined;
   while (options.max === undefined || items < options.max) {
     if (options.maxPages !== undefined && pages - firstPage >= options.maxPages) {
       throw new ApiError(`the listing has more than ${options.maxPages} pages; stopped without a partial result`, {
@@ -207,11 +212,12 @@ async function* walkPages(
         hint: hints.tooManyPages,
       }, 5, 'too_many_pages');
     }
-    const fixed = options.route?.fixedPageSize === true;
-    const limit = options.max === undefined || fixed ? size : Math.min(size, options.max - items);
+    const limit = ahead?.limit ?? limitNow();
+    const fetching = ahead?.page ?? fetchObservationPage(client, { ...query, limit }, cursor, options);
+    ahead = undefined;
     let page: ObservationPage;
     try {
-      page = await fetchObservationPage(client, { ...query, limit }, cursor, options);
+      page = await fetching;
     } catch (error) {
       // Observations with large inputs make a page too large to read: ask for the same position
       // in smaller pages (the cursor is a position, so any size continues it correctly).
@@ -275,6 +281,11 @@ async function* walkPages(
       }, 5, 'bad_response');
     }
     cursor = page.next;
+    if (!last && (options.maxPages === undefined || pages - firstPage < options.maxPages)) {
+      const next = limitNow();
+      ahead = { limit: next, page: fetchObservationPage(client, { ...query, limit: next }, cursor, options) };
+      ahead.page.catch(() => {});
+    }
     yield { items: list, state: { cursor, items, pages }, last };
     if (last) return;
   }

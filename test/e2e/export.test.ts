@@ -44,6 +44,19 @@ function holdAtPage(n: number): { fault: FakeDataOptions['fault']; atGate: Promi
   return { fault: onPage(n, step), atGate, release };
 }
 
+/**
+ * Resolves once `file` holds `lines` lines: the page asked for next is asked for while the one
+ * before is still being written, so a held page says only that the pages before it have arrived.
+ */
+async function written(file: string, lines: number): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  const count = () => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').length - 1 : 0);
+  while (count() < lines) {
+    if (Date.now() > deadline) throw new Error(`${file} never reached ${lines} lines`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 function ids(file: string): string[] {
   return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line).id as string);
 }
@@ -120,6 +133,7 @@ describe('two commands writing one file', () => {
     const file = join(dir, 'o.jsonl');
     const first = execa(process.execPath, [BIN, 'observations', 'export', '--output', file], { env, extendEnv: false, reject: false, stdin: 'ignore' });
     await atGate;
+    await written(file, 2_000);
     const before = readFileSync(file);
     const checkpoint = readFileSync(`${file}.llmobs-checkpoint`);
     // Each is refused before its first request (the first export waits at its gate meanwhile).
@@ -152,6 +166,7 @@ describe('two commands writing one file', () => {
     const file = join(dir, 'k.jsonl');
     const child = execa(process.execPath, [BIN, 'observations', 'export', '--output', file], { env, extendEnv: false, reject: false, stdin: 'ignore' });
     await atGate;
+    await written(file, 1_000);
     child.kill('SIGKILL');
     await child;
     release();
@@ -322,7 +337,8 @@ describe('Ctrl-C', () => {
     const file = join(dir, 'k.jsonl');
     const child = execa(process.execPath, [BIN, 'observations', 'export', '--output', file, '--page-size', '1000'], { env, extendEnv: false, reject: false, stdin: 'ignore' });
     await atGate;
-    // Two pages are in the file; the checkpoint may not have caught up with them yet.
+    // One or two pages are in the file (the third is asked for while the second is written); the
+    // checkpoint may not have caught up with them yet.
     child.kill('SIGKILL');
     const result = await child;
     expect(result.signal).toBe('SIGKILL');

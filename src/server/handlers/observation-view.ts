@@ -5,6 +5,7 @@ import { Decimal } from 'decimal.js';
 import { builtInDefinitions } from '../../data/catalogue.js';
 import type { ObservationRecord, TraceRecord } from '../records.js';
 import type { Tx } from '../store/index.js';
+import type { ObservationTexts } from '../store/observation-row.js';
 import { modelResponse } from './models.js';
 
 export interface Prices {
@@ -103,6 +104,22 @@ export type ObservationFieldGroup = (typeof OBSERVATION_FIELD_GROUPS)[number];
 /** Input and output as the v2 list returns them: the raw text the service stores. */
 const raw = (value: unknown): string | null => (value === null || value === undefined ? null : typeof value === 'string' ? value : JSON.stringify(value));
 
+/** Stored JSON text as `raw` gives it: a string's JSON is read back; any other value's text is its raw text. */
+const rawOfText = (text: string | null | undefined): string | null | undefined => (typeof text === 'string' && text.charCodeAt(0) === 0x22 ? (JSON.parse(text) as string) : text);
+
+/**
+ * A record read without its large parts (ObservationStore.pageRows) with them put back for
+ * observationV2: input and output as their raw text, so that stored JSON text is never parsed
+ * into objects only to be written again, and metadata parsed.
+ */
+export function withStoredTexts(record: ObservationRecord, texts: ObservationTexts): ObservationRecord {
+  const out = record as unknown as Record<string, unknown>;
+  if (texts.input !== undefined) out['input'] = rawOfText(texts.input);
+  if (texts.output !== undefined) out['output'] = rawOfText(texts.output);
+  if (texts.metadata !== undefined) out['metadata'] = texts.metadata === null ? null : JSON.parse(texts.metadata);
+  return record;
+}
+
 const decimalString = (price: number | null | undefined): string | null => (price === null || price === undefined ? null : new Decimal(price).toString());
 
 // A page's observations share a few models: each one's prices are written as decimals once.
@@ -127,50 +144,64 @@ function traceName(observation: ObservationRecord, trace: TraceRecord | undefine
 
 /** The v2 observation object with the requested field groups (core always). */
 export function observationV2(observation: ObservationRecord, groups: readonly ObservationFieldGroup[], trace: TraceRecord | undefined, prices: Prices | undefined): Record<string, unknown> {
-  const out: Record<string, unknown> = {
-    id: observation.id,
-    traceId: observation.traceId,
-    startTime: observation.startTime,
-    endTime: observation.endTime,
-    projectId: observation.projectId,
-    parentObservationId: observation.parentObservationId,
-    type: observation.type,
-  };
+  const o = observation;
+  // Members are set one by one, in the order the service writes them: a page's objects then
+  // share one shape, which JSON.stringify writes fastest.
+  const out: Record<string, unknown> = { id: o.id, traceId: o.traceId, startTime: o.startTime, endTime: o.endTime, projectId: o.projectId, parentObservationId: o.parentObservationId, type: o.type };
   const has = (group: ObservationFieldGroup) => groups.includes(group);
   if (has('basic')) {
-    Object.assign(out, {
-      name: observation.name,
-      level: observation.level,
-      statusMessage: observation.statusMessage,
-      version: observation.version,
-      environment: observation.environment,
-      bookmarked: trace?.bookmarked ?? false,
-      public: trace?.public ?? false,
-      userId: trace?.userId ?? null,
-      sessionId: trace?.sessionId ?? null,
-      isRootObservation: observation.parentObservationId === null,
-    });
+    out.name = o.name;
+    out.level = o.level;
+    out.statusMessage = o.statusMessage;
+    out.version = o.version;
+    out.environment = o.environment;
+    out.bookmarked = trace?.bookmarked ?? false;
+    out.public = trace?.public ?? false;
+    out.userId = trace?.userId ?? null;
+    out.sessionId = trace?.sessionId ?? null;
+    out.isRootObservation = o.parentObservationId === null;
   }
-  if (has('time')) Object.assign(out, { completionStartTime: observation.completionStartTime, createdAt: observation.createdAt, updatedAt: observation.updatedAt });
-  if (has('io')) Object.assign(out, { input: raw(observation.input), output: raw(observation.output) });
-  if (has('metadata')) out.metadata = observation.metadata;
-  if (has('model')) Object.assign(out, { providedModelName: observation.providedModelName, internalModelId: observation.internalModelId, modelParameters: observation.modelParameters });
+  if (has('time')) {
+    out.completionStartTime = o.completionStartTime;
+    out.createdAt = o.createdAt;
+    out.updatedAt = o.updatedAt;
+  }
+  if (has('io')) {
+    out.input = raw(o.input);
+    out.output = raw(o.output);
+  }
+  if (has('metadata')) out.metadata = o.metadata;
+  if (has('model')) {
+    out.providedModelName = o.providedModelName;
+    out.internalModelId = o.internalModelId;
+    out.modelParameters = o.modelParameters;
+  }
   if (has('usage')) {
-    Object.assign(out, {
-      usageDetails: observation.usageDetails,
-      costDetails: observation.costDetails,
-      totalCost: observation.totalCost,
-      usagePricingTierName: observation.usagePricingTierName,
-    });
+    out.usageDetails = o.usageDetails;
+    out.costDetails = o.costDetails;
+    out.totalCost = o.totalCost;
+    out.usagePricingTierName = o.usagePricingTierName;
   }
-  if (has('prompt')) Object.assign(out, { promptId: observation.promptId, promptName: observation.promptName, promptVersion: observation.promptVersion });
+  if (has('prompt')) {
+    out.promptId = o.promptId;
+    out.promptName = o.promptName;
+    out.promptVersion = o.promptVersion;
+  }
   if (has('metrics')) {
-    Object.assign(out, { latency: seconds(observation.startTime, observation.endTime), timeToFirstToken: seconds(observation.startTime, observation.completionStartTime) });
+    out.latency = seconds(o.startTime, o.endTime);
+    out.timeToFirstToken = seconds(o.startTime, o.completionStartTime);
   }
-  if (has('trace_context')) Object.assign(out, { traceName: traceName(observation, trace), tags: trace?.tags ?? [], release: trace?.release ?? null });
+  if (has('trace_context')) {
+    out.traceName = traceName(o, trace);
+    out.tags = trace?.tags ?? [];
+    out.release = trace?.release ?? null;
+  }
   // Enrichment fields are on every v2 object; they are filled only with the model group.
   const model = has('model');
   const price = model ? priceText(prices) : NO_PRICES;
-  Object.assign(out, { modelId: model ? observation.internalModelId : null, inputPrice: price.input, outputPrice: price.output, totalPrice: price.total });
+  out.modelId = model ? o.internalModelId : null;
+  out.inputPrice = price.input;
+  out.outputPrice = price.output;
+  out.totalPrice = price.total;
   return out;
 }

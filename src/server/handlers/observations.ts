@@ -4,10 +4,10 @@ import { z } from 'zod';
 import { V4_ONLY_MESSAGES } from '../../api/write-mode.js';
 import { invalidRequest, notFound } from '../http/errors.js';
 import type { Handler, Route } from '../http/router.js';
-import type { TraceRecord } from '../records.js';
+import type { ObservationRecord, TraceRecord } from '../records.js';
 import type { FilterColumnKey, ObservationFilter } from '../store/index.js';
 import { EVENTS_FILTER_PARAM, FILTER_PARAM, resolveFilters, targets } from './filter-param.js';
-import { OBSERVATION_FIELD_GROUPS, type ObservationFieldGroup, observationV1, observationV2, type Prices, pricesOf } from './observation-view.js';
+import { OBSERVATION_FIELD_GROUPS, type ObservationFieldGroup, observationV1, observationV2, type Prices, pricesOf, withStoredTexts } from './observation-view.js';
 import { pageMeta } from './query.js';
 import { DATE_TIME, fieldGroups, LIMIT, ONE_OR_MANY, PAGE, parseQuery } from './read-query.js';
 
@@ -135,9 +135,7 @@ const listV2: Handler = (request, tx, context) => {
   if (context.writeMode === 'legacy') throw notFound(V4_ONLY_MESSAGES.observations);
   const groups: readonly ObservationFieldGroup[] = query.fields ?? ['core', 'basic'];
   const cursor = query.cursor ? { startTime: query.cursor.lastStartTimeTo.toISOString(), traceId: query.cursor.lastTraceId, id: query.cursor.lastId } : undefined;
-  // One more than asked tells whether another page follows.
-  const rows = tx.observations.page(filterOf({ ...query, page: 1, useEventsTable: true, filter: undefined }, query), cursor, query.limit + 1);
-  const page = rows.slice(0, query.limit);
+  const filter = filterOf({ ...query, page: 1, useEventsTable: true, filter: undefined }, query);
   const traces = new Map<string, TraceRecord | undefined>();
   const needsTrace = groups.includes('basic') || groups.includes('trace_context');
   const traceOf = (id: string | null) => {
@@ -146,8 +144,12 @@ const listV2: Handler = (request, tx, context) => {
     return traces.get(id);
   };
   const cache = new Map<string, Prices | undefined>();
-  const data = page.map((o) => observationV2(o, groups, traceOf(o.traceId), groups.includes('model') ? pricesOf(tx, o.internalModelId, cache) : undefined));
-  const last = page[page.length - 1];
+  const pricesFor = (o: ObservationRecord) => (groups.includes('model') ? pricesOf(tx, o.internalModelId, cache) : undefined);
+  // One more than asked tells whether another page follows.
+  const rows = tx.observations.pageRows(filter, cursor, query.limit + 1);
+  const page = rows.slice(0, query.limit);
+  const data = page.map(({ record, texts }) => observationV2(withStoredTexts(record, texts), groups, traceOf(record.traceId), pricesFor(record)));
+  const last = page[page.length - 1]?.record;
   const meta = rows.length > query.limit && last ? { cursor: encodeCursor({ lastStartTimeTo: last.startTime, lastTraceId: last.traceId ?? '', lastId: last.id }) } : {};
   return { status: 200, body: { data, meta } };
 };

@@ -10,6 +10,11 @@
 //
 // The columns that only queries read (tokens, costs and latencies as the metrics count them, the
 // trace id's hash) are computed here from the record; reading never looks at them.
+//
+// Input, output and metadata, the large parts, are kept as JSON text in columns of their own
+// (since version 8; NULL when null or, for metadata, empty), so that the v2 list can send them
+// as stored without parsing them. Rows written before keep them in `data`, where they are read
+// from while their column is NULL.
 import { millisBetween, sumOfKeys } from '../../core/metrics/index.js';
 import type { ObservationRecord } from '../records.js';
 import { xxHash32 } from './xxhash32.js';
@@ -33,6 +38,15 @@ const COLUMN_FIELDS = [
   ['prompt_version', 'promptVersion'],
   ['total_cost', 'totalCost'],
 ] as const;
+
+/** The record's large parts kept as JSON text, by column (version 8 on). */
+const TEXT_FIELDS = [
+  ['input_json', 'input'],
+  ['output_json', 'output'],
+  ['metadata_json', 'metadata'],
+] as const;
+type TextField = (typeof TEXT_FIELDS)[number][1];
+const TEXT_COLUMN_OF = new Map<string, string>(TEXT_FIELDS.map(([column, field]) => [field, column]));
 
 /** The columns queries read, derived from the record. */
 const DERIVED_COLUMNS = ['input_tokens', 'output_tokens', 'total_tokens', 'input_cost', 'output_cost', 'latency_ms', 'time_to_first_token_ms', 'trace_hash'] as const;
@@ -94,13 +108,18 @@ const ABSENT = '-';
 const PROJECT = 'p';
 
 /** The columns of a row, in the order `observationParams` gives their values. */
-export const OBSERVATION_COLUMNS: readonly string[] = [...COLUMN_FIELDS.map(([column]) => column), ...DERIVED_COLUMNS, 'created_at', 'updated_at', 'data'];
+export const OBSERVATION_COLUMNS: readonly string[] = [...COLUMN_FIELDS.map(([column]) => column), ...DERIVED_COLUMNS, 'created_at', 'updated_at', 'data', ...TEXT_FIELDS.map(([column]) => column)];
+
+const SELECT_COLUMNS = [...COLUMN_FIELDS.map(([column]) => column), 'created_at', 'updated_at', 'data', ...TEXT_FIELDS.map(([column]) => column)];
 
 /** What a SELECT reads to make a record back (`observationFromRow`), under the alias `o`. */
-export const OBSERVATION_SELECT = [...COLUMN_FIELDS.map(([column]) => `o.${column}`), 'o.created_at', 'o.updated_at', 'o.data'].join(', ');
+export const OBSERVATION_SELECT = SELECT_COLUMNS.map((column) => `o.${column}`).join(', ');
 
 /** A row as `OBSERVATION_SELECT` reads it. */
 export type ObservationRow = Record<string, unknown>;
+
+/** A row as `OBSERVATION_SELECT` reads it in raw mode: its values in the SELECT's order. */
+export type ObservationValues = readonly unknown[];
 
 const isEmptyObject = (value: unknown): boolean => typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
 
@@ -127,6 +146,11 @@ export function observationParams(record: ObservationRecord, projectId: string |
   const createdAt = record.createdAt !== undefined ? record.createdAt : (columns?.['created_at'] ?? null);
   const updatedAt = record.updatedAt !== undefined ? record.updatedAt : (columns?.['updated_at'] ?? null);
   params.push(createdAt, updatedAt === createdAt ? null : updatedAt, observationData(fields, projectId));
+  for (const [, field] of TEXT_FIELDS) {
+    const value = fields[field];
+    const empty = value === null || value === undefined || (field === 'metadata' && isEmptyObject(value));
+    params.push(empty ? null : JSON.stringify(value));
+  }
   return params;
 }
 
@@ -140,7 +164,7 @@ function observationData(fields: Record<string, unknown>, projectId: string | un
   for (const field of Object.keys(fields)) {
     const value = fields[field];
     const known = DATA_FIELDS[field];
-    if (value === undefined) continue;
+    if (value === undefined || TEXT_COLUMN_OF.has(field)) continue;
     if (known) {
       if (value === null || (known.empty === 'object' && isEmptyObject(value))) continue;
       data[known.key] = value;
@@ -153,30 +177,102 @@ function observationData(fields: Record<string, unknown>, projectId: string | un
 
 /** The record of a row read with `OBSERVATION_SELECT`. */
 export function observationFromRow(row: ObservationRow, projectId: string | undefined): ObservationRecord {
-  const data = JSON.parse(row['data'] as string) as Record<string, unknown>;
-  const absent = new Set((data[ABSENT] as string[] | undefined) ?? []);
-  const fields: Record<string, unknown> = {};
-  for (const field of RECORD_ORDER) {
-    if (absent.has(field)) continue;
-    const column = COLUMN_OF.get(field);
-    if (column !== undefined) {
-      fields[field] = row[column] ?? null;
-    } else if (field === 'projectId') {
-      fields[field] = PROJECT in data ? data[PROJECT] : projectId;
-    } else if (field === 'createdAt') {
-      fields[field] = row['created_at'];
-    } else if (field === 'updatedAt') {
-      fields[field] = row['updated_at'] ?? row['created_at'];
-    } else {
-      const known = DATA_FIELDS[field]!;
-      fields[field] = known.key in data ? data[known.key] : known.empty === 'null' ? null : {};
-    }
-  }
-  for (const key of Object.keys(data)) {
-    if (key !== ABSENT && key !== PROJECT && !DATA_KEY_FIELD.has(key)) fields[key] = data[key];
-  }
-  return fields as unknown as ObservationRecord;
+  return recordOf(SELECT_COLUMNS.map((column) => row[column]), projectId, undefined);
 }
 
-/** SQL of a field kept in `data`, for filters (`o` is the row). */
-export const dataField = (field: 'statusMessage' | 'input' | 'output' | 'metadata'): string => `json_extract(o.data, '$.${DATA_FIELDS[field]!.key}')`;
+/**
+ * JSON text of input, output and metadata as stored: null when the record holds null (metadata:
+ * `{}` when empty), undefined when it lacks the field.
+ */
+export type ObservationTexts = Record<TextField, string | null | undefined>;
+
+/**
+ * The record of a row read with `OBSERVATION_SELECT` (in raw mode) without its input, output
+ * and metadata, and those as JSON text: a row written since version 8 gives its columns' text
+ * unparsed.
+ */
+export function observationTextsFromValues(values: ObservationValues, projectId: string | undefined): { record: ObservationRecord; texts: ObservationTexts } {
+  const texts: ObservationTexts = { input: undefined, output: undefined, metadata: undefined };
+  return { record: recordOf(values, projectId, texts), texts };
+}
+
+/** Where each column is in a row's values. */
+const AT = Object.fromEntries(SELECT_COLUMNS.map((column, i) => [column, i])) as Record<string, number>;
+const DATA = AT['data']!;
+
+/** A field kept in `data`, or what its absent key stands for. */
+function fromData(data: Record<string, unknown>, field: string): unknown {
+  const { key, empty } = DATA_FIELDS[field]!;
+  return key in data ? data[key] : empty === 'null' ? null : {};
+}
+
+/** Input, output or metadata: its column's JSON text, or (a row written before version 8) its value in `data`. */
+function large(values: ObservationValues, data: Record<string, unknown>, field: TextField, texts: ObservationTexts | undefined): unknown {
+  const text = values[AT[TEXT_COLUMN_OF.get(field)!]!] as string | null;
+  if (texts === undefined) return text !== null ? JSON.parse(text) : fromData(data, field);
+  if (text !== null) texts[field] = text;
+  else {
+    const value = fromData(data, field);
+    texts[field] = value === null ? null : JSON.stringify(value);
+  }
+  return undefined;
+}
+
+/**
+ * The record of a row's values; with `texts`, its large parts go there as JSON text instead (and
+ * are undefined in the record). One object literal in RECORD_ORDER: a record of every field
+ * takes one shape, made at once.
+ */
+function recordOf(values: ObservationValues, projectId: string | undefined, texts: ObservationTexts | undefined): ObservationRecord {
+  const data = JSON.parse(values[DATA] as string) as Record<string, unknown>;
+  const absent = data[ABSENT] as string[] | undefined;
+  const column = (name: string) => values[AT[name]!] ?? null;
+  const record: Record<string, unknown> = {
+    id: column('id'),
+    projectId: PROJECT in data ? data[PROJECT] : projectId,
+    traceId: column('trace_id'),
+    parentObservationId: column('parent_observation_id'),
+    type: column('type'),
+    name: column('name'),
+    environment: column('environment'),
+    startTime: column('start_time'),
+    endTime: column('end_time'),
+    completionStartTime: column('completion_start_time'),
+    level: column('level'),
+    statusMessage: fromData(data, 'statusMessage'),
+    version: column('version'),
+    input: absent?.includes('input') ? undefined : large(values, data, 'input', texts),
+    output: absent?.includes('output') ? undefined : large(values, data, 'output', texts),
+    metadata: absent?.includes('metadata') ? undefined : large(values, data, 'metadata', texts),
+    providedModelName: column('provided_model_name'),
+    internalModelId: column('internal_model_id'),
+    modelParameters: fromData(data, 'modelParameters'),
+    providedUsageDetails: fromData(data, 'providedUsageDetails'),
+    providedCostDetails: fromData(data, 'providedCostDetails'),
+    usageDetails: fromData(data, 'usageDetails'),
+    costDetails: fromData(data, 'costDetails'),
+    totalCost: column('total_cost'),
+    usagePricingTierId: fromData(data, 'usagePricingTierId'),
+    usagePricingTierName: fromData(data, 'usagePricingTierName'),
+    promptId: fromData(data, 'promptId'),
+    promptName: column('prompt_name'),
+    promptVersion: column('prompt_version'),
+    createdAt: values[AT['created_at']!],
+    updatedAt: values[AT['updated_at']!] ?? values[AT['created_at']!],
+  };
+  if (absent !== undefined) for (const field of absent) delete record[field];
+  for (const key of Object.keys(data)) {
+    if (key !== ABSENT && key !== PROJECT && !DATA_KEY_FIELD.has(key)) record[key] = data[key];
+  }
+  return record as unknown as ObservationRecord;
+}
+
+/**
+ * SQL of a field kept in `data` or (input, output, metadata) in its own column, as json_extract
+ * reads it from `data`, for filters (`o` is the row).
+ */
+export const dataField = (field: 'statusMessage' | 'input' | 'output' | 'metadata'): string => {
+  const fromData = `json_extract(o.data, '$.${DATA_FIELDS[field]!.key}')`;
+  const column = TEXT_COLUMN_OF.get(field);
+  return column === undefined ? fromData : `coalesce(json_extract(o.${column}, '$'), ${fromData})`;
+};

@@ -8,7 +8,7 @@ import type { ColumnFilter } from './filter-columns.js';
 import { appearanceOrder, metricsGroups, observationMetricsSql } from './observation-metrics.js';
 import type { Statements } from './sqlite.js';
 import { type FilterSpec, where } from './where.js';
-import { OBSERVATION_COLUMNS, OBSERVATION_SELECT, observationFromRow, observationParams, type ObservationRow } from './observation-row.js';
+import { OBSERVATION_COLUMNS, OBSERVATION_SELECT, observationFromRow, observationParams, type ObservationRow, type ObservationTexts, observationTextsFromValues } from './observation-row.js';
 import { eventsText, parseEvents, type WithEvents } from './with-events.js';
 import { xxHash32 } from './xxhash32.js';
 
@@ -63,18 +63,10 @@ export interface ObservationCursor {
   id: string;
 }
 
-/**
- * A row of the v2 list as its answer needs it: the record without its input, output and metadata
- * (the large parts), and those as JSON text when asked for, so that they are sent as stored
- * without being parsed and written again.
- */
+/** A row of the v2 list: the record without its large parts, and those as stored JSON text. */
 export interface ObservationPageRow {
-  /** The record's JSON without input, output and metadata. */
-  rest: string;
-  /** JSON text of each part asked for; null when the record has none. */
-  input?: string | null;
-  output?: string | null;
-  metadata?: string | null;
+  record: ObservationRecord;
+  texts: ObservationTexts;
 }
 
 /** One observation with what metrics group and filter by from its trace (a row of the metrics view). */
@@ -166,30 +158,22 @@ export class ObservationStore {
    * descending (the v2 list, as the service orders it; '' stands for no trace).
    */
   page(filter: ObservationFilter, cursor: ObservationCursor | undefined, limit: number): ObservationRecord[] {
-    const after = cursor ? [{ sql: '(o.start_time, o.trace_hash, o.id) < (?, ?, ?)', params: [cursor.startTime, xxHash32(cursor.traceId), cursor.id] }] : [];
-    const { sql, params } = where(OBSERVATION_FILTER, filter, ...after);
+    const { sql, params } = this.pageWhere(filter, cursor);
     return this.sql
       .rows<ObservationRow>(`SELECT ${OBSERVATION_SELECT} FROM observations o ${sql} ORDER BY o.start_time DESC, o.trace_hash DESC, o.id DESC LIMIT ?`, ...params, limit)
       .map(this.record);
   }
 
-  /** `page`, with the large parts of each record left as JSON text (see ObservationPageRow). */
-  pageRows(filter: ObservationFilter, cursor: ObservationCursor | undefined, limit: number, parts: { io: boolean; metadata: boolean }): ObservationPageRow[] {
+  private pageWhere(filter: ObservationFilter, cursor: ObservationCursor | undefined) {
     const after = cursor ? [{ sql: '(o.start_time, o.trace_hash, o.id) < (?, ?, ?)', params: [cursor.startTime, xxHash32(cursor.traceId), cursor.id] }] : [];
-    const { sql, params } = where(OBSERVATION_FILTER, filter, ...after);
-    const rows = this.sql.rows<ObservationRow>(`SELECT ${OBSERVATION_SELECT} FROM observations o ${sql} ORDER BY o.start_time DESC, o.trace_hash DESC, o.id DESC LIMIT ?`, ...params, limit);
-    // The record is made from its row; its large parts are handed on as JSON text (null when absent).
-    return rows.map((row) => {
-      const { input, output, metadata, ...rest } = this.record(row) as unknown as Record<string, unknown>;
-      const text = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
-      const out: ObservationPageRow = { rest: JSON.stringify(rest) };
-      if (parts.io) {
-        out.input = text(input);
-        out.output = text(output);
-      }
-      if (parts.metadata) out.metadata = text(metadata);
-      return out;
-    });
+    return where(OBSERVATION_FILTER, filter, ...after);
+  }
+
+  /** `page`, with the large parts of each record as JSON text (see ObservationPageRow). */
+  pageRows(filter: ObservationFilter, cursor: ObservationCursor | undefined, limit: number): ObservationPageRow[] {
+    const projectId = this.projectId();
+    const { sql, params } = this.pageWhere(filter, cursor);
+    return this.sql.valueRows(`SELECT ${OBSERVATION_SELECT} FROM observations o ${sql} ORDER BY o.start_time DESC, o.trace_hash DESC, o.id DESC LIMIT ?`, ...params, limit).map((values) => observationTextsFromValues(values, projectId));
   }
 
   /**

@@ -38,6 +38,7 @@ export function sqliteCode(error: unknown): string | undefined {
 /** Prepared statements by SQL text, prepared once per database. */
 export class Statements {
   private readonly cache = new Map<string, Statement>();
+  private readonly rawCache = new Map<string, Statement>();
 
   constructor(readonly db: Database) {}
 
@@ -63,5 +64,18 @@ export class Statements {
 
   rows<T>(sql: string, ...params: unknown[]): T[] {
     return this.get(sql).all(params) as T[];
+  }
+
+  /**
+   * Rows as arrays of their values, in the SELECT's order: the binding makes no object per row,
+   * which costs more than the values (the v2 list reads a thousand rows of 22 columns a page).
+   */
+  valueRows(sql: string, ...params: unknown[]): unknown[][] {
+    let statement = this.rawCache.get(sql);
+    if (!statement) {
+      statement = (this.db.prepare(sql) as Statement).raw(true);
+      this.rawCache.set(sql, statement);
+    }
+    return statement.all(params) as unknown[][];
   }
 }

@@ -208,7 +208,9 @@ async function exportRate(server, expected, dist = join(root, 'dist')) {
     const used = process.cpuUsage(cpu);
     process.stderr.write('\\n@@' + JSON.stringify({ code, ms: performance.now() - started, cpu: (used.user + used.system) / 1e6 }) + '\\n');`;
   const before = await server.stats();
-  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { env, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  // BENCH_CLI_PROF=DIR: a CPU profile of the CLI's process, written to DIR.
+  const profile = process.env.BENCH_CLI_PROF ? ['--cpu-prof', `--cpu-prof-dir=${resolve(process.env.BENCH_CLI_PROF)}`] : [];
+  const child = spawnSync(process.execPath, [...profile, '--input-type=module', '-e', script], { env, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
   const after = await server.stats();
   const report = JSON.parse(child.stderr.split('@@').at(-1));
   if (report.code !== 0) throw new Error(`export failed: ${child.stderr.slice(0, 2000)}`);

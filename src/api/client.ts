@@ -89,6 +89,8 @@ export interface RequestOptions<T> {
   idempotent?: boolean | undefined;
   /** Extra request headers (`llmobs api -H`); they replace the defaults of the same name. */
   headers?: Record<string, string> | undefined;
+  /** Sees the body of a 2xx answer as received, before it is decoded and parsed. */
+  onBody?: ((body: Buffer) => void) | undefined;
 }
 
 export interface ApiResponse<T> {
@@ -208,9 +210,10 @@ export class ApiClient {
         status = response.statusCode;
         responseHeaders = response.headers;
         const ok = status >= 200 && status < 300;
-        const read = await readBounded(response.body, ok ? this.limits.maxResponseBytes : MAX_ERROR_BODY_BYTES, headerValue(responseHeaders['content-length']), !ok, status);
-        text = read.text;
-        bytes = read.bytes;
+        const received = await readBounded(response.body, ok ? this.limits.maxResponseBytes : MAX_ERROR_BODY_BYTES, headerValue(responseHeaders['content-length']), !ok, status);
+        if (ok) options.onBody?.(received);
+        text = received.toString('utf8');
+        bytes = received.length;
       } catch (error) {
         const elapsed = Math.round(performance.now() - attemptStarted);
         if (error instanceof BodyTooLarge) {
@@ -453,10 +456,10 @@ function tooLarge(method: string, path: string, limit: number, error: BodyTooLar
 
 /**
  * Reads a body chunk by chunk up to `limit` bytes. Over the limit: an error (a success body) or
- * the text read so far (an error body, which is only shown). A declared length over the limit
+ * the bytes read so far (an error body, which is only shown). A declared length over the limit
  * stops before reading anything.
  */
-async function readBounded(body: Dispatcher.ResponseData['body'], limit: number, contentLength: string | undefined, truncate: boolean, status: number): Promise<{ text: string; bytes: number }> {
+async function readBounded(body: Dispatcher.ResponseData['body'], limit: number, contentLength: string | undefined, truncate: boolean, status: number): Promise<Buffer> {
   const declared = contentLength !== undefined && /^\d+$/.test(contentLength) ? Number(contentLength) : undefined;
   if (declared !== undefined && declared > limit && !truncate) {
     body.destroy();
@@ -479,7 +482,7 @@ async function readBounded(body: Dispatcher.ResponseData['body'], limit: number,
     chunks.push(buffer);
     bytes += buffer.length;
   }
-  return { text: Buffer.concat(chunks, bytes).toString('utf8'), bytes };
+  return Buffer.concat(chunks, bytes);
 }
 
 function createDispatcher(env: Record<string, string | undefined>, timeoutMs: number): Dispatcher {

@@ -35,6 +35,8 @@ export interface PageOptions {
   onResponse?: ((status: number, headers: Record<string, string | string[] | undefined>) => void) | undefined;
   /** Says something the user should know (repeated items dropped), once, on stderr. */
   warn?: ((line: string) => void) | undefined;
+  /** Sees the body of each answer as received, before it is parsed. */
+  onBody?: ((body: Buffer) => void) | undefined;
 }
 
 /** A command's retry settings as the page readers take them (--retries, its clock, --verbose, its warnings). */
@@ -55,6 +57,20 @@ export interface CursorRoute {
   params?: (query: Query, cursor: string | null) => Query;
   /** Pages are numbered, so each is asked for in the same size (a too-large page is an error, not asked for in halves). */
   fixedPageSize?: boolean;
+  /**
+   * The next page's cursor as read from the end of an answer before it is parsed, so that the
+   * next page is asked for while this one is parsed. A guess: the parsed answer decides, and a
+   * request made on a cursor it does not confirm is dropped.
+   */
+  peekNext?: ((body: Buffer) => string | undefined) | undefined;
+}
+
+// A page with a next one ends `"meta":{"cursor":"…"}}`, as Langfuse and llmobs server write it.
+const CURSOR_AT_END = /"meta":\{"cursor":"([^"\\]+)"\}\}\s*$/;
+
+/** The cursor at the end of a v2 page's body, if it ends the way Langfuse writes one. */
+export function cursorAtEnd(body: Buffer): string | undefined {
+  return CURSOR_AT_END.exec(body.toString('utf8', Math.max(0, body.length - 1024)))?.[1];
 }
 
 export const OBSERVATIONS_ROUTE: CursorRoute = {
@@ -66,6 +82,7 @@ export const OBSERVATIONS_ROUTE: CursorRoute = {
     const page = data as { data: Record<string, unknown>[]; meta: { cursor?: string | null } };
     return { items: page.data, next: page.meta.cursor || null };
   },
+  peekNext: cursorAtEnd,
   hints: {
     tooManyPages: 'Raise the limit with --max-pages <n>, narrow the list with filters, or read everything with: llmobs observations export --output FILE',
     tooLarge: 'Filter the listing (--from/--to, --limit), or read everything to a file with flat memory: llmobs observations export --output FILE',
@@ -79,7 +96,7 @@ export async function fetchObservationPage(client: ApiClient, query: Query, curs
   const full = route.params ? route.params(query, cursor) : cursor ? { ...query, cursor } : query;
   for (let attempt = 0; ; attempt++) {
     try {
-      const { data, status, bytes, headers } = await client.request<unknown>('GET', route.path, { query: full, headers: options.headers });
+      const { data, status, bytes, headers } = await client.request<unknown>('GET', route.path, { query: full, headers: options.headers, onBody: options.onBody });
       const page = route.read(data, status);
       options.onResponse?.(status, headers);
       return { ...page, bytes };
@@ -180,6 +197,14 @@ function fresh(list: Record<string, unknown>[], recent: RecentIds | undefined, d
   return out;
 }
 
+/** A page asked for: its size and cursor, and the next page if its answer started it early. */
+interface Asked {
+  limit: number;
+  cursor: string | null;
+  page: Promise<ObservationPage>;
+  early: Asked | undefined;
+}
+
 /** The pages themselves; `fresh` keeps the items of a page that are new. */
 async function* walkPages(
   client: ApiClient,
@@ -200,11 +225,30 @@ async function* walkPages(
   let good = 0;
   const fixed = options.route?.fixedPageSize === true;
   const limitNow = () => (options.max === undefined || fixed ? size : Math.min(size, options.max - items));
+  const morePages = (after: number) => options.maxPages === undefined || after - firstPage < options.maxPages;
   // The next page is asked for before this one is handed over, so the server builds it while the
-  // caller writes this one. Its failure is met where it is awaited, as an unprefetched one's is.
-  let ahead: { limit: number; page: Promise<ObservationPage> } | undefined;
+  // caller writes this one; where the route can read the next cursor from the end of an answer,
+  // as soon as the answer is in, so the server builds it while this one is parsed too. Only the
+  // answer the walk waits for starts one early: the walk runs at most a page ahead of its caller.
+  // A failure is met where the page is awaited, as an unprefetched one's is.
+  const peek = options.max === undefined && !fixed ? (options.route ?? OBSERVATIONS_ROUTE).peekNext : undefined;
+  let awaited: Asked | undefined;
+  const ask = (limit: number, from: string | null): Asked => {
+    const onBody =
+      peek &&
+      ((body: Buffer) => {
+        if (awaited !== asked) return;
+        const next = peek(body);
+        // A page asked for again (a malformed answer) replaces what its first answer started.
+        asked.early = next !== undefined && next !== from && morePages(pages + 1) ? ask(size, next) : undefined;
+      });
+    const asked: Asked = { limit, cursor: from, page: fetchObservationPage(client, { ...query, limit }, from, { ...options, onBody }), early: undefined };
+    asked.page.catch(() => {});
+    return asked;
+  };
+  let ahead: Asked | undefined;
   while (options.max === undefined || items < options.max) {
-    if (options.maxPages !== undefined && pages - firstPage >= options.maxPages) {
+    if (!morePages(pages)) {
       throw new ApiError(`the listing has more than ${options.maxPages} pages; stopped without a partial result`, {
         status: 200,
         method: 'GET',
@@ -212,13 +256,15 @@ async function* walkPages(
         hint: hints.tooManyPages,
       }, 5, 'too_many_pages');
     }
-    const limit = ahead?.limit ?? limitNow();
-    const fetching = ahead?.page ?? fetchObservationPage(client, { ...query, limit }, cursor, options);
+    const current = ahead ?? ask(limitNow(), cursor);
+    const limit = current.limit;
     ahead = undefined;
+    awaited = current;
     let page: ObservationPage;
     try {
-      page = await fetching;
+      page = await current.page;
     } catch (error) {
+      awaited = undefined;
       // Observations with large inputs make a page too large to read: ask for the same position
       // in smaller pages (the cursor is a position, so any size continues it correctly).
       if (!(error instanceof ApiError && error.code === 'response_too_large') || limit <= 1 || fixed) throw error;
@@ -227,6 +273,7 @@ async function* walkPages(
       options.trace?.(`  page of ${limit} too large; asking for ${size} at a time`);
       continue;
     }
+    awaited = undefined;
     bytes += page.bytes;
     if (options.maxBytes !== undefined && bytes > options.maxBytes) {
       const mb = Math.round(options.maxBytes / 1024 / 1024);
@@ -281,10 +328,11 @@ async function* walkPages(
       }, 5, 'bad_response');
     }
     cursor = page.next;
-    if (!last && (options.maxPages === undefined || pages - firstPage < options.maxPages)) {
+    if (!last && morePages(pages)) {
       const next = limitNow();
-      ahead = { limit: next, page: fetchObservationPage(client, { ...query, limit: next }, cursor, options) };
-      ahead.page.catch(() => {});
+      // What was asked for early is kept only if the parsed answer confirms it.
+      const early = current.early;
+      ahead = early !== undefined && early.cursor === cursor && early.limit === next ? early : ask(next, cursor);
     }
     yield { items: list, state: { cursor, items, pages }, last };
     if (last) return;

@@ -11,7 +11,7 @@
 //            checks run
 //
 //   node bench/server-reads.mjs --only metrics [--observations 100000,1000000] [--runs 7]
-//   node bench/server-reads.mjs --only pages [--observations 1000000] [--compare DIST[=LABEL]]
+//   node bench/server-reads.mjs --only pages [--observations 1000000] [--exports 1] [--compare DIST[=LABEL]]
 //   node bench/server-reads.mjs --only trace [--trace-observations 100000]
 //   node bench/server-reads.mjs --only inflate
 //
@@ -21,7 +21,9 @@
 // server then runs in its own process; its event loop's longest delay is read from it (Node's
 // monitorEventLoopDelay): how long it could not answer anything else. `--compare DIST` (pages):
 // another build's dist/ (inside a checkout, so that it finds node_modules), its store seeded by its
-// own pipeline, walked in the same rounds and exported by its own CLI.
+// own pipeline, walked in the same rounds and exported by its own CLI (`--exports` rounds, in
+// turn); its CLI then exports from this build's server too, and the two files are compared byte
+// for byte. BENCH_CLI_PROF=DIR writes a CPU profile of each export's CLI process.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -40,10 +42,12 @@ const { values: args } = parseArgs({
     'trace-observations': { type: 'string', default: '100000' },
     runs: { type: 'string', default: '7' },
     compare: { type: 'string' },
+    exports: { type: 'string', default: '1' },
   },
 });
 const [compareDist, compareLabel = 'compare'] = (args.compare ?? '').split('=');
 const runs = Number(args.runs);
+const exportRounds = Number(args.exports);
 const fmt = (n) => Math.round(n).toLocaleString('en-US');
 const ms = (n) => `${n.toFixed(1)} ms`;
 const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
@@ -197,8 +201,7 @@ async function walkBoth(servers, expected) {
  * `llmobs observations export` of everything from `server` by the CLI of `dist`, in a fresh
  * process: lines a second, lines per CPU-second of the CLI and per CPU-second of the server.
  */
-async function exportRate(server, expected, dist = join(root, 'dist')) {
-  const file = join(work, 'export.jsonl');
+async function exportRate(server, expected, dist = join(root, 'dist'), file = join(work, 'export.jsonl')) {
   const env = { ...process.env, LANGFUSE_HOST: server.url, LANGFUSE_PUBLIC_KEY: server.publicKey, LANGFUSE_SECRET_KEY: server.secretKey, HOME: work, LLMOBS_CONFIG_DIR: join(work, 'config') };
   const script = `
     const { run } = await import(${JSON.stringify(join(dist, 'cli.mjs'))});
@@ -216,7 +219,6 @@ async function exportRate(server, expected, dist = join(root, 'dist')) {
   if (report.code !== 0) throw new Error(`export failed: ${child.stderr.slice(0, 2000)}`);
   const lines = statSync(file).size > 0 ? spawnSync('wc', ['-l', file], { encoding: 'utf8' }).stdout.trim().split(' ')[0] : '0';
   if (Number(lines) !== expected) throw new Error(`exported ${lines} lines, expected ${expected}`);
-  rmSync(file);
   return { rate: expected / (report.ms / 1000), perCpu: expected / report.cpu, serverPerCpu: expected / (after.cpu - before.cpu) };
 }
 
@@ -235,10 +237,34 @@ async function pages() {
           `${fmt(total)} observations, pages walked alternately: ${label} ${fmt(ours.rate)}/s, ${fmt(ours.perCpu)} per server CPU-second (event loop max ${ms(ours.loopMaxMs)}, RSS ${mb(ours.rss)}); floor ${fmt(theirs.rate)}/s, ${fmt(theirs.perCpu)} per CPU-second; ratio ${(ours.rate / theirs.rate).toFixed(2)}× (CPU ${(ours.perCpu / theirs.perCpu).toFixed(2)}×)`,
         );
       }
-      // The exports one after the other, each build's CLI from its own server.
-      for (const [label, server, dist] of servers) {
-        const exported = await exportRate(server, total, dist);
-        console.log(`llmobs observations export from ${label}: ${fmt(exported.rate)} lines/s, ${fmt(exported.perCpu)} per CPU-second of the CLI, ${fmt(exported.serverPerCpu)} per server CPU-second; load average ${loadAverage()}`);
+      // The exports one after the other, each build's CLI from its own server, `--exports` rounds.
+      const rounds = servers.map(() => []);
+      for (let round = 0; round < exportRounds; round++) {
+        for (const [i, [label, server, dist]] of servers.entries()) {
+          const exported = await exportRate(server, total, dist);
+          rmSync(join(work, 'export.jsonl'));
+          rounds[i].push(exported);
+          console.log(`llmobs observations export from ${label}: ${fmt(exported.rate)} lines/s, ${fmt(exported.perCpu)} per CPU-second of the CLI, ${fmt(exported.serverPerCpu)} per server CPU-second; load average ${loadAverage()}`);
+        }
+      }
+      if (exportRounds > 1) {
+        for (const [i, [label]] of servers.entries()) {
+          const of = (key) => median(rounds[i].map((r) => r[key]));
+          console.log(`median of ${exportRounds} exports from ${label}: ${fmt(of('rate'))} lines/s, ${fmt(of('perCpu'))} per CPU-second of the CLI, ${fmt(of('serverPerCpu'))} per server CPU-second`);
+        }
+      }
+      // The compared build's CLI exports from this build's server too: the two files must be
+      // the same bytes (the stores differ in ids and times, the one server does not).
+      if (compare) {
+        const ours = join(work, 'ours.jsonl');
+        const theirs = join(work, 'theirs.jsonl');
+        await exportRate(llmobs, total, join(root, 'dist'), ours);
+        await exportRate(llmobs, total, resolve(compareDist), theirs);
+        const same = spawnSync('cmp', ['-s', ours, theirs]).status === 0;
+        console.log(`the files exported from llmobs server by this build's CLI and by ${compareLabel}'s: ${same ? 'the same bytes' : 'DIFFERENT'}`);
+        rmSync(ours);
+        rmSync(theirs);
+        if (!same) process.exitCode = 1;
       }
     } finally {
       for (const [, server] of servers) await server.stop();

@@ -89,8 +89,8 @@ export interface RequestOptions<T> {
   idempotent?: boolean | undefined;
   /** Extra request headers (`llmobs api -H`); they replace the defaults of the same name. */
   headers?: Record<string, string> | undefined;
-  /** Sees the body of a 2xx answer as received, before it is decoded and parsed. */
-  onBody?: ((body: Buffer) => void) | undefined;
+  /** Sees the body of a 2xx answer as received, before it is decoded and parsed (which waits for what it returns). */
+  onBody?: ((body: Buffer) => void | Promise<void>) | undefined;
 }
 
 export interface ApiResponse<T> {
@@ -211,7 +211,7 @@ export class ApiClient {
         responseHeaders = response.headers;
         const ok = status >= 200 && status < 300;
         const received = await readBounded(response.body, ok ? this.limits.maxResponseBytes : MAX_ERROR_BODY_BYTES, headerValue(responseHeaders['content-length']), !ok, status);
-        if (ok) options.onBody?.(received);
+        if (ok) await options.onBody?.(received);
         text = received.toString('utf8');
         bytes = received.length;
       } catch (error) {

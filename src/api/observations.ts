@@ -35,8 +35,8 @@ export interface PageOptions {
   onResponse?: ((status: number, headers: Record<string, string | string[] | undefined>) => void) | undefined;
   /** Says something the user should know (repeated items dropped), once, on stderr. */
   warn?: ((line: string) => void) | undefined;
-  /** Sees the body of each answer as received, before it is parsed. */
-  onBody?: ((body: Buffer) => void) | undefined;
+  /** Sees the body of each answer as received, before it is parsed (which waits for what it returns). */
+  onBody?: ((body: Buffer) => void | Promise<void>) | undefined;
 }
 
 /** A command's retry settings as the page readers take them (--retries, its clock, --verbose, its warnings). */
@@ -197,6 +197,13 @@ function fresh(list: Record<string, unknown>[], recent: RecentIds | undefined, d
   return out;
 }
 
+/**
+ * Resolves after a turn of the event loop. undici writes a request on a kept-alive connection only
+ * then (it first looks for a close the server sent meanwhile), so a page asked for ahead waits
+ * for this before the work on the page in hand, or it would not leave until that work is done.
+ */
+const sent = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** A page asked for: its size and cursor, and the next page if its answer started it early. */
 interface Asked {
   limit: number;
@@ -237,10 +244,11 @@ async function* walkPages(
     const onBody =
       peek &&
       ((body: Buffer) => {
-        if (awaited !== asked) return;
+        if (awaited !== asked) return undefined;
         const next = peek(body);
         // A page asked for again (a malformed answer) replaces what its first answer started.
         asked.early = next !== undefined && next !== from && morePages(pages + 1) ? ask(size, next) : undefined;
+        return asked.early && sent();
       });
     const asked: Asked = { limit, cursor: from, page: fetchObservationPage(client, { ...query, limit }, from, { ...options, onBody }), early: undefined };
     asked.page.catch(() => {});
@@ -332,7 +340,11 @@ async function* walkPages(
       const next = limitNow();
       // What was asked for early is kept only if the parsed answer confirms it.
       const early = current.early;
-      ahead = early !== undefined && early.cursor === cursor && early.limit === next ? early : ask(next, cursor);
+      if (early !== undefined && early.cursor === cursor && early.limit === next) ahead = early;
+      else {
+        ahead = ask(next, cursor);
+        await sent();
+      }
     }
     yield { items: list, state: { cursor, items, pages }, last };
     if (last) return;

@@ -240,7 +240,10 @@ async function pages() {
       // The exports one after the other, each build's CLI from its own server, `--exports` rounds.
       const rounds = servers.map(() => []);
       for (let round = 0; round < exportRounds; round++) {
-        for (const [i, [label, server, dist]] of servers.entries()) {
+        // Each round in the other order (ABBA): a load that rises or falls meets both alike.
+        const order = [...servers.entries()];
+        if (round % 2 === 1) order.reverse();
+        for (const [i, [label, server, dist]] of order) {
           const exported = await exportRate(server, total, dist);
           rmSync(join(work, 'export.jsonl'));
           rounds[i].push(exported);

@@ -76,7 +76,10 @@ function fill<Row>(query: MetricsQuery, view: MetricsView<Row>, rows: MetricsAns
   const empty = (bucketValue: string) => {
     const out: MetricsAnswerRow = Object.fromEntries(query.dimensions.map(({ field }) => [field, null]));
     out.time_dimension = bucketValue;
-    for (const { measure, aggregation } of query.metrics) out[`${aggregation}_${measure}`] = emptyAggregate(aggregation, view.measures[measure]!.type === 'integer');
+    for (const { measure, aggregation } of query.metrics) {
+      const { type, nullable } = view.measures[measure]!;
+      out[`${aggregation}_${measure}`] = emptyAggregate(aggregation, type === 'integer', nullable);
+    }
     return out;
   };
   // Only the earliest `limit` empty buckets can be among the first `limit` rows: a range of
@@ -140,7 +143,10 @@ export function runMetricsQuery(query: MetricsQuery, rows: Iterable<MetricsRow> 
   const unbounded = query.config?.row_limit === undefined && version === 'v1';
   const groups = [...group(query, view, source as Iterable<ViewRow>, metricsGranularity(query), version, unbounded ? MAX_V1_ROWS : Infinity).values()].map(({ dims, values }) => ({
     dims,
-    values: query.metrics.map(({ measure, aggregation }, i) => aggregate(values[i]!, aggregation, view.measures[measure]!.type === 'integer', bins)),
+    values: query.metrics.map(({ measure, aggregation }, i) => {
+      const { type, nullable } = view.measures[measure]!;
+      return aggregate(values[i]!, aggregation, type === 'integer', bins, nullable);
+    }),
   }));
   return finishMetricsQuery(query, groups, version);
 }

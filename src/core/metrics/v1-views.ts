@@ -96,7 +96,7 @@ const ofTrace = (read: (e: O) => unknown, type: V1Dimension<O>['type'] = 'string
 /** A v2 measure of one observation (the v1 inner query's any(...) reads the same). */
 const single = (name: string): V1Measure<O> => {
   const measure = OBSERVATIONS_VIEW.measures[name]!;
-  return { inner: (e) => measure.value(e), type: measure.type };
+  return { inner: (e) => measure.value(e), type: measure.type, nullable: measure.nullable };
 };
 /** A v2 measure summed over the joined rows (sum, sumMap): once per joined row. */
 const summed = (name: string): V1Measure<O> => {
@@ -107,6 +107,7 @@ const summed = (name: string): V1Measure<O> => {
       return value === null ? null : Number(value) * joined;
     },
     type: measure.type,
+    nullable: measure.nullable,
   };
 };
 

@@ -258,14 +258,15 @@ export function metricsGroups(query: MetricsQuery, built: MetricsSql, rows: Read
     }
     if (built.granularity) dims['time_dimension'] = row['time_dimension'];
     const values = query.metrics.map(({ measure, aggregation }, i) => {
-      const integer = view.measures[measure]!.type === 'integer';
+      const { type, nullable } = view.measures[measure]!;
+      const integer = type === 'integer';
       const part = (name: MetricPart) => row[`m${i}_${name}`] as number | null;
       if (built.parts[i]![0] === 'values') {
         const text = row[`m${i}_values`] as string | null;
-        return aggregate(text ? text.split(',').map(Number) : [], aggregation, integer, bins);
+        return aggregate(text ? text.split(',').map(Number) : [], aggregation, integer, bins, nullable);
       }
       const summary: ValueSummary = { count: part('count') ?? 0, distinct: part('distinct') ?? 0, sum: part('sum'), min: part('min'), max: part('max') };
-      return aggregateSummary(aggregation, integer, summary);
+      return aggregateSummary(aggregation, integer, summary, nullable);
     });
     return { dims, values };
   });

@@ -32,7 +32,8 @@ describe('GET /api/public/v2/metrics', () => {
       filters: [{ column: 'type', operator: '=', value: 'GENERATION', type: 'string' }],
     });
     expect(answer.body.data).toHaveLength(24);
-    expect(answer.body.data[0]).toEqual({ time_dimension: '2026-03-01T00:00:00Z', p50_latency: 0, count_count: '0' });
+    // An empty bucket holds WITH FILL's default: NULL for a percentile of the Nullable latency.
+    expect(answer.body.data[0]).toEqual({ time_dimension: '2026-03-01T00:00:00Z', p50_latency: null, count_count: '0' });
     expect(answer.body.data[10]).toEqual({ time_dimension: '2026-03-01T10:00:00Z', p50_latency: 1250, count_count: '1' });
     expect(answer.body.data[11]).toEqual({ time_dimension: '2026-03-01T11:00:00Z', p50_latency: 3000, count_count: '1' });
     const byUser = await metrics({
@@ -63,6 +64,19 @@ describe('GET /api/public/v2/metrics', () => {
     // A metadata filter is the engine's, not SQL's.
     expect((await metrics({ metrics: metrics_, filters: [{ column: 'metadata', type: 'stringObject', key: 'step', operator: '=', value: 'none' }] })).body.data).toEqual([empty]);
     expect((await metrics({ view: 'scores-numeric', metrics: [{ measure: 'value', aggregation: 'sum' }, { measure: 'count', aggregation: 'count' }], ...range })).body.data).toEqual([{ sum_value: 0, count_count: '0' }]);
+  });
+
+  it('answers null for sum, min and max of a nullable measure over a group without values, aggregated in SQL', async () => {
+    // o1, the only SPAN, has no completion start: its time to first token is NULL.
+    const answer = await metrics({
+      dimensions: [{ field: 'type' }],
+      metrics: [{ measure: 'timeToFirstToken', aggregation: 'sum' }, { measure: 'timeToFirstToken', aggregation: 'min' }, { measure: 'timeToFirstToken', aggregation: 'max' }, { measure: 'timeToFirstToken', aggregation: 'p50' }, { measure: 'inputTokens', aggregation: 'sum' }],
+      orderBy: [{ field: 'type', direction: 'desc' }],
+    });
+    expect(answer.body.data).toEqual([
+      { type: 'SPAN', sum_timeToFirstToken: null, min_timeToFirstToken: null, max_timeToFirstToken: null, p50_timeToFirstToken: null, sum_inputTokens: '0' },
+      { type: 'GENERATION', sum_timeToFirstToken: '500', min_timeToFirstToken: '500', max_timeToFirstToken: '500', p50_timeToFirstToken: 500, sum_inputTokens: '112' },
+    ]);
   });
 
   it('refuses filters the service refuses: a type the dimension does not take, an unknown column, metadata without stringObject', async () => {

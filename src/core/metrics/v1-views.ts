@@ -148,7 +148,8 @@ export const V1_OBSERVATIONS_VIEW: V1View<O> = {
     tokensPerSecond: summed('tokensPerSecond'),
     inputCost: single('inputCost'),
     outputCost: single('outputCost'),
-    totalCost: summed('totalCost'),
+    // The v3 observations table's total_cost is Nullable: an observation without a cost is NULL.
+    totalCost: { inner: (e, joined) => (e.observation.totalCost === null ? null : e.observation.totalCost * joined), type: 'decimal', nullable: true },
     timeToFirstToken: single('timeToFirstToken'),
     countScores: { inner: (e) => e.scores, type: 'integer', relation: 'scores' },
     toolDefinitions: { inner: () => null, type: 'integer' },

@@ -72,7 +72,7 @@ const MEASURES: Readonly<Record<string, Column>> = {
   tokensPerSecond: { sql: `o.total_tokens / ${wholeSeconds('o.latency_ms')}` },
   inputCost: { sql: 'o.input_cost' },
   outputCost: { sql: 'o.output_cost' },
-  totalCost: { sql: 'o.total_cost' },
+  totalCost: { sql: 'COALESCE(o.total_cost, 0)' },
   timeToFirstToken: { sql: 'o.time_to_first_token_ms' },
 };
 

@@ -53,7 +53,9 @@ describe('runMetricsQuery', () => {
   // Without an orderBy the first metric sorts, descending, nulls last (QueryBuilder
   // .validateAndProcessOrderBy in packages/shared/src/features/query/server/queryBuilder.ts;
   // ClickHouse's ORDER BY puts NULL last in either direction).
-  it('groups by a dimension, with 64-bit integers as strings and decimals as numbers; a group without costs sums to null', () => {
+  // An observation without a cost has a total cost of 0 in the events table (cost_details['total'],
+  // eventsObservationsView in packages/shared/src/features/query/dataModel.ts), so its group sums to 0.
+  it('groups by a dimension, with 64-bit integers as strings and decimals as numbers; a group without costs sums to 0', () => {
     const answer = run({
       dimensions: [{ field: 'providedModelName' }],
       metrics: [
@@ -67,7 +69,7 @@ describe('runMetricsQuery', () => {
     expect(answer).toEqual([
       { providedModelName: 'claude-x', sum_totalCost: 0.01, sum_inputTokens: '100', sum_outputTokens: '50', sum_totalTokens: '150', count_count: '1' },
       { providedModelName: 'gpt-4o', sum_totalCost: 0.003, sum_inputTokens: '12', sum_outputTokens: '5', sum_totalTokens: '17', count_count: '1' },
-      { providedModelName: null, sum_totalCost: null, sum_inputTokens: '0', sum_outputTokens: '0', sum_totalTokens: '0', count_count: '1' },
+      { providedModelName: null, sum_totalCost: 0, sum_inputTokens: '0', sum_outputTokens: '0', sum_totalTokens: '0', count_count: '1' },
     ]);
   });
 
@@ -265,7 +267,7 @@ describe('runMetricsQuery, as properties', () => {
           const entry = reference.get(key) ?? { count: 0, input: 0, costs: [] };
           entry.count++;
           for (const [k, v] of Object.entries(row.observation.usageDetails)) if (k.toLowerCase().includes('input')) entry.input += v;
-          if (row.observation.totalCost !== null) entry.costs.push(row.observation.totalCost);
+          entry.costs.push(row.observation.totalCost ?? 0);
           reference.set(key, entry);
         }
         // Without dimensions the answer has one row even over no rows, as the service's.

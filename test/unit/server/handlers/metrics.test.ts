@@ -21,7 +21,8 @@ describe('GET /api/public/v2/metrics', () => {
     expect(answer.body.data).toEqual([
       { providedModelName: 'claude-x', sum_totalCost: 0.001, sum_inputTokens: '100', sum_totalTokens: '150', count_count: '1' },
       { providedModelName: 'gpt-4o', sum_totalCost: 0.000075, sum_inputTokens: '12', sum_totalTokens: '17', count_count: '1' },
-      { providedModelName: null, sum_totalCost: null, sum_inputTokens: '0', sum_totalTokens: '0', count_count: '1' },
+      // An observation without a cost counts 0 (the events table's cost_details['total']).
+      { providedModelName: null, sum_totalCost: 0, sum_inputTokens: '0', sum_totalTokens: '0', count_count: '1' },
     ]);
   });
 

@@ -268,6 +268,6 @@ export function metricsGroups(query: MetricsQuery, built: MetricsSql, rows: Read
       const summary: ValueSummary = { count: part('count') ?? 0, distinct: part('distinct') ?? 0, sum: part('sum'), min: part('min'), max: part('max') };
       return aggregateSummary(aggregation, integer, summary, nullable);
     });
-    return { dims, values };
+    return { dims, values, rows: Number(row['n']) };
   });
 }

@@ -80,6 +80,22 @@ describe('GET /api/public/v2/metrics', () => {
     ]);
   });
 
+  it('answers count(*) as `count` for a query without metrics, in SQL, by the engine, and for the score views', async () => {
+    // QueryBuilder.buildOuterMetricsPart: no metrics select `count(*) as count` (queryBuilder.servertest.ts
+    // "should use default count metric when no metrics are provided"). Without an orderBy the first dimension sorts.
+    expect((await metrics({ metrics: [], dimensions: [{ field: 'type' }] })).body.data).toEqual([{ type: 'GENERATION', count: '2' }, { type: 'SPAN', count: '1' }]);
+    expect((await metrics({ metrics: [] })).body.data).toEqual([{ count: '3' }]);
+    expect((await metrics({ metrics: [], fromTimestamp: '2020-01-01T00:00:00Z', toTimestamp: '2020-01-02T00:00:00Z' })).body.data).toEqual([{ count: '0' }]);
+    // A metadata filter is the engine's.
+    expect((await metrics({ metrics: [], filters: [{ column: 'metadata', type: 'stringObject', key: 'step', operator: '=', value: '2' }] })).body.data).toEqual([{ count: '1' }]);
+    const hours = (await metrics({ metrics: [], timeDimension: { granularity: 'hour' } })).body.data;
+    expect(hours.slice(0, 2)).toEqual([{ time_dimension: '2026-03-01T00:00:00Z', count: '0' }, { time_dimension: '2026-03-01T01:00:00Z', count: '0' }]);
+    expect(hours.slice(10, 12)).toEqual([{ time_dimension: '2026-03-01T10:00:00Z', count: '2' }, { time_dimension: '2026-03-01T11:00:00Z', count: '1' }]);
+    expect((await metrics({ view: 'scores-categorical', metrics: [], dimensions: [{ field: 'name' }] })).body.data).toEqual([{ name: 'label', count: '1' }]);
+    // `count` is no metric of the query: an orderBy cannot name it.
+    expect((await metrics({ metrics: [], orderBy: [{ field: 'count', direction: 'desc' }] })).body.message).toBe('Invalid orderBy field: count. Must be one of the dimension or metric fields.');
+  });
+
   it('refuses filters the service refuses: a type the dimension does not take, an unknown column, metadata without stringObject', async () => {
     const count = [{ measure: 'count', aggregation: 'count' }];
     expect((await metrics({ metrics: count, filters: [{ column: 'promptVersion', type: 'number', operator: '=', value: 2 }] })).body).toEqual({

@@ -24,11 +24,18 @@ const ENDPOINTS: Record<string, Endpoint> = {
     },
   },
   '/ui/api/cost': { method: 'GET', load: async () => (await import('./cost.js')).costReport },
+  '/ui/api/models/last-used': { method: 'GET', load: async () => modelsLastUsed },
   '/ui/api/models/match': { method: 'POST', load: async () => (await import('./model-match.js')).testModelMatch },
   '/ui/api/prompts/versions': { method: 'GET', load: async () => (await import('./prompts.js')).promptVersions },
   '/ui/api/prompts/diff': { method: 'GET', load: async () => (await import('./prompts.js')).promptDiff },
   '/ui/api/prompts/labels': { method: 'POST', load: async () => (await import('./prompts.js')).moveLabel },
 };
+
+/** The models' "Last used" (the public API has no field for it): one entry per model ever used. */
+function modelsLastUsed(api: InternalApi): ServerReply {
+  const used = api.context.store.read((tx) => tx.models.lastUsed());
+  return { status: 200, body: { data: [...used].map(([modelId, lastUsed]) => ({ modelId, lastUsed })) } };
+}
 
 const JSON_BODY_LIMIT = 256 * 1024;
 

@@ -10,7 +10,7 @@ import { type InternalApi, sendJson } from './internal-api.js';
 type UiHandler = (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void>;
 
 /** A GET answered from the query, or a POST answered from a small JSON body. */
-type Endpoint = { method: 'GET'; load: () => Promise<(api: InternalApi, query: URLSearchParams) => ServerReply> } | { method: 'POST'; load: () => Promise<(api: InternalApi, body: unknown) => ServerReply> };
+type Endpoint = { method: 'GET'; load: () => Promise<(api: InternalApi, query: URLSearchParams) => ServerReply | Promise<ServerReply>> } | { method: 'POST'; load: () => Promise<(api: InternalApi, body: unknown) => ServerReply> };
 
 const ENDPOINTS: Record<string, Endpoint> = {
   '/ui/api/traces': {
@@ -60,7 +60,7 @@ export function uiRoutes(api: InternalApi): UiHandler {
     }
     if (endpoint.method === 'GET') {
       req.resume();
-      return sendJson(res, (await endpoint.load())(api, url.searchParams));
+      return sendJson(res, await (await endpoint.load())(api, url.searchParams));
     }
     let body: unknown;
     try {

@@ -69,7 +69,7 @@ export default defineCommand({
     const store = await ctx.profiles();
     if (save !== undefined) local.checkProfileToSave(store, save);
 
-    const { startServer } = await import('../server/index.js');
+    const [{ startServer }, { migrationProgress }] = await Promise.all([import('../server/index.js'), import('./server/migration-progress.js')]);
     const server = await startServer({
       port: opts.port,
       host: opts.host,
@@ -79,6 +79,7 @@ export default defineCommand({
       writeMode: opts.writeMode,
       ui: opts.ui ? { port: opts.uiPort } : undefined,
       log: (line) => ctx.out.info(line),
+      migrationProgress: migrationProgress((line) => ctx.out.info(line)),
     });
     // Listening for a stop before anything is printed: a script that stops the server as soon as it
     // reads the start line must get a clean close, not a kill.

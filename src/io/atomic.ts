@@ -161,15 +161,16 @@ const KEEP_ALIVE_MS = 10_000;
 export interface LockOptions {
   /**
    * The lock is held for a long run (an export): its file is touched every few seconds, so that
-   * it never looks stale while its holder lives. The timer does not keep the process alive.
+   * it never looks stale while its holder lives. The timer does not keep the process alive. Such
+   * a lock held by a live process is refused at once: its run will not end within the wait.
    */
   keepAlive?: boolean | undefined;
 }
 
 /**
  * Takes the lock file `path`, waiting up to `timeoutMs` for another command to release it, and
- * returns its release. LockHeldError when the wait ends; the file system's error when the lock
- * cannot be created at all.
+ * returns its release. LockHeldError when the wait ends (at once for a keepAlive lock whose holder
+ * lives); the file system's error when the lock cannot be created at all.
  */
 export function acquireLock(path: string, timeoutMs: number, options: LockOptions = {}): () => void {
   const deadline = Date.now() + timeoutMs;
@@ -179,8 +180,9 @@ export function acquireLock(path: string, timeoutMs: number, options: LockOption
       fd = openSync(path, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, 0o600);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      if (removeIfStale(path)) continue;
-      if (Date.now() >= deadline) throw new LockHeldError(`${path} is held by another command`, holderOf(path));
+      const state = removeIfStale(path);
+      if (state === 'removed') continue;
+      if (Date.now() >= deadline || (state === 'live' && options.keepAlive)) throw new LockHeldError(`${path} is held by another command`, holderOf(path));
       sleepSync(Math.min(5 + attempt * 5, 50));
       continue;
     }
@@ -223,9 +225,15 @@ function holderOf(path: string): { pid: number; since: Date } | undefined {
   }
 }
 
-/** Removes a lock whose owner is gone or that is too old; true when it did. */
-function removeIfStale(path: string): boolean {
+/**
+ * Removes a lock whose owner is gone or that is too old ('removed'). Otherwise 'live' when its
+ * holder is a running process, 'unsure' when that cannot be told yet: a lock file just written,
+ * or one that names no pid. A dead pid is believed only in a file older than a second: the pid
+ * read may be that of the lock another command has just removed as stale and replaced by its own.
+ */
+function removeIfStale(path: string): 'removed' | 'live' | 'unsure' {
   let stale = false;
+  let live = false;
   try {
     // A planted lock that is not a small regular file is removed like a stale one.
     let content: string;
@@ -240,24 +248,27 @@ function removeIfStale(path: string): boolean {
     const pid = Number(pidText);
     const age = Date.now() - lstatSync(path).mtimeMs;
     if (age > STALE_LOCK_MS) stale = true;
-    else if (Number.isInteger(pid) && pid > 0 && age > 1_000) {
+    else if (Number.isInteger(pid) && pid > 0) {
       try {
         process.kill(pid, 0);
+        live = true;
       } catch (error) {
-        stale = (error as NodeJS.ErrnoException).code === 'ESRCH';
+        // EPERM: running, as another user.
+        live = (error as NodeJS.ErrnoException).code !== 'ESRCH';
+        stale = !live && age > 1_000;
       }
     }
   } catch (error) {
     // Gone in the meantime: try again at once.
-    return (error as NodeJS.ErrnoException).code === 'ENOENT';
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'removed' : 'unsure';
   }
-  if (!stale) return false;
+  if (!stale) return live ? 'live' : 'unsure';
   try {
     unlinkSync(path);
   } catch {
     // Another command removed it first.
   }
-  return true;
+  return 'removed';
 }
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4));

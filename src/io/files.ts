@@ -106,7 +106,8 @@ export async function writeFileWhole(path: string, text: string, shown = path): 
 /** Beside an output file: who writes it now (see lockOutput). */
 export const OUTPUT_LOCK_SUFFIX = '.llmobs-lock';
 // Long enough to see past the stale-lock rule's first second (io/atomic.ts), so that a run
-// started right after one that was killed takes its lock over instead of refusing.
+// started right after one that was killed takes its lock over instead of refusing. A lock whose
+// holder lives is refused at once, without this wait.
 const OUTPUT_LOCK_WAIT_MS = 1_500;
 
 /**
@@ -129,6 +130,64 @@ export function lockOutput(path: string, shown: string): () => void {
   }
 }
 
+/** An output file whose lock is held (lockOutput), to be opened when there is something to write. */
+export interface OutputClaim {
+  /** The file, as openOutputFile opens it; its commit or discard frees the lock. */
+  open(): Promise<AtomicStream>;
+  /** Frees the lock of a file never opened; nothing once it was. */
+  release(): void;
+}
+
+/**
+ * The lock of the file an output streams to (`file` as given, from the working directory), taken
+ * now; the file is opened later (`open`). For a command that must not send a request for a file
+ * it cannot write, yet writes nothing before its first answer.
+ */
+export function claimOutputFile(ctx: Context, file: string): OutputClaim {
+  const cannotWrite = (error: unknown) => new FileError(`cannot write ${file}: ${(error as Error).message}`);
+  const path = resolve(ctx.cwd, file);
+  const release = lockOutput(path, file);
+  let opened = false;
+  return {
+    async open() {
+      opened = true;
+      let stream: AtomicStream;
+      try {
+        stream = await openAtomicStream(path, { mode: 0o644, durable: false });
+      } catch (error) {
+        release();
+        throw cannotWrite(error);
+      }
+      return {
+        async write(data) {
+          try {
+            await stream.write(data);
+          } catch (error) {
+            throw cannotWrite(error);
+          }
+        },
+        async commit() {
+          try {
+            await stream.commit();
+          } finally {
+            release();
+          }
+        },
+        async discard() {
+          try {
+            await stream.discard();
+          } finally {
+            release();
+          }
+        },
+      };
+    },
+    release() {
+      if (!opened) release();
+    },
+  };
+}
+
 /**
  * The file an output streams to (`file` as given, from the working directory): it appears whole on
  * commit(), or not at all (see openAtomicStream). Not flushed to disk: nothing relies on it surviving
@@ -136,37 +195,5 @@ export function lockOutput(path: string, shown: string): () => void {
  * While open, it is locked (lockOutput): a second command writing the same file stops at once.
  */
 export async function openOutputFile(ctx: Context, file: string): Promise<AtomicStream> {
-  const cannotWrite = (error: unknown) => new FileError(`cannot write ${file}: ${(error as Error).message}`);
-  const path = resolve(ctx.cwd, file);
-  const release = lockOutput(path, file);
-  let stream: AtomicStream;
-  try {
-    stream = await openAtomicStream(path, { mode: 0o644, durable: false });
-  } catch (error) {
-    release();
-    throw cannotWrite(error);
-  }
-  return {
-    async write(data) {
-      try {
-        await stream.write(data);
-      } catch (error) {
-        throw cannotWrite(error);
-      }
-    },
-    async commit() {
-      try {
-        await stream.commit();
-      } finally {
-        release();
-      }
-    },
-    async discard() {
-      try {
-        await stream.discard();
-      } finally {
-        release();
-      }
-    },
-  };
+  return claimOutputFile(ctx, file).open();
 }

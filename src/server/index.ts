@@ -30,6 +30,7 @@ import { BodyBudget, DEFAULT_BODY_BUDGET_BYTES } from './http/body.js';
 import { handleRequest } from './http/pipeline.js';
 import type { HandlerContext, Route } from './http/router.js';
 import type { BlobIntegrationRecord } from './store/integrations.js';
+import type { MigrationProgress } from './store/migration-progress.js';
 import { Store } from './store/index.js';
 
 export const ROUTES: Route[] = [
@@ -96,6 +97,8 @@ export interface ServerOptions {
    * its built pages are, when not beside the built server (tests of the sources).
    */
   ui?: { port: number; assetsDir?: string } | undefined;
+  /** Told of a migration of the data directory that rewrites rows, while it runs. */
+  migrationProgress?: MigrationProgress | undefined;
 }
 
 export interface RunningServer {
@@ -125,7 +128,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const writeMode = options.writeMode ?? DEFAULT_WRITE_MODE;
   if (!isWriteMode(writeMode)) throw new UsageError(`unknown write mode ${JSON.stringify(writeMode)}: use one of ${WRITE_MODES.join(', ')}`);
   const routes = routesFor(writeMode);
-  const { store, created } = Store.open({ dataDir: options.ephemeral ? undefined : options.dataDir, now });
+  const { store, created } = Store.open({ dataDir: options.ephemeral ? undefined : options.dataDir, now, migrationProgress: options.migrationProgress });
   const context: HandlerContext = { store, now, apiVersion: options.apiVersion ?? API_VERSION, maxSpansPerExport: options.maxSpansPerExport, writeMode };
   const log = options.log;
   const pipeline = {

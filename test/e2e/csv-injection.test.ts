@@ -1,7 +1,8 @@
 // Every CSV llmobs writes, from data a user of the traced application controls (a trace name, a
 // user id, an observation name): cells a spreadsheet would run as formulas get a leading single
 // quote (OWASP, CSV Injection: https://owasp.org/www-community/attacks/CSV_Injection), while JSON
-// Lines keep the values as they are. The built binary against the local server.
+// Lines and piped tables (TSV, for scripts) keep the values as they are. The built binary against
+// the local server.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -61,5 +62,14 @@ describe('CSV cells a spreadsheet would run', () => {
     const report = await llmobs(['cost', 'report', '--from', '2026-05-01', '--to', '2026-06-01', '--by', 'user', '--csv', '--no-cache'], { env });
     expect(report.exitCode, report.stderr).toBe(0);
     expect(report.stdout).toBe(`user,cost,inputTokens,outputTokens,count\n${AT_CELL},0.000045,10,2,1\n`);
+  });
+
+  // Piped tables are for scripts (cut, awk, grep): values as stored, as gh's are (docs/reference.md).
+  it('a piped table (TSV) keeps them as stored', async () => {
+    const traces = await llmobs(['traces', 'list'], { env });
+    expect(traces.exitCode, traces.stderr).toBe(0);
+    expect(traces.stdout.split('\t').slice(1, 3)).toEqual([LINK, AT]);
+    const observations = await llmobs(['observations', 'list'], { env });
+    expect(observations.stdout).toContain(`\t${DDE}\t`);
   });
 });

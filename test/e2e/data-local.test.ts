@@ -108,6 +108,15 @@ describe('against llmobs server', () => {
     expect(gate.stderr).toContain('exceeds the budget of $0.01');
   });
 
+  it('cost report over a range without observations: a total of nothing, and no groups', async () => {
+    const json = await llmobs(['cost', 'report', '--month', '2020-01', '--json', '--no-cache'], { env });
+    expect(json.exitCode).toBe(0);
+    const report = JSON.parse(json.stdout);
+    expect([report.total, report.groups]).toEqual([{ cost: 0, inputTokens: 0, outputTokens: 0, count: 0 }, []]);
+    const table = await llmobs(['cost', 'report', '--month', '2020-01', '--no-cache'], { env });
+    expect(table).toMatchObject({ exitCode: 0, stdout: '', stderr: '' });
+  });
+
   it('cost recompute from the API equals estimate --batch over the same exported generations', async () => {
     const file = join(tempDir(), 'generations.jsonl');
     expect((await llmobs(['observations', 'export', '--output', file, '--type', 'GENERATION'], { env })).exitCode).toBe(0);

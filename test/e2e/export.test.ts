@@ -122,6 +122,8 @@ describe('two commands writing one file', () => {
     await atGate;
     const before = readFileSync(file);
     const checkpoint = readFileSync(`${file}.llmobs-checkpoint`);
+    // Each is refused before its first request (the first export waits at its gate meanwhile).
+    const sent = pageRequests().length;
     for (const args of [
       ['observations', 'export', '--output', file, '--fields', 'core'],
       ['observations', 'export', '--output', file, '--resume'],
@@ -131,6 +133,7 @@ describe('two commands writing one file', () => {
       expect(second.exitCode, `${args.join(' ')}\n${second.stderr}`).toBe(6);
       expect(second.stderr).toContain(`o.jsonl is being written by another llmobs command (pid ${first.pid}, since `);
       expect(second.stderr).toContain('Nothing was changed.');
+      expect(pageRequests().length, args.join(' ')).toBe(sent);
     }
     // Compared as bytes: a deep comparison of a large Buffer is slow.
     expect(readFileSync(file).equals(before)).toBe(true);

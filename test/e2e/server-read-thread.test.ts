@@ -1,6 +1,6 @@
-// The metrics of a server with a data directory are computed on its read thread, those of an
-// in-memory server on its event loop: the built binary, both ways, over the same events, gives
-// the same answers, refusals included.
+// The metrics (v2, v1 and daily) of a server with a data directory are computed on its read
+// thread, those of an in-memory server on its event loop: the built binary, both ways, over the
+// same events, gives the same answers, refusals included.
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -53,6 +53,18 @@ const QUERIES = [
   { view: 'observations', metrics: [{ measure: 'count', aggregation: 'count' }], orderBy: [{ field: 'nope', direction: 'asc' }], ...range },
 ];
 
+const metricsV1 = (query: unknown) => `/api/public/metrics?query=${encodeURIComponent(JSON.stringify(query))}`;
+const V1_QUERIES = [
+  { view: 'traces', dimensions: [{ field: 'name' }], metrics: [{ measure: 'count', aggregation: 'count' }, { measure: 'totalCost', aggregation: 'sum' }, { measure: 'latency', aggregation: 'p50' }], ...range },
+  { view: 'observations', dimensions: [{ field: 'providedModelName' }, { field: 'userId' }], metrics: [{ measure: 'totalTokens', aggregation: 'sum' }, { measure: 'countScores', aggregation: 'sum' }], ...range },
+  { view: 'scores-numeric', dimensions: [{ field: 'name' }], metrics: [{ measure: 'value', aggregation: 'avg' }], timeDimension: { granularity: 'day' }, ...range },
+  // The service's 422: an answer past 100,000 rows (the empty minutes of the range filled in).
+  { view: 'observations', metrics: [{ measure: 'count', aggregation: 'count' }], timeDimension: { granularity: 'minute' }, fromTimestamp: iso(T0), toTimestamp: iso(T0 + 200_000 * 60_000) },
+  // Refused before any read.
+  { view: 'traces', metrics: [{ measure: 'nope', aggregation: 'sum' }], ...range },
+];
+const DAILY = ['/api/public/metrics/daily', '/api/public/metrics/daily?limit=1&page=2', `/api/public/metrics/daily?traceName=chat&tags=a&fromTimestamp=${iso(T0)}`, '/api/public/metrics/daily?limit=0'];
+
 describe('metrics on the read thread', { timeout: 120_000 }, () => {
   let onDisk: ServerProcess;
   let inMemory: ServerProcess;
@@ -102,5 +114,61 @@ describe('metrics on the read thread', { timeout: 120_000 }, () => {
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200, 400, 400]);
     expect(JSON.parse(answers[4]!.text).data).toHaveLength(2);
     expect(JSON.parse(answers[0]!.text).data).toHaveLength(MODELS.length);
+  });
+
+  it('answers the v1 metrics and the daily metrics as the event loop does', async () => {
+    const answers = [];
+    for (const path of [...V1_QUERIES.map(metricsV1), ...DAILY]) {
+      const [a, b] = await Promise.all([api(disk, path), api(memory, path)]);
+      expect(a, path).toEqual(b);
+      answers.push(a);
+    }
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 422, 400, 200, 200, 200, 400]);
+    expect(JSON.parse(answers[0]!.text).data).toHaveLength(2);
+    expect(JSON.parse(answers[5]!.text).meta.totalItems).toBeGreaterThan(0);
+  });
+
+  // The server runs in a process whose Worker holds the read thread's requests until told: a
+  // request held there was not answered on the event loop, which meanwhile answers the others.
+  it('sends v1 and daily metrics to the read thread, and answers health while they wait', async () => {
+    const dist = join(import.meta.dirname, '..', '..', 'dist', 'server.mjs');
+    const script = `const { Worker } = await import('node:worker_threads');
+      const held = [];
+      const post = Worker.prototype.postMessage;
+      Worker.prototype.postMessage = function (message) {
+        held.push(() => post.call(this, message));
+        process.stderr.write('held ' + Object.keys(message).filter((key) => key !== 'id').join() + '\\n');
+      };
+      process.stdin.on('data', () => held.splice(0).forEach((send) => send()));
+      const { startServer } = await import(${JSON.stringify(dist)});
+      const s = await startServer({ port: 0, dataDir: ${JSON.stringify(join(tempDir(), 'data'))}, writeMode: 'dual' });
+      console.log(JSON.stringify({ url: s.url, ...s.keys }));`;
+    const child = execa(process.execPath, ['--input-type=module', '-e', script], { env: isolatedEnv(), extendEnv: false, reject: false });
+    let stderr = '';
+    const checks: Array<() => void> = [];
+    child.stderr!.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      for (const check of checks) check();
+    });
+    const heldLine = (kind: string) =>
+      new Promise<string>((resolve) => {
+        const check = () => stderr.includes(`held ${kind}\n`) && resolve('held');
+        checks.push(check);
+        check();
+      });
+    try {
+      const started = await new Promise<Started>((resolve) => child.stdout!.once('data', (chunk: Buffer) => resolve(JSON.parse(chunk.toString()) as Started)));
+      expect((await api(started, '/api/public/ingestion', { method: 'POST', body: JSON.stringify({ batch: events().slice(0, 100) }) })).status).toBe(207);
+      for (const [kind, path] of [['metricsV1Query', metricsV1(V1_QUERIES[0])], ['dailyMetrics', DAILY[0]!]] as const) {
+        const answer = api(started, path);
+        // Answered before its request reached the thread: it ran on the event loop.
+        expect(await Promise.race([heldLine(kind), answer.then(() => 'answered')]), kind).toBe('held');
+        expect((await api(started, '/api/public/health')).status).toBe(200);
+        child.stdin!.write('go\n');
+        expect((await answer).status, kind).toBe(200);
+      }
+    } finally {
+      child.kill();
+    }
   });
 });

@@ -3,8 +3,11 @@
 // container's PID 1, and hostile JSON. Each case is a defect the state-file store had.
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createRequire } from 'node:module';
 import { execaSync } from 'execa';
 import { describe, expect, it } from 'vitest';
+import { DATABASE_FILE } from '../../src/server/store/index.js';
+import { MIGRATIONS } from '../../src/server/store/migrations.js';
 import { isolatedEnv, tempDir } from '../helpers/cli.js';
 import { basicHeader, type Started, startServerProcess } from '../helpers/server-process.js';
 
@@ -191,6 +194,32 @@ describe('the server data directory', { timeout: 120_000 }, () => {
     expect((await api(restarted, 'GET', '/api/public/observations/gen-4-19')).body).toMatchObject({ usageDetails: { input: 10, output: 2, total: 12 } });
     second.child.kill('SIGTERM');
     await second.child;
+  });
+
+  it('says on stderr what a migration that rewrites the store does, and how far it is, keeping stdout the JSON start line', async () => {
+    const dir = join(tempDir(), 'data');
+    mkdirSync(dir);
+    // A store of schema 5, its observations in the row format migration 6 rewrites.
+    const db = new (createRequire(import.meta.url)('libsql'))(join(dir, DATABASE_FILE));
+    for (const migration of MIGRATIONS.slice(0, 5)) (typeof migration === 'string' ? db.exec(migration) : migration(db));
+    const insert = db.prepare("INSERT INTO observations (id, type, environment, level, start_time, created_at, updated_at, record) VALUES (?, 'EVENT', 'default', 'DEFAULT', ?, ?, ?, ?)");
+    db.exec('BEGIN');
+    for (let i = 0; i < 1_500; i++) {
+      const at = new Date(Date.UTC(2026, 2, 1, 0, 0, i)).toISOString();
+      insert.run([`o${i}`, at, at, at, JSON.stringify({ id: `o${i}`, type: 'EVENT', startTime: at })]);
+    }
+    db.exec('PRAGMA user_version = 5; COMMIT');
+    db.close();
+
+    const server = startServerProcess(['--data-dir', dir], isolatedEnv());
+    const started = await server.ready;
+    expect((await api(started, 'GET', '/api/public/health')).status).toBe(200);
+    server.child.kill('SIGTERM');
+    const { stdout, stderr } = await server.child;
+    expect(String(stdout).trimEnd().split('\n').map((line) => JSON.parse(line))).toEqual([expect.objectContaining({ url: started.url })]);
+    const lines = String(stderr).split('\n');
+    expect(lines[0]).toBe('Upgrading the data directory: moving 1,500 observations to the compact row format of schema 6, 1,000 at a time; if it is stopped, the next start goes on from where it stopped.');
+    expect(lines[1]).toMatch(/^Upgraded the data directory: 1,500 rows in \d+(\.\d)? s\.$/);
   });
 
   it('refuses a prompt config nested 6,000 levels with a 400, and every later write still reaches disk', async () => {

@@ -10,20 +10,21 @@ import { type FieldSelection, FIELD_GROUPS } from '../../core/observations/field
 import { V1_MISSING_FIELDS } from '../../core/observations/v1-as-v2.js';
 import { createWriter, type ItemWriter } from '../../core/observations/writer.js';
 import type { AtomicStream } from '../../io/atomic.js';
-import { openOutputFile } from '../../io/files.js';
+import type { OutputClaim } from '../../io/files.js';
 import { countOf } from '../../output/format.js';
 import { Meter } from './meter.js';
 
 /**
- * Writes the pages of a listing to stdout, or to `output` (as given). Nothing is written before the
- * first answer, so a failing query prints no half document and leaves no file. How many were written.
+ * Writes the pages of a listing to stdout, or to the `output` file (its lock held since before the
+ * first request). Nothing is written before the first answer, so a failing query prints no half
+ * document and leaves no file. How many were written.
  */
-export async function writeListing(ctx: Context, pages: AsyncIterable<{ items: Record<string, unknown>[] }>, writer: ItemWriter, output: string | undefined): Promise<number> {
+export async function writeListing(ctx: Context, pages: AsyncIterable<{ items: Record<string, unknown>[] }>, writer: ItemWriter, output: OutputClaim | undefined): Promise<number> {
   // The file is opened with the first write and renamed into place when complete.
   let file: AtomicStream | undefined;
   const write = async (text: string) => {
     if (output === undefined) return ctx.out.writeChunk(text);
-    file ??= await openOutputFile(ctx, output);
+    file ??= await output.open();
     await file.write(text);
   };
   let count = 0;

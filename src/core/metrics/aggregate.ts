@@ -85,6 +85,19 @@ export function aggregateSummary(aggregation: Aggregation, integer: boolean, sum
   }
 }
 
+/**
+ * A metric over no rows at all, as ClickHouse answers an aggregate without GROUP BY over an
+ * empty table (v2's one row): counts 0, averages and quantiles NaN (which its JSON prints as
+ * null), histograms empty; sums, minima and maxima null over a Nullable column, else zero (a
+ * 64-bit integer as a string, a decimal as a number).
+ */
+export function noRowsAggregate(aggregation: Aggregation, type: string, nullable: boolean): unknown {
+  if (aggregation === 'count' || aggregation === 'uniq') return '0';
+  if (aggregation === 'histogram') return [];
+  if (aggregation === 'sum' || aggregation === 'min' || aggregation === 'max') return nullable ? null : type === 'integer' ? '0' : 0;
+  return null;
+}
+
 /** A metric's value in a time bucket without rows (the service's WITH FILL default). */
 export function emptyAggregate(aggregation: Aggregation, integer: boolean): unknown {
   if (aggregation === 'histogram') return [];

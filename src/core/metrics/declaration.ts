@@ -28,6 +28,11 @@ export interface Measure<Row> {
    * measure takes only `count` and `uniq`.
    */
   type: 'integer' | 'decimal' | 'number' | 'string';
+  /**
+   * The service's column can be NULL (a Nullable ClickHouse type): over no rows its sum, minimum
+   * and maximum are null. Those of any other column are zero.
+   */
+  nullable?: boolean;
 }
 
 export interface MetricsView<Row> {

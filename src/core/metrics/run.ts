@@ -10,7 +10,7 @@
 // `<=`), and only a given row_limit cuts (the v1 route sets no default), so an answer past
 // MAX_V1_ROWS is refused as the service refuses a query over its resource limits.
 import { compareStrings } from '../order.js';
-import { aggregate, emptyAggregate } from './aggregate.js';
+import { aggregate, emptyAggregate, noRowsAggregate } from './aggregate.js';
 import type { ApiVersion, MetricsView } from './declaration.js';
 import { MetricsResourceError } from './errors.js';
 import { type MetricsQuery, queryRange } from './query.js';
@@ -163,9 +163,17 @@ export function finishMetricsQuery(query: MetricsQuery, groups: Iterable<Metrics
     for (const [i, { measure, aggregation }] of query.metrics.entries()) out[`${aggregation}_${measure}`] = values[i];
     answer.push(out);
   }
-  // v1's outer query has no GROUP BY without dimensions: over no rows it still answers one.
-  if (version === 'v1' && answer.length === 0 && !granularity && query.dimensions.length === 0) {
-    answer.push(Object.fromEntries(query.metrics.map(({ measure, aggregation }) => [`${aggregation}_${measure}`, aggregate([], aggregation, view.measures[measure]!.type === 'integer', bins)])));
+  // Without dimensions or a time bucket the service's query has no GROUP BY: over no rows it
+  // still answers one. v2's values are ClickHouse's over an empty table (noRowsAggregate).
+  if (answer.length === 0 && !granularity && query.dimensions.length === 0) {
+    answer.push(
+      Object.fromEntries(
+        query.metrics.map(({ measure, aggregation }) => {
+          const { type, nullable } = view.measures[measure]!;
+          return [`${aggregation}_${measure}`, version === 'v1' ? aggregate([], aggregation, type === 'integer', bins) : noRowsAggregate(aggregation, type, nullable ?? false)];
+        }),
+      ),
+    );
   }
   const order = query.orderBy?.length ? query.orderBy : defaultOrder(query, granularity);
   if (granularity && !query.orderBy?.length) {

@@ -95,13 +95,15 @@ export const OBSERVATIONS_VIEW: MetricsView<MetricsRow> = {
     experimentDatasetId: string(nothing, true),
     experimentId: string(nothing, true),
   },
+  // `nullable`: the columns the service reads through a Nullable type (end and completion start
+  // times, toNullable(total_cost), a division by nullIf(…, 0)).
   measures: {
     count: { value: () => 1, type: 'integer' },
     traceId: { value: (r) => r.observation.traceId, type: 'string' },
     uniqueUserIds: { value: (r) => r.userId, type: 'string' },
     uniqueSessionIds: { value: (r) => r.sessionId, type: 'string' },
-    latency: { value: (r) => millisBetween(r.observation.startTime, r.observation.endTime), type: 'integer' },
-    streamingLatency: { value: (r) => millisBetween(r.observation.completionStartTime, r.observation.endTime), type: 'integer' },
+    latency: { value: (r) => millisBetween(r.observation.startTime, r.observation.endTime), type: 'integer', nullable: true },
+    streamingLatency: { value: (r) => millisBetween(r.observation.completionStartTime, r.observation.endTime), type: 'integer', nullable: true },
     inputTokens: { value: (r) => sumOfKeys(usage(r), 'input'), type: 'integer' },
     outputTokens: { value: (r) => sumOfKeys(usage(r), 'output'), type: 'integer' },
     totalTokens: { value: totalTokens, type: 'integer' },
@@ -112,6 +114,7 @@ export const OBSERVATIONS_VIEW: MetricsView<MetricsRow> = {
         return seconds ? sumOfKeys(usage(r), 'output') / seconds : null;
       },
       type: 'decimal',
+      nullable: true,
     },
     tokensPerSecond: {
       value: (r) => {
@@ -119,11 +122,12 @@ export const OBSERVATIONS_VIEW: MetricsView<MetricsRow> = {
         return seconds ? totalTokens(r) / seconds : null;
       },
       type: 'decimal',
+      nullable: true,
     },
     inputCost: { value: (r) => sumOfKeys(r.observation.costDetails, 'input'), type: 'decimal' },
     outputCost: { value: (r) => sumOfKeys(r.observation.costDetails, 'output'), type: 'decimal' },
-    totalCost: { value: (r) => r.observation.totalCost, type: 'decimal' },
-    timeToFirstToken: { value: (r) => millisBetween(r.observation.startTime, r.observation.completionStartTime), type: 'integer' },
+    totalCost: { value: (r) => r.observation.totalCost, type: 'decimal', nullable: true },
+    timeToFirstToken: { value: (r) => millisBetween(r.observation.startTime, r.observation.completionStartTime), type: 'integer', nullable: true },
   },
   timeDimension: 'start_time',
   time: (r) => r.observation.startTime,

@@ -4,7 +4,7 @@
 // route it is marked `rejectInEventsOnlyMode`: here in legacy and dual mode, and events_only
 // answers its removal (removed-routes.ts).
 import { z } from 'zod';
-import type { Handler, Route } from '../http/router.js';
+import { DeferredReply, type Handler, type Route } from '../http/router.js';
 import { DATE_TIME, LIMIT, ONE_OR_MANY, PAGE, parseQuery } from './read-query.js';
 
 const DAILY_QUERY = z.object({
@@ -18,7 +18,7 @@ const DAILY_QUERY = z.object({
   toTimestamp: DATE_TIME,
 });
 
-const getDailyMetrics: Handler = (request, tx) => {
+const getDailyMetrics: Handler = (request, tx, context) => {
   const query = parseQuery(DAILY_QUERY, request.query);
   const filter = {
     traceName: query.traceName ?? undefined,
@@ -28,16 +28,11 @@ const getDailyMetrics: Handler = (request, tx) => {
     fromTimestamp: query.fromTimestamp,
     toTimestamp: query.toTimestamp,
   };
-  const days = tx.dailyMetrics.days(filter);
-  const totalItems = tx.dailyMetrics.count(filter);
-  const start = (query.page - 1) * query.limit;
-  return {
-    status: 200,
-    body: {
-      data: days.slice(start, start + query.limit),
-      meta: { page: query.page, limit: query.limit, totalItems, totalPages: Math.ceil(totalItems / query.limit) },
-    },
-  };
+  // With a data directory the days are read on the read thread (as the metrics), else here; a
+  // read thread that failed leaves them to the event loop.
+  const aside = context.inProcess ? undefined : context.store.dailyMetricsOffThread(filter, query.page, query.limit);
+  if (aside) return new DeferredReply(async () => ({ status: 200, body: await aside.catch(() => context.store.read((later) => later.dailyMetrics.page(filter, query.page, query.limit))) }));
+  return { status: 200, body: tx.dailyMetrics.page(filter, query.page, query.limit) };
 };
 
 export const metricsDailyRoutes: Route[] = [

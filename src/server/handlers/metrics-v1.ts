@@ -1,13 +1,15 @@
 // GET /api/public/metrics, the Metrics API v1 (web/src/pages/api/public/metrics/index.ts): the
 // same JSON query as v2 (`query=`), checked against v1's views (traces, observations and the
 // score views of the v3 tables, GetMetricsV1Query in web/src/features/public-api/types/
-// metrics.ts), answered as `{ data: [...] }` by the engine over the store's v1 rows. The service
+// metrics.ts), answered as `{ data: [...] }` by the engine over the store's v1 rows, on the
+// server's read thread when it has a data directory (store/read-thread.ts). The service
 // marks it `rejectInEventsOnlyMode`: this route exists in legacy and dual mode, and events_only
 // answers its removal (removed-routes.ts).
 import { z } from 'zod';
-import { MetricsQueryError, MetricsResourceError, parseMetricsQuery, queryRange, runMetricsQuery, v1Declaration, v1Relations } from '../../core/metrics/index.js';
+import { MetricsQueryError, MetricsResourceError, parseMetricsQuery } from '../../core/metrics/index.js';
 import { HttpError, invalidRequest, invalidRequestData, zodIssues } from '../http/errors.js';
-import type { Handler, Route } from '../http/router.js';
+import { DeferredReply, type Handler, type Route } from '../http/router.js';
+import { metricsV1Answer } from '../store/index.js';
 import { parseQuery } from './read-query.js';
 
 const METRICS_QUERY = z.object({ query: z.string() });
@@ -23,20 +25,38 @@ export const V1_METRICS_RESOURCE_MESSAGE = [
   'Docs: https://langfuse.com/docs/metrics/features/metrics-api',
 ].join('\n');
 
-const getMetricsV1: Handler = (request, tx) => {
+/** The service's answers to a query it refuses or cannot answer; anything else is thrown on. */
+function refusal(error: unknown): unknown {
+  if (error instanceof MetricsResourceError) return new HttpError(422, { message: V1_METRICS_RESOURCE_MESSAGE, error: 'Request timed out' });
+  if (!(error instanceof MetricsQueryError)) return error;
+  if (!error.issues) return invalidRequest(error.message);
+  // The route's schema parses the query inside its `query` parameter, so its issues' paths start there.
+  return invalidRequestData(zodIssues(error.issues.map((issue) => ({ ...issue, path: ['query', ...issue.path] })) as never));
+}
+
+const getMetricsV1: Handler = (request, tx, context) => {
   const text = parseQuery(METRICS_QUERY, request.query).query;
   try {
     const query = parseMetricsQuery(text, 'v1');
-    const { from, to } = queryRange(query);
-    const relations = v1Relations(v1Declaration(query.view), query);
-    const rows = query.view === 'traces' ? tx.metricsV1.traces(from, to, relations) : query.view === 'observations' ? tx.metricsV1.observations(from, to, relations) : tx.metricsV1.scores(from, to);
-    return { status: 200, body: { data: runMetricsQuery(query, rows, 'v1') } };
+    // With a data directory the answer is computed on the read thread (as v2's), else here.
+    const aside = context.inProcess ? undefined : context.store.metricsV1OffThread(text);
+    if (aside) {
+      return new DeferredReply(async () => {
+        try {
+          // A read thread that failed (it could not start, or stopped) leaves the query to the event loop.
+          const data = await aside.catch((error: unknown) => {
+            if (error instanceof MetricsQueryError || error instanceof MetricsResourceError) throw error;
+            return context.store.read((later) => metricsV1Answer(query, later.metricsV1));
+          });
+          return { status: 200, body: { data } };
+        } catch (error) {
+          throw refusal(error);
+        }
+      });
+    }
+    return { status: 200, body: { data: metricsV1Answer(query, tx.metricsV1) } };
   } catch (error) {
-    if (error instanceof MetricsResourceError) throw new HttpError(422, { message: V1_METRICS_RESOURCE_MESSAGE, error: 'Request timed out' });
-    if (!(error instanceof MetricsQueryError)) throw error;
-    if (!error.issues) throw invalidRequest(error.message);
-    // The route's schema parses the query inside its `query` parameter, so its issues' paths start there.
-    throw invalidRequestData(zodIssues(error.issues.map((issue) => ({ ...issue, path: ['query', ...issue.path] })) as never));
+    throw refusal(error);
   }
 };
 

@@ -17,7 +17,9 @@
 // index, as one filtered by type or level does.
 //
 // The row format here is today's; a later change of it gives this migration its own copy.
+import { formatInteger } from '../../core/thousands.js';
 import type { ObservationRecord } from '../records.js';
+import type { MigrationProgress } from './migration-progress.js';
 import { OBSERVATION_COLUMNS, observationParams } from './observation-row.js';
 import type { Database } from './sqlite.js';
 
@@ -73,11 +75,16 @@ const STEP = 1000;
 
 /**
  * Moves what is left in the old table into the new one, a step at a time, and drops the old
- * table once empty. Nothing to do when there is no old table. Returns how many rows moved.
+ * table once empty, telling `progress` how far it is. Nothing to do when there is no old table.
+ * Returns how many rows moved.
  */
-export function moveOldObservations(db: Database): number {
+export function moveOldObservations(db: Database, progress?: MigrationProgress): number {
   const exists = () => db.prepare(`SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = '${OLD_OBSERVATIONS_TABLE}'`).raw().get() !== undefined;
   if (!exists()) return 0;
+  const total = Number((db.prepare(`SELECT count(*) FROM ${OLD_OBSERVATIONS_TABLE}`).raw().get() as [number])[0]);
+  if (total > 0) {
+    progress?.begin(`moving ${formatInteger(total)} observations to the compact row format of schema 6, ${formatInteger(STEP)} at a time; if it is stopped, the next start goes on from where it stopped`, total);
+  }
   const projectId = (db.prepare('SELECT id FROM project LIMIT 1').raw().get() as [string] | undefined)?.[0];
   const read = db.prepare(`SELECT rowid AS at, * FROM ${OLD_OBSERVATIONS_TABLE} ORDER BY rowid LIMIT ${STEP}`);
   const insert = db.prepare(`INSERT INTO observations (${OBSERVATION_COLUMNS.join(', ')}, events) VALUES (${OBSERVATION_COLUMNS.map(() => '?').join(', ')}, ?)`);
@@ -90,12 +97,14 @@ export function moveOldObservations(db: Database): number {
       if (rows.length === 0) {
         db.exec(`DROP TABLE ${OLD_OBSERVATIONS_TABLE}`);
         db.exec('COMMIT');
+        if (total > 0) progress?.end();
         return moved;
       }
       for (const row of rows) insert.run([...observationParams(JSON.parse(row.record) as ObservationRecord, projectId, row), row.events]);
       remove.run([rows[rows.length - 1]!.at]);
       db.exec('COMMIT');
       moved += rows.length;
+      progress?.advance(moved);
     } catch (error) {
       if (db.inTransaction) db.exec('ROLLBACK');
       throw error;

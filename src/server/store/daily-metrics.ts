@@ -56,6 +56,12 @@ export interface DailyMetricsDay {
   usage: DailyModelUsage[];
 }
 
+/** One page of the days, as the route answers it. */
+export interface DailyMetricsPage {
+  data: DailyMetricsDay[];
+  meta: { page: number; limit: number; totalItems: number; totalPages: number };
+}
+
 /** Observations are counted from an hour before `fromTimestamp` (TRACE_TO_OBSERVATIONS_INTERVAL). */
 const OBSERVATIONS_BEFORE_MS = 3_600_000;
 
@@ -96,6 +102,13 @@ export class DailyMetricsStore {
     }
     for (const row of traces) day(row.date).countTraces = row.n;
     return [...days.values()].sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0));
+  }
+
+  /** Page `page` (from 1) of `limit` days, with the count of days with traces (totalItems). */
+  page(filter: DailyMetricsFilter, page: number, limit: number): DailyMetricsPage {
+    const totalItems = this.count(filter);
+    const start = (page - 1) * limit;
+    return { data: this.days(filter).slice(start, start + limit), meta: { page, limit, totalItems, totalPages: Math.ceil(totalItems / limit) } };
   }
 
   /** The days with traces the filter lets through (the answer's totalItems). */

@@ -29,3 +29,4 @@ export { type ColumnFilter, type FilterColumnKey } from './filter-columns.js';
 export { filterConditions, UnsupportedFilterError } from './where.js';
 export { STATE_BACKUP_FILE } from './import-state.js';
 export { metricsAnswer } from './metrics-answer.js';
+export { metricsV1Answer } from './metrics-v1.js';

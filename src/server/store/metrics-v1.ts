@@ -2,7 +2,7 @@
 // row of the range [from, to] (both ends included, as the v1 query's filters are), with what its
 // relation tables hold in that range, read only for the relations the query joins. The traces
 // view gets its observations as aggregates, as its measures read them.
-import type { V1ObservationEntity, V1ScoreEntity, V1TraceEntity } from '../../core/metrics/index.js';
+import { type MetricsAnswerRow, type MetricsQuery, queryRange, runMetricsQuery, type V1ObservationEntity, type V1ScoreEntity, type V1TraceEntity, v1Declaration, v1Relations } from '../../core/metrics/index.js';
 import type { TraceRecord } from '../records.js';
 import { OBSERVATION_SELECT, observationFromRow, type ObservationRow } from './observation-row.js';
 import { SCORE_METRICS_COLUMNS, type ScoreMetricsColumns, scoreMetricsRow, tagsOf } from './scores.js';
@@ -95,4 +95,16 @@ export class MetricsV1Store {
       .iterate(from, to, from, to, from, to) as Iterable<ScoreMetricsColumns>;
     for (const row of rows) yield scoreMetricsRow(row);
   }
+}
+
+/**
+ * The answer of a v1 metrics query (parsed with version v1) from the store, on the event loop
+ * (handlers/metrics-v1.ts) or on the read thread (read-worker.ts): the engine over the rows of
+ * its view. Throws MetricsResourceError for an answer too large to give.
+ */
+export function metricsV1Answer(query: MetricsQuery, store: MetricsV1Store): MetricsAnswerRow[] {
+  const { from, to } = queryRange(query);
+  const relations = v1Relations(v1Declaration(query.view), query);
+  const rows = query.view === 'traces' ? store.traces(from, to, relations) : query.view === 'observations' ? store.observations(from, to, relations) : store.scores(from, to);
+  return runMetricsQuery(query, rows, 'v1');
 }

@@ -8,6 +8,7 @@
 import { FileError } from '../../errors.js';
 import type { Database } from './sqlite.js';
 import { compactObservations, moveOldObservations, OLD_OBSERVATIONS_TABLE } from './compact-observations.js';
+import type { MigrationProgress } from './migration-progress.js';
 import { xxHash32 } from './xxhash32.js';
 
 /** SQL to run, or a step that needs code (it runs in the migration's transaction too). */
@@ -198,9 +199,9 @@ export function schemaVersion(db: Database): number {
 
 /**
  * Brings the schema up to date; returns the version it found. A database written by a newer
- * llmobs is refused rather than guessed at.
+ * llmobs is refused rather than guessed at. `progress` hears of a migration that rewrites rows.
  */
-export function migrate(db: Database, where: string, upTo = SCHEMA_VERSION): number {
+export function migrate(db: Database, where: string, upTo = SCHEMA_VERSION, progress?: MigrationProgress): number {
   const found = schemaVersion(db);
   if (found > SCHEMA_VERSION) {
     throw new FileError(`${where} has schema version ${found}; this llmobs knows versions up to ${SCHEMA_VERSION}`, {
@@ -221,6 +222,6 @@ export function migrate(db: Database, where: string, upTo = SCHEMA_VERSION): num
     }
   }
   // Rows still in the table schema 6 set aside: a store being migrated, or stopped while it was.
-  if (upTo >= 6) moveOldObservations(db);
+  if (upTo >= 6) moveOldObservations(db, progress);
   return found;
 }

@@ -199,7 +199,8 @@ export class ObservationStore {
   metrics(query: MetricsQuery, from: string, to: string): MetricsGroup[] | undefined {
     const built = observationMetricsSql(query, from, to);
     if (!built) return undefined;
-    // An aggregate without GROUP BY answers one row even without rows; the engine answers none.
+    // An aggregate without GROUP BY answers one row even without rows: the engine makes the
+    // service's row from no groups (finishMetricsQuery), with its values over no rows.
     const rows = this.sql.rows<Record<string, unknown>>(built.sql, ...built.params).filter((row) => Number(row['n']) > 0);
     appearanceOrder(built, rows, (time) => this.sql.rows(built.tie, ...built.params, time));
     return metricsGroups(query, built, rows);

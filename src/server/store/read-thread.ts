@@ -5,11 +5,16 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { type MetricsAnswerRow, MetricsQueryError } from '../../core/metrics/index.js';
+import { type MetricsAnswerRow, MetricsQueryError, MetricsResourceError } from '../../core/metrics/index.js';
+import type { DailyMetricsFilter, DailyMetricsPage } from './daily-metrics.js';
 import type { ReadAnswer, ReadRequest } from './read-worker.js';
 
+/** A request without its id (the thread numbers them). */
+type WithoutId<R> = R extends unknown ? Omit<R, 'id'> : never;
+type Asked = WithoutId<ReadRequest>;
+
 export class ReadThread {
-  private readonly pending = new Map<number, { resolve: (data: MetricsAnswerRow[]) => void; reject: (error: Error) => void }>();
+  private readonly pending = new Map<number, { resolve: (data: unknown) => void; reject: (error: Error) => void }>();
   private next = 0;
   /** Set once the thread has failed: reads then stay on the event loop. */
   failed = false;
@@ -20,7 +25,7 @@ export class ReadThread {
       const waiting = this.pending.get(answer.id);
       if (!waiting) return;
       this.pending.delete(answer.id);
-      if ('error' in answer) waiting.reject(answer.refused ? new MetricsQueryError(answer.error) : new Error(`the read thread: ${answer.error}`));
+      if ('error' in answer) waiting.reject(answer.refused ? new MetricsQueryError(answer.error) : answer.tooLarge ? new MetricsResourceError() : new Error(`the read thread: ${answer.error}`));
       else waiting.resolve(answer.data);
     });
     const fail = (error: Error) => {
@@ -43,10 +48,24 @@ export class ReadThread {
 
   /** The answer rows of a metrics query (its JSON text, already checked by the caller). */
   metrics(metricsQuery: string): Promise<MetricsAnswerRow[]> {
+    return this.ask({ metricsQuery }) as Promise<MetricsAnswerRow[]>;
+  }
+
+  /** The answer rows of a v1 metrics query (its JSON text, already checked by the caller). */
+  metricsV1(metricsV1Query: string): Promise<MetricsAnswerRow[]> {
+    return this.ask({ metricsV1Query }) as Promise<MetricsAnswerRow[]>;
+  }
+
+  /** A page of the daily metrics. */
+  dailyMetrics(filter: DailyMetricsFilter, page: number, limit: number): Promise<DailyMetricsPage> {
+    return this.ask({ dailyMetrics: { filter, page, limit } }) as Promise<DailyMetricsPage>;
+  }
+
+  private ask(request: Asked): Promise<unknown> {
     return new Promise((resolve, reject) => {
       const id = this.next++;
       this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ id, metricsQuery } satisfies ReadRequest);
+      this.worker.postMessage({ ...request, id } as ReadRequest);
     });
   }
 

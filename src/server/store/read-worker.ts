@@ -2,30 +2,42 @@
 // over a million observations): it reads the database over a
 // read-only connection of its own, so the server's event loop goes on answering meanwhile. WAL
 // lets readers and the writer work at once; each read sees the last state committed before it
-// began. It is started by the server (offthread.ts) when the database is a file.
+// began. It is started by the server (read-thread.ts) when the database is a file.
 import { parentPort, workerData } from 'node:worker_threads';
-import { type MetricsAnswerRow, MetricsQueryError, parseMetricsQuery, queryRange } from '../../core/metrics/index.js';
+import { MetricsQueryError, MetricsResourceError, parseMetricsQuery, queryRange } from '../../core/metrics/index.js';
+import { type DailyMetricsFilter, DailyMetricsStore } from './daily-metrics.js';
 import { metricsAnswer } from './metrics-answer.js';
+import { metricsV1Answer, MetricsV1Store } from './metrics-v1.js';
 import { ObservationStore } from './observations.js';
 import { ScoreStore } from './scores.js';
 import { openSqlite, Statements } from './sqlite.js';
 
-export interface ReadRequest {
-  id: number;
-  /** The metrics query's JSON, as the route received it. */
-  metricsQuery: string;
-}
+/**
+ * One read: a v2 metrics query (`metricsQuery`), a v1 one (`metricsV1Query`), each the JSON the
+ * route received, or a page of the daily metrics.
+ */
+export type ReadRequest =
+  | { id: number; metricsQuery: string }
+  | { id: number; metricsV1Query: string }
+  | { id: number; dailyMetrics: { filter: DailyMetricsFilter; page: number; limit: number } };
 
-/** `refused`: the query's own fault (MetricsQueryError), answered 400 as on the event loop. */
-export type ReadAnswer = { id: number; data: MetricsAnswerRow[] } | { id: number; error: string; refused: boolean };
+/**
+ * `refused`: the query's own fault (MetricsQueryError), answered 400 as on the event loop;
+ * `tooLarge`: an answer too large to give (MetricsResourceError).
+ */
+export type ReadAnswer = { id: number; data: unknown } | { id: number; error: string; refused: boolean; tooLarge?: boolean };
 
 const db = openSqlite((workerData as { path: string }).path);
 db.exec('PRAGMA query_only = ON; PRAGMA busy_timeout = 5000; PRAGMA cache_size = -32768');
 const statements = new Statements(db);
 const stores = { observations: new ObservationStore(statements), scores: new ScoreStore(statements) };
+const metricsV1 = new MetricsV1Store(statements);
+const dailyMetrics = new DailyMetricsStore(statements);
 
-function metrics(text: string): MetricsAnswerRow[] {
-  const query = parseMetricsQuery(text);
+function read(request: ReadRequest): unknown {
+  if ('metricsV1Query' in request) return metricsV1Answer(parseMetricsQuery(request.metricsV1Query, 'v1'), metricsV1);
+  if ('dailyMetrics' in request) return dailyMetrics.page(request.dailyMetrics.filter, request.dailyMetrics.page, request.dailyMetrics.limit);
+  const query = parseMetricsQuery(request.metricsQuery);
   const { from, to } = queryRange(query);
   return metricsAnswer(query, stores, from, to);
 }
@@ -35,12 +47,12 @@ parentPort!.on('message', (request: ReadRequest) => {
   try {
     db.exec('BEGIN');
     try {
-      answer = { id: request.id, data: metrics(request.metricsQuery) };
+      answer = { id: request.id, data: read(request) };
     } finally {
       db.exec('COMMIT');
     }
   } catch (error) {
-    answer = { id: request.id, error: error instanceof Error ? error.message : String(error), refused: error instanceof MetricsQueryError };
+    answer = { id: request.id, error: error instanceof Error ? error.message : String(error), refused: error instanceof MetricsQueryError, ...(error instanceof MetricsResourceError ? { tooLarge: true } : {}) };
   }
   parentPort!.postMessage(answer);
 });

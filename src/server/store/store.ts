@@ -23,6 +23,8 @@ import { FileError } from '../../errors.js';
 import type { ApiKeyRecord, ProjectRecord } from '../records.js';
 import { importState, keepStateBackup, readLegacyState, STATE_BACKUP_FILE } from './import-state.js';
 import type { MetricsAnswerRow } from '../../core/metrics/index.js';
+import type { DailyMetricsFilter, DailyMetricsPage } from './daily-metrics.js';
+import type { MigrationProgress } from './migration-progress.js';
 import { migrate } from './migrations.js';
 import { ReadThread } from './read-thread.js';
 import { type Database, openSqlite, sqliteCode, Statements } from './sqlite.js';
@@ -46,6 +48,8 @@ export interface StoreOptions {
   /** Undefined: an in-memory database, gone on close. */
   dataDir?: string | undefined;
   now: () => Date;
+  /** Told of a migration that rewrites rows, while it runs (the first start after an upgrade). */
+  migrationProgress?: MigrationProgress | undefined;
 }
 
 /**
@@ -119,7 +123,7 @@ export class Store {
     try {
       keepPrivate(dir);
       db = openDatabase(path);
-      migrate(db, path);
+      migrate(db, path, undefined, options.migrationProgress);
       const opened = db;
       if (!new Tx(new Statements(opened)).project.get()) {
         if (legacy) inTransaction(opened, 'IMMEDIATE', () => importState(new Tx(new Statements(opened)), legacy));
@@ -154,9 +158,23 @@ export class Store {
    * meanwhile). Undefined instead of a promise where there is no read thread.
    */
   metricsOffThread(metricsQuery: string): Promise<MetricsAnswerRow[]> | undefined {
+    return this.readThread()?.metrics(metricsQuery);
+  }
+
+  /** metricsOffThread for a v1 metrics query. */
+  metricsV1OffThread(metricsQuery: string): Promise<MetricsAnswerRow[]> | undefined {
+    return this.readThread()?.metricsV1(metricsQuery);
+  }
+
+  /** A page of the daily metrics, read on the read thread; undefined where there is none. */
+  dailyMetricsOffThread(filter: DailyMetricsFilter, page: number, limit: number): Promise<DailyMetricsPage> | undefined {
+    return this.readThread()?.dailyMetrics(filter, page, limit);
+  }
+
+  /** The read thread, started on first use; undefined where there is none or it failed. */
+  private readThread(): ReadThread | undefined {
     if (this.thread === undefined) this.thread = (this.dataDir && !this.closed && ReadThread.start(join(this.dataDir, DATABASE_FILE))) || null;
-    if (!this.thread || this.thread.failed) return undefined;
-    return this.thread.metrics(metricsQuery);
+    return !this.thread || this.thread.failed ? undefined : this.thread;
   }
 
   /** How the database keeps data: its journal mode and sync level (SQLite's names, lower case). */

@@ -113,6 +113,33 @@ describe('acquireLock', () => {
     }
   });
 
+  // The wait is for a short lock's holder to release it, or for a dead holder's lock to be old
+  // enough to take over; a long run's holder that lives will not release it meanwhile.
+  it('held for a long run by a live process, is refused at once; a short one is waited for', () => {
+    const lock = join(tempDir(), 'x.lock');
+    const held = `${process.pid} ${Date.now()}\n`;
+    writeFileSync(lock, held);
+    const wait = vi.spyOn(Atomics, 'wait');
+    try {
+      expect(() => acquireLock(lock, 10_000, { keepAlive: true })).toThrow(LockHeldError);
+      expect(wait).not.toHaveBeenCalled();
+      expect(() => acquireLock(lock, 30)).toThrow(LockHeldError);
+      expect(wait).toHaveBeenCalled();
+    } finally {
+      wait.mockRestore();
+    }
+    expect(readFileSync(lock, 'utf8')).toBe(held);
+  });
+
+  it('held for a long run by a process that died just now, is taken over once a second old', () => {
+    const lock = join(tempDir(), 'x.lock');
+    // A pid that cannot be running (above the kernel's maximum), written now.
+    writeFileSync(lock, `4194305 ${Date.now()}\n`);
+    const release = acquireLock(lock, 10_000, { keepAlive: true });
+    expect(readFileSync(lock, 'utf8')).toMatch(new RegExp(`^${process.pid} `));
+    release();
+  });
+
   it('takes over a lock whose holder is gone, one too old, and one that is not a regular file', () => {
     const dir = tempDir();
     const lock = join(dir, 'x.lock');

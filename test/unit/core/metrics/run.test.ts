@@ -71,6 +71,28 @@ describe('runMetricsQuery', () => {
     ]);
   });
 
+  // No GROUP BY in the service's query: ClickHouse answers one row over no rows, with its
+  // aggregates' values over an empty set (Nullable columns give null, the others zero, NaN null).
+  it('answers one row over no rows without dimensions or buckets, with ClickHouse’s empty aggregates', () => {
+    const metrics = [
+      { measure: 'count', aggregation: 'count' },
+      { measure: 'totalCost', aggregation: 'sum' },
+      { measure: 'inputCost', aggregation: 'sum' },
+      { measure: 'inputTokens', aggregation: 'sum' },
+      { measure: 'latency', aggregation: 'max' },
+      { measure: 'latency', aggregation: 'avg' },
+      { measure: 'latency', aggregation: 'p95' },
+      { measure: 'traceId', aggregation: 'uniq' },
+      { measure: 'totalTokens', aggregation: 'histogram' },
+    ];
+    const empty = { count_count: '0', sum_totalCost: null, sum_inputCost: 0, sum_inputTokens: '0', max_latency: null, avg_latency: null, p95_latency: null, uniq_traceId: '0', histogram_totalTokens: [] };
+    expect(run({ metrics }, [])).toEqual([empty]);
+    // Filtered down to nothing: the same row.
+    expect(run({ metrics, filters: [{ column: 'name', operator: '=', value: 'none', type: 'string' }] })).toEqual([empty]);
+    // With a dimension there are no groups, hence no rows.
+    expect(run({ metrics, dimensions: [{ field: 'name' }] }, [])).toEqual([]);
+  });
+
   it('reads latencies in milliseconds and skips what an observation lacks', () => {
     const [row] = run({
       metrics: [
@@ -218,6 +240,8 @@ describe('runMetricsQuery, as properties', () => {
           if (row.observation.totalCost !== null) entry.costs.push(row.observation.totalCost);
           reference.set(key, entry);
         }
+        // Without dimensions the answer has one row even over no rows, as the service's.
+        if (dims.length === 0 && reference.size === 0) reference.set('[]', { count: 0, input: 0, costs: [] });
         expect(answer).toHaveLength(reference.size);
         for (const row of answer) {
           const entry = reference.get(JSON.stringify(dims.map((d) => row[d])))!;

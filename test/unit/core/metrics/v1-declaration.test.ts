@@ -119,8 +119,9 @@ describe('the v1 observations view', () => {
         });
         const v2 = runMetricsQuery(parseMetricsQuery(query), rows);
         const v1 = runMetricsQuery(parseMetricsQuery(query, 'v1'), rows, 'v1');
-        // Without dimensions or buckets v1 answers one row over no rows, v2 none.
-        if (v2.length === 0 && dims.length === 0 && !granularity) expect(v1).toEqual([expect.objectContaining({ count_count: '0' })]);
+        // Over no rows both answer one row without dimensions or buckets; their sums there are
+        // each API's own (v2's are ClickHouse's over an empty table, noRowsAggregate).
+        if (v2[0]?.count_count === '0' && dims.length === 0 && !granularity) expect([v1.length, v1[0]?.count_count, v2.length]).toEqual([1, '0', 1]);
         else expect(v1).toEqual(v2);
       }),
       { numRuns: 200 },

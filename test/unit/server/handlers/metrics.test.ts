@@ -55,6 +55,16 @@ describe('GET /api/public/v2/metrics', () => {
     expect(described.body.data).toEqual([{ count_count: '1' }]);
   });
 
+  it('answers one row over no observations without dimensions or buckets, aggregated in SQL or by the engine', async () => {
+    const metrics_ = [{ measure: 'count', aggregation: 'count' }, { measure: 'totalCost', aggregation: 'sum' }, { measure: 'inputTokens', aggregation: 'sum' }, { measure: 'latency', aggregation: 'avg' }];
+    const empty = { count_count: '0', sum_totalCost: null, sum_inputTokens: '0', avg_latency: null };
+    const range = { fromTimestamp: '2020-01-01T00:00:00Z', toTimestamp: '2020-01-02T00:00:00Z' };
+    expect((await metrics({ metrics: metrics_, ...range })).body.data).toEqual([empty]);
+    // A metadata filter is the engine's, not SQL's.
+    expect((await metrics({ metrics: metrics_, filters: [{ column: 'metadata', type: 'stringObject', key: 'step', operator: '=', value: 'none' }] })).body.data).toEqual([empty]);
+    expect((await metrics({ view: 'scores-numeric', metrics: [{ measure: 'value', aggregation: 'sum' }, { measure: 'count', aggregation: 'count' }], ...range })).body.data).toEqual([{ sum_value: 0, count_count: '0' }]);
+  });
+
   it('refuses filters the service refuses: a type the dimension does not take, an unknown column, metadata without stringObject', async () => {
     const count = [{ measure: 'count', aggregation: 'count' }];
     expect((await metrics({ metrics: count, filters: [{ column: 'promptVersion', type: 'number', operator: '=', value: 2 }] })).body).toEqual({

@@ -179,7 +179,18 @@ describe('migration 6: observations in a compact row', () => {
     expect(db.prepare('SELECT count(*) AS n FROM observations').get().n).toBe(0);
     db.close();
 
-    const { store } = Store.open({ dataDir: dir, now: () => NOW });
+    const told: unknown[][] = [];
+    const migrationProgress = { begin: (what: string, total: number) => told.push(['begin', what, total]), advance: (done: number) => told.push(['advance', done]), end: () => told.push(['end']) };
+    const { store } = Store.open({ dataDir: dir, now: () => NOW, migrationProgress });
+    // Said before the first step: what, how many rows, that a stop is safe; then each step's count.
+    const rows = stored.size + 1 + 2_500;
+    expect(told).toEqual([
+      ['begin', `moving ${rows.toLocaleString('en-US')} observations to the compact row format of schema 6, 1,000 at a time; if it is stopped, the next start goes on from where it stopped`, rows],
+      ['advance', 1000],
+      ['advance', 2000],
+      ['advance', rows],
+      ['end'],
+    ]);
     store.read((tx) => {
       for (const [id, { record }] of stored) expect(JSON.stringify(tx.observations.get(id))).toBe(JSON.stringify(record));
       expect(tx.observations.count()).toBe(stored.size + 1 + 2_500);
@@ -193,6 +204,11 @@ describe('migration 6: observations in a compact row', () => {
       'observations_by_trace',
     ]);
     after.close();
+    // Nothing left to move: nothing said.
+    told.length = 0;
+    Store.open({ dataDir: dir, now: () => NOW, migrationProgress }).store.close();
+    Store.open({ now: () => NOW, migrationProgress }).store.close();
+    expect(told).toEqual([]);
   });
 
   it('reads back a record exactly as put, whatever it holds', () => {

@@ -63,6 +63,7 @@ __llmobs_child() {
     'export|integration') __llmobs_r='export integration' ;;
     'cost|report') __llmobs_r='cost report' ;;
     'cost|recompute') __llmobs_r='cost recompute' ;;
+    'server|link') __llmobs_r='server link' ;;
     *) __llmobs_r='' ;;
   esac
 }
@@ -80,6 +81,7 @@ __llmobs_children() {
     'observations') __llmobs_r='list ls export' ;;
     'export') __llmobs_r='blob integration' ;;
     'cost') __llmobs_r='report recompute' ;;
+    'server') __llmobs_r='link' ;;
     *) __llmobs_r='' ;;
   esac
 }
@@ -145,6 +147,7 @@ __llmobs_options() {
     'api') __llmobs_r='--method -X --field -f --typed-field -F --header -H --input --paginate --include -i --silent --curl -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'completion') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'server') __llmobs_r='--port --host --data-dir --ephemeral --bearer-secret-key --write-mode --ui-port --no-ui --blob-export --format --no-gzip --interval --from --fields --tables --endpoint --region --force-path-style -V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
+    'server link') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'help') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     'version') __llmobs_r='-V --profile --base-url --json --jq -q --csv --headers --no-headers --verbose --no-color --timeout --retries --max-pages --help -h' ;;
     *) __llmobs_r='' ;;

@@ -176,11 +176,16 @@ function argumentText(argument: Argument): string {
   return argument.required ? `<${name}>` : `[${name}]`;
 }
 
-/** The flags of the options a command inherits, nearest first, as its help lists them. */
+/**
+ * The flags of the program's options, as a command's help lists them. A verb under a command
+ * that runs itself (`server link`) does not take that command's flags: they are not listed.
+ */
 function globalFlags(command: Command): string[] {
   const flags: string[] = [];
-  for (let parent = command.parent; parent; parent = parent.parent) {
-    for (const option of parent.options) {
+  let root = command;
+  while (root.parent) root = root.parent;
+  if (root !== command) {
+    for (const option of root.options) {
       if (!option.hidden && option.long) flags.push(option.short ? `${option.short}/${option.long}` : option.long);
     }
   }

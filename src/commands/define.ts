@@ -49,6 +49,11 @@ export interface CommandDefinition {
   /** Command lines shown at the end of the help; a line that starts with `#` explains the next one. */
   readonly examples: readonly string[];
   readonly run: (ctx: Context, input: RunInput) => Promise<void>;
+  /**
+   * Verbs under the command, which runs itself when none is named (`llmobs server` and
+   * `llmobs server link`), loaded when a run reaches the command.
+   */
+  readonly subcommands?: () => Promise<readonly CommandDefinition[]>;
 }
 
 export interface GroupDefinition {
@@ -110,6 +115,10 @@ async function completeOnce(command: Command, definition: Definition, ctx: Conte
     command.hook('preSubcommand', (_, verb) => complete(verb));
   } else {
     for (const flag of definition.flags ?? []) command.addOption(option(flag));
+    if (definition.subcommands) {
+      for (const verb of await definition.subcommands()) mount(command, verb, ctx);
+      command.hook('preSubcommand', (_, verb) => complete(verb));
+    }
     if (definition.notes) command.addHelpText('after', definition.notes);
     command.action(async (...params: unknown[]) => {
       const self = params.at(-1) as Command;

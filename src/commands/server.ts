@@ -38,7 +38,10 @@ export default defineCommand({
     'llmobs server --ui-port 3001',
     '# Keep a folder in step with the project, hourly, in Langfuse\'s blob export layout',
     'llmobs server --blob-export ./lake --interval hourly',
+    '# A new one-time link to the web UI of the running server (for another browser)',
+    'llmobs server link',
   ],
+  subcommands: async () => [(await import('./server/link.js')).default],
   async run(ctx, { opts: raw }) {
     const { blobExport, format, gzip, interval, from, fields, tables, endpoint, region, forcePathStyle, ...serverFlags } = raw as Record<string, unknown>;
     const blobGiven = { format, gzip, interval, from, fields, tables, endpoint, region, forcePathStyle };

@@ -24,6 +24,7 @@ import { removedRoutes } from './handlers/removed-routes.js';
 import { scoreRoutes } from './handlers/scores.js';
 import { traceReadConfigRoutes } from './handlers/trace-read-config.js';
 import { traceRoutes } from './handlers/traces.js';
+import { uiLinkRoutes } from './handlers/ui-link.js';
 import { ingestRoutes } from './ingest/routes.js';
 import { BodyBudget, DEFAULT_BODY_BUDGET_BYTES } from './http/body.js';
 import { handleRequest } from './http/pipeline.js';
@@ -48,6 +49,7 @@ export const ROUTES: Route[] = [
   ...ingestRoutes,
   ...removedRoutes,
   ...traceReadConfigRoutes,
+  ...uiLinkRoutes,
 ];
 
 /** The routes a server in this write mode has. */
@@ -161,11 +163,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   }
   const port = (server.address() as AddressInfo).port;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  let ui: { url: string; close(): Promise<void> } | undefined;
+  let ui: { url: string; link(): string; close(): Promise<void> } | undefined;
   if (options.ui) {
     try {
       const { startUi } = await import('./ui/index.js');
       ui = await startUi({ host, port: options.ui.port, assetsDir: options.ui.assetsDir, routes: ROUTES, context, log });
+      context.uiLink = ui.link;
     } catch (error) {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       store.close();

@@ -55,7 +55,31 @@ describe('cost in the web UI', () => {
         expect(cells[5]).toBe(String(group.count));
       }
       // A bar in two colours (two models), or more if the day turned while sending.
-      expect(await page.locator('svg.chart rect').count()).toBeGreaterThanOrEqual(2);
+      const fills = await page.locator('svg.chart rect').evaluateAll((rects) => rects.map((rect) => rect.ownerDocument.defaultView!.getComputedStyle(rect).fill));
+      expect(new Set(fills).size).toBeGreaterThanOrEqual(2);
+
+      // The y axis: its unit, and dollar ticks from $0 evenly up to at least the highest day, whose
+      // bar is as tall against the ticks' lines as its cost is against their values.
+      const axis = page.getByTestId('cost-axis');
+      expect(await axis.getByText('Cost (USD)').isVisible()).toBe(true);
+      const ticks = await axis.locator('g').evaluateAll((groups) => groups.map((g) => ({ label: g.querySelector('text')!.textContent!, y: Number(g.querySelector('line')!.getAttribute('y1')) })));
+      const values = ticks.map((tick) => Number(tick.label.replace(/^\$/, '').replaceAll(',', '')));
+      expect(ticks.every((tick) => /^\$\d[\d,]*\.\d{2,}$/.test(tick.label))).toBe(true);
+      expect(values[0]).toBe(0);
+      const step = values[1]! - values[0]!;
+      expect(values.every((value, i) => Math.abs(value - i * step) < step * 1e-6)).toBe(true);
+      const byDay = new Map<string, number>();
+      for (const group of report.groups) {
+        const key = JSON.stringify(Object.entries(group.group).filter(([name]) => name !== 'model'));
+        byDay.set(key, (byDay.get(key) ?? 0) + group.cost);
+      }
+      const highest = Math.max(...byDay.values());
+      const top = values.at(-1)!;
+      expect(top).toBeGreaterThanOrEqual(highest);
+      expect(top - step).toBeLessThan(highest);
+      const barHeights = await page.locator('svg.chart > g:not([data-testid])').evaluateAll((bars) => bars.map((bar) => [...bar.querySelectorAll('rect')].reduce((sum, rect) => sum + Number(rect.getAttribute('height')), 0)));
+      const plotHeight = ticks[0]!.y - ticks.at(-1)!.y;
+      expect(Math.max(...barHeights)).toBeCloseTo((highest / top) * plotHeight, 1);
     } finally {
       await ui.close();
     }

@@ -96,6 +96,35 @@ describe('model definitions in the web UI', () => {
     }
   }, 180_000);
 
+  it('shows when a model was last used: the start of its latest generation, empty for one never used', async () => {
+    const ui = await openUi(['--write-mode', 'dual']);
+    try {
+      const { page, server } = ui;
+      await cli(ui, ['models', 'create', '--name', 'acme-used', '--price', 'input=1/1M']);
+      await cli(ui, ['models', 'create', '--name', 'acme-unused', '--price', 'input=1/1M']);
+      const at = (minute: number) => `2026-03-01T10:${String(minute).padStart(2, '0')}:00.000Z`;
+      const generation = (id: string, minute: number) => ({ id: `event-${id}`, type: 'generation-create', timestamp: at(minute), body: { id, traceId: 'trace-1', model: 'acme-used', startTime: at(minute), usageDetails: { input: 100 } } });
+      const answer = await fetch(`${server.url}/api/public/ingestion`, {
+        method: 'POST',
+        headers: { authorization: `Basic ${Buffer.from(`${server.publicKey}:${server.secretKey}`).toString('base64')}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ batch: [generation('g-late', 42), generation('g-early', 7)] }),
+      });
+      expect(answer.status).toBe(207);
+      expect(((await answer.json()) as { errors: unknown[] }).errors).toEqual([]);
+
+      await page.getByRole('link', { name: 'Model Definitions' }).click();
+      await page.getByLabel('Search').fill('acme');
+      const row = (name: string) => page.getByRole('row').filter({ has: page.getByRole('cell', { name, exact: true }) });
+      await row('acme-used').waitFor();
+      const shown = await page.evaluate((iso) => new Date(iso).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'medium' }), at(42));
+      await expect.poll(() => row('acme-used').getByTestId('last-used').innerText()).toBe(shown);
+      expect(await row('acme-unused').getByTestId('last-used').innerText()).toBe('');
+      expect(await page.getByRole('columnheader', { name: 'Last used' }).getAttribute('title')).toBe('Start time of the latest generation using this model');
+    } finally {
+      await ui.close();
+    }
+  }, 120_000);
+
   it('clones a Langfuse-maintained definition into the project', async () => {
     const ui = await openUi();
     try {

@@ -13,6 +13,7 @@ import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/bin.js';
 import { openUi, type UiSession } from '../helpers/browser.js';
+import { isolatedEnv, tempDir } from '../helpers/cli.js';
 
 const USAGE = { input: 1200, output: 345 };
 
@@ -144,6 +145,47 @@ describe('traces in the web UI', () => {
       expect(await observations.getByRole('row').count()).toBe(2);
       const exported = (await save('JSONL')).trim().split('\n').map((line) => JSON.parse(line) as { name: string; type: string; totalCost: number; traceId: string });
       expect(exported).toMatchObject([{ name: 'chat', type: 'GENERATION', totalCost: estimate.totalCost, traceId }]);
+    } finally {
+      await ui.close();
+    }
+  }, 120_000);
+
+  it('lists and shows a trace, and the cost, from a data directory on disk after a restart', async () => {
+    const env = isolatedEnv();
+    const dataDir = tempDir('llmobs-ui-data-');
+    const first = await openUi([], { dataDir, env });
+    let traceId: string;
+    try {
+      expect(first.server.dataDir).toBe(dataDir);
+      traceId = await sendTrace(first);
+      await first.page.getByRole('link', { name: 'Traces' }).click();
+      await first.page.getByRole('row', { name: /answer-question/ }).waitFor();
+    } finally {
+      await first.close();
+    }
+    const ui = await openUi([], { dataDir, env });
+    try {
+      const { page } = ui;
+      await page.getByRole('link', { name: 'Traces' }).click();
+      const row = page.getByRole('row', { name: /answer-question/ });
+      await row.waitFor();
+      expect(await row.getByRole('cell').allInnerTexts()).toContain('user-ui-1');
+      await row.getByRole('link', { name: 'answer-question' }).click();
+      await page.getByRole('heading', { name: 'answer-question' }).waitFor();
+      expect(page.url()).toContain(traceId);
+      await page.getByRole('treeitem', { name: /chat/ }).click();
+      await page.getByRole('region', { name: 'Input' }).getByText('What is the capital of Australia?').waitFor();
+      await page.getByRole('region', { name: 'Usage and cost' }).getByRole('link', { name: 'gpt-4o' }).waitFor();
+
+      // The cost page: on disk its metrics query runs on the store's read thread.
+      const estimate = JSON.parse((await execa(process.execPath, [BIN, 'estimate', '--model', 'gpt-4o', '--usage', JSON.stringify(USAGE), '--offline', '--json'], { env: ui.env, extendEnv: false })).stdout) as { totalCost: number };
+      const today = new Date().toISOString().slice(0, 10);
+      await page.getByRole('link', { name: 'Cost' }).click();
+      await page.getByLabel('From').fill(new Date(Date.parse(today) - 86_400_000).toISOString().slice(0, 10));
+      await page.getByLabel('To').fill(new Date(Date.parse(today) + 86_400_000).toISOString().slice(0, 10));
+      await page.getByRole('button', { name: 'Show cost' }).click();
+      await page.getByRole('img', { name: 'Cost per day and model' }).waitFor();
+      expect(await page.getByTestId('cost-total').innerText()).toBe(shown(estimate.totalCost));
     } finally {
       await ui.close();
     }

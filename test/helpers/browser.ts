@@ -37,10 +37,13 @@ export interface UiSession {
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
-/** A browser logged in to a new ephemeral server's UI (through its one-time URL). */
-export async function openUi(args: string[] = []): Promise<UiSession> {
-  const env = isolatedEnv();
-  const process: ServerProcess = startServerProcess(['--ephemeral', ...args], env);
+/**
+ * A browser logged in to a new server's UI (through its one-time URL): an ephemeral one, or one
+ * on `dataDir` (with `env`, to start it again as the same user).
+ */
+export async function openUi(args: string[] = [], onDisk?: { dataDir: string; env?: Record<string, string | undefined> }): Promise<UiSession> {
+  const env = onDisk?.env ?? isolatedEnv();
+  const process: ServerProcess = startServerProcess([...(onDisk ? ['--data-dir', onDisk.dataDir] : ['--ephemeral']), ...args], env);
   const server = (await process.ready) as UiStarted;
   let browser: Browser | undefined;
   try {

@@ -55,6 +55,8 @@ export interface HandlerContext {
    * caller's transaction, never sliced or left to the read thread.
    */
   inProcess?: boolean;
+  /** A new one-time link to the web UI, when the server runs one. */
+  uiLink?: (() => string) | undefined;
 }
 
 /**

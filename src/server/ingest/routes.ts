@@ -15,6 +15,7 @@ import type { Tx, WithEvents } from '../store/index.js';
 import { processBatch } from './batch.js';
 import { asEventLog } from './event-log.js';
 import { splitForEventsOnly } from './events-only.js';
+import { noteModelUse } from './model-use.js';
 import { packObservationLog, unpackObservationLog } from './log-pack.js';
 import { checkSpans, decodeOtlpBody, processOtel, rejectionMessage } from './otel/index.js';
 import { batchRequest } from './schemas.js';
@@ -75,6 +76,7 @@ function write(tx: Tx, writes: IngestWrites, now: Date): void {
   for (const { record, log } of writes.traces) tx.traces.put(record, log);
   for (const { record, log } of writes.observations) tx.observations.put(record, packObservationLog(log, record));
   for (const { record, log } of writes.scores) tx.scores.put(record, log);
+  noteModelUse(tx, writes.observations);
   tx.events.record(writes.eventIds, now.toISOString());
 }
 

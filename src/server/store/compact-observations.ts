@@ -55,7 +55,8 @@ export const OBSERVATIONS_TABLE = (name: string) => `
     events TEXT
   )`;
 
-const OLD_TABLE = 'observations_v4';
+/** Where migration 6 sets the old rows aside until they have moved. */
+export const OLD_OBSERVATIONS_TABLE = 'observations_v4';
 
 /** The migration's own step (in its transaction): the old table set aside, the new one created. */
 export function compactObservations(db: Database): void {
@@ -63,7 +64,7 @@ export function compactObservations(db: Database): void {
     DROP INDEX observations_by_trace;
     DROP INDEX observations_by_time;
     DROP INDEX observations_by_name;
-    ALTER TABLE observations RENAME TO ${OLD_TABLE};
+    ALTER TABLE observations RENAME TO ${OLD_OBSERVATIONS_TABLE};
     ${OBSERVATIONS_TABLE('observations')};
     CREATE INDEX observations_by_trace ON observations (trace_id, start_time);
     CREATE INDEX observations_by_time ON observations (start_time DESC, trace_hash DESC, id DESC);`);
@@ -78,23 +79,23 @@ const STEP = 1000;
  * Returns how many rows moved.
  */
 export function moveOldObservations(db: Database, progress?: MigrationProgress): number {
-  const exists = () => db.prepare(`SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = '${OLD_TABLE}'`).raw().get() !== undefined;
+  const exists = () => db.prepare(`SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = '${OLD_OBSERVATIONS_TABLE}'`).raw().get() !== undefined;
   if (!exists()) return 0;
-  const total = Number((db.prepare(`SELECT count(*) FROM ${OLD_TABLE}`).raw().get() as [number])[0]);
+  const total = Number((db.prepare(`SELECT count(*) FROM ${OLD_OBSERVATIONS_TABLE}`).raw().get() as [number])[0]);
   if (total > 0) {
     progress?.begin(`moving ${formatInteger(total)} observations to the compact row format of schema 6, ${formatInteger(STEP)} at a time; if it is stopped, the next start goes on from where it stopped`, total);
   }
   const projectId = (db.prepare('SELECT id FROM project LIMIT 1').raw().get() as [string] | undefined)?.[0];
-  const read = db.prepare(`SELECT rowid AS at, * FROM ${OLD_TABLE} ORDER BY rowid LIMIT ${STEP}`);
+  const read = db.prepare(`SELECT rowid AS at, * FROM ${OLD_OBSERVATIONS_TABLE} ORDER BY rowid LIMIT ${STEP}`);
   const insert = db.prepare(`INSERT INTO observations (${OBSERVATION_COLUMNS.join(', ')}, events) VALUES (${OBSERVATION_COLUMNS.map(() => '?').join(', ')}, ?)`);
-  const remove = db.prepare(`DELETE FROM ${OLD_TABLE} WHERE rowid <= ?`);
+  const remove = db.prepare(`DELETE FROM ${OLD_OBSERVATIONS_TABLE} WHERE rowid <= ?`);
   let moved = 0;
   for (;;) {
     db.exec('BEGIN IMMEDIATE');
     try {
       const rows = read.all() as Array<Record<string, unknown> & { at: number; record: string; events: string | null }>;
       if (rows.length === 0) {
-        db.exec(`DROP TABLE ${OLD_TABLE}`);
+        db.exec(`DROP TABLE ${OLD_OBSERVATIONS_TABLE}`);
         db.exec('COMMIT');
         if (total > 0) progress?.end();
         return moved;

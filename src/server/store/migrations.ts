@@ -7,7 +7,7 @@
 // most of the rows, keep each field once since version 6 (observation-row.ts).
 import { FileError } from '../../errors.js';
 import type { Database } from './sqlite.js';
-import { compactObservations, moveOldObservations } from './compact-observations.js';
+import { compactObservations, moveOldObservations, OLD_OBSERVATIONS_TABLE } from './compact-observations.js';
 import type { MigrationProgress } from './migration-progress.js';
 import { xxHash32 } from './xxhash32.js';
 
@@ -176,9 +176,16 @@ export const MIGRATIONS: readonly Migration[] = [
   // 6: observations in a compact row (observation-row.ts); the rows move over after the
   // migrations (moveOldObservations).
   compactObservations,
-  // 7: kept free for a migration of another table, which takes this place when it comes; nothing
-  // to do until then.
-  '',
+  // 7: when each model was last used, for the model definitions' "Last used": the start time of
+  // its latest generation, kept at ingestion (ModelStore.noteUse) instead of a scan of every
+  // observation on each read. Filled here from the observations, those a store migrating from
+  // before 6 still holds in the old table included (they move over after the migrations).
+  (db) => {
+    db.exec('CREATE TABLE model_use (model_id TEXT PRIMARY KEY, last_used TEXT NOT NULL) WITHOUT ROWID');
+    const tables = ['observations', ...(db.prepare(`SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = '${OLD_OBSERVATIONS_TABLE}'`).raw().get() ? [OLD_OBSERVATIONS_TABLE] : [])];
+    const generations = tables.map((table) => `SELECT internal_model_id, start_time FROM ${table} WHERE type = 'GENERATION' AND internal_model_id IS NOT NULL`).join(' UNION ALL ');
+    db.exec(`INSERT INTO model_use (model_id, last_used) SELECT internal_model_id, max(start_time) FROM (${generations}) GROUP BY internal_model_id`);
+  },
   // 8: input, output and metadata of observations written from now on as JSON text in columns of
   // their own (observation-row.ts); rows written before keep them in `data`.
   `

@@ -34,6 +34,27 @@ export class ModelStore {
     );
   }
 
+  /**
+   * When each model was last used: the start time of its latest generation, by model id (the
+   * project's definitions and the built-in ones alike). A model never used has no entry.
+   */
+  lastUsed(): Map<string, string> {
+    const rows = this.sql.rows<{ model_id: string; last_used: string }>('SELECT model_id, last_used FROM model_use');
+    return new Map(rows.map((row) => [row.model_id, row.last_used]));
+  }
+
+  /** Moves each model's last use forward to the time given, where that is later than the stored one. */
+  noteUse(latest: ReadonlyMap<string, string>): void {
+    for (const [modelId, at] of latest) {
+      this.sql.run(
+        `INSERT INTO model_use (model_id, last_used) VALUES (?, ?)
+         ON CONFLICT (model_id) DO UPDATE SET last_used = max(last_used, excluded.last_used)`,
+        modelId,
+        at,
+      );
+    }
+  }
+
   /** Deletes a definition; false when there was none. */
   delete(id: string): boolean {
     return this.sql.run('DELETE FROM models WHERE id = ?', id) > 0;

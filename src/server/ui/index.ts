@@ -26,9 +26,13 @@ export interface UiOptions {
 export interface RunningUi {
   /** The URL to open: it carries the one-time token. */
   url: string;
+  /** A new one-time URL for another browser (it works for LINK_LIFETIME_MS). */
+  link(): string;
   port: number;
   close(): Promise<void>;
 }
+
+const NEW_LINK = 'For a new link, run: llmobs server link (it uses the profile of this server).';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -67,12 +71,12 @@ export async function startUi(options: UiOptions): Promise<RunningUi> {
     if (url.pathname === '/' && token !== null && method === 'GET') {
       req.resume();
       const id = sessions.redeem(token);
-      if (id === undefined && !sessions.has(req)) return refuse(req, res, 403, 'This link was used already: links from llmobs server open the UI once. Restart the server for a new one.');
+      if (id === undefined && !sessions.has(req)) return refuse(req, res, 403, `This link was used already or has expired: a link opens the web UI once. ${NEW_LINK}`);
       res.writeHead(303, { location: '/', 'cache-control': 'no-store', ...(id ? { 'set-cookie': sessions.cookie(id) } : {}) });
       res.end();
       return;
     }
-    if (!sessions.has(req)) return refuse(req, res, 401, 'Open the web UI with the URL that llmobs server printed when it started.');
+    if (!sessions.has(req)) return refuse(req, res, 401, `Open the web UI with the URL that llmobs server printed when it started. ${NEW_LINK}`);
     if (method !== 'GET' && method !== 'HEAD' && !sameOrigin(req, host)) return refuse(req, res, 403, 'Changes are accepted only from the web UI\'s own pages.');
 
     if (url.pathname.startsWith('/api/public/')) return forward(api, req, res, url);
@@ -96,9 +100,12 @@ export async function startUi(options: UiOptions): Promise<RunningUi> {
   allowed = allowedHosts(options.host, port);
   const bare = options.host.replace(/^\[|\]$/g, '');
   const shown = bare === '0.0.0.0' ? '127.0.0.1' : bare === '::' ? '[::1]' : bare.includes(':') ? `[${bare}]` : bare;
+  const origin = `http://${shown}:${port}`;
+  const opened = sessions;
   let closing: Promise<void> | undefined;
   return {
-    url: `http://${shown}:${port}/?token=${sessions.startToken}`,
+    url: `${origin}/?token=${opened.startToken}`,
+    link: () => `${origin}/?token=${opened.issue()}`,
     port,
     close: () => {
       closing ??= new Promise<void>((resolve) => {

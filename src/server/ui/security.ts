@@ -1,8 +1,10 @@
 // What stands between the web UI and anyone but the person who started the server: a one-time
 // token in the printed URL is exchanged for a session cookie (HttpOnly, SameSite=Strict); nothing
-// is served without it. The Host header must name this server (a page of another site that
-// resolves its own name to 127.0.0.1 sends its own name: DNS rebinding), and a request that
-// changes something must also come from the UI's own origin.
+// is served without it. Another browser gets a link of its own from the running server, asked
+// for with the project's secret key (POST /api/llmobs/ui-link, `llmobs server link`); such a link
+// also works once, and only for a few minutes. The Host header must name this server (a page of
+// another site that resolves its own name to 127.0.0.1 sends its own name: DNS rebinding), and a
+// request that changes something must also come from the UI's own origin.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { networkInterfaces } from 'node:os';
@@ -30,15 +32,24 @@ export const SECURITY_HEADERS: Record<string, string> = {
 };
 
 const SESSION_LIMIT = 100;
+/** How long a link asked for while the server runs (`llmobs server link`) stays good, unused. */
+export const LINK_LIFETIME_MS = 10 * 60_000;
+/** Links asked for and not yet used, at most: asking again drops the oldest. */
+const PENDING_LIMIT = 20;
 
 export class Sessions {
   /** The token of the printed URL; undefined once it has been used. */
-  private token: string | undefined = randomBytes(24).toString('base64url');
+  private token: string | undefined = newToken();
+  /** Tokens of links asked for later, with when each stops working. */
+  private readonly issued = new Map<string, number>();
   private readonly ids = new Set<string>();
   /** Per port: cookies are shared by every port of a host, and two servers must not log each other out. */
   readonly cookieName: string;
 
-  constructor(port: number) {
+  constructor(
+    port: number,
+    private readonly now: () => number = Date.now,
+  ) {
     this.cookieName = `llmobs_ui_${port}`;
   }
 
@@ -47,15 +58,34 @@ export class Sessions {
     return this.token ?? '';
   }
 
-  /** A new session id for the token, or undefined when it is wrong or already used. */
+  /** A new one-time token, good for LINK_LIFETIME_MS: a link for another browser. */
+  issue(): string {
+    this.dropExpired();
+    if (this.issued.size >= PENDING_LIMIT) this.issued.delete(this.issued.keys().next().value!);
+    const token = newToken();
+    this.issued.set(token, this.now() + LINK_LIFETIME_MS);
+    return token;
+  }
+
+  /** A new session id for the token, or undefined when it is wrong, used or expired. */
   redeem(token: string): string | undefined {
-    if (this.token === undefined || !sameSecret(token, this.token)) return undefined;
-    this.token = undefined;
+    this.dropExpired();
+    if (this.token !== undefined && sameSecret(token, this.token)) this.token = undefined;
+    else {
+      const issued = [...this.issued.keys()].find((known) => sameSecret(token, known));
+      if (issued === undefined) return undefined;
+      this.issued.delete(issued);
+    }
     const id = randomBytes(32).toString('base64url');
     // A bounded set: redeeming is one-time, so this only grows with new tokens.
     if (this.ids.size >= SESSION_LIMIT) this.ids.delete(this.ids.values().next().value!);
     this.ids.add(id);
     return id;
+  }
+
+  private dropExpired(): void {
+    const now = this.now();
+    for (const [token, until] of this.issued) if (until <= now) this.issued.delete(token);
   }
 
   cookie(id: string): string {
@@ -66,6 +96,10 @@ export class Sessions {
     const id = readCookie(req.headers.cookie, this.cookieName);
     return id !== undefined && [...this.ids].some((known) => sameSecret(id, known));
   }
+}
+
+function newToken(): string {
+  return randomBytes(24).toString('base64url');
 }
 
 function sameSecret(a: string, b: string): boolean {

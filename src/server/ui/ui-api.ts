@@ -10,7 +10,7 @@ import { type InternalApi, sendJson } from './internal-api.js';
 type UiHandler = (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void>;
 
 /** A GET answered from the query, or a POST answered from a small JSON body. */
-type Endpoint = { method: 'GET'; load: () => Promise<(api: InternalApi, query: URLSearchParams) => ServerReply> } | { method: 'POST'; load: () => Promise<(api: InternalApi, body: unknown) => ServerReply> };
+type Endpoint = { method: 'GET'; load: () => Promise<(api: InternalApi, query: URLSearchParams) => ServerReply | Promise<ServerReply>> } | { method: 'POST'; load: () => Promise<(api: InternalApi, body: unknown) => ServerReply> };
 
 const ENDPOINTS: Record<string, Endpoint> = {
   '/ui/api/traces': {
@@ -24,11 +24,18 @@ const ENDPOINTS: Record<string, Endpoint> = {
     },
   },
   '/ui/api/cost': { method: 'GET', load: async () => (await import('./cost.js')).costReport },
+  '/ui/api/models/last-used': { method: 'GET', load: async () => modelsLastUsed },
   '/ui/api/models/match': { method: 'POST', load: async () => (await import('./model-match.js')).testModelMatch },
   '/ui/api/prompts/versions': { method: 'GET', load: async () => (await import('./prompts.js')).promptVersions },
   '/ui/api/prompts/diff': { method: 'GET', load: async () => (await import('./prompts.js')).promptDiff },
   '/ui/api/prompts/labels': { method: 'POST', load: async () => (await import('./prompts.js')).moveLabel },
 };
+
+/** The models' "Last used" (the public API has no field for it): one entry per model ever used. */
+function modelsLastUsed(api: InternalApi): ServerReply {
+  const used = api.context.store.read((tx) => tx.models.lastUsed());
+  return { status: 200, body: { data: [...used].map(([modelId, lastUsed]) => ({ modelId, lastUsed })) } };
+}
 
 const JSON_BODY_LIMIT = 256 * 1024;
 
@@ -53,7 +60,7 @@ export function uiRoutes(api: InternalApi): UiHandler {
     }
     if (endpoint.method === 'GET') {
       req.resume();
-      return sendJson(res, (await endpoint.load())(api, url.searchParams));
+      return sendJson(res, await (await endpoint.load())(api, url.searchParams));
     }
     let body: unknown;
     try {

@@ -73,6 +73,32 @@ describe('migrations', () => {
     store.close();
   });
 
+  it('fills each model\'s last use from the generations of a store that still has to move its observations (schema 3)', () => {
+    const dir = tempDir();
+    const Database = createRequire(import.meta.url)('libsql');
+    const db = new Database(join(dir, DATABASE_FILE));
+    for (const migration of MIGRATIONS.slice(0, 3)) db.exec(migration);
+    db.exec("INSERT INTO project (id, record) VALUES ('proj-v3', '{\"id\":\"proj-v3\",\"name\":\"v3\",\"organization\":{\"id\":\"o\",\"name\":\"o\"},\"metadata\":{},\"createdAt\":\"2026-01-01T00:00:00.000Z\"}')");
+    db.exec("INSERT INTO api_keys VALUES ('k', 'pk-lf-v3', 'sk-lf-v3', '2026-01-01T00:00:00.000Z')");
+    const rows: Array<[string, string, string | null, string]> = [
+      ['g1', 'GENERATION', 'model-a', '2026-03-01T10:00:00.000Z'],
+      ['g2', 'GENERATION', 'model-a', '2026-03-02T09:00:00.000Z'],
+      ['g3', 'GENERATION', 'model-b', '2026-02-01T00:00:00.000Z'],
+      ['g4', 'GENERATION', null, '2026-04-01T00:00:00.000Z'],
+      ['s1', 'SPAN', 'model-c', '2026-04-01T00:00:00.000Z'],
+    ];
+    for (const [id, type, model, at] of rows) {
+      db.prepare("INSERT INTO observations (id, trace_id, type, environment, level, start_time, internal_model_id, created_at, updated_at, record) VALUES (?, 't', ?, 'default', 'DEFAULT', ?, ?, ?, ?, ?)").run(id, type, at, model, at, at, JSON.stringify({ id, traceId: 't', type, startTime: at, internalModelId: model }));
+    }
+    db.exec('PRAGMA user_version = 3');
+    db.close();
+
+    const { store } = Store.open({ dataDir: dir, now });
+    expect(store.read((tx) => tx.models.lastUsed())).toEqual(new Map([['model-a', '2026-03-02T09:00:00.000Z'], ['model-b', '2026-02-01T00:00:00.000Z']]));
+    expect(store.read((tx) => tx.observations.count())).toBe(rows.length);
+    store.close();
+  });
+
   it('refuses a database of a newer schema', () => {
     const dir = tempDir();
     const Database = createRequire(import.meta.url)('libsql');

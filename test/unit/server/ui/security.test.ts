@@ -2,7 +2,7 @@
 // what counts as a same-origin change.
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { allowedHosts, checkedHost, readCookie, sameOrigin, Sessions } from '../../../../src/server/ui/security.js';
+import { allowedHosts, checkedHost, LINK_LIFETIME_MS, readCookie, sameOrigin, Sessions } from '../../../../src/server/ui/security.js';
 
 const request = (headers: Record<string, string>) => ({ headers }) as unknown as IncomingMessage;
 
@@ -22,6 +22,26 @@ describe('Sessions', () => {
     expect(sessions.has(request({ cookie: `llmobs_ui_4101=${id}` }))).toBe(false);
     expect(sessions.has(request({ cookie: `llmobs_ui_4100=${id.slice(1)}` }))).toBe(false);
     expect(sessions.has(request({}))).toBe(false);
+  });
+
+  it('issues links that work once, each, until they expire; the start link stays as it was', () => {
+    let now = 1_000_000;
+    const sessions = new Sessions(4100, () => now);
+    const start = sessions.startToken;
+    const first = sessions.issue();
+    const second = sessions.issue();
+    expect(new Set([start, first, second]).size).toBe(3);
+    expect(sessions.redeem(first)).toBeDefined();
+    expect(sessions.redeem(first)).toBeUndefined();
+    expect(sessions.startToken).toBe(start);
+    now += LINK_LIFETIME_MS;
+    expect(sessions.redeem(second)).toBeUndefined();
+    // The start link has no time limit.
+    expect(sessions.redeem(start)).toBeDefined();
+    // Links asked for and left unused are bounded: the oldest goes first.
+    const many = Array.from({ length: 25 }, () => sessions.issue());
+    expect(sessions.redeem(many[0]!)).toBeUndefined();
+    expect(sessions.redeem(many[24]!)).toBeDefined();
   });
 
   it('makes a different token for each server', () => {

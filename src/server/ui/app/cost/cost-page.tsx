@@ -1,10 +1,12 @@
 // Cost per day and per model over a time range, as a stacked bar chart and a table: the report
-// of `llmobs cost report --by model --time day`.
+// of `llmobs cost report --by model --time day`. The y axis is labelled in dollars, so the chart
+// reads without hovering over a bar.
 import { api } from '../api.js';
 import { formatCost, formatNumber } from '../format.js';
 import { type FilterField, FilterForm, type FilterValues } from '../parts/filter-form.js';
 import { useData } from '../parts/use-data.js';
 import { navigate } from '../router.js';
+import { costAxis, tickLabel } from './axis.js';
 
 interface Amounts {
   cost: number;
@@ -65,10 +67,15 @@ function ReportView({ report }: { report: Report }) {
     values[series(row.group.model ?? '(no model)')]! += row.cost;
     byBucket.set(row.bucket, values);
   }
-  const highest = Math.max(1e-12, ...report.buckets.map((b) => b.cost));
+  const axis = costAxis(Math.max(0, ...report.buckets.map((b) => b.cost)));
+  // The plot's box inside the picture: room on the left for the tick labels, above for the unit.
+  const left = 64;
+  const top = 18;
   const width = 760;
   const height = 220;
-  const bar = width / Math.max(1, report.buckets.length);
+  const plot = { width: width - left - 4, height: height - top };
+  const bar = plot.width / Math.max(1, report.buckets.length);
+  const yOf = (cost: number) => top + plot.height - (cost / axis.top) * plot.height;
   return (
     <>
       <p>
@@ -76,20 +83,34 @@ function ReportView({ report }: { report: Report }) {
         {report.truncated ? ' More groups than the metrics API returns: the smallest are left out of the chart.' : ''}
       </p>
       <svg class="chart" role="img" aria-label="Cost per day and model" viewBox={`0 0 ${width} ${height + 20}`} width="100%">
+        <g aria-label="Cost axis (USD)" data-testid="cost-axis">
+          <text class="axis-title" x={0} y={10}>
+            Cost (USD)
+          </text>
+          {axis.ticks.map((tick) => (
+            <g>
+              <line class="grid" x1={left} x2={width - 4} y1={yOf(tick)} y2={yOf(tick)} />
+              <text class="tick" x={left - 6} y={yOf(tick) + 3} text-anchor="end">
+                {tickLabel(tick, axis.step)}
+              </text>
+            </g>
+          ))}
+        </g>
         {report.buckets.map((bucket, i) => {
-          let y = height;
+          let y = top + plot.height;
+          const x = left + i * bar;
           return (
             <g>
               <title>
                 {bucket.bucket.slice(0, 10)}: {formatCost(bucket.cost)}
               </title>
               {(byBucket.get(bucket.bucket) ?? []).map((cost, s) => {
-                const h = (cost / highest) * (height - 10);
+                const h = (cost / axis.top) * plot.height;
                 y -= h;
-                return cost > 0 ? <rect x={i * bar + 1} y={y} width={Math.max(1, bar - 2)} height={h} fill={COLOURS[s]} /> : null;
+                return cost > 0 ? <rect x={x + 1} y={y} width={Math.max(1, bar - 2)} height={h} fill={COLOURS[s]} /> : null;
               })}
               {i % Math.ceil(report.buckets.length / 10) === 0 ? (
-                <text x={i * bar + 1} y={height + 14}>
+                <text x={x + 1} y={height + 14}>
                   {bucket.bucket.slice(5, 10)}
                 </text>
               ) : null}

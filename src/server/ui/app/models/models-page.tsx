@@ -1,9 +1,10 @@
 // Settings → Model Definitions, as on Langfuse: every definition the project prices with (its
 // own and the Langfuse-maintained ones), searchable, with prices per unit, 1K or 1M units; add,
 // edit and delete the project's own, clone a Langfuse one, and test which one a name matches.
+// "Last used" is the start time of the model's latest generation, empty for a model never used.
 import { useState } from 'preact/hooks';
 import { api } from '../api.js';
-import { formatPrice } from '../format.js';
+import { formatPrice, formatTime } from '../format.js';
 import { useData } from '../parts/use-data.js';
 import { href } from '../router.js';
 import { ModelForm } from './model-form.js';
@@ -20,10 +21,17 @@ export async function allModels(): Promise<Model[]> {
   }
 }
 
+/** When each model was last used (the start of its latest generation), by model id. */
+async function lastUsedByModel(): Promise<Map<string, string>> {
+  const answer = await api.get<{ data: Array<{ modelId: string; lastUsed: string }> }>('/ui/api/models/last-used');
+  return new Map(answer.data.map((entry) => [entry.modelId, entry.lastUsed]));
+}
+
 type Editing = { mode: 'add' } | { mode: 'edit'; model: Model } | { mode: 'clone'; model: Model };
 
 export function ModelsPage() {
   const { data, error, reload } = useData('models', allModels);
+  const lastUsed = useData('models-last-used', lastUsedByModel);
   const [search, setSearch] = useState('');
   const [unit, setUnit] = useState<(typeof PRICE_UNITS)[number]['id']>('1m');
   const [editing, setEditing] = useState<Editing | null>(null);
@@ -92,6 +100,7 @@ export function ModelsPage() {
             <th>Match pattern</th>
             <th>Prices {PRICE_UNITS.find((u) => u.id === unit)!.label}</th>
             <th>Tokenizer</th>
+            <th title="Start time of the latest generation using this model">Last used</th>
             <th>Actions</th>
           </tr>
         </thead>
@@ -114,6 +123,7 @@ export function ModelsPage() {
                   {model.pricingTiers.length > 1 ? <div class="muted">+{model.pricingTiers.length - 1} more tiers</div> : null}
                 </td>
                 <td>{model.tokenizerId ?? ''}</td>
+                <td data-testid="last-used">{formatTime(lastUsed.data?.get(model.id))}</td>
                 <td>
                   {model.isLangfuseManaged ? (
                     <button type="button" aria-label={`Clone ${model.modelName}`} onClick={() => setEditing({ mode: 'clone', model })}>

@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isolatedEnv, runInProcess, tempDir } from '../../helpers/cli.js';
 import { useMockAgent } from '../../helpers/mock-agent.js';
-import { RecentIds, REPEAT_WINDOW } from '../../../src/api/observations.js';
 
 const HOST = 'https://cloud.langfuse.test';
 const agent = useMockAgent();
@@ -166,16 +165,5 @@ describe('pages that overlap', () => {
     expect(result.exitCode, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)[0].generations).toBe(4);
     expect(result.stderr).toContain('warning: the server sent 1 of the observations again');
-  });
-});
-
-describe('the ids a listing remembers', () => {
-  it('find every repeat within REPEAT_WINDOW ids, and hold at most twice that many', () => {
-    const recent = new RecentIds();
-    const total = REPEAT_WINDOW * 2 + 10;
-    for (let i = 0; i < total; i++) expect(recent.seen(`id-${i}`)).toBe(false);
-    for (let i = total - REPEAT_WINDOW; i < total; i += 997) expect(recent.seen(`id-${i}`)).toBe(true);
-    // The oldest are forgotten: memory stays flat however long the export.
-    expect(recent.seen('id-0')).toBe(false);
   });
 });

@@ -23,6 +23,7 @@ const ENDPOINTS: Record<string, Endpoint> = {
       };
     },
   },
+  '/ui/api/traces/observations': { method: 'GET', load: async () => (await import('./trace-observations.js')).traceObservations },
   '/ui/api/cost': { method: 'GET', load: async () => (await import('./cost.js')).costReport },
   '/ui/api/models/last-used': { method: 'GET', load: async () => modelsLastUsed },
   '/ui/api/models/match': { method: 'POST', load: async () => (await import('./model-match.js')).testModelMatch },

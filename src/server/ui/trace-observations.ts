@@ -2,9 +2,10 @@
 // time with a cursor for the next: a trace of any size opens as fast as a small one, and the
 // browser holds what it asked for, never the whole trace. Langfuse's trace view likewise loads the
 // first observations by start time and says when there are more; the whole trace streams from
-// its JSON download.
+// its JSON download. The page itself is written in slices, as a large answer of the API is.
 import { Buffer } from 'node:buffer';
 import { type Prices, pricesOf, observationV1 } from '../handlers/observation-view.js';
+import { LateValue, SlicedArray } from '../http/json-stream.js';
 import type { ServerReply } from '../http/router.js';
 import type { InternalApi } from './internal-api.js';
 
@@ -15,24 +16,34 @@ interface Cursor {
   id: string;
 }
 
+/** Observations a slice of the answer reads: one turn of the event loop each. */
+const SLICE = 250;
+
 export function traceObservations(api: InternalApi, query: URLSearchParams): ServerReply {
   const traceId = query.get('traceId');
   if (!traceId) return { status: 400, body: { message: 'traceId: required' } };
   const limit = Math.min(PAGE_LIMIT, Math.max(1, Number(query.get('limit') ?? PAGE_LIMIT) || PAGE_LIMIT));
-  const after = decodeCursor(query.get('cursor'));
-  if (after === null) return { status: 400, body: { message: 'cursor: not one this server gave' } };
-  return api.context.store.read((tx) => {
-    // One more than the page tells whether another follows.
-    const rows = tx.observations.ofTraceAfter(traceId, after, limit + 1);
-    const page = rows.slice(0, limit);
-    const cache = new Map<string, Prices | undefined>();
-    const data = page.map((o) => observationV1(o, pricesOf(tx, o.internalModelId, cache), true));
-    const last = page[page.length - 1];
-    const nextCursor = rows.length > limit && last ? encodeCursor({ startTime: last.startTime, id: last.id }) : null;
-    // The count only with the first page: the page shows it from then on.
-    const total = after === undefined ? (nextCursor ? tx.observations.count({ traceId }) : page.length) : undefined;
-    return { status: 200, body: { data, nextCursor, ...(total === undefined ? {} : { total }) } };
+  const first = decodeCursor(query.get('cursor'));
+  if (first === null) return { status: 400, body: { message: 'cursor: not one this server gave' } };
+  // The page is read in slices, each in a read transaction of its own (http/json-stream.ts).
+  let after = first;
+  let sent = 0;
+  let done = false;
+  const cache = new Map<string, Prices | undefined>();
+  const data = new SlicedArray((tx) => {
+    if (done) return undefined;
+    const rows = tx.observations.ofTraceAfter(traceId, after, Math.min(SLICE, limit - sent));
+    const last = rows[rows.length - 1];
+    if (last) after = { startTime: last.startTime, id: last.id };
+    sent += rows.length;
+    done = sent >= limit || rows.length === 0;
+    return rows.map((o) => observationV1(o, pricesOf(tx, o.internalModelId, cache), true));
   });
+  // Whether another page follows: the next observation after this page's last.
+  const nextCursor = new LateValue((read) => read((tx) => (after && sent >= limit && tx.observations.ofTraceAfter(traceId, after, 1).length > 0 ? encodeCursor(after) : null)));
+  // The count only with the first page: the page shows it from then on.
+  const total = first === undefined ? new LateValue((read) => read((tx) => tx.observations.count({ traceId }))) : undefined;
+  return { status: 200, body: { data, nextCursor, total } };
 }
 
 function encodeCursor(cursor: Cursor): string {

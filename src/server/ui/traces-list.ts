@@ -80,23 +80,14 @@ export function listTraces(api: InternalApi, params: URLSearchParams): TracesPag
     const atLast = page.filter((row) => row.timestamp === last.timestamp).map((row) => row.id);
     nextCursor = encodeCursor({ at: last.timestamp, seen: last.timestamp === cursor?.at ? [...cursor.seen, ...atLast] : atLast });
   }
-  const tokens = api.context.store.read((tx) => new Map(page.map((row) => [row.id, totalTokens(tx.observations.ofTrace(row.id))])));
+  // Summed in SQL: reading a long trace's observations to sum them would hold the server.
+  const tokens = api.context.store.read((tx) => tx.observations.tokensOfTraces(page.map((row) => row.id)));
   return { ok: true, status: 200, body: { data: page.map((row) => ({ ...pick(row), totalTokens: tokens.get(row.id) ?? 0 })), nextCursor } };
 }
 
 function pick(row: TraceRow): TraceRow {
   const { id, timestamp, name, userId, sessionId, environment, tags, latency, totalCost } = row;
   return { id, timestamp, name, userId, sessionId, environment, tags, latency, totalCost };
-}
-
-/** Tokens as the service's list counts them: each observation's total, or the sum of its usage. */
-function totalTokens(observations: ReadonlyArray<{ usageDetails: Record<string, number> }>): number {
-  let sum = 0;
-  for (const { usageDetails } of observations) {
-    if (typeof usageDetails.total === 'number') sum += usageDetails.total;
-    else for (const value of Object.values(usageDetails)) sum += value;
-  }
-  return sum;
 }
 
 function encodeCursor(cursor: Cursor): string {

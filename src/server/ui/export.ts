@@ -19,7 +19,7 @@ type Page = { rows: Array<Record<string, unknown>>; next: string | null } | { er
 interface ExportedList {
   /** The CSV columns; JSON and JSON Lines carry each row whole. */
   columns: readonly string[];
-  page(api: InternalApi, filter: URLSearchParams, cursor: string | null): Page;
+  page(api: InternalApi, filter: URLSearchParams, cursor: string | null): Page | Promise<Page>;
 }
 
 const OBSERVATION_FILTERS = ['type', 'name', 'userId', 'level', 'traceId', 'environment', 'fromStartTime', 'toStartTime', 'version', 'sessionId'];
@@ -27,11 +27,11 @@ const OBSERVATION_FILTERS = ['type', 'name', 'userId', 'level', 'traceId', 'envi
 export const EXPORTED_LISTS: Record<string, ExportedList> = {
   traces: {
     columns: ['id', 'timestamp', 'name', 'userId', 'sessionId', 'environment', 'tags', 'latency', 'totalTokens', 'totalCost'],
-    page(api, filter, cursor) {
+    async page(api, filter, cursor) {
       const query = new URLSearchParams(filter);
       query.set('limit', '100');
       if (cursor) query.set('cursor', cursor);
-      const page = listTraces(api, query);
+      const page = await listTraces(api, query);
       return page.ok ? { rows: page.body.data as unknown as Array<Record<string, unknown>>, next: page.body.nextCursor } : { error: page };
     },
   },
@@ -51,7 +51,7 @@ export const EXPORTED_LISTS: Record<string, ExportedList> = {
 };
 
 export async function exportList(api: InternalApi, res: ServerResponse, kind: string, list: ExportedList, filter: URLSearchParams, format: Format): Promise<void> {
-  let page = list.page(api, filter, null);
+  let page = await list.page(api, filter, null);
   if ('error' in page) {
     res.writeHead(page.error.status, { 'content-type': 'application/json; charset=utf-8' });
     res.end(JSON.stringify(page.error.body ?? {}));
@@ -71,7 +71,7 @@ export async function exportList(api: InternalApi, res: ServerResponse, kind: st
     }
     if (!(await write(res, chunk))) return;
     if (!page.next) break;
-    page = list.page(api, filter, page.next);
+    page = await list.page(api, filter, page.next);
     // The list could not go on (its cursor refused): the download ends cut short, not as if whole.
     if ('error' in page) {
       res.destroy();

@@ -33,7 +33,7 @@ export interface TracesBody {
 /** A page (`ok`), or the error answer of the list route. */
 export type TracesPage = { ok: true; status: 200; body: TracesBody } | { ok: false; status: number; body?: unknown };
 
-export function listTraces(api: InternalApi, params: URLSearchParams): TracesPage {
+export async function listTraces(api: InternalApi, params: URLSearchParams): Promise<TracesPage> {
   const limit = Math.min(MAX_LIMIT, Math.max(1, Number(params.get('limit') ?? 50) || 50));
   const cursor = decodeCursor(params.get('cursor'));
   if (cursor === null) return { ok: false, status: 400, body: { message: 'cursor: not one this server gave' } };
@@ -80,7 +80,9 @@ export function listTraces(api: InternalApi, params: URLSearchParams): TracesPag
     const atLast = page.filter((row) => row.timestamp === last.timestamp).map((row) => row.id);
     nextCursor = encodeCursor({ at: last.timestamp, seen: last.timestamp === cursor?.at ? [...cursor.seen, ...atLast] : atLast });
   }
-  // Summed in SQL: reading a long trace's observations to sum them would hold the server.
+  // Summed in SQL (reading a long trace's observations to sum them would hold the server), in a
+  // turn of the event loop after the list's.
+  await new Promise((resolve) => setImmediate(resolve));
   const tokens = api.context.store.read((tx) => tx.observations.tokensOfTraces(page.map((row) => row.id)));
   return { ok: true, status: 200, body: { data: page.map((row) => ({ ...pick(row), totalTokens: tokens.get(row.id) ?? 0 })), nextCursor } };
 }

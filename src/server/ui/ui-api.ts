@@ -18,8 +18,8 @@ const ENDPOINTS: Record<string, Endpoint> = {
     method: 'GET',
     load: async () => {
       const { listTraces } = await import('./traces-list.js');
-      return (api, query) => {
-        const { status, body } = listTraces(api, query);
+      return async (api, query) => {
+        const { status, body } = await listTraces(api, query);
         return { status, body };
       };
     },

@@ -28,11 +28,11 @@ function apiWithTraces(timestamps: string[]) {
   return api;
 }
 
-function allPages(api: ReturnType<typeof internalApi>, params: Record<string, string>): string[] {
+async function allPages(api: ReturnType<typeof internalApi>, params: Record<string, string>): Promise<string[]> {
   const ids: string[] = [];
   let cursor: string | null = null;
   for (let guard = 0; guard < 100; guard++) {
-    const page = listTraces(api, new URLSearchParams({ ...params, ...(cursor ? { cursor } : {}) }));
+    const page = await listTraces(api, new URLSearchParams({ ...params, ...(cursor ? { cursor } : {}) }));
     expect(page.status, JSON.stringify(page.body)).toBe(200);
     const body = page.body as { data: Array<{ id: string; timestamp: string }>; nextCursor: string | null };
     ids.push(...body.data.map((row) => row.id));
@@ -43,7 +43,7 @@ function allPages(api: ReturnType<typeof internalApi>, params: Record<string, st
 }
 
 describe('the UI traces list', () => {
-  it('pages through every trace once, newest first, with ties on the timestamp', () => {
+  it('pages through every trace once, newest first, with ties on the timestamp', async () => {
     // 40 traces: runs of 1 to 9 on the same millisecond.
     const timestamps: string[] = [];
     let t = Date.parse('2026-11-20T00:00:00.000Z');
@@ -52,14 +52,14 @@ describe('the UI traces list', () => {
     }
     const api = apiWithTraces(timestamps);
     for (const limit of [1, 4, 7, 50]) {
-      const ids = allPages(api, { limit: String(limit) });
+      const ids = await allPages(api, { limit: String(limit) });
       expect(new Set(ids).size, `limit ${limit}`).toBe(40);
       const times = ids.map((id) => timestamps[Number(id.slice(6))]!);
       expect(times, `limit ${limit}`).toEqual([...times].sort().reverse());
     }
   });
 
-  it('pages through more traces on one millisecond than a page of the list route holds', () => {
+  it('pages through more traces on one millisecond than a page of the list route holds', async () => {
     const timestamps = [
       '2026-11-20T00:00:02.000Z',
       ...Array.from({ length: 230 }, () => '2026-11-20T00:00:01.000Z'),
@@ -67,22 +67,22 @@ describe('the UI traces list', () => {
     ];
     const api = apiWithTraces(timestamps);
     for (const limit of [7, 50, 100]) {
-      const ids = allPages(api, { limit: String(limit) });
+      const ids = await allPages(api, { limit: String(limit) });
       expect(ids, `limit ${limit}`).toHaveLength(232);
       expect(new Set(ids).size, `limit ${limit}`).toBe(232);
       expect([ids[0], ids.at(-1)], `limit ${limit}`).toEqual(['trace-000', 'trace-231']);
     }
   });
 
-  it('keeps the filter on every page', () => {
+  it('keeps the filter on every page', async () => {
     const timestamps = Array.from({ length: 12 }, (_, i) => new Date(Date.parse('2026-11-20T00:00:00.000Z') + Math.floor(i / 3) * 1000).toISOString());
     const api = apiWithTraces(timestamps);
-    const ids = allPages(api, { limit: '2', userId: 'even' });
+    const ids = await allPages(api, { limit: '2', userId: 'even' });
     expect(ids.sort()).toEqual(['trace-000', 'trace-002', 'trace-004', 'trace-006', 'trace-008', 'trace-010']);
   });
 
-  it('refuses a cursor it did not give', () => {
+  it('refuses a cursor it did not give', async () => {
     const api = apiWithTraces([]);
-    expect(listTraces(api, new URLSearchParams({ cursor: 'bm9wZQ' })).status).toBe(400);
+    expect((await listTraces(api, new URLSearchParams({ cursor: 'bm9wZQ' }))).status).toBe(400);
   });
 });

@@ -5,8 +5,9 @@
 // its JSON download. The page itself is written in slices, as a large answer of the API is.
 import { Buffer } from 'node:buffer';
 import { type Prices, pricesOf, observationV1 } from '../handlers/observation-view.js';
-import { LateValue, SlicedArray } from '../http/json-stream.js';
+import { LateValue, type ReadSlice, SlicedArray } from '../http/json-stream.js';
 import type { ServerReply } from '../http/router.js';
+import type { TraceStats } from '../store/index.js';
 import type { InternalApi } from './internal-api.js';
 
 export const PAGE_LIMIT = 1000;
@@ -41,9 +42,16 @@ export function traceObservations(api: InternalApi, query: URLSearchParams): Ser
   });
   // Whether another page follows: the next observation after this page's last.
   const nextCursor = new LateValue((read) => read((tx) => (after && sent >= limit && tx.observations.ofTraceAfter(traceId, after, 1).length > 0 ? encodeCursor(after) : null)));
-  // The count only with the first page: the page shows it from then on.
-  const total = first === undefined ? new LateValue((read) => read((tx) => tx.observations.count({ traceId }))) : undefined;
-  return { status: 200, body: { data, nextCursor, total } };
+  // With the first page only, the trace's figures the page shows from then on, in SQL: the
+  // count, and latency and cost as the traces list has them (the trace's own answer sums its
+  // observations one by one, which takes long for a long trace).
+  if (first !== undefined) return { status: 200, body: { data, nextCursor } };
+  const total = new LateValue((read) => read((tx) => tx.observations.count({ traceId })));
+  let stats: Promise<TraceStats> | undefined;
+  const statsOf = (read: ReadSlice) => (stats ??= read((tx) => tx.traces.stats([traceId], {}, { ids: false, metrics: true }).get(traceId)!));
+  const latency = new LateValue(async (read) => (await statsOf(read)).latencyMs / 1000);
+  const totalCost = new LateValue(async (read) => (await statsOf(read)).totalCost);
+  return { status: 200, body: { data, nextCursor, total, latency, totalCost } };
 }
 
 function encodeCursor(cursor: Cursor): string {

@@ -1,6 +1,6 @@
 // A trace's page reads its observations a page at a time: in start-time order, at most 1,000 a
-// page, with the count on the first page and a cursor to the next; each page is written in
-// slices (chunked, no length), never built whole.
+// page, with the count, latency and cost on the first page and a cursor to the next; each page
+// is written in slices (chunked, no length), never built whole.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -46,6 +46,8 @@ interface Page {
   data: Array<{ id: string; traceId: string; startTime: string }>;
   nextCursor: string | null;
   total?: number;
+  latency?: number;
+  totalCost?: number;
 }
 
 describe('the observations of a trace for its page', () => {
@@ -64,6 +66,9 @@ describe('the observations of a trace for its page', () => {
     } while (cursor);
     expect(pages.map((page) => page.data.length)).toEqual([1000, 1000, 345]);
     expect(pages.map((page) => page.total)).toEqual([COUNT, undefined, undefined]);
+    // The trace's figures come with the first page: from its first start to its last.
+    expect(pages.map((page) => page.latency)).toEqual([(Math.floor((COUNT - 1) / 2)) / 1000, undefined, undefined]);
+    expect(pages[0]!.totalCost).toBe(0);
     const ids = pages.flatMap((page) => page.data.map((o) => o.id));
     expect(ids).toEqual(Array.from({ length: COUNT }, (_, i) => `obs-${String(i).padStart(5, '0')}`));
     expect(pages.flatMap((page) => page.data).every((o) => o.traceId === 'long')).toBe(true);
@@ -78,7 +83,7 @@ describe('the observations of a trace for its page', () => {
     const next = (await (await fetch(`${url}?traceId=long&limit=3&cursor=${small.nextCursor}`)).json()) as Page;
     expect(next.data.map((o) => o.id)).toEqual(['obs-00003', 'obs-00004', 'obs-00005']);
     const none = (await (await fetch(`${url}?traceId=missing`)).json()) as Page;
-    expect(none).toEqual({ data: [], nextCursor: null, total: 0 });
+    expect(none).toEqual({ data: [], nextCursor: null, total: 0, latency: 0, totalCost: 0 });
   });
 
   it('refuses a request without a trace or with a cursor it did not give', async () => {

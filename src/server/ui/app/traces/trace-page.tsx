@@ -35,8 +35,6 @@ export interface Trace {
   input: unknown;
   output: unknown;
   metadata: unknown;
-  latency: number;
-  totalCost: number;
   scores: Score[];
 }
 
@@ -44,14 +42,18 @@ export interface Trace {
 interface ObservationPage {
   data: Observation[];
   nextCursor: string | null;
-  /** With the first page only. */
+  /** With the first page only: the trace's count of observations, latency (seconds) and cost. */
   total?: number;
+  latency?: number;
+  totalCost?: number;
 }
 
 interface Loaded {
   observations: Observation[];
   nextCursor: string | null;
   total: number;
+  latency?: number;
+  totalCost?: number;
   loading: boolean;
   error?: string;
 }
@@ -65,7 +67,7 @@ function useObservations(traceId: string): [Loaded, () => void] {
     let live = true;
     setState({ observations: [], nextCursor: null, total: 0, loading: true });
     observationsOf(traceId).then(
-      (page) => live && setState({ observations: page.data, nextCursor: page.nextCursor, total: page.total ?? page.data.length, loading: false }),
+      (page) => live && setState({ observations: page.data, nextCursor: page.nextCursor, total: page.total ?? page.data.length, latency: page.latency, totalCost: page.totalCost, loading: false }),
       (error: unknown) => live && setState((s) => ({ ...s, loading: false, error: error instanceof Error ? error.message : String(error) })),
     );
     return () => {
@@ -84,12 +86,13 @@ function useObservations(traceId: string): [Loaded, () => void] {
 }
 
 export function TracePage({ id }: { id: string }) {
-  // The trace without its observations: those come by page below.
-  const { data: trace, error } = useData(id, () => api.get<Trace>(`/api/public/traces/${encodeURIComponent(id)}`, { fields: 'core,io,scores,metrics' }));
+  // The trace without its observations and their sums: those come with the first page below.
+  const { data: trace, error } = useData(id, () => api.get<Trace>(`/api/public/traces/${encodeURIComponent(id)}`, { fields: 'core,io,scores' }));
   const [observations, loadMore] = useObservations(id);
   const [selected, setSelected] = useState<string | null>(null);
   if (error) return <p role="alert">{error}</p>;
-  if (!trace) return <p aria-busy="true">Loading…</p>;
+  // The page shows once the trace and its first page of observations (with its sums) are here.
+  if (!trace || (observations.loading && observations.observations.length === 0)) return <p aria-busy="true">Loading…</p>;
   const observation = observations.observations.find((o) => o.id === selected) ?? null;
   const download = `/api/public/traces/${encodeURIComponent(trace.id)}`;
   return (
@@ -122,9 +125,9 @@ export function TracePage({ id }: { id: string }) {
         <dt>Observations</dt>
         <dd>{observations.total.toLocaleString('en-US')}</dd>
         <dt>Latency</dt>
-        <dd>{formatLatency(trace.latency)}</dd>
+        <dd>{formatLatency(observations.latency)}</dd>
         <dt>Total cost</dt>
-        <dd data-testid="trace-total-cost">{formatCost(trace.totalCost)}</dd>
+        <dd data-testid="trace-total-cost">{formatCost(observations.totalCost)}</dd>
       </dl>
       <p>
         <a class="button" href={download} download={`trace-${trace.id}.json`}>

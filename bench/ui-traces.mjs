@@ -103,7 +103,14 @@ async function loop() {
         await new Promise((resolve) => setTimeout(resolve, 50));
         const checks = keepChecking(server);
         const started = performance.now();
-        const bytes = await run();
+        let bytes;
+        try {
+          bytes = await run();
+        } catch (error) {
+          await checks.stop();
+          console.log(`  ${name}: failed (${error.cause?.code ?? error.message})`);
+          break;
+        }
         const ms = performance.now() - started;
         const health = await checks.stop();
         const { loopMaxMs } = await server.stats();
@@ -112,7 +119,8 @@ async function loop() {
         );
       }
     } finally {
-      await server.stop();
+      if (server.child.exitCode === null) await server.stop();
+      else console.log(`  (the server exited with ${server.child.exitCode})`);
     }
   }
 }

@@ -67,7 +67,7 @@ describe('the observations of a trace for its page', () => {
     expect(pages.map((page) => page.data.length)).toEqual([1000, 1000, 345]);
     expect(pages.map((page) => page.total)).toEqual([COUNT, undefined, undefined]);
     // The trace's figures come with the first page: from its first start to its last.
-    expect(pages.map((page) => page.latency)).toEqual([(Math.floor((COUNT - 1) / 2)) / 1000, undefined, undefined]);
+    expect(pages.map((page) => page.latency)).toEqual([Math.floor((COUNT - 1) / 2) / 1000, undefined, undefined]);
     expect(pages[0]!.totalCost).toBe(0);
     const ids = pages.flatMap((page) => page.data.map((o) => o.id));
     expect(ids).toEqual(Array.from({ length: COUNT }, (_, i) => `obs-${String(i).padStart(5, '0')}`));

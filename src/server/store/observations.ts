@@ -116,21 +116,15 @@ export class ObservationStore {
   }
 
   /**
-   * Each trace's tokens: the sum of its observations' usage totals (ingestion adds the total to
-   * a usage without one, as the service does). Traces without observations are left out.
+   * The start and end times, environment, total cost and tokens of up to `limit` observations of a trace after
+   * `after`, in the order of `ofTrace`: a long trace's sums read in slices.
    */
-  tokensOfTraces(traceIds: readonly string[]): Map<string, number> {
-    if (traceIds.length === 0) return new Map();
-    const rows = this.sql.rows<{ traceId: string; tokens: number }>(
-      `SELECT trace_id AS traceId, SUM(total_tokens) AS tokens FROM observations WHERE trace_id IN (${traceIds.map(() => '?').join(', ')}) GROUP BY trace_id`,
-      ...traceIds,
-    );
-    return new Map(rows.map((row) => [row.traceId, row.tokens]));
-  }
-
-  /** The start and end times of up to `limit` observations of a trace after `after`, in the order of `ofTrace`. */
-  timesOfTraceAfter(traceId: string, after: { startTime: string; id: string } | undefined, limit: number): Array<{ id: string; startTime: string; endTime: string | null }> {
-    const columns = 'SELECT id, start_time AS startTime, end_time AS endTime FROM observations';
+  timesOfTraceAfter(
+    traceId: string,
+    after: { startTime: string; id: string } | undefined,
+    limit: number,
+  ): Array<{ id: string; startTime: string; endTime: string | null; environment: string; totalCost: number | null; totalTokens: number }> {
+    const columns = 'SELECT id, start_time AS startTime, end_time AS endTime, environment, total_cost AS totalCost, total_tokens AS totalTokens FROM observations';
     return after
       ? this.sql.rows(`${columns} WHERE trace_id = ? AND (start_time, id) > (?, ?) ORDER BY start_time, id LIMIT ?`, traceId, after.startTime, after.id, limit)
       : this.sql.rows(`${columns} WHERE trace_id = ? ORDER BY start_time, id LIMIT ?`, traceId, limit);

@@ -7,8 +7,8 @@ import { Buffer } from 'node:buffer';
 import { type Prices, pricesOf, observationV1 } from '../handlers/observation-view.js';
 import { LateValue, type ReadSlice, SlicedArray } from '../http/json-stream.js';
 import type { ServerReply } from '../http/router.js';
-import type { TraceStats } from '../store/index.js';
 import type { InternalApi } from './internal-api.js';
+import { type TraceSums, traceSums } from './trace-sums.js';
 
 export const PAGE_LIMIT = 1000;
 
@@ -42,15 +42,15 @@ export function traceObservations(api: InternalApi, query: URLSearchParams): Ser
   });
   // Whether another page follows: the next observation after this page's last.
   const nextCursor = new LateValue((read) => read((tx) => (after && sent >= limit && tx.observations.ofTraceAfter(traceId, after, 1).length > 0 ? encodeCursor(after) : null)));
-  // With the first page only, the trace's figures the page shows from then on, in SQL: the
-  // count, and latency and cost as the traces list has them (the trace's own answer sums its
-  // observations one by one, which takes long for a long trace).
+  // With the first page only, the trace's figures the page shows from then on: the count, and
+  // latency and cost as the trace's own answer has them, from its observations' times and costs
+  // read in slices (the trace's answer would build every observation to sum their costs).
   if (first !== undefined) return { status: 200, body: { data, nextCursor } };
   const total = new LateValue((read) => read((tx) => tx.observations.count({ traceId })));
-  let stats: Promise<TraceStats> | undefined;
-  const statsOf = (read: ReadSlice) => (stats ??= read((tx) => tx.traces.stats([traceId], {}, { ids: false, metrics: true }).get(traceId)!));
-  const latency = new LateValue(async (read) => (await statsOf(read)).latencyMs / 1000);
-  const totalCost = new LateValue(async (read) => (await statsOf(read)).totalCost);
+  let sums: Promise<TraceSums> | undefined;
+  const figuresOf = (read: ReadSlice) => (sums ??= traceSums(read, traceId));
+  const latency = new LateValue(async (read) => (await figuresOf(read)).latency);
+  const totalCost = new LateValue(async (read) => (await figuresOf(read)).totalCost);
   return { status: 200, body: { data, nextCursor, total, latency, totalCost } };
 }
 

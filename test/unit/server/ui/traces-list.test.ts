@@ -1,5 +1,6 @@
 // The UI's traces list pages by cursor: every trace once, newest first, however many share a
-// timestamp, with the list's filters applied.
+// timestamp, with the list's filters applied; its latency and cost, summed a slice at a time, are
+// the list route's.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../../../src/server/index.js';
 import { Store } from '../../../../src/server/store/index.js';
@@ -84,5 +85,50 @@ describe('the UI traces list', () => {
   it('refuses a cursor it did not give', async () => {
     const api = apiWithTraces([]);
     expect((await listTraces(api, new URLSearchParams({ cursor: 'bm9wZQ' }))).status).toBe(400);
+  });
+});
+
+describe("the UI's traces list figures", () => {
+  it("are the list route's latency and cost, with tokens, for long and short traces and under an environment filter", async () => {
+    const api = apiWithTraces([]);
+    const base = Date.parse('2026-11-20T00:00:00.000Z');
+    const at = (ms: number) => new Date(base + ms).toISOString();
+    const batch: unknown[] = [];
+    // One trace longer than a slice of sums, one short, one without observations; two environments.
+    for (const [trace, count] of [['long', 4_500], ['short', 3], ['empty', 0]] as const) {
+      batch.push({ id: `t-${trace}`, type: 'trace-create', timestamp: at(0), body: { id: trace, timestamp: at(0), name: 'job', environment: trace === 'long' ? 'staging' : 'default' } });
+      for (let i = 0; i < count; i++) {
+        const environment = i % 3 === 0 ? 'staging' : 'default';
+        batch.push({
+          id: `${trace}-${i}`,
+          type: 'generation-create',
+          timestamp: at(i),
+          body: { id: `${trace}-obs-${i}`, traceId: trace, environment, startTime: at(i * 7), ...(i % 5 === 0 ? {} : { endTime: at(i * 7 + 13) }), model: 'gpt-4o', usageDetails: { input: 10 + i, output: 5 }, costDetails: { total: 0.001 * (i % 4) } },
+        });
+      }
+    }
+    for (let from = 0; from < batch.length; from += 1000) {
+      const reply = api.call('POST', '/api/public/ingestion', undefined, { batch: batch.slice(from, from + 1000) });
+      expect((reply.body as { errors: unknown[] }).errors).toEqual([]);
+    }
+    for (const environment of [undefined, 'staging']) {
+      const query = new URLSearchParams(environment ? { environment } : {});
+      const page = await listTraces(api, query);
+      expect(page.ok).toBe(true);
+      const rows = (page.body as { data: Array<{ id: string; latency: number; totalCost: number; totalTokens: number }> }).data;
+      const reference = new URLSearchParams({ fields: 'core,metrics', ...(environment ? { environment } : {}) });
+      const route = (api.call('GET', '/api/public/traces', reference).body as { data: Array<{ id: string; latency: number; totalCost: number }> }).data;
+      expect(rows.map((row) => row.id).sort()).toEqual(environment ? ['long'] : ['empty', 'long', 'short']);
+      expect(route.map((row) => row.id).sort()).toEqual(rows.map((row) => row.id).sort());
+      for (const row of rows) {
+        const expected = route.find((r) => r.id === row.id)!;
+        expect(row.latency).toBeCloseTo(expected.latency, 9);
+        expect(row.totalCost).toBeCloseTo(expected.totalCost, 9);
+      }
+      const observations = (api.call('GET', '/api/public/observations', new URLSearchParams({ traceId: 'long', limit: '100', page: '1' })).body as { meta: { totalItems: number } }).meta.totalItems;
+      expect(observations).toBe(4_500);
+      const long = rows.find((row) => row.id === 'long');
+      expect(long!.totalTokens).toBe(Array.from({ length: 4_500 }, (_, i) => i).filter((i) => !environment || i % 3 === 0).reduce((sum, i) => sum + 15 + i, 0));
+    }
   });
 });

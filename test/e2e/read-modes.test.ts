@@ -108,9 +108,10 @@ describe('traces', () => {
     ]);
     expect(rows[1]!.slice(2, 8)).toEqual(['user-1', 'session-1', 'beta', '3', expect.stringMatching(/^\$0\.00\d+$/), '3.00 s']);
     expect(results.dual.stdout).toBe(results.legacy.stdout);
-    // A trace without costs: the v3 list sums to 0 ($0.00), the Metrics API's sum of no costs is
-    // null (sum(toNullable(total_cost)), eventsObservationsView in dataModel.ts).
-    expect(results.events_only.stdout).toBe(results.legacy.stdout.replace('\t$0.00\t10 min', '\t\t10 min'));
+    // A trace without costs: the v3 list sums to 0 ($0.00), and so does the Metrics API, whose
+    // total cost of an observation without one is 0 (cost_details['total'] of the events table,
+    // eventsObservationsView in dataModel.ts).
+    expect(results.events_only.stdout).toBe(results.legacy.stdout);
     // What v4 cannot give as the v3 list does, said once.
     expect(results.events_only.stderr.match(/LATENCY is each trace's longest observation/g)).toHaveLength(1);
     expect(results.legacy.stderr).toBe('');
@@ -287,7 +288,7 @@ describe('the route choice', () => {
       target = servers.legacy.url;
       const downgraded = await step(['traces', 'list']);
       expect(downgraded.failed).toEqual(['/api/public/v2/observations']);
-      expect(downgraded.stdout.replace('\t$0.00\t10 min', '\t\t10 min')).toBe(first.stdout);
+      expect(downgraded.stdout).toBe(first.stdout);
       expect((await step(['traces', 'list'])).failed).toEqual([]);
       expect((await step(['observations', 'list'])).failed).toEqual([]);
 

@@ -14,8 +14,12 @@ function quantile(values: number[], level: number): number {
   return sorted[low]! + (sorted[high]! - sorted[low]!) * (position - low);
 }
 
-/** One metric over a group's values; `bins` is the histogram's (the query's config.bins, 10 by default). */
-export function aggregate(values: ReadonlyArray<number | string | null>, aggregation: Aggregation, integer: boolean, bins = 10): unknown {
+/**
+ * One metric over a group's values; `bins` is the histogram's (the query's config.bins, 10 by
+ * default). `nullable`: the service's column is Nullable, so its sum, minimum and maximum over
+ * values that are all NULL are NULL, not zero.
+ */
+export function aggregate(values: ReadonlyArray<number | string | null>, aggregation: Aggregation, integer: boolean, bins = 10, nullable = false): unknown {
   const present = values.filter((v): v is number | string => v !== null);
   const numbers = present.map(Number);
   const int64 = (n: number) => String(Math.round(n));
@@ -25,13 +29,13 @@ export function aggregate(values: ReadonlyArray<number | string | null>, aggrega
     case 'uniq':
       return String(new Set(present).size);
     case 'sum': {
-      if (numbers.length === 0) return integer ? '0' : null;
+      if (numbers.length === 0) return integer && !nullable ? '0' : null;
       const sum = numbers.reduce((a, b) => a + b, 0);
       return integer ? int64(sum) : sum;
     }
     case 'max':
     case 'min': {
-      if (numbers.length === 0) return integer ? '0' : null;
+      if (numbers.length === 0) return integer && !nullable ? '0' : null;
       // A loop: Math.max(...numbers) overflows the stack past some 150,000 values.
       let value = numbers[0]!;
       for (const n of numbers) if (aggregation === 'max' ? n > value || Number.isNaN(n) : n < value || Number.isNaN(n)) value = n;
@@ -61,12 +65,12 @@ export interface ValueSummary {
 
 /**
  * `aggregate` for count, uniq, sum, avg, min and max from a summary of the values rather than
- * the values: the same types and empty values.
+ * the values: the same types and empty values (`nullable` as there).
  */
-export function aggregateSummary(aggregation: Aggregation, integer: boolean, summary: ValueSummary): unknown {
+export function aggregateSummary(aggregation: Aggregation, integer: boolean, summary: ValueSummary, nullable = false): unknown {
   const count = summary.count ?? 0;
   const int64 = (n: number) => String(Math.round(n));
-  const numeric = (value: number | null | undefined) => (count === 0 || value === null || value === undefined ? (integer ? '0' : null) : integer ? int64(value) : value);
+  const numeric = (value: number | null | undefined) => (count === 0 || value === null || value === undefined ? (integer && !nullable ? '0' : null) : integer ? int64(value) : value);
   switch (aggregation) {
     case 'count':
       return String(count);
@@ -98,10 +102,14 @@ export function noRowsAggregate(aggregation: Aggregation, type: string, nullable
   return null;
 }
 
-/** A metric's value in a time bucket without rows (the service's WITH FILL default). */
-export function emptyAggregate(aggregation: Aggregation, integer: boolean): unknown {
+/**
+ * A metric's value in a time bucket without rows: WITH FILL's default of the column's type, so
+ * NULL for an aggregate of a Nullable column (`nullable`), except counts and histograms.
+ */
+export function emptyAggregate(aggregation: Aggregation, integer: boolean, nullable = false): unknown {
   if (aggregation === 'histogram') return [];
   if (aggregation === 'count' || aggregation === 'uniq') return '0';
+  if (nullable) return null;
   if (integer && (aggregation === 'sum' || aggregation === 'max' || aggregation === 'min')) return '0';
   return 0;
 }

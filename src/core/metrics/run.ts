@@ -27,6 +27,7 @@ export type MetricsAnswerRow = Record<string, unknown>;
 interface Group {
   dims: Record<string, unknown>;
   values: Array<Array<number | string | null>>;
+  rows: number;
 }
 
 const DEFAULT_ROW_LIMIT = 100;
@@ -60,11 +61,12 @@ function group<Row>(query: MetricsQuery, view: MetricsView<Row>, rows: Iterable<
     const key = JSON.stringify(dims);
     let entry = groups.get(key);
     if (!entry) {
-      entry = { dims, values: query.metrics.map(() => []) };
+      entry = { dims, values: query.metrics.map(() => []), rows: 0 };
       groups.set(key, entry);
       // Stop before holding more groups than can be answered.
       if (groups.size > maxGroups) throw new MetricsResourceError();
     }
+    entry.rows++;
     for (const [i, { measure }] of query.metrics.entries()) entry.values[i]!.push(view.measures[measure]!.value(row));
   }
   return groups;
@@ -76,7 +78,11 @@ function fill<Row>(query: MetricsQuery, view: MetricsView<Row>, rows: MetricsAns
   const empty = (bucketValue: string) => {
     const out: MetricsAnswerRow = Object.fromEntries(query.dimensions.map(({ field }) => [field, null]));
     out.time_dimension = bucketValue;
-    for (const { measure, aggregation } of query.metrics) out[`${aggregation}_${measure}`] = emptyAggregate(aggregation, view.measures[measure]!.type === 'integer');
+    if (query.metrics.length === 0) out.count = '0';
+    for (const { measure, aggregation } of query.metrics) {
+      const { type, nullable } = view.measures[measure]!;
+      out[`${aggregation}_${measure}`] = emptyAggregate(aggregation, type === 'integer', nullable);
+    }
     return out;
   };
   // Only the earliest `limit` empty buckets can be among the first `limit` rows: a range of
@@ -124,6 +130,8 @@ function sortRows(rows: MetricsAnswerRow[], order: ReadonlyArray<{ field: string
 export interface MetricsGroup {
   dims: Record<string, unknown>;
   values: unknown[];
+  /** How many rows the group has: the answer of a query without metrics. */
+  rows: number;
 }
 
 /**
@@ -138,9 +146,13 @@ export function runMetricsQuery(query: MetricsQuery, rows: Iterable<MetricsRow> 
   const source = version === 'v1' ? v1InnerRows(v1Declaration(query.view), query, rows as Iterable<never>) : rows;
   const bins = query.config?.bins ?? DEFAULT_BINS;
   const unbounded = query.config?.row_limit === undefined && version === 'v1';
-  const groups = [...group(query, view, source as Iterable<ViewRow>, metricsGranularity(query), version, unbounded ? MAX_V1_ROWS : Infinity).values()].map(({ dims, values }) => ({
+  const groups = [...group(query, view, source as Iterable<ViewRow>, metricsGranularity(query), version, unbounded ? MAX_V1_ROWS : Infinity).values()].map(({ dims, values, rows }) => ({
     dims,
-    values: query.metrics.map(({ measure, aggregation }, i) => aggregate(values[i]!, aggregation, view.measures[measure]!.type === 'integer', bins)),
+    rows,
+    values: query.metrics.map(({ measure, aggregation }, i) => {
+      const { type, nullable } = view.measures[measure]!;
+      return aggregate(values[i]!, aggregation, type === 'integer', bins, nullable);
+    }),
   }));
   return finishMetricsQuery(query, groups, version);
 }
@@ -158,22 +170,24 @@ export function finishMetricsQuery(query: MetricsQuery, groups: Iterable<Metrics
   const limit = given ?? (version === 'v1' ? MAX_V1_ROWS + 1 : DEFAULT_ROW_LIMIT);
   const unbounded = given === undefined && version === 'v1';
   const answer: MetricsAnswerRow[] = [];
-  for (const { dims, values } of groups) {
+  for (const { dims, values, rows } of groups) {
     const out: MetricsAnswerRow = { ...dims };
     for (const [i, { measure, aggregation }] of query.metrics.entries()) out[`${aggregation}_${measure}`] = values[i];
+    // Without metrics the service selects `count(*) as count` (QueryBuilder.buildOuterMetricsPart).
+    if (query.metrics.length === 0) out.count = String(rows);
     answer.push(out);
   }
   // Without dimensions or a time bucket the service's query has no GROUP BY: over no rows it
   // still answers one. v2's values are ClickHouse's over an empty table (noRowsAggregate).
   if (answer.length === 0 && !granularity && query.dimensions.length === 0) {
-    answer.push(
-      Object.fromEntries(
-        query.metrics.map(({ measure, aggregation }) => {
-          const { type, nullable } = view.measures[measure]!;
-          return [`${aggregation}_${measure}`, version === 'v1' ? aggregate([], aggregation, type === 'integer', bins) : noRowsAggregate(aggregation, type, nullable ?? false)];
-        }),
-      ),
+    const none: MetricsAnswerRow = Object.fromEntries(
+      query.metrics.map(({ measure, aggregation }) => {
+        const { type, nullable } = view.measures[measure]!;
+        return [`${aggregation}_${measure}`, version === 'v1' ? aggregate([], aggregation, type === 'integer', bins) : noRowsAggregate(aggregation, type, nullable ?? false)];
+      }),
     );
+    if (query.metrics.length === 0) none.count = '0';
+    answer.push(none);
   }
   const order = query.orderBy?.length ? query.orderBy : defaultOrder(query, granularity);
   if (granularity && !query.orderBy?.length) {

@@ -22,6 +22,8 @@ export interface V1Measure<Entity> {
   /** The inner query's value for one base row, given how many joined rows it has. */
   inner: (entity: Entity, joined: number) => number | string | null;
   type: Measure<unknown>['type'];
+  /** The service's column is Nullable (Measure.nullable). */
+  nullable?: boolean;
   relation?: string;
 }
 
@@ -52,7 +54,7 @@ export function innerView<Entity>(view: V1View<Entity>): MetricsView<V1InnerRow<
   }
   const measures: Record<string, Measure<V1InnerRow<Entity>>> = {};
   for (const [name, measure] of Object.entries(view.measures)) {
-    measures[name] = { type: measure.type, value: (row) => measure.inner(row.entity, row.joined) };
+    measures[name] = { type: measure.type, nullable: measure.nullable, value: (row) => measure.inner(row.entity, row.joined) };
   }
   const { segment } = view;
   return {

@@ -96,7 +96,7 @@ const ofTrace = (read: (e: O) => unknown, type: V1Dimension<O>['type'] = 'string
 /** A v2 measure of one observation (the v1 inner query's any(...) reads the same). */
 const single = (name: string): V1Measure<O> => {
   const measure = OBSERVATIONS_VIEW.measures[name]!;
-  return { inner: (e) => measure.value(e), type: measure.type };
+  return { inner: (e) => measure.value(e), type: measure.type, nullable: measure.nullable };
 };
 /** A v2 measure summed over the joined rows (sum, sumMap): once per joined row. */
 const summed = (name: string): V1Measure<O> => {
@@ -107,6 +107,7 @@ const summed = (name: string): V1Measure<O> => {
       return value === null ? null : Number(value) * joined;
     },
     type: measure.type,
+    nullable: measure.nullable,
   };
 };
 
@@ -147,7 +148,8 @@ export const V1_OBSERVATIONS_VIEW: V1View<O> = {
     tokensPerSecond: summed('tokensPerSecond'),
     inputCost: single('inputCost'),
     outputCost: single('outputCost'),
-    totalCost: summed('totalCost'),
+    // The v3 observations table's total_cost is Nullable: an observation without a cost is NULL.
+    totalCost: { inner: (e, joined) => (e.observation.totalCost === null ? null : e.observation.totalCost * joined), type: 'decimal', nullable: true },
     timeToFirstToken: single('timeToFirstToken'),
     countScores: { inner: (e) => e.scores, type: 'integer', relation: 'scores' },
     toolDefinitions: { inner: () => null, type: 'integer' },

@@ -126,7 +126,9 @@ export const OBSERVATIONS_VIEW: MetricsView<MetricsRow> = {
     },
     inputCost: { value: (r) => sumOfKeys(r.observation.costDetails, 'input'), type: 'decimal' },
     outputCost: { value: (r) => sumOfKeys(r.observation.costDetails, 'output'), type: 'decimal' },
-    totalCost: { value: (r) => r.observation.totalCost, type: 'decimal', nullable: true },
+    // cost_details['total'] of the events table: 0 where the map has no total, never NULL per
+    // observation; only toNullable makes the column Nullable (an aggregate over nothing is null).
+    totalCost: { value: (r) => r.observation.totalCost ?? 0, type: 'decimal', nullable: true },
     timeToFirstToken: { value: (r) => millisBetween(r.observation.startTime, r.observation.completionStartTime), type: 'integer', nullable: true },
   },
   timeDimension: 'start_time',

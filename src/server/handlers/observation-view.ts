@@ -2,6 +2,7 @@
 // its legacy usage fields and the matched model's default-tier prices) and the v2 object, whose
 // field groups are chosen by the caller and whose prices are decimal strings.
 import { Decimal } from 'decimal.js';
+import { cutMetadataValues } from '../../core/metadata.js';
 import { builtInDefinitions } from '../../data/catalogue.js';
 import type { ObservationRecord, TraceRecord } from '../records.js';
 import type { Tx } from '../store/index.js';
@@ -108,15 +109,29 @@ const raw = (value: unknown): string | null => (value === null || value === unde
 const rawOfText = (text: string | null | undefined): string | null | undefined => (typeof text === 'string' && text.charCodeAt(0) === 0x22 ? (JSON.parse(text) as string) : text);
 
 /**
+ * Code points a metadata value keeps where the v2 list reads metadata as Langfuse reads it from
+ * events_core (0041_create_events_core_mv: `arrayMap(v -> leftUTF8(v, 200), metadata_values)`).
+ */
+export const METADATA_VALUE_CUT = 200;
+
+/** Stored metadata text parsed, its values cut to `cutAt` code points when given. */
+function metadataOfText(text: string, cutAt: number | undefined): unknown {
+  const metadata = JSON.parse(text) as Record<string, unknown>;
+  // No value's stored text is longer than the whole map's.
+  return cutAt === undefined || text.length <= cutAt ? metadata : cutMetadataValues(metadata, cutAt);
+}
+
+/**
  * A record read without its large parts (ObservationStore.pageRows) with them put back for
  * observationV2: input and output as their raw text, so that stored JSON text is never parsed
- * into objects only to be written again, and metadata parsed.
+ * into objects only to be written again, and metadata parsed (each value cut to `cutMetadataAt`
+ * code points when given).
  */
-export function withStoredTexts(record: ObservationRecord, texts: ObservationTexts): ObservationRecord {
+export function withStoredTexts(record: ObservationRecord, texts: ObservationTexts, cutMetadataAt?: number): ObservationRecord {
   const out = record as unknown as Record<string, unknown>;
   if (texts.input !== undefined) out['input'] = rawOfText(texts.input);
   if (texts.output !== undefined) out['output'] = rawOfText(texts.output);
-  if (texts.metadata !== undefined) out['metadata'] = texts.metadata === null ? null : JSON.parse(texts.metadata);
+  if (texts.metadata !== undefined) out['metadata'] = texts.metadata === null ? null : metadataOfText(texts.metadata, cutMetadataAt);
   return record;
 }
 

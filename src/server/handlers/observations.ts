@@ -7,7 +7,7 @@ import type { Handler, Route } from '../http/router.js';
 import type { ObservationRecord, TraceRecord } from '../records.js';
 import type { FilterColumnKey, ObservationFilter } from '../store/index.js';
 import { EVENTS_FILTER_PARAM, FILTER_PARAM, resolveFilters, targets } from './filter-param.js';
-import { OBSERVATION_FIELD_GROUPS, type ObservationFieldGroup, observationV1, observationV2, type Prices, pricesOf, withStoredTexts } from './observation-view.js';
+import { METADATA_VALUE_CUT, OBSERVATION_FIELD_GROUPS, type ObservationFieldGroup, observationV1, observationV2, type Prices, pricesOf, withStoredTexts } from './observation-view.js';
 import { pageMeta } from './query.js';
 import { DATE_TIME, fieldGroups, LIMIT, ONE_OR_MANY, PAGE, parseQuery } from './read-query.js';
 
@@ -61,7 +61,11 @@ const CURSOR = z
 
 const V2_LIST_QUERY = z.object({
   fields: fieldGroups(OBSERVATION_FIELD_GROUPS),
-  expandMetadata: z.string().nullish(),
+  // A comma list; blank names are dropped (optionalCommaSeparatedStringArray).
+  expandMetadata: z
+    .string()
+    .nullish()
+    .transform((value) => (value ?? '').split(',').map((key) => key.trim()).filter((key) => key !== '')),
   limit: z.coerce.number().nonnegative().lte(1000).default(50),
   cursor: CURSOR.optional(),
   parseIoAsJson: z
@@ -128,6 +132,16 @@ function encodeCursor(cursor: Cursor): string {
   return Buffer.from(JSON.stringify(cursor)).toString('base64');
 }
 
+/**
+ * Where the v2 list cuts metadata values: Langfuse reads the page from events_core, whose values
+ * are cut, and joins whole metadata from events_full only when io is asked for or expandMetadata
+ * names a key; then every value is whole, not only the named ones
+ * (getObservationsV2FromEventsTableForPublicApi in packages/shared/src/server/repositories/events.ts).
+ */
+function metadataCut(groups: readonly ObservationFieldGroup[], expand: readonly string[]): number | undefined {
+  return groups.includes('metadata') && !groups.includes('io') && expand.length === 0 ? METADATA_VALUE_CUT : undefined;
+}
+
 const listV2: Handler = (request, tx, context) => {
   const query = parseQuery(V2_LIST_QUERY, request.query);
   if (!Number.isInteger(query.limit)) throw invalidRequest('limit must be an integer');
@@ -148,7 +162,8 @@ const listV2: Handler = (request, tx, context) => {
   // One more than asked tells whether another page follows.
   const rows = tx.observations.pageRows(filter, cursor, query.limit + 1);
   const page = rows.slice(0, query.limit);
-  const data = page.map(({ record, texts }) => observationV2(withStoredTexts(record, texts), groups, traceOf(record.traceId), pricesFor(record)));
+  const cutAt = metadataCut(groups, query.expandMetadata);
+  const data = page.map(({ record, texts }) => observationV2(withStoredTexts(record, texts, cutAt), groups, traceOf(record.traceId), pricesFor(record)));
   const last = page[page.length - 1]?.record;
   const meta = rows.length > query.limit && last ? { cursor: encodeCursor({ lastStartTimeTo: last.startTime, lastTraceId: last.traceId ?? '', lastId: last.id }) } : {};
   return { status: 200, body: { data, meta } };

@@ -72,7 +72,7 @@ const MEASURES: Readonly<Record<string, Column>> = {
   tokensPerSecond: { sql: `o.total_tokens / ${wholeSeconds('o.latency_ms')}` },
   inputCost: { sql: 'o.input_cost' },
   outputCost: { sql: 'o.output_cost' },
-  totalCost: { sql: 'o.total_cost' },
+  totalCost: { sql: 'COALESCE(o.total_cost, 0)' },
   timeToFirstToken: { sql: 'o.time_to_first_token_ms' },
 };
 
@@ -258,15 +258,16 @@ export function metricsGroups(query: MetricsQuery, built: MetricsSql, rows: Read
     }
     if (built.granularity) dims['time_dimension'] = row['time_dimension'];
     const values = query.metrics.map(({ measure, aggregation }, i) => {
-      const integer = view.measures[measure]!.type === 'integer';
+      const { type, nullable } = view.measures[measure]!;
+      const integer = type === 'integer';
       const part = (name: MetricPart) => row[`m${i}_${name}`] as number | null;
       if (built.parts[i]![0] === 'values') {
         const text = row[`m${i}_values`] as string | null;
-        return aggregate(text ? text.split(',').map(Number) : [], aggregation, integer, bins);
+        return aggregate(text ? text.split(',').map(Number) : [], aggregation, integer, bins, nullable);
       }
       const summary: ValueSummary = { count: part('count') ?? 0, distinct: part('distinct') ?? 0, sum: part('sum'), min: part('min'), max: part('max') };
-      return aggregateSummary(aggregation, integer, summary);
+      return aggregateSummary(aggregation, integer, summary, nullable);
     });
-    return { dims, values };
+    return { dims, values, rows: Number(row['n']) };
   });
 }

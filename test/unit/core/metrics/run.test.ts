@@ -53,7 +53,9 @@ describe('runMetricsQuery', () => {
   // Without an orderBy the first metric sorts, descending, nulls last (QueryBuilder
   // .validateAndProcessOrderBy in packages/shared/src/features/query/server/queryBuilder.ts;
   // ClickHouse's ORDER BY puts NULL last in either direction).
-  it('groups by a dimension, with 64-bit integers as strings and decimals as numbers; a group without costs sums to null', () => {
+  // An observation without a cost has a total cost of 0 in the events table (cost_details['total'],
+  // eventsObservationsView in packages/shared/src/features/query/dataModel.ts), so its group sums to 0.
+  it('groups by a dimension, with 64-bit integers as strings and decimals as numbers; a group without costs sums to 0', () => {
     const answer = run({
       dimensions: [{ field: 'providedModelName' }],
       metrics: [
@@ -67,7 +69,7 @@ describe('runMetricsQuery', () => {
     expect(answer).toEqual([
       { providedModelName: 'claude-x', sum_totalCost: 0.01, sum_inputTokens: '100', sum_outputTokens: '50', sum_totalTokens: '150', count_count: '1' },
       { providedModelName: 'gpt-4o', sum_totalCost: 0.003, sum_inputTokens: '12', sum_outputTokens: '5', sum_totalTokens: '17', count_count: '1' },
-      { providedModelName: null, sum_totalCost: null, sum_inputTokens: '0', sum_outputTokens: '0', sum_totalTokens: '0', count_count: '1' },
+      { providedModelName: null, sum_totalCost: 0, sum_inputTokens: '0', sum_outputTokens: '0', sum_totalTokens: '0', count_count: '1' },
     ]);
   });
 
@@ -126,12 +128,40 @@ describe('runMetricsQuery', () => {
       { time_dimension: '2026-03-01T10:00:00Z', count_count: '2' },
       { time_dimension: '2026-03-01T11:00:00Z', count_count: '1' },
     ]);
-    const days = run({ metrics: [{ measure: 'totalCost', aggregation: 'sum' }, { measure: 'latency', aggregation: 'histogram' }], timeDimension: { granularity: 'day' }, toTimestamp: at(3 * DAY) });
+    // A bucket without rows holds WITH FILL's default of each column's type: NULL for an
+    // aggregate of a Nullable column (latency, totalCost), else zero.
+    const days = run({
+      metrics: [{ measure: 'totalCost', aggregation: 'sum' }, { measure: 'latency', aggregation: 'histogram' }, { measure: 'latency', aggregation: 'avg' }, { measure: 'inputCost', aggregation: 'sum' }, { measure: 'inputTokens', aggregation: 'avg' }],
+      timeDimension: { granularity: 'day' },
+      toTimestamp: at(3 * DAY),
+    });
     expect(days).toEqual([
-      { time_dimension: '2026-03-01', sum_totalCost: 0.003 + 0.01, histogram_latency: [[2000, 2500, 1], [2500, 3000, 1]] },
-      { time_dimension: '2026-03-02', sum_totalCost: 1, histogram_latency: [] },
-      { time_dimension: '2026-03-03', sum_totalCost: 0, histogram_latency: [] },
+      { time_dimension: '2026-03-01', sum_totalCost: 0.003 + 0.01, histogram_latency: [[2000, 2500, 1], [2500, 3000, 1]], avg_latency: 2500, sum_inputCost: 0.001, avg_inputTokens: (12 + 100 + 0) / 3 },
+      { time_dimension: '2026-03-02', sum_totalCost: 1, histogram_latency: [], avg_latency: null, sum_inputCost: 0, avg_inputTokens: 0 },
+      { time_dimension: '2026-03-03', sum_totalCost: null, histogram_latency: [], avg_latency: null, sum_inputCost: 0, avg_inputTokens: 0 },
     ]);
+  });
+
+  // A Nullable column's sum, minimum and maximum over a group whose values are all NULL are
+  // NULL in ClickHouse (latency without an end time, time to first token without a completion
+  // start); a column that is never NULL sums to zero.
+  it('answers null for sum, min and max of a nullable measure over a group without values', () => {
+    const answer = run({
+      dimensions: [{ field: 'type' }],
+      metrics: ['sum', 'min', 'max'].flatMap((aggregation) => ['latency', 'timeToFirstToken', 'streamingLatency', 'tokensPerSecond'].map((measure) => ({ measure, aggregation }))).concat({ measure: 'inputTokens', aggregation: 'sum' }),
+      filters: [{ column: 'type', operator: '=', value: 'SPAN', type: 'string' }],
+    });
+    expect(answer).toEqual([
+      {
+        type: 'SPAN',
+        sum_latency: null, sum_timeToFirstToken: null, sum_streamingLatency: null, sum_tokensPerSecond: null,
+        min_latency: null, min_timeToFirstToken: null, min_streamingLatency: null, min_tokensPerSecond: null,
+        max_latency: null, max_timeToFirstToken: null, max_streamingLatency: null, max_tokensPerSecond: null,
+        sum_inputTokens: '0',
+      },
+    ]);
+    // A group with one value answers it.
+    expect(run({ dimensions: [{ field: 'type' }], metrics: [{ measure: 'timeToFirstToken', aggregation: 'sum' }], filters: [{ column: 'type', operator: '=', value: 'GENERATION', type: 'string' }] })).toEqual([{ type: 'GENERATION', sum_timeToFirstToken: '500' }]);
   });
 
   it('sorts by orderBy (64-bit integer strings by value, nulls last either way) instead of filling, then cuts at the row limit', () => {
@@ -237,7 +267,7 @@ describe('runMetricsQuery, as properties', () => {
           const entry = reference.get(key) ?? { count: 0, input: 0, costs: [] };
           entry.count++;
           for (const [k, v] of Object.entries(row.observation.usageDetails)) if (k.toLowerCase().includes('input')) entry.input += v;
-          if (row.observation.totalCost !== null) entry.costs.push(row.observation.totalCost);
+          entry.costs.push(row.observation.totalCost ?? 0);
           reference.set(key, entry);
         }
         // Without dimensions the answer has one row even over no rows, as the service's.

@@ -122,7 +122,9 @@ describe('the v1 observations view', () => {
         // Over no rows both answer one row without dimensions or buckets; their sums there are
         // each API's own (v2's are ClickHouse's over an empty table, noRowsAggregate).
         if (v2[0]?.count_count === '0' && dims.length === 0 && !granularity) expect([v1.length, v1[0]?.count_count, v2.length]).toEqual([1, '0', 1]);
-        else expect(v1).toEqual(v2);
+        // v1's total_cost (the v3 observations table's) is NULL without a cost, v2's (the events
+        // table's cost_details['total']) 0: a group of such observations sums to null in v1, 0 in v2.
+        else expect(v1.map((row) => (row.count_count !== '0' && row.sum_totalCost === null ? { ...row, sum_totalCost: 0 } : row))).toEqual(v2);
       }),
       { numRuns: 200 },
     );

@@ -34,6 +34,14 @@ describe('GET /api/public/metrics: the traces view', () => {
     ]);
   });
 
+  // No metrics: `count(*) as count` over the inner rows, one per trace (queryBuilder.servertest.ts
+  // "should use default count metric when no metrics are provided").
+  // The OpenAPI file asks for one metric at least; the service's schema (MetricsQueryObject) does not.
+  it('answers count(*) as `count` without metrics', async () => {
+    expect((await get(path({ ...DAY, view: 'traces', dimensions: [{ field: 'name' }], metrics: [] }))).body.data).toEqual([{ name: 'batch', count: '1' }, { name: 'chat', count: '1' }]);
+    expect((await get(path({ ...DAY, view: 'observations', metrics: [] }))).body.data).toEqual([{ count: '3' }]);
+  });
+
   // The inner query INNER JOINs observations and scores: sum(total_cost), sumMap(usage)['total']
   // and count(*) run over every observation × score pair of a trace.
   it('counts each observation once per joined score, as the two-level query does', async () => {

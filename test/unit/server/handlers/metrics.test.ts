@@ -21,7 +21,8 @@ describe('GET /api/public/v2/metrics', () => {
     expect(answer.body.data).toEqual([
       { providedModelName: 'claude-x', sum_totalCost: 0.001, sum_inputTokens: '100', sum_totalTokens: '150', count_count: '1' },
       { providedModelName: 'gpt-4o', sum_totalCost: 0.000075, sum_inputTokens: '12', sum_totalTokens: '17', count_count: '1' },
-      { providedModelName: null, sum_totalCost: null, sum_inputTokens: '0', sum_totalTokens: '0', count_count: '1' },
+      // An observation without a cost counts 0 (the events table's cost_details['total']).
+      { providedModelName: null, sum_totalCost: 0, sum_inputTokens: '0', sum_totalTokens: '0', count_count: '1' },
     ]);
   });
 
@@ -32,7 +33,8 @@ describe('GET /api/public/v2/metrics', () => {
       filters: [{ column: 'type', operator: '=', value: 'GENERATION', type: 'string' }],
     });
     expect(answer.body.data).toHaveLength(24);
-    expect(answer.body.data[0]).toEqual({ time_dimension: '2026-03-01T00:00:00Z', p50_latency: 0, count_count: '0' });
+    // An empty bucket holds WITH FILL's default: NULL for a percentile of the Nullable latency.
+    expect(answer.body.data[0]).toEqual({ time_dimension: '2026-03-01T00:00:00Z', p50_latency: null, count_count: '0' });
     expect(answer.body.data[10]).toEqual({ time_dimension: '2026-03-01T10:00:00Z', p50_latency: 1250, count_count: '1' });
     expect(answer.body.data[11]).toEqual({ time_dimension: '2026-03-01T11:00:00Z', p50_latency: 3000, count_count: '1' });
     const byUser = await metrics({
@@ -63,6 +65,35 @@ describe('GET /api/public/v2/metrics', () => {
     // A metadata filter is the engine's, not SQL's.
     expect((await metrics({ metrics: metrics_, filters: [{ column: 'metadata', type: 'stringObject', key: 'step', operator: '=', value: 'none' }] })).body.data).toEqual([empty]);
     expect((await metrics({ view: 'scores-numeric', metrics: [{ measure: 'value', aggregation: 'sum' }, { measure: 'count', aggregation: 'count' }], ...range })).body.data).toEqual([{ sum_value: 0, count_count: '0' }]);
+  });
+
+  it('answers null for sum, min and max of a nullable measure over a group without values, aggregated in SQL', async () => {
+    // o1, the only SPAN, has no completion start: its time to first token is NULL.
+    const answer = await metrics({
+      dimensions: [{ field: 'type' }],
+      metrics: [{ measure: 'timeToFirstToken', aggregation: 'sum' }, { measure: 'timeToFirstToken', aggregation: 'min' }, { measure: 'timeToFirstToken', aggregation: 'max' }, { measure: 'timeToFirstToken', aggregation: 'p50' }, { measure: 'inputTokens', aggregation: 'sum' }],
+      orderBy: [{ field: 'type', direction: 'desc' }],
+    });
+    expect(answer.body.data).toEqual([
+      { type: 'SPAN', sum_timeToFirstToken: null, min_timeToFirstToken: null, max_timeToFirstToken: null, p50_timeToFirstToken: null, sum_inputTokens: '0' },
+      { type: 'GENERATION', sum_timeToFirstToken: '500', min_timeToFirstToken: '500', max_timeToFirstToken: '500', p50_timeToFirstToken: 500, sum_inputTokens: '112' },
+    ]);
+  });
+
+  it('answers count(*) as `count` for a query without metrics, in SQL, by the engine, and for the score views', async () => {
+    // QueryBuilder.buildOuterMetricsPart: no metrics select `count(*) as count` (queryBuilder.servertest.ts
+    // "should use default count metric when no metrics are provided"). Without an orderBy the first dimension sorts.
+    expect((await metrics({ metrics: [], dimensions: [{ field: 'type' }] })).body.data).toEqual([{ type: 'GENERATION', count: '2' }, { type: 'SPAN', count: '1' }]);
+    expect((await metrics({ metrics: [] })).body.data).toEqual([{ count: '3' }]);
+    expect((await metrics({ metrics: [], fromTimestamp: '2020-01-01T00:00:00Z', toTimestamp: '2020-01-02T00:00:00Z' })).body.data).toEqual([{ count: '0' }]);
+    // A metadata filter is the engine's.
+    expect((await metrics({ metrics: [], filters: [{ column: 'metadata', type: 'stringObject', key: 'step', operator: '=', value: '2' }] })).body.data).toEqual([{ count: '1' }]);
+    const hours = (await metrics({ metrics: [], timeDimension: { granularity: 'hour' } })).body.data;
+    expect(hours.slice(0, 2)).toEqual([{ time_dimension: '2026-03-01T00:00:00Z', count: '0' }, { time_dimension: '2026-03-01T01:00:00Z', count: '0' }]);
+    expect(hours.slice(10, 12)).toEqual([{ time_dimension: '2026-03-01T10:00:00Z', count: '2' }, { time_dimension: '2026-03-01T11:00:00Z', count: '1' }]);
+    expect((await metrics({ view: 'scores-categorical', metrics: [], dimensions: [{ field: 'name' }] })).body.data).toEqual([{ name: 'label', count: '1' }]);
+    // `count` is no metric of the query: an orderBy cannot name it.
+    expect((await metrics({ metrics: [], orderBy: [{ field: 'count', direction: 'desc' }] })).body.message).toBe('Invalid orderBy field: count. Must be one of the dimension or metric fields.');
   });
 
   it('refuses filters the service refuses: a type the dimension does not take, an unknown column, metadata without stringObject', async () => {

@@ -93,6 +93,37 @@ describe('GET /api/public/v2/observations', () => {
     const names = Object.fromEntries((await get('/api/public/v2/observations?fields=trace_context&fromStartTime=' + encodeURIComponent(at(7200)))).body.data.map((o: { id: string; traceName: unknown }) => [o.id, o.traceName]));
     expect(names).toEqual({ 'on-root': 'handler', 'on-child': null, 'oe-child': null });
   });
+
+  it('cuts metadata values to 200 code points unless io is asked for or expandMetadata names a key', async () => {
+    const long = 'a'.repeat(300);
+    const emoji = '\u{1F600}'.repeat(250);
+    const nested = { text: 'n'.repeat(300) };
+    const metadata = { long, emoji, nested, exactly: 'b'.repeat(200), digits: '7'.repeat(250), num: 42, short: 'x' };
+    const batch = [
+      { id: 'm1', type: 'trace-create', timestamp: at(9000), body: { id: 't-meta', name: 'meta' } },
+      { id: 'm2', type: 'span-create', timestamp: at(9000), body: { id: 'o-meta', traceId: 't-meta', startTime: at(9000), metadata } },
+    ];
+    expect((await call('POST', '/api/public/ingestion', { batch })).body.errors).toEqual([]);
+    const metadataOf = async (query: string) => (await get(`/api/public/v2/observations?traceId=t-meta&${query}`)).body.data[0].metadata;
+    // observations-api-v2.servertest.ts "Metadata expansion with expandMetadata parameter": events_core
+    // keeps leftUTF8(value, 200) of each stored text, which the answer parses again where it parses.
+    const cut = {
+      long: long.slice(0, 200),
+      emoji: '\u{1F600}'.repeat(200),
+      nested: JSON.stringify(nested).slice(0, 200),
+      exactly: metadata.exactly,
+      digits: '7'.repeat(200),
+      num: 42,
+      short: 'x',
+    };
+    expect(await metadataOf('fields=metadata')).toEqual(cut);
+    expect(await metadataOf('fields=core,metadata&expandMetadata=')).toEqual(cut);
+    expect(await metadataOf('fields=metadata&expandMetadata=%20,%20')).toEqual(cut);
+    // Whole metadata comes from events_full: every value, not only the keys named.
+    expect(await metadataOf('fields=metadata&expandMetadata=long')).toEqual(metadata);
+    expect(await metadataOf('fields=metadata&expandMetadata=nonExistentKey')).toEqual(metadata);
+    expect(await metadataOf('fields=io,metadata')).toEqual(metadata);
+  });
 });
 
 // web/src/pages/api/public/v2/observations/index.ts: with the v4 preview off (a legacy

@@ -88,7 +88,7 @@ async function loop() {
       // What the trace's page asks for: the trace without its observations and their first page
       // where the build has that endpoint; else the whole trace.
       const paged = (await fetch(`${ui}/ui/api/traces/observations?traceId=big-trace&limit=1`, { headers: { cookie } })).status === 200;
-      const page = paged ? ['/api/public/traces/big-trace?fields=core,io,scores,metrics', '/ui/api/traces/observations?traceId=big-trace'] : ['/api/public/traces/big-trace'];
+      const page = paged ? ['/api/public/traces/big-trace?fields=core,io,scores', '/ui/api/traces/observations?traceId=big-trace'] : ['/api/public/traces/big-trace'];
       const cases = [
         ['trace view, three at once', async () => (await Promise.all([0, 1, 2].map(() => Promise.all(page.map(fetchAll))))).flat().reduce((a, b) => a + b, 0) / 3],
         ['traces list, first page', () => fetchAll('/ui/api/traces?limit=50')],

@@ -1,7 +1,8 @@
 // Servers for the benches of the local server, each in its own process as users run them, with
 // what the benches read from it over IPC: CPU time, RSS and the event loop's delays (Node's
 // monitorEventLoopDelay, 10 ms resolution: how long the server could not start anything else).
-//   spawnLlmobs({ dataDir, dist, writeMode })  llmobs server from a build's dist/server.mjs
+//   spawnLlmobs({ dataDir, dist, writeMode, ui })  llmobs server from a build's dist/server.mjs
+//                                                (ui: with its web UI; uiUrl is its one-time link)
 //   spawnFloor({ dataDir })                    bench/floor-server.mjs, the floor
 // Both resolve to { url, auth, child, dataDir, stats(), resetLoop(), stop() }.
 import { spawn } from 'node:child_process';
@@ -61,12 +62,12 @@ function start(script, env = process.env, nodeArgs = []) {
 }
 
 /** llmobs server (a build's dist/server.mjs), on disk in dataDir or in memory without one. */
-export function spawnLlmobs({ dataDir, dist = join(root, 'dist'), writeMode = 'dual', nodeArgs = [] } = {}) {
+export function spawnLlmobs({ dataDir, dist = join(root, 'dist'), writeMode = 'dual', nodeArgs = [], ui = false } = {}) {
   const script = `
     const { startServer } = await import(${JSON.stringify(join(dist, 'server.mjs'))});
-    const s = await startServer({ port: 0, ephemeral: ${!dataDir}, dataDir: ${JSON.stringify(dataDir)}, writeMode: ${JSON.stringify(writeMode)} });
+    const s = await startServer({ port: 0, ephemeral: ${!dataDir}, dataDir: ${JSON.stringify(dataDir)}, writeMode: ${JSON.stringify(writeMode)}${ui ? ', ui: { port: 0 }' : ''} });
     ${MONITOR}
-    console.log(JSON.stringify({ url: s.url, publicKey: s.keys.publicKey, secretKey: s.keys.secretKey }));
+    console.log(JSON.stringify({ url: s.url, uiUrl: s.uiUrl, publicKey: s.keys.publicKey, secretKey: s.keys.secretKey }));
     process.on('SIGTERM', async () => { await s.close(); process.exit(0); });`;
   return start(script, process.env, [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : []), ...nodeArgs]);
 }

@@ -193,7 +193,7 @@ const list: Handler = (request, tx) => {
   };
   const order: TraceOrder | null = query.orderBy ? { column: query.orderBy.column, direction: query.orderBy.order } : null;
   const traces = tx.traces.list(filter, order, { limit: query.limit, offset: (query.page - 1) * query.limit });
-  const stats = tx.traces.stats(traces.map((trace) => trace.id), filter);
+  const stats = tx.traces.stats(traces.map((trace) => trace.id), filter, { ids: has('observations') || has('scores'), metrics: has('metrics') });
   const data = traces.map((trace) => {
     const stat = stats.get(trace.id)!;
     return {

@@ -11,7 +11,7 @@ import { corsHeaders, preflightHeaders } from './cors.js';
 import { baseError, HttpError, methodNotAllowed, removedInEventsOnly } from './errors.js';
 import { isSliced, writeSliced } from './json-stream.js';
 import type { Tx } from '../store/index.js';
-import { DeferredReply, type HandlerContext, matchRoute, type Route, type ServerReply, type ServerRequest, writeJsonReply } from './router.js';
+import { DeferredReply, type Handler, type HandlerContext, matchRoute, type Route, type RouteMatch, type ServerReply, type ServerRequest, writeJsonReply } from './router.js';
 
 export interface PipelineOptions extends AuthOptions {
   /** Caps every route's body limit (tests use a small one). */
@@ -65,11 +65,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, r
       sendJson(res, early, extra);
       return;
     }
-    const run = (tx: Tx) => handler(request, tx, context);
-    const answer = READ_METHODS.has(method) ? context.store.read(run) : route.groupCommit ? await context.store.writeGrouped(run) : context.store.write(run);
-    const reply = answer instanceof DeferredReply ? await answer.settle() : answer;
-    if (isSliced(reply.body)) await writeSliced(res, reply.status, { 'x-llmobs-server': VERSION, ...extra, ...reply.headers }, reply.body, context.store);
-    else sendJson(res, reply, extra);
+    await dispatch(res, { route, handler, params }, request, context, { 'x-llmobs-server': VERSION, ...extra });
   } catch (error) {
     if (error instanceof HttpError) {
       // The rest of a body refused before or while reading it flows past unkept, so the client
@@ -86,6 +82,20 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, r
     // A StoreWriteError says the write was rolled back: the client may retry safely.
     sendJson(res, { status: 500, body: { message: 'Internal Server Error', error: message } }, extra);
   }
+}
+
+/**
+ * Runs a matched route's handler in its transaction and sends the answer: whole, or in slices
+ * (json-stream.ts), after the read thread when it waits for it. What the handler throws (an
+ * HttpError) is the caller's to answer. The web UI's reads come this way too.
+ */
+export async function dispatch(res: ServerResponse, match: RouteMatch & { handler: Handler }, request: ServerRequest, context: HandlerContext, headers: Record<string, string>): Promise<void> {
+  const { route, handler } = match;
+  const run = (tx: Tx) => handler(request, tx, context);
+  const answer = READ_METHODS.has(request.method) ? context.store.read(run) : route.groupCommit ? await context.store.writeGrouped(run) : context.store.write(run);
+  const reply = answer instanceof DeferredReply ? await answer.settle() : answer;
+  if (isSliced(reply.body)) await writeSliced(res, reply.status, { ...headers, ...reply.headers }, reply.body, context.store);
+  else if (!res.headersSent) writeJsonReply(res, reply, { ...headers, ...reply.headers });
 }
 
 function authenticate(request: ServerRequest, route: Route, context: HandlerContext, options: PipelineOptions): void {

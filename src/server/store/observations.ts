@@ -115,9 +115,16 @@ export class ObservationStore {
     return rows.map(this.record);
   }
 
-  /** The start and end times of up to `limit` observations of a trace after `after`, in the order of `ofTrace`. */
-  timesOfTraceAfter(traceId: string, after: { startTime: string; id: string } | undefined, limit: number): Array<{ id: string; startTime: string; endTime: string | null }> {
-    const columns = 'SELECT id, start_time AS startTime, end_time AS endTime FROM observations';
+  /**
+   * The start and end times, environment, total cost and tokens of up to `limit` observations of a trace after
+   * `after`, in the order of `ofTrace`: a long trace's sums read in slices.
+   */
+  timesOfTraceAfter(
+    traceId: string,
+    after: { startTime: string; id: string } | undefined,
+    limit: number,
+  ): Array<{ id: string; startTime: string; endTime: string | null; environment: string; totalCost: number | null; totalTokens: number }> {
+    const columns = 'SELECT id, start_time AS startTime, end_time AS endTime, environment, total_cost AS totalCost, total_tokens AS totalTokens FROM observations';
     return after
       ? this.sql.rows(`${columns} WHERE trace_id = ? AND (start_time, id) > (?, ?) ORDER BY start_time, id LIMIT ?`, traceId, after.startTime, after.id, limit)
       : this.sql.rows(`${columns} WHERE trace_id = ? ORDER BY start_time, id LIMIT ?`, traceId, limit);

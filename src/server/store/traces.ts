@@ -167,13 +167,16 @@ export class TraceStore {
     return this.sql.row<{ n: number }>(`${rows.sql} SELECT COUNT(*) AS n FROM traces t ${sql}`, ...rows.params, ...params)?.n ?? 0;
   }
 
-  /** Observation and score ids, latency and cost of each trace, of the rows `filter` lets the list show. */
-  stats(ids: readonly string[], filter: TraceFilter = {}): Map<string, TraceStats> {
+  /**
+   * Observation and score ids, latency and cost of each trace, of the rows `filter` lets the list
+   * show; only the parts asked for (a long trace's ids alone take a while to read).
+   */
+  stats(ids: readonly string[], filter: TraceFilter = {}, parts: { ids: boolean; metrics: boolean } = { ids: true, metrics: true }): Map<string, TraceStats> {
     const rows = traceRows(filter);
     const stats = new Map<string, TraceStats>(ids.map((id) => [id, { observationIds: [], scoreIds: [], latencyMs: 0, totalCost: 0 }]));
     for (const id of ids) {
       const entry = stats.get(id)!;
-      const row = this.sql.row<{ first: string | null; last: string | null; cost: number | null }>(
+      const row = !parts.metrics ? undefined : this.sql.row<{ first: string | null; last: string | null; cost: number | null }>(
         `${rows.sql} SELECT MIN(MIN(start_time), COALESCE(MIN(end_time), MIN(start_time))) AS first,
                 MAX(MAX(start_time), COALESCE(MAX(end_time), MAX(start_time))) AS last, SUM(total_cost) AS cost
          FROM trace_observations WHERE trace_id = ?`,
@@ -182,6 +185,7 @@ export class TraceStore {
       );
       if (row?.first && row.last) entry.latencyMs = Date.parse(row.last) - Date.parse(row.first);
       entry.totalCost = row?.cost ?? 0;
+      if (!parts.ids) continue;
       entry.observationIds = this.sql.rows<{ id: string }>(`${rows.sql} SELECT id FROM trace_observations WHERE trace_id = ?`, ...rows.params, id).map((r) => r.id);
       entry.scoreIds = this.sql.rows<{ id: string }>(`${rows.sql} SELECT id FROM trace_scores WHERE trace_id = ?`, ...rows.params, id).map((r) => r.id);
     }

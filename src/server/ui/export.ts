@@ -1,6 +1,7 @@
 // "Export" of the traces or observations list: every row of the current filter as CSV, JSON or
 // JSON Lines, written page by page as the list reads them, so memory stays flat whatever the
-// count. A client that reads slowly holds the next page back (the socket's drain).
+// count, and the event loop runs other requests between pages. A client that reads slowly holds
+// the next page back (the socket's drain).
 import type { ServerResponse } from 'node:http';
 import { csvRow } from '../../core/csv.js';
 import type { ServerReply } from '../http/router.js';
@@ -18,7 +19,7 @@ type Page = { rows: Array<Record<string, unknown>>; next: string | null } | { er
 interface ExportedList {
   /** The CSV columns; JSON and JSON Lines carry each row whole. */
   columns: readonly string[];
-  page(api: InternalApi, filter: URLSearchParams, cursor: string | null): Page;
+  page(api: InternalApi, filter: URLSearchParams, cursor: string | null): Page | Promise<Page>;
 }
 
 const OBSERVATION_FILTERS = ['type', 'name', 'userId', 'level', 'traceId', 'environment', 'fromStartTime', 'toStartTime', 'version', 'sessionId'];
@@ -26,18 +27,19 @@ const OBSERVATION_FILTERS = ['type', 'name', 'userId', 'level', 'traceId', 'envi
 export const EXPORTED_LISTS: Record<string, ExportedList> = {
   traces: {
     columns: ['id', 'timestamp', 'name', 'userId', 'sessionId', 'environment', 'tags', 'latency', 'totalTokens', 'totalCost'],
-    page(api, filter, cursor) {
+    async page(api, filter, cursor) {
       const query = new URLSearchParams(filter);
       query.set('limit', '100');
       if (cursor) query.set('cursor', cursor);
-      const page = listTraces(api, query);
+      const page = await listTraces(api, query);
       return page.ok ? { rows: page.body.data as unknown as Array<Record<string, unknown>>, next: page.body.nextCursor } : { error: page };
     },
   },
   observations: {
     columns: ['id', 'traceId', 'parentObservationId', 'type', 'name', 'startTime', 'endTime', 'environment', 'level', 'userId', 'sessionId', 'providedModelName', 'modelId', 'usageDetails', 'costDetails', 'totalCost', 'usagePricingTierName', 'latency', 'input', 'output'],
     page(api, filter, cursor) {
-      const query = new URLSearchParams({ limit: '1000', fields: 'core,basic,time,io,metadata,model,usage,prompt,metrics,trace_context' });
+      // Pages the size of a large trace answer's slices: each one's read is a turn of the event loop.
+      const query = new URLSearchParams({ limit: '250', fields: 'core,basic,time,io,metadata,model,usage,prompt,metrics,trace_context' });
       for (const key of OBSERVATION_FILTERS) for (const value of filter.getAll(key)) if (value !== '') query.append(key, value);
       if (cursor) query.set('cursor', cursor);
       const reply = api.call('GET', '/api/public/v2/observations', query);
@@ -49,7 +51,7 @@ export const EXPORTED_LISTS: Record<string, ExportedList> = {
 };
 
 export async function exportList(api: InternalApi, res: ServerResponse, kind: string, list: ExportedList, filter: URLSearchParams, format: Format): Promise<void> {
-  let page = list.page(api, filter, null);
+  let page = await list.page(api, filter, null);
   if ('error' in page) {
     res.writeHead(page.error.status, { 'content-type': 'application/json; charset=utf-8' });
     res.end(JSON.stringify(page.error.body ?? {}));
@@ -69,7 +71,7 @@ export async function exportList(api: InternalApi, res: ServerResponse, kind: st
     }
     if (!(await write(res, chunk))) return;
     if (!page.next) break;
-    page = list.page(api, filter, page.next);
+    page = await list.page(api, filter, page.next);
     // The list could not go on (its cursor refused): the download ends cut short, not as if whole.
     if ('error' in page) {
       res.destroy();
@@ -80,15 +82,20 @@ export async function exportList(api: InternalApi, res: ServerResponse, kind: st
   res.end();
 }
 
-/** Writes and waits for the socket when its buffer is full; false when the client went away. */
+/**
+ * Writes, waits for the socket when its buffer is full, then lets the event loop run what waits
+ * before the next page is read (a 'drain' alone can chain page after page inside one turn of
+ * the loop); false when the client went away.
+ */
 function write(res: ServerResponse, text: string): Promise<boolean> {
   if (res.destroyed) return Promise.resolve(false);
-  if (text === '' || res.write(text)) return Promise.resolve(true);
+  const breathe = () => new Promise<boolean>((resolve) => setImmediate(() => resolve(!res.destroyed)));
+  if (text === '' || res.write(text)) return breathe();
   return new Promise((resolve) => {
     const done = (ok: boolean) => {
       res.off('drain', onDrain);
       res.off('close', onClose);
-      resolve(ok);
+      resolve(ok ? breathe() : false);
     };
     const onDrain = () => done(true);
     const onClose = () => done(false);

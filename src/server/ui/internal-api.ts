@@ -1,11 +1,13 @@
-// The UI reads and writes through the server's own route handlers, called in-process with the
-// project's key: the same answers a client of the public API gets, without a network hop. Every
-// read route is open to it; writes only to model definitions and prompts, the two things the UI
-// edits.
+// The UI reads and writes through the server's own route handlers with the project's key: the
+// same answers a client of the public API gets, without a network hop. Every read route is open
+// to it; writes only to model definitions and prompts, the two things the UI edits. The pages'
+// own reads go through the API port's dispatch (sliced, or on the read thread); the UI's
+// endpoints call handlers in-process for whole answers they work on, each small by its query.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readBody } from '../http/body.js';
 import { HttpError } from '../http/errors.js';
-import { DeferredReply, type HandlerContext, matchRoute, type Route, type ServerReply, type ServerRequest, writeJsonReply } from '../http/router.js';
+import { dispatch } from '../http/pipeline.js';
+import { DeferredReply, type Handler, type HandlerContext, matchRoute, type Route, type RouteMatch, type ServerReply, type ServerRequest, writeJsonReply } from '../http/router.js';
 import type { Tx } from '../store/index.js';
 
 const WRITABLE = [/^\/api\/public\/models(\/[^/]+)?$/, /^\/api\/public\/v2\/prompts(\/.*)?$/];
@@ -23,6 +25,11 @@ export interface InternalApi {
   atomically<T>(fn: (call: Call) => T): T;
   /** Reads in one read transaction: one consistent state. */
   reading<T>(fn: (call: Call) => T): T;
+  /**
+   * A GET answered onto `res` as the API port answers it (http/pipeline.ts): a large answer in
+   * slices, metrics from the read thread, so no answer holds the event loop whatever its size.
+   */
+  send(res: ServerResponse, path: string, query: URLSearchParams): Promise<void>;
   context: HandlerContext;
 }
 
@@ -30,12 +37,11 @@ export function internalApi(routes: readonly Route[], server: HandlerContext): I
   // Answers whole, in the caller's transaction: a call here is synchronous.
   const context: HandlerContext = { ...server, inProcess: true };
   const key = context.store.apiKeys[0];
-  /** The route's answer to one call inside `tx`; the caller chooses the transaction. */
-  const prepare = (method: string, path: string, query = new URLSearchParams(), body: unknown = {}): ((tx: Tx) => ServerReply) | ServerReply => {
+  /** The route and the request of one call, with the project's key; or the answer when no route takes it. */
+  const resolve = (method: string, path: string, query: URLSearchParams, body: unknown): { match: RouteMatch & { handler: Handler }; request: ServerRequest } | ServerReply => {
     const match = matchRoute(routes, method, path);
     if (!match) return { status: 404, body: { message: `Route not found: ${method} ${path}` } };
     if (!match.handler) return { status: 405, body: { message: 'Method not allowed' } };
-    const handler = match.handler;
     const request: ServerRequest = {
       method,
       path,
@@ -47,6 +53,14 @@ export function internalApi(routes: readonly Route[], server: HandlerContext): I
       key,
       accessLevel: 'project',
     };
+    return { match: { ...match, handler: match.handler }, request };
+  };
+  /** The route's answer to one call inside `tx`; the caller chooses the transaction. */
+  const prepare = (method: string, path: string, query = new URLSearchParams(), body: unknown = {}): ((tx: Tx) => ServerReply) | ServerReply => {
+    const resolved = resolve(method, path, query, body);
+    if (!('match' in resolved)) return resolved;
+    const { match, request } = resolved;
+    const handler = match.handler;
     return (tx) => {
       try {
         const reply = handler(request, tx, context);
@@ -79,6 +93,16 @@ export function internalApi(routes: readonly Route[], server: HandlerContext): I
     },
     reading(fn) {
       return context.store.read((tx) => fn(within(tx, 'GET')));
+    },
+    async send(res, path, query) {
+      const resolved = resolve('GET', path, query, {});
+      if (!('match' in resolved)) return sendJson(res, resolved);
+      try {
+        await dispatch(res, resolved.match, resolved.request, server, NO_STORE);
+      } catch (error) {
+        if (!(error instanceof HttpError)) throw error;
+        sendJson(res, { status: error.status, body: error.body ?? { message: error.text ?? error.message } });
+      }
     },
   };
 }
@@ -123,10 +147,14 @@ export async function forward(api: InternalApi, req: IncomingMessage, res: Serve
     }
   } else {
     req.resume();
+    return api.send(res, url.pathname, url.searchParams);
   }
   sendJson(res, api.call(method, url.pathname, url.searchParams, body));
 }
 
+const NO_STORE = { 'cache-control': 'no-store' };
+
 export function sendJson(res: ServerResponse, reply: ServerReply): void {
-  writeJsonReply(res, reply, { 'cache-control': 'no-store', ...reply.headers });
+  if (res.headersSent) return;
+  writeJsonReply(res, reply, { ...NO_STORE, ...reply.headers });
 }

@@ -1,8 +1,9 @@
-// The traces list of the UI: the v3 list route's rows (newest first) with each trace's tokens,
-// paged by a cursor (the last row's timestamp and the ids shown at that timestamp) rather than by
-// page number, so a page deep in the list costs what the first does.
+// The traces list of the UI: the v3 list route's rows (newest first) with each trace's latency,
+// cost and tokens, paged by a cursor (the last row's timestamp and the ids shown at that
+// timestamp) rather than by page number, so a page deep in the list costs what the first does.
 import { Buffer } from 'node:buffer';
 import type { InternalApi } from './internal-api.js';
+import { readSlices, traceSums } from './trace-sums.js';
 
 const FILTERS = ['name', 'userId', 'sessionId', 'environment', 'tags', 'fromTimestamp', 'toTimestamp', 'release', 'version'] as const;
 const MAX_LIMIT = 100;
@@ -21,23 +22,22 @@ interface TraceRow {
   sessionId: string | null;
   environment: string;
   tags: string[];
-  latency: number;
-  totalCost: number;
 }
 
 export interface TracesBody {
-  data: Array<TraceRow & { totalTokens: number }>;
+  data: Array<TraceRow & { latency: number; totalCost: number; totalTokens: number }>;
   nextCursor: string | null;
 }
 
 /** A page (`ok`), or the error answer of the list route. */
 export type TracesPage = { ok: true; status: 200; body: TracesBody } | { ok: false; status: number; body?: unknown };
 
-export function listTraces(api: InternalApi, params: URLSearchParams): TracesPage {
+export async function listTraces(api: InternalApi, params: URLSearchParams): Promise<TracesPage> {
   const limit = Math.min(MAX_LIMIT, Math.max(1, Number(params.get('limit') ?? 50) || 50));
   const cursor = decodeCursor(params.get('cursor'));
   if (cursor === null) return { ok: false, status: 400, body: { message: 'cursor: not one this server gave' } };
-  const filter = new URLSearchParams({ orderBy: 'timestamp.desc', fields: 'core,metrics' });
+  // The rows alone: their figures are summed below, a slice at a time.
+  const filter = new URLSearchParams({ orderBy: 'timestamp.desc', fields: 'core' });
   for (const key of FILTERS) for (const value of params.getAll(key)) if (value !== '') filter.append(key, value);
   const ask = (changes: Record<string, string>): TraceRow[] | TracesPage => {
     const query = new URLSearchParams(filter);
@@ -80,23 +80,22 @@ export function listTraces(api: InternalApi, params: URLSearchParams): TracesPag
     const atLast = page.filter((row) => row.timestamp === last.timestamp).map((row) => row.id);
     nextCursor = encodeCursor({ at: last.timestamp, seen: last.timestamp === cursor?.at ? [...cursor.seen, ...atLast] : atLast });
   }
-  const tokens = api.context.store.read((tx) => new Map(page.map((row) => [row.id, totalTokens(tx.observations.ofTrace(row.id))])));
-  return { ok: true, status: 200, body: { data: page.map((row) => ({ ...pick(row), totalTokens: tokens.get(row.id) ?? 0 })), nextCursor } };
+  // Each row's figures from its observations, read in slices, as the list route sums them (of
+  // the filter's environments): a long trace on the page does not hold the server.
+  const read = readSlices(api.context.store);
+  const environments = params.getAll('environment').filter((value) => value !== '');
+  const only = environments.length > 0 ? new Set(environments) : undefined;
+  const data: TracesBody['data'] = [];
+  for (const row of page) {
+    const sums = await traceSums(read, row.id, only);
+    data.push({ ...pick(row), latency: sums.spanMs / 1000, totalCost: sums.totalCost, totalTokens: sums.totalTokens });
+  }
+  return { ok: true, status: 200, body: { data, nextCursor } };
 }
 
 function pick(row: TraceRow): TraceRow {
-  const { id, timestamp, name, userId, sessionId, environment, tags, latency, totalCost } = row;
-  return { id, timestamp, name, userId, sessionId, environment, tags, latency, totalCost };
-}
-
-/** Tokens as the service's list counts them: each observation's total, or the sum of its usage. */
-function totalTokens(observations: ReadonlyArray<{ usageDetails: Record<string, number> }>): number {
-  let sum = 0;
-  for (const { usageDetails } of observations) {
-    if (typeof usageDetails.total === 'number') sum += usageDetails.total;
-    else for (const value of Object.values(usageDetails)) sum += value;
-  }
-  return sum;
+  const { id, timestamp, name, userId, sessionId, environment, tags } = row;
+  return { id, timestamp, name, userId, sessionId, environment, tags };
 }
 
 function encodeCursor(cursor: Cursor): string {

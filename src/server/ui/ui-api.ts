@@ -1,9 +1,10 @@
 // The UI's own endpoints under /ui/api/, for what the public API has no route for. Each answers
-// JSON from the server's handlers and the core, except the export, which streams. Each module
-// loads on its first request, so the UI adds little to the server's start.
+// JSON from the server's handlers and the core (a large one in slices), except the export, which
+// streams. Each module loads on its first request, so the UI adds little to the server's start.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readBody } from '../http/body.js';
 import { HttpError } from '../http/errors.js';
+import { isSliced, writeSliced } from '../http/json-stream.js';
 import type { ServerReply } from '../http/router.js';
 import { type InternalApi, sendJson } from './internal-api.js';
 
@@ -17,12 +18,13 @@ const ENDPOINTS: Record<string, Endpoint> = {
     method: 'GET',
     load: async () => {
       const { listTraces } = await import('./traces-list.js');
-      return (api, query) => {
-        const { status, body } = listTraces(api, query);
+      return async (api, query) => {
+        const { status, body } = await listTraces(api, query);
         return { status, body };
       };
     },
   },
+  '/ui/api/traces/observations': { method: 'GET', load: async () => (await import('./trace-observations.js')).traceObservations },
   '/ui/api/cost': { method: 'GET', load: async () => (await import('./cost.js')).costReport },
   '/ui/api/models/last-used': { method: 'GET', load: async () => modelsLastUsed },
   '/ui/api/models/match': { method: 'POST', load: async () => (await import('./model-match.js')).testModelMatch },
@@ -60,7 +62,10 @@ export function uiRoutes(api: InternalApi): UiHandler {
     }
     if (endpoint.method === 'GET') {
       req.resume();
-      return sendJson(res, await (await endpoint.load())(api, url.searchParams));
+      const reply = await (await endpoint.load())(api, url.searchParams);
+      // An answer with parts read later is written in slices (http/json-stream.ts).
+      if (isSliced(reply.body)) return writeSliced(res, reply.status, { 'cache-control': 'no-store', ...reply.headers }, reply.body, api.context.store);
+      return sendJson(res, reply);
     }
     let body: unknown;
     try {

@@ -33,7 +33,9 @@ function ordered(observations: readonly Observation[]): Row[] {
   const children = new Map<string | null, Observation[]>();
   for (const o of observations) {
     const parent = o.parentObservationId && ids.has(o.parentObservationId) ? o.parentObservationId : null;
-    children.set(parent, [...(children.get(parent) ?? []), o]);
+    const siblings = children.get(parent);
+    if (siblings) siblings.push(o);
+    else children.set(parent, [o]);
   }
   const rows: Row[] = [];
   const seen = new Set<string>();
@@ -52,10 +54,14 @@ function ordered(observations: readonly Observation[]): Row[] {
 
 export function ObservationTree({ trace, selected, onSelect }: { trace: { name: string | null; id: string; observations: Observation[] }; selected: string | null; onSelect: (id: string | null) => void }) {
   const rows = ordered(trace.observations);
-  const starts = trace.observations.map((o) => Date.parse(o.startTime));
-  const ends = trace.observations.map((o) => Date.parse(o.endTime ?? o.startTime));
-  const first = Math.min(...starts);
-  const span = Math.max(1, Math.max(...ends) - first);
+  // A loop, not Math.min(...): a long trace's thousands of arguments would overflow the stack.
+  let first = Infinity;
+  let last = -Infinity;
+  for (const o of trace.observations) {
+    first = Math.min(first, Date.parse(o.startTime));
+    last = Math.max(last, Date.parse(o.endTime ?? o.startTime));
+  }
+  const span = Math.max(1, last - first);
   return (
     <div class="tree" role="tree" aria-label="Observations">
       <button type="button" role="treeitem" aria-selected={selected === null} class="tree-row" onClick={() => onSelect(null)}>

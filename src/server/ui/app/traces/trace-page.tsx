@@ -1,7 +1,9 @@
 // One trace: its observations as a tree beside a timeline, the chosen observation's input,
 // output, usage and cost per usage type (with the model definition and pricing tier that priced
-// it), the trace's scores, and the whole trace as a JSON download.
-import { useState } from 'preact/hooks';
+// it), the trace's scores, and the whole trace as a JSON download. The observations come a page at
+// a time (the first by start time, more on request), so a trace of any size opens without the
+// browser or the server holding all of it; the download streams the whole trace.
+import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { formatCost, formatLatency, formatTime } from '../format.js';
 import { IoView } from '../parts/io-view.js';
@@ -33,18 +35,66 @@ export interface Trace {
   input: unknown;
   output: unknown;
   metadata: unknown;
-  latency: number;
-  totalCost: number;
-  observations: Observation[];
   scores: Score[];
 }
 
+/** A page of /ui/api/traces/observations (src/server/ui/trace-observations.ts). */
+interface ObservationPage {
+  data: Observation[];
+  nextCursor: string | null;
+  /** With the first page only: the trace's count of observations, latency (seconds) and cost. */
+  total?: number;
+  latency?: number;
+  totalCost?: number;
+}
+
+interface Loaded {
+  observations: Observation[];
+  nextCursor: string | null;
+  total: number;
+  latency?: number;
+  totalCost?: number;
+  loading: boolean;
+  error?: string;
+}
+
+const observationsOf = (traceId: string, cursor?: string) => api.get<ObservationPage>('/ui/api/traces/observations', { traceId, cursor });
+
+/** The trace's observations loaded so far, and a way to load the next page. */
+function useObservations(traceId: string): [Loaded, () => void] {
+  const [state, setState] = useState<Loaded>({ observations: [], nextCursor: null, total: 0, loading: true });
+  useEffect(() => {
+    let live = true;
+    setState({ observations: [], nextCursor: null, total: 0, loading: true });
+    observationsOf(traceId).then(
+      (page) => live && setState({ observations: page.data, nextCursor: page.nextCursor, total: page.total ?? page.data.length, latency: page.latency, totalCost: page.totalCost, loading: false }),
+      (error: unknown) => live && setState((s) => ({ ...s, loading: false, error: error instanceof Error ? error.message : String(error) })),
+    );
+    return () => {
+      live = false;
+    };
+  }, [traceId]);
+  const more = () => {
+    if (!state.nextCursor || state.loading) return;
+    setState((s) => ({ ...s, loading: true, error: undefined }));
+    observationsOf(traceId, state.nextCursor).then(
+      (page) => setState((s) => ({ ...s, observations: [...s.observations, ...page.data], nextCursor: page.nextCursor, loading: false })),
+      (error: unknown) => setState((s) => ({ ...s, loading: false, error: error instanceof Error ? error.message : String(error) })),
+    );
+  };
+  return [state, more];
+}
+
 export function TracePage({ id }: { id: string }) {
-  const { data: trace, error } = useData(id, () => api.get<Trace>(`/api/public/traces/${encodeURIComponent(id)}`));
+  // The trace without its observations and their sums: those come with the first page below.
+  const { data: trace, error } = useData(id, () => api.get<Trace>(`/api/public/traces/${encodeURIComponent(id)}`, { fields: 'core,io,scores' }));
+  const [observations, loadMore] = useObservations(id);
   const [selected, setSelected] = useState<string | null>(null);
   if (error) return <p role="alert">{error}</p>;
-  if (!trace) return <p aria-busy="true">Loading…</p>;
-  const observation = trace.observations.find((o) => o.id === selected) ?? null;
+  // The page shows once the trace and its first page of observations (with its sums) are here.
+  if (!trace || (observations.loading && observations.observations.length === 0)) return <p aria-busy="true">Loading…</p>;
+  const observation = observations.observations.find((o) => o.id === selected) ?? null;
+  const download = `/api/public/traces/${encodeURIComponent(trace.id)}`;
   return (
     <section>
       <p>
@@ -72,24 +122,45 @@ export function TracePage({ id }: { id: string }) {
         ) : null}
         <dt>Environment</dt>
         <dd>{trace.environment}</dd>
+        <dt>Observations</dt>
+        <dd>{observations.total.toLocaleString('en-US')}</dd>
         <dt>Latency</dt>
-        <dd>{formatLatency(trace.latency)}</dd>
+        <dd>{formatLatency(observations.latency)}</dd>
         <dt>Total cost</dt>
-        <dd data-testid="trace-total-cost">{formatCost(trace.totalCost)}</dd>
+        <dd data-testid="trace-total-cost">{formatCost(observations.totalCost)}</dd>
       </dl>
       <p>
-        <a class="button" href={`/api/public/traces/${encodeURIComponent(trace.id)}`} download={`trace-${trace.id}.json`}>
+        <a class="button" href={download} download={`trace-${trace.id}.json`}>
           Download as JSON
         </a>
       </p>
+      <PartialNotice loaded={observations} onMore={loadMore} download={download} traceId={trace.id} />
+      {observations.error ? <p role="alert">{observations.error}</p> : null}
       <div class="trace-layout">
-        <ObservationTree trace={trace} selected={selected} onSelect={setSelected} />
+        <ObservationTree trace={{ ...trace, observations: observations.observations }} selected={selected} onSelect={setSelected} />
         <div class="detail">
           {observation ? <ObservationDetail observation={observation} /> : <TraceDetail trace={trace} />}
           <Scores scores={trace.scores.filter((s) => (observation ? s.observationId === observation.id : true))} />
         </div>
       </div>
     </section>
+  );
+}
+
+/** Says how many observations the tree leaves out, and how to get them. */
+function PartialNotice({ loaded, onMore, download, traceId }: { loaded: Loaded; onMore: () => void; download: string; traceId: string }) {
+  if (!loaded.nextCursor) return null;
+  const shown = loaded.observations.length;
+  const left = Math.max(0, loaded.total - shown);
+  const next = Math.min(left || Infinity, 1000);
+  return (
+    <p role="status" class="notice" data-testid="observations-notice">
+      Showing the first {shown.toLocaleString('en-US')} of {loaded.total.toLocaleString('en-US')} observations by start time; {left.toLocaleString('en-US')} not shown.{' '}
+      <button type="button" onClick={onMore} disabled={loaded.loading}>
+        {loaded.loading ? 'Loading…' : `Load ${next.toLocaleString('en-US')} more`}
+      </button>{' '}
+      All of them: <a href={download} download={`trace-${traceId}.json`}>download as JSON</a>, or <a href={href(['observations'], { traceId })}>the observations list</a>.
+    </p>
   );
 }
 

@@ -18,7 +18,7 @@ export default defineCommand({
     { flags: '--fields <list>', help: 'field groups (core, basic, time, io, metadata, model, usage, prompt, metrics, trace_context), fields (providedModelName, totalCost) or paths (usageDetails.input); names pick the columns, in order (comma-separated, repeatable) (default: every group)', repeatable: true },
     { flags: '--limit <n>', help: 'export at most this many' },
     { flags: '--page-size <n>', help: 'observations per request, 1 to 1000 (default 1000)' },
-    { flags: '--expand-metadata <keys>', help: 'metadata keys whose values are exported whole (the server cuts values over 200 characters)' },
+    { flags: '--expand-metadata <keys>', help: 'keep every metadata value whole when --fields has metadata but not io (any key named will do; otherwise the server cuts values at 200 characters)' },
     { flags: '--resume', help: 'continue the interrupted export of --output from its checkpoint' },
     { flags: '--force', help: 'start over, replacing --output and its checkpoint' },
   ],

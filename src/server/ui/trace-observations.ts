@@ -3,10 +3,10 @@
 // browser holds what it asked for, never the whole trace. Langfuse's trace view likewise loads the
 // first observations by start time and says when there are more; the whole trace streams from
 // its JSON download. The page itself is written in slices, as a large answer of the API is.
-import { Buffer } from 'node:buffer';
 import { type Prices, pricesOf, observationV1 } from '../handlers/observation-view.js';
 import { LateValue, type ReadSlice, SlicedArray } from '../http/json-stream.js';
 import type { ServerReply } from '../http/router.js';
+import { decodeCursor, encodeCursor } from './cursor.js';
 import type { InternalApi } from './internal-api.js';
 import { type TraceSums, traceSums } from './trace-sums.js';
 
@@ -24,7 +24,7 @@ export function traceObservations(api: InternalApi, query: URLSearchParams): Ser
   const traceId = query.get('traceId');
   if (!traceId) return { status: 400, body: { message: 'traceId: required' } };
   const limit = Math.min(PAGE_LIMIT, Math.max(1, Number(query.get('limit') ?? PAGE_LIMIT) || PAGE_LIMIT));
-  const first = decodeCursor(query.get('cursor'));
+  const first = decodeCursor<Cursor>(query.get('cursor'), ({ startTime, id }) => (typeof startTime === 'string' && typeof id === 'string' ? { startTime, id } : undefined));
   if (first === null) return { status: 400, body: { message: 'cursor: not one this server gave' } };
   // The page is read in slices, each in a read transaction of its own (http/json-stream.ts).
   let after = first;
@@ -52,20 +52,4 @@ export function traceObservations(api: InternalApi, query: URLSearchParams): Ser
   const latency = new LateValue(async (read) => (await figuresOf(read)).latency);
   const totalCost = new LateValue(async (read) => (await figuresOf(read)).totalCost);
   return { status: 200, body: { data, nextCursor, total, latency, totalCost } };
-}
-
-function encodeCursor(cursor: Cursor): string {
-  return Buffer.from(JSON.stringify(cursor)).toString('base64url');
-}
-
-/** undefined: no cursor (the first page); null: one that is not ours. */
-function decodeCursor(text: string | null): Cursor | undefined | null {
-  if (!text) return undefined;
-  try {
-    const value = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as Partial<Cursor>;
-    if (typeof value.startTime === 'string' && typeof value.id === 'string') return { startTime: value.startTime, id: value.id };
-  } catch {
-    // falls through to null
-  }
-  return null;
 }

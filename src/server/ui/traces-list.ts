@@ -1,7 +1,7 @@
 // The traces list of the UI: the v3 list route's rows (newest first) with each trace's latency,
 // cost and tokens, paged by a cursor (the last row's timestamp and the ids shown at that
 // timestamp) rather than by page number, so a page deep in the list costs what the first does.
-import { Buffer } from 'node:buffer';
+import { decodeCursor, encodeCursor } from './cursor.js';
 import type { InternalApi } from './internal-api.js';
 import { readSlices, traceSums } from './trace-sums.js';
 
@@ -34,7 +34,9 @@ export type TracesPage = { ok: true; status: 200; body: TracesBody } | { ok: fal
 
 export async function listTraces(api: InternalApi, params: URLSearchParams): Promise<TracesPage> {
   const limit = Math.min(MAX_LIMIT, Math.max(1, Number(params.get('limit') ?? 50) || 50));
-  const cursor = decodeCursor(params.get('cursor'));
+  const cursor = decodeCursor<Cursor>(params.get('cursor'), ({ at, seen }) =>
+    typeof at === 'string' && !Number.isNaN(Date.parse(at)) && Array.isArray(seen) && seen.every((id) => typeof id === 'string') ? { at, seen } : undefined,
+  );
   if (cursor === null) return { ok: false, status: 400, body: { message: 'cursor: not one this server gave' } };
   // The rows alone: their figures are summed below, a slice at a time.
   const filter = new URLSearchParams({ orderBy: 'timestamp.desc', fields: 'core' });
@@ -96,22 +98,4 @@ export async function listTraces(api: InternalApi, params: URLSearchParams): Pro
 function pick(row: TraceRow): TraceRow {
   const { id, timestamp, name, userId, sessionId, environment, tags } = row;
   return { id, timestamp, name, userId, sessionId, environment, tags };
-}
-
-function encodeCursor(cursor: Cursor): string {
-  return Buffer.from(JSON.stringify(cursor)).toString('base64url');
-}
-
-/** undefined: no cursor (the first page); null: one that is not ours. */
-function decodeCursor(text: string | null): Cursor | undefined | null {
-  if (!text) return undefined;
-  try {
-    const value = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as Partial<Cursor>;
-    if (typeof value.at === 'string' && !Number.isNaN(Date.parse(value.at)) && Array.isArray(value.seen) && value.seen.every((id) => typeof id === 'string')) {
-      return { at: value.at, seen: value.seen };
-    }
-  } catch {
-    // falls through to null
-  }
-  return null;
 }

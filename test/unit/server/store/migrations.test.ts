@@ -10,6 +10,17 @@ import { traceRecord } from '../../../helpers/store-records.js';
 const now = () => new Date('2026-11-23T00:00:00Z');
 
 
+/** A data directory at schema 3 with its project and key, open on the raw database. */
+function schema3Store() {
+  const dir = tempDir();
+  const Database = createRequire(import.meta.url)('libsql');
+  const db = new Database(join(dir, DATABASE_FILE));
+  for (const migration of MIGRATIONS.slice(0, 3)) db.exec(migration);
+  db.exec("INSERT INTO project (id, record) VALUES ('proj-v3', '{\"id\":\"proj-v3\",\"name\":\"v3\",\"organization\":{\"id\":\"o\",\"name\":\"o\"},\"metadata\":{},\"createdAt\":\"2026-01-01T00:00:00.000Z\"}')");
+  db.exec("INSERT INTO api_keys VALUES ('k', 'pk-lf-v3', 'sk-lf-v3', '2026-01-01T00:00:00.000Z')");
+  return { dir, db };
+}
+
 describe('migrations', () => {
   it('brings a database of an older schema up to date and keeps its data', () => {
     const dir = tempDir();
@@ -50,12 +61,7 @@ describe('migrations', () => {
   });
 
   it('orders the observations of a database of schema 3 by the hash of their trace id once migrated', () => {
-    const dir = tempDir();
-    const Database = createRequire(import.meta.url)('libsql');
-    const db = new Database(join(dir, DATABASE_FILE));
-    for (const migration of MIGRATIONS.slice(0, 3)) db.exec(migration);
-    db.exec("INSERT INTO project (id, record) VALUES ('proj-v3', '{\"id\":\"proj-v3\",\"name\":\"v3\",\"organization\":{\"id\":\"o\",\"name\":\"o\"},\"metadata\":{},\"createdAt\":\"2026-01-01T00:00:00.000Z\"}')");
-    db.exec("INSERT INTO api_keys VALUES ('k', 'pk-lf-v3', 'sk-lf-v3', '2026-01-01T00:00:00.000Z')");
+    const { dir, db } = schema3Store();
     const at = '2026-03-01T10:00:00.000Z';
     // Text order of the trace ids: gamma, delta, beta, alpha; by xxHash32: gamma, beta, delta, alpha.
     for (const [id, traceId] of [['o1', 'alpha'], ['o2', 'beta'], ['o3', 'gamma'], ['o4', 'delta'], ['o5', null]]) {
@@ -74,12 +80,7 @@ describe('migrations', () => {
   });
 
   it('fills each model\'s last use from the generations of a store that still has to move its observations (schema 3)', () => {
-    const dir = tempDir();
-    const Database = createRequire(import.meta.url)('libsql');
-    const db = new Database(join(dir, DATABASE_FILE));
-    for (const migration of MIGRATIONS.slice(0, 3)) db.exec(migration);
-    db.exec("INSERT INTO project (id, record) VALUES ('proj-v3', '{\"id\":\"proj-v3\",\"name\":\"v3\",\"organization\":{\"id\":\"o\",\"name\":\"o\"},\"metadata\":{},\"createdAt\":\"2026-01-01T00:00:00.000Z\"}')");
-    db.exec("INSERT INTO api_keys VALUES ('k', 'pk-lf-v3', 'sk-lf-v3', '2026-01-01T00:00:00.000Z')");
+    const { dir, db } = schema3Store();
     const rows: Array<[string, string, string | null, string]> = [
       ['g1', 'GENERATION', 'model-a', '2026-03-01T10:00:00.000Z'],
       ['g2', 'GENERATION', 'model-a', '2026-03-02T09:00:00.000Z'],

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
+import { firstJsonLine } from './servers.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const n = Number(process.argv.find((arg) => /^\d+$/.test(arg)) ?? 1_000_000);
@@ -74,14 +75,7 @@ const s3Server = (dir) => `
 `;
 
 function ready(child) {
-  return new Promise((resolve, reject) => {
-    let buffer = '';
-    child.stdout.on('data', (chunk) => {
-      buffer += chunk;
-      if (buffer.includes('\n')) resolve({ child, ...JSON.parse(buffer.split('\n')[0]) });
-    });
-    child.on('exit', (code) => reject(new Error(`exited with ${code}`)));
-  });
+  return firstJsonLine(child, 'process');
 }
 const background = (script) => ready(spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] }));
 

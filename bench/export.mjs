@@ -17,6 +17,7 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { fillStore } from './fill-store.mjs';
+import { firstJsonLine } from './servers.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const n = Number(process.argv.find((arg) => /^\d+$/.test(arg)) ?? 1_000_000);
@@ -72,14 +73,7 @@ function startServerProcess() {
 }
 
 function ready(child) {
-  return new Promise((resolve, reject) => {
-    let buffer = '';
-    child.stdout.on('data', (chunk) => {
-      buffer += chunk;
-      if (buffer.includes('\n')) resolve({ child, ...JSON.parse(buffer.split('\n')[0]) });
-    });
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
-  });
+  return firstJsonLine(child);
 }
 
 const server = await startServerProcess();

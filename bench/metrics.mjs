@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
+import { firstJsonLine } from './servers.mjs';
 
 const { values: args } = parseArgs({ options: { observations: { type: 'string', default: '100000' }, requests: { type: 'string', default: '20' } } });
 const root = join(import.meta.dirname, '..');
@@ -28,14 +29,7 @@ const MODELS = ['gpt-4o', 'gpt-4o-mini', 'claude-sonnet-4-5'];
 
 function startServer(dataDir, mode) {
   const child = spawn(process.execPath, [join(root, 'bin', 'llmobs.js'), 'server', '--port', '0', '--json', '--data-dir', dataDir, '--write-mode', mode], { stdio: ['ignore', 'pipe', 'ignore'] });
-  return new Promise((resolve, reject) => {
-    let buffer = '';
-    child.stdout.on('data', (chunk) => {
-      buffer += chunk;
-      if (buffer.includes('\n')) resolve({ child, ...JSON.parse(buffer.split('\n')[0]) });
-    });
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
-  });
+  return firstJsonLine(child);
 }
 
 const total = Number(args.observations);

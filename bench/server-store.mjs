@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
+import { firstJsonLine } from './servers.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -40,14 +41,7 @@ const dirSize = (dir) => readdirSync(dir).reduce((sum, name) => sum + statSync(j
 function startServerProcess(dataDir) {
   // dual: the reads timed include GET /api/public/traces/{id}, which events_only (the default) removes.
   const child = spawn(process.execPath, [join(root, 'bin', 'llmobs.js'), 'server', '--port', '0', '--json', '--data-dir', dataDir, '--write-mode', 'dual'], { stdio: ['ignore', 'pipe', 'ignore'] });
-  return new Promise((resolve, reject) => {
-    let buffer = '';
-    child.stdout.on('data', (chunk) => {
-      buffer += chunk;
-      if (buffer.includes('\n')) resolve({ child, ...JSON.parse(buffer.split('\n')[0]) });
-    });
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
-  });
+  return firstJsonLine(child);
 }
 
 /** CPU time of a process so far (user + system), in ms. */

@@ -23,17 +23,24 @@ const MONITOR = `
   });
 `;
 
+/**
+ * Resolves with `{ child, ...JSON }` of the first line a child process writes on stdout (the
+ * start line of a server started with --json); rejects if it exits before that.
+ */
+export function firstJsonLine(child, what = 'server') {
+  return new Promise((resolve, reject) => {
+    let buffer = '';
+    child.stdout.on('data', (chunk) => {
+      buffer += chunk;
+      if (buffer.includes('\n')) resolve({ child, ...JSON.parse(buffer.split('\n')[0]) });
+    });
+    child.on('exit', (code) => reject(new Error(`${what} exited with ${code}`)));
+  });
+}
+
 function start(script, env = process.env, nodeArgs = []) {
   const child = spawn(process.execPath, [...nodeArgs, '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'], env });
-  const ready = new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      if (out.includes('\n')) resolve(JSON.parse(out.split('\n')[0]));
-    });
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
-  });
-  return ready.then((info) => {
+  return firstJsonLine(child).then((info) => {
     // One question at a time: answers come back in order.
     let queue = Promise.resolve();
     const ask = (message) =>

@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fillStore } from './fill-store.mjs';
-import { loadAverage, percentile, spawnLlmobs } from './servers.mjs';
+import { firstJsonLine, loadAverage, percentile, spawnLlmobs } from './servers.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const n = Number(process.argv.slice(2).find((arg, i, all) => /^\d+$/.test(arg) && !/^--(runs|trace-observations)$/.test(all[i - 1] ?? '')) ?? 1_000_000);
@@ -30,14 +30,7 @@ function start(dir) {
     stdio: ['ignore', 'pipe', 'ignore'],
     env: { PATH: process.env.PATH, HOME: work, LLMOBS_CONFIG_DIR: join(work, 'config') },
   });
-  return new Promise((resolve, reject) => {
-    let buffer = '';
-    child.stdout.on('data', (chunk) => {
-      buffer += chunk;
-      if (buffer.includes('\n')) resolve({ child, ...JSON.parse(buffer.split('\n')[0]) });
-    });
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
-  });
+  return firstJsonLine(child);
 }
 
 async function timed(url, headers) {

@@ -5,7 +5,8 @@
 import { type MetricsAnswerRow, type MetricsQuery, queryRange, runMetricsQuery, type V1ObservationEntity, type V1ScoreEntity, type V1TraceEntity, v1Declaration, v1Relations } from '../../core/metrics/index.js';
 import type { TraceRecord } from '../records.js';
 import { OBSERVATION_SELECT, observationFromRow, type ObservationRow } from './observation-row.js';
-import { SCORE_METRICS_COLUMNS, type ScoreMetricsColumns, scoreMetricsRow, tagsOf } from './scores.js';
+import { JOINED_TRACE_COLUMNS, type JoinedTraceColumns, joinedTraceFields } from './joined-trace.js';
+import { SCORE_METRICS_COLUMNS, type ScoreMetricsColumns, scoreMetricsRow } from './scores.js';
 import type { Statements } from './sqlite.js';
 import { parseRecord } from './with-events.js';
 
@@ -50,33 +51,18 @@ export class MetricsV1Store {
   *observations(from: string, to: string, relations: ReadonlySet<string>): Generator<V1ObservationEntity> {
     const rows = this.sql
       .get(
-        `SELECT ${OBSERVATION_SELECT}, t.id AS joined_trace_id, t.name AS trace_name, t.user_id, t.session_id, t.release, t.version AS trace_version,
-                json_extract(t.record, '$.tags') AS tags,
+        `SELECT ${OBSERVATION_SELECT}, t.id AS joined_trace_id, ${JOINED_TRACE_COLUMNS},
                 CASE WHEN ? THEN (SELECT COUNT(*) FROM scores s WHERE s.observation_id = o.id AND s.timestamp >= ? AND s.timestamp <= ?) ELSE 0 END AS scores
          FROM observations o LEFT JOIN traces t ON t.id = o.trace_id AND t.timestamp >= ? AND t.timestamp <= ?
          WHERE o.start_time >= ? AND o.start_time <= ?`,
       )
-      .iterate(relations.has('scores') ? 1 : 0, from, to, from, to, from, to) as Iterable<ObservationRow & {
-      joined_trace_id: string | null;
-      trace_name: string | null;
-      user_id: string | null;
-      session_id: string | null;
-      release: string | null;
-      trace_version: string | null;
-      tags: string | null;
-      scores: number;
-    }>;
+      .iterate(relations.has('scores') ? 1 : 0, from, to, from, to, from, to) as Iterable<ObservationRow & JoinedTraceColumns & { joined_trace_id: string | null; scores: number }>;
     const projectId = this.projectId();
     for (const row of rows) {
       yield {
         observation: observationFromRow(row, projectId),
         traceJoined: row.joined_trace_id !== null,
-        traceName: row.trace_name,
-        userId: row.user_id,
-        sessionId: row.session_id,
-        release: row.release,
-        traceVersion: row.trace_version,
-        tags: tagsOf(row.tags),
+        ...joinedTraceFields(row),
         scores: row.scores,
       };
     }

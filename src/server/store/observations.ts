@@ -6,6 +6,7 @@ import type { MetricsGroup, MetricsQuery, MetricsRow } from '../../core/metrics/
 import type { ObservationRecord } from '../records.js';
 import type { ColumnFilter } from './filter-columns.js';
 import { appearanceOrder, metricsGroups, observationMetricsSql } from './observation-metrics.js';
+import { JOINED_TRACE_COLUMNS, type JoinedTraceColumns, joinedTraceFields } from './joined-trace.js';
 import type { Statements } from './sqlite.js';
 import { type FilterSpec, where } from './where.js';
 import { OBSERVATION_COLUMNS, OBSERVATION_SELECT, observationFromRow, observationParams, type ObservationRow, type ObservationTexts, observationTextsFromValues } from './observation-row.js';
@@ -201,21 +202,15 @@ export class ObservationStore {
   *forMetrics(from: string, to: string): Generator<ObservationForMetrics> {
     const rows = this.sql
       .get(
-        `SELECT ${OBSERVATION_SELECT}, t.name AS trace_name, t.user_id, t.session_id, t.release, t.version AS trace_version,
-                json_extract(t.record, '$.tags') AS tags
+        `SELECT ${OBSERVATION_SELECT}, ${JOINED_TRACE_COLUMNS}
          FROM observations o LEFT JOIN traces t ON t.id = o.trace_id
          WHERE o.start_time >= ? AND o.start_time < ?`,
       )
-      .iterate(from, to) as Iterable<ObservationRow & { trace_name: string | null; user_id: string | null; session_id: string | null; release: string | null; trace_version: string | null; tags: string | null }>;
+      .iterate(from, to) as Iterable<ObservationRow & JoinedTraceColumns>;
     for (const row of rows) {
       yield {
         observation: this.record(row),
-        traceName: row.trace_name,
-        userId: row.user_id,
-        sessionId: row.session_id,
-        release: row.release,
-        traceVersion: row.trace_version,
-        tags: row.tags ? (JSON.parse(row.tags) as string[]) : [],
+        ...joinedTraceFields(row),
       };
     }
   }

@@ -2,6 +2,7 @@
 // (cursor-paged, newest first) and with their trace, and read for the metrics score views.
 import type { MetricsScoreRow, V1ScoreEntity } from '../../core/metrics/index.js';
 import type { ScoreRecord } from '../records.js';
+import { JOINED_TRACE_COLUMNS, type JoinedTraceColumns, tagsOf } from './joined-trace.js';
 import type { Statements } from './sqlite.js';
 import { type FilterSpec, where } from './where.js';
 import { eventsText, parseRecord, type WithEvents, withEvents } from './with-events.js';
@@ -111,28 +112,18 @@ export class ScoreStore {
 }
 
 /** What a row of the metrics score views is read from: the score, its trace's and its observation's fields. */
-export const SCORE_METRICS_COLUMNS = `s.record, t.id AS trace_id, t.name AS trace_name, t.user_id, t.session_id, t.release, t.version AS trace_version,
-                json_extract(t.record, '$.tags') AS tags,
+export const SCORE_METRICS_COLUMNS = `s.record, t.id AS trace_id, ${JOINED_TRACE_COLUMNS},
                 o.id AS observation_id, o.name AS observation_name, o.provided_model_name, o.prompt_name, o.prompt_version`;
 
-export interface ScoreMetricsColumns {
+export interface ScoreMetricsColumns extends JoinedTraceColumns {
   record: string;
   trace_id: string | null;
-  trace_name: string | null;
-  user_id: string | null;
-  session_id: string | null;
-  release: string | null;
-  trace_version: string | null;
-  tags: string | null;
   observation_id: string | null;
   observation_name: string | null;
   provided_model_name: string | null;
   prompt_name: string | null;
   prompt_version: number | null;
 }
-
-/** A trace's tags as its record holds them (JSON text), [] when it has none. */
-export const tagsOf = (text: string | null) => (text ? (JSON.parse(text) as string[]) : []);
 
 /** The row of a score view (v1's, whose traces have a session id, or v2's). */
 export function scoreMetricsRow(row: ScoreMetricsColumns): V1ScoreEntity {

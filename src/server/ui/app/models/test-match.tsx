@@ -2,7 +2,8 @@
 // from the same core as `llmobs models match` and `llmobs estimate`.
 import { useState } from 'preact/hooks';
 import { api } from '../api.js';
-import { formatCost, formatNumber } from '../format.js';
+import { formatCost } from '../format.js';
+import { UsageTable, usageTypes } from '../parts/usage-table.js';
 import { href } from '../router.js';
 
 interface MatchAnswer {
@@ -97,7 +98,6 @@ function MatchResult({ answer }: { answer: MatchAnswer }) {
       </section>
     );
   }
-  const keys = Object.keys({ ...answer.usageDetails, ...answer.costDetails });
   return (
     <section role="region" aria-label="Match result">
       <h3>Match found</h3>
@@ -115,25 +115,8 @@ function MatchResult({ answer }: { answer: MatchAnswer }) {
         <dt>Total cost</dt>
         <dd data-testid="matched-cost">{formatCost(answer.totalCost)}</dd>
       </dl>
-      {keys.length > 0 ? (
-        <table class="grid">
-          <thead>
-            <tr>
-              <th>Usage type</th>
-              <th class="num">Units</th>
-              <th class="num">Cost</th>
-            </tr>
-          </thead>
-          <tbody>
-            {keys.map((key) => (
-              <tr>
-                <td>{key}</td>
-                <td class="num">{formatNumber(answer.usageDetails[key])}</td>
-                <td class="num">{formatCost(answer.costDetails[key])}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+      {usageTypes(answer.usageDetails, answer.costDetails).length > 0 ? (
+        <UsageTable usage={answer.usageDetails} cost={answer.costDetails} />
       ) : null}
       {match.losers.length > 0 ? (
         <>

@@ -1,31 +1,16 @@
 // Usage and cost of one observation per usage type, with the model definition that priced it and
 // the pricing tier chosen, and that tier's price for each usage type.
 import { api } from '../api.js';
-import { formatCost, formatNumber } from '../format.js';
+import type { Model } from '../models/types.js';
 import { useData } from '../parts/use-data.js';
+import { UsageTable, usageTypes } from '../parts/usage-table.js';
 import { href } from '../router.js';
 import type { Observation } from './observation-tree.js';
-
-interface Tier {
-  id: string;
-  name: string;
-  isDefault: boolean;
-  prices: Record<string, number>;
-}
-
-interface Model {
-  id: string;
-  modelName: string;
-  matchPattern: string;
-  isLangfuseManaged: boolean;
-  pricingTiers: Tier[];
-}
 
 export function UsageCost({ observation }: { observation: Observation }) {
   const modelId = observation.modelId;
   const { data: model } = useData(modelId ?? '', () => (modelId ? api.get<Model>(`/api/public/models/${encodeURIComponent(modelId)}`) : Promise.resolve(undefined)));
-  const keys = [...new Set([...Object.keys(observation.usageDetails), ...Object.keys(observation.costDetails)])];
-  if (keys.length === 0 && !modelId) return null;
+  if (usageTypes(observation.usageDetails, observation.costDetails).length === 0 && !modelId) return null;
   const tier = model?.pricingTiers.find((t) => t.id === observation.usagePricingTierId) ?? model?.pricingTiers.find((t) => t.name === observation.usagePricingTierName);
   return (
     <section aria-label="Usage and cost">
@@ -46,26 +31,7 @@ export function UsageCost({ observation }: { observation: Observation }) {
           'No model definition matched: no cost was computed.'
         )}
       </p>
-      <table class="grid">
-        <thead>
-          <tr>
-            <th>Usage type</th>
-            <th class="num">Units</th>
-            <th class="num">Price per 1M</th>
-            <th class="num">Cost</th>
-          </tr>
-        </thead>
-        <tbody>
-          {keys.map((key) => (
-            <tr>
-              <td>{key}</td>
-              <td class="num">{formatNumber(observation.usageDetails[key])}</td>
-              <td class="num">{tier?.prices[key] !== undefined ? `$${Number((tier.prices[key]! * 1e6).toPrecision(6))}` : ''}</td>
-              <td class="num">{formatCost(observation.costDetails[key])}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <UsageTable usage={observation.usageDetails} cost={observation.costDetails} withPrices prices={tier?.prices} />
     </section>
   );
 }

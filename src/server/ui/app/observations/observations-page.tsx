@@ -4,6 +4,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { formatCost, formatLatency, formatNumber, formatTime } from '../format.js';
 import { type FilterField, FilterForm, type FilterValues } from '../parts/filter-form.js';
+import { ExportLinks, Pager } from '../parts/list-parts.js';
 import { useData } from '../parts/use-data.js';
 import { href, navigate } from '../router.js';
 
@@ -62,14 +63,7 @@ export function ObservationsPage({ query }: { query: URLSearchParams }) {
     <section>
       <h1>Observations</h1>
       <FilterForm key={JSON.stringify(filter)} label="Filter observations" fields={FIELDS} values={filter} onApply={apply} />
-      <div class="exports" aria-label="Export">
-        Export this filter:{' '}
-        {(['csv', 'json', 'jsonl'] as const).map((format) => (
-          <a class="button" href={`/ui/api/export/observations?${new URLSearchParams([...exportQuery, ['format', format]])}`} download>
-            {format.toUpperCase()}
-          </a>
-        ))}
-      </div>
+      <ExportLinks list="observations" query={exportQuery} />
       {error ? <p role="alert">{error}</p> : null}
       <table class="grid" aria-busy={loading} aria-label="Observations">
         <thead>
@@ -102,14 +96,7 @@ export function ObservationsPage({ query }: { query: URLSearchParams }) {
         </tbody>
       </table>
       {data && data.data.length === 0 ? <p>No observations{cursor ? ' on this page' : ' match'}.</p> : null}
-      <nav class="pager" aria-label="Pages">
-        <button type="button" disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
-          Previous page
-        </button>
-        <button type="button" disabled={!data?.meta.cursor} onClick={() => data?.meta.cursor && setCursors([...cursors, data.meta.cursor])}>
-          Next page
-        </button>
-      </nav>
+      <Pager cursors={cursors} setCursors={setCursors} next={data?.meta.cursor} />
     </section>
   );
 }

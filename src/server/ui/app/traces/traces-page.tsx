@@ -3,6 +3,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { formatCost, formatLatency, formatNumber, formatTime } from '../format.js';
 import { type FilterField, FilterForm, type FilterValues } from '../parts/filter-form.js';
+import { ExportLinks, Pager } from '../parts/list-parts.js';
 import { useData } from '../parts/use-data.js';
 import { href, navigate } from '../router.js';
 
@@ -75,14 +76,7 @@ export function TracesPage({ query }: { query: URLSearchParams }) {
           Clear filters
         </a>
       </p>
-      <div class="exports" aria-label="Export">
-        Export this filter:{' '}
-        {(['csv', 'json', 'jsonl'] as const).map((format) => (
-          <a class="button" href={`/ui/api/export/traces?${new URLSearchParams([...exportQuery, ['format', format]])}`} download>
-            {format.toUpperCase()}
-          </a>
-        ))}
-      </div>
+      <ExportLinks list="traces" query={exportQuery} />
       {error ? <p role="alert">{error}</p> : null}
       <table class="grid" aria-busy={loading}>
         <thead>
@@ -123,14 +117,7 @@ export function TracesPage({ query }: { query: URLSearchParams }) {
         </tbody>
       </table>
       {data && data.data.length === 0 ? <p>No traces{cursor ? ' on this page' : ' match'}.</p> : null}
-      <nav class="pager" aria-label="Pages">
-        <button type="button" disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
-          Previous page
-        </button>
-        <button type="button" disabled={!data?.nextCursor} onClick={() => data?.nextCursor && setCursors([...cursors, data.nextCursor])}>
-          Next page
-        </button>
-      </nav>
+      <Pager cursors={cursors} setCursors={setCursors} next={data?.nextCursor} />
     </section>
   );
 }

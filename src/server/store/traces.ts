@@ -46,6 +46,19 @@ const TRACE_FILTER: FilterSpec<TraceFilter> = {
  * scores are the trace's own of listable types (no corrections).
  */
 function traceRows(filter: TraceFilter): Sql {
+  const { sql: and, params } = environmentConditions(filter);
+  return {
+    sql: `WITH trace_observations AS NOT MATERIALIZED (SELECT * FROM observations t WHERE 1${and}),
+      trace_scores AS NOT MATERIALIZED (SELECT * FROM scores t WHERE ${LISTED_SCORE}${and})`,
+    params: [...params, ...params],
+  };
+}
+
+/** Scores of the types the list shows. */
+const LISTED_SCORE = "json_extract(t.record, '$.dataType') <> 'CORRECTION'";
+
+/** traceRows' filters on the environment, each after an AND, over the rows under the alias t. */
+function environmentConditions(filter: TraceFilter): Sql {
   const environment: ColumnFilter[] = [
     ...(filter.environments?.length ? [{ column: 'trace.environment' as const, type: 'stringOptions', operator: 'any of', value: filter.environments }] : []),
     ...(filter.advanced ?? []).filter((f) => f.column === 'trace.environment'),
@@ -53,12 +66,7 @@ function traceRows(filter: TraceFilter): Sql {
   const conditions = filterConditions(environment);
   if ('unsupported' in conditions) throw new UnsupportedFilterError(conditions.unsupported);
   // The conditions name the trace's column (t.environment), so the rows are read under the alias t.
-  const and = conditions.where.map((condition) => ` AND ${condition}`).join('');
-  return {
-    sql: `WITH trace_observations AS NOT MATERIALIZED (SELECT * FROM observations t WHERE 1${and}),
-      trace_scores AS NOT MATERIALIZED (SELECT * FROM scores t WHERE json_extract(t.record, '$.dataType') <> 'CORRECTION'${and})`,
-    params: [...conditions.params, ...conditions.params],
-  };
+  return { sql: conditions.where.map((condition) => ` AND ${condition}`).join(''), params: conditions.params };
 }
 
 export const TRACE_ORDER_COLUMNS = {
@@ -86,6 +94,21 @@ export interface TraceStats {
   latencyMs: number;
   /** Sum of the observations' total costs. */
   totalCost: number;
+}
+
+/** A row of a trace's observations as the stats read them in slices; `id` only when asked for. */
+export interface StatsRow {
+  rowid: number;
+  id?: string;
+  startTime: string;
+  endTime: string | null;
+  totalCost: number | null;
+}
+
+/** Where a slice of a trace's observations begins: after this row in the trace's index order. */
+export interface StatsCursor {
+  startTime: string;
+  rowid: number;
 }
 
 export class TraceStore {
@@ -190,5 +213,34 @@ export class TraceStore {
       entry.scoreIds = this.sql.rows<{ id: string }>(`${rows.sql} SELECT id FROM trace_scores WHERE trace_id = ?`, ...rows.params, id).map((r) => r.id);
     }
     return stats;
+  }
+
+  /**
+   * Up to `limit` of a trace's observations that `filter` lets the list show, after `after`, in
+   * the order `stats` reads them (its index: start time, then rowid), for stats read in slices.
+   */
+  statsRowsAfter(traceId: string, filter: TraceFilter, after: StatsCursor | undefined, limit: number, ids: boolean): StatsRow[] {
+    const { sql: and, params } = environmentConditions(filter);
+    const columns = `t.rowid AS rowid, ${ids ? 't.id AS id, ' : ''}t.start_time AS startTime, t.end_time AS endTime, t.total_cost AS totalCost`;
+    const from = after ? ' AND (t.start_time, t.rowid) > (?, ?)' : '';
+    return this.sql.rows<StatsRow>(
+      `SELECT ${columns} FROM observations t WHERE t.trace_id = ?${from}${and} ORDER BY t.start_time, t.rowid LIMIT ?`,
+      traceId,
+      ...(after ? [after.startTime, after.rowid] : []),
+      ...params,
+      limit,
+    );
+  }
+
+  /** Up to `limit` ids of a trace's listed scores after the row `afterRowid`, in the order `stats` reads them. */
+  scoreIdsAfter(traceId: string, filter: TraceFilter, afterRowid: number, limit: number): Array<{ rowid: number; id: string }> {
+    const { sql: and, params } = environmentConditions(filter);
+    return this.sql.rows(
+      `SELECT t.rowid AS rowid, t.id AS id FROM scores t WHERE t.trace_id = ? AND t.rowid > ? AND ${LISTED_SCORE}${and} ORDER BY t.rowid LIMIT ?`,
+      traceId,
+      afterRowid,
+      ...params,
+      limit,
+    );
   }
 }

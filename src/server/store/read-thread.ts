@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { type MetricsAnswerRow, MetricsQueryError, MetricsResourceError } from '../../core/metrics/index.js';
 import type { DailyMetricsFilter, DailyMetricsPage } from './daily-metrics.js';
-import type { ReadAnswer, ReadRequest } from './read-worker.js';
+import type { ReadAnswer, ReadRequest, TraceStatsRequest } from './read-worker.js';
+import type { TraceStats } from './traces.js';
 
 /** A request without its id (the thread numbers them). */
 type WithoutId<R> = R extends unknown ? Omit<R, 'id'> : never;
@@ -59,6 +60,11 @@ export class ReadThread {
   /** A page of the daily metrics. */
   dailyMetrics(filter: DailyMetricsFilter, page: number, limit: number): Promise<DailyMetricsPage> {
     return this.ask({ dailyMetrics: { filter, page, limit } }) as Promise<DailyMetricsPage>;
+  }
+
+  /** The traces list's stats of its traces (TraceStore.stats). */
+  traceStats(request: TraceStatsRequest): Promise<Map<string, TraceStats>> {
+    return this.ask({ traceStats: request }) as Promise<Map<string, TraceStats>>;
   }
 
   private ask(request: Asked): Promise<unknown> {

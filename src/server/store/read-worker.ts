@@ -1,5 +1,5 @@
 // A thread of its own for the reads that take long however they are written (a metrics query
-// over a million observations): it reads the database over a
+// over a million observations, the traces list's sums over a long trace): it reads the database over a
 // read-only connection of its own, so the server's event loop goes on answering meanwhile. WAL
 // lets readers and the writer work at once; each read sees the last state committed before it
 // began. It is started by the server (read-thread.ts) when the database is a file.
@@ -11,15 +11,24 @@ import { metricsV1Answer, MetricsV1Store } from './metrics-v1.js';
 import { ObservationStore } from './observations.js';
 import { ScoreStore } from './scores.js';
 import { openSqlite, Statements } from './sqlite.js';
+import { type TraceFilter, TraceStore } from './traces.js';
 
 /**
  * One read: a v2 metrics query (`metricsQuery`), a v1 one (`metricsV1Query`), each the JSON the
- * route received, or a page of the daily metrics.
+ * route received, a page of the daily metrics, or the traces list's stats of its traces.
  */
 export type ReadRequest =
   | { id: number; metricsQuery: string }
   | { id: number; metricsV1Query: string }
-  | { id: number; dailyMetrics: { filter: DailyMetricsFilter; page: number; limit: number } };
+  | { id: number; dailyMetrics: { filter: DailyMetricsFilter; page: number; limit: number } }
+  | { id: number; traceStats: TraceStatsRequest };
+
+/** The arguments of TraceStore.stats. */
+export interface TraceStatsRequest {
+  ids: readonly string[];
+  filter: TraceFilter;
+  parts: { ids: boolean; metrics: boolean };
+}
 
 /**
  * `refused`: the query's own fault (MetricsQueryError), answered 400 as on the event loop;
@@ -33,9 +42,11 @@ const statements = new Statements(db);
 const stores = { observations: new ObservationStore(statements), scores: new ScoreStore(statements) };
 const metricsV1 = new MetricsV1Store(statements);
 const dailyMetrics = new DailyMetricsStore(statements);
+const traces = new TraceStore(statements);
 
 function read(request: ReadRequest): unknown {
   if ('metricsV1Query' in request) return metricsV1Answer(parseMetricsQuery(request.metricsV1Query, 'v1'), metricsV1);
+  if ('traceStats' in request) return traces.stats(request.traceStats.ids, request.traceStats.filter, request.traceStats.parts);
   if ('dailyMetrics' in request) return dailyMetrics.page(request.dailyMetrics.filter, request.dailyMetrics.page, request.dailyMetrics.limit);
   const query = parseMetricsQuery(request.metricsQuery);
   const { from, to } = queryRange(query);

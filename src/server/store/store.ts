@@ -28,6 +28,8 @@ import type { DailyMetricsFilter, DailyMetricsPage } from './daily-metrics.js';
 import type { MigrationProgress } from './migration-progress.js';
 import { migrate } from './migrations.js';
 import { ReadThread } from './read-thread.js';
+import type { TraceStatsRequest } from './read-worker.js';
+import type { TraceStats } from './traces.js';
 import { type Database, openSqlite, sqliteCode, Statements } from './sqlite.js';
 import { GroupCommit, inTransaction } from './transactions.js';
 import { Tx } from './tx.js';
@@ -170,6 +172,11 @@ export class Store {
   /** A page of the daily metrics, read on the read thread; undefined where there is none. */
   dailyMetricsOffThread(filter: DailyMetricsFilter, page: number, limit: number): Promise<DailyMetricsPage> | undefined {
     return this.readThread()?.dailyMetrics(filter, page, limit);
+  }
+
+  /** The traces list's stats of its traces, read on the read thread; undefined where there is none. */
+  traceStatsOffThread(request: TraceStatsRequest): Promise<Map<string, TraceStats>> | undefined {
+    return this.readThread()?.traceStats(request);
   }
 
   /** The read thread, started on first use; undefined where there is none or it failed. */

@@ -77,12 +77,17 @@ function send(res: ServerResponse, text: string): Promise<void> {
   });
 }
 
-/** Writes a status and an object whose values may be sliced or late; the headers are the caller's. */
-export async function writeSliced(res: ServerResponse, status: number, headers: Record<string, string>, body: Record<string, unknown>, store: Store): Promise<void> {
-  const read: ReadSlice = async (fn) => {
+/** Slices read each in a read transaction of its own, after the event loop has had its turn. */
+export const readSlices =
+  (store: Store): ReadSlice =>
+  async (fn) => {
     await breathe();
     return store.read(fn);
   };
+
+/** Writes a status and an object whose values may be sliced or late; the headers are the caller's. */
+export async function writeSliced(res: ServerResponse, status: number, headers: Record<string, string>, body: Record<string, unknown>, store: Store): Promise<void> {
+  const read = readSlices(store);
   res.writeHead(status, { ...headers, 'content-type': 'application/json; charset=utf-8' });
   try {
     let pending = '{';

@@ -2,7 +2,6 @@
 // a slice at a time with the event loop's turn between slices: a trace of any length is summed
 // without holding the server (one query over a long trace's rows would).
 import type { ReadSlice } from '../http/json-stream.js';
-import type { Store } from '../store/index.js';
 
 /** Rows a slice reads: small ones (times and numbers). */
 const SLICE = 2000;
@@ -15,14 +14,6 @@ export interface TraceSums {
   totalCost: number;
   totalTokens: number;
 }
-
-/** Slices read each in a read transaction of its own, after the event loop has had its turn. */
-export const readSlices =
-  (store: Store): ReadSlice =>
-  async (fn) => {
-    await new Promise((resolve) => setImmediate(resolve));
-    return store.read(fn);
-  };
 
 /** `environments`: only the observations of these (the traces list's filter), when given. */
 export async function traceSums(read: ReadSlice, traceId: string, environments?: ReadonlySet<string>): Promise<TraceSums> {

@@ -1,9 +1,10 @@
 // The traces list of the UI: the v3 list route's rows (newest first) with each trace's latency,
 // cost and tokens, paged by a cursor (the last row's timestamp and the ids shown at that
 // timestamp) rather than by page number, so a page deep in the list costs what the first does.
+import { readSlices } from '../http/json-stream.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { InternalApi } from './internal-api.js';
-import { readSlices, traceSums } from './trace-sums.js';
+import { traceSums } from './trace-sums.js';
 
 const FILTERS = ['name', 'userId', 'sessionId', 'environment', 'tags', 'fromTimestamp', 'toTimestamp', 'release', 'version'] as const;
 const MAX_LIMIT = 100;

@@ -4,10 +4,10 @@
 import { Decimal } from 'decimal.js';
 import { z } from 'zod';
 import { notFound } from '../http/errors.js';
-import { LateValue, type ReadSlice, SlicedArray, wholeBody } from '../http/json-stream.js';
-import type { Handler, Route } from '../http/router.js';
+import { LateValue, type ReadSlice, readSlices, SlicedArray, wholeBody } from '../http/json-stream.js';
+import { DeferredReply, type Handler, type Route, type ServerReply } from '../http/router.js';
 import type { TraceRecord } from '../records.js';
-import { type FilterColumnKey, TRACE_ORDER_COLUMNS, type TraceOrder, type Tx } from '../store/index.js';
+import { type FilterColumnKey, TRACE_ORDER_COLUMNS, type TraceOrder, type TraceStats, traceStatsInSlices, type Tx } from '../store/index.js';
 import { FILTER_PARAM, resolveFilters, targets } from './filter-param.js';
 import { observationV1, type Prices, pricesOf } from './observation-view.js';
 import { pageMeta } from './query.js';
@@ -92,6 +92,19 @@ const TRACE_SLICE = 250;
 /** Start and end times of a trace's observations read per slice, for its latency. */
 const TIMES_SLICE = 1000;
 
+/** A late value: slices read with `next` until `read()` says all were, then `value()`. */
+const lateValue = (next: (tx: Tx) => unknown, read: () => boolean, value: () => unknown): LateValue =>
+  new LateValue(
+    async (readSlice: ReadSlice) => {
+      while (!read()) await readSlice(next);
+      return value();
+    },
+    (whole) => {
+      while (!read()) next(whole);
+      return value();
+    },
+  );
+
 const getOne: Handler = (request, tx, context) => {
   const id = request.params[0]!;
   const groups = parseQuery(ONE_QUERY, request.query).fields ?? TRACE_FIELD_GROUPS;
@@ -99,7 +112,10 @@ const getOne: Handler = (request, tx, context) => {
   const trace = tx.traces.get(id);
   if (!trace) throw notFound(`Trace ${id} not found within authorized project`);
   // Latency: the last end (or, without ends, the last start) after the first start, over the
-  // trace's times read in slices (the end times are in the rows, not in an index).
+  // trace's times read in slices (the end times are in the rows, not in an index). The same rows
+  // give the cost when the observations are not asked for (each one's calculatedTotalCost is its
+  // total cost, 0 when it has none), added in the same order.
+  let timesCost = new Decimal(0);
   let first: number | undefined;
   let lastStart: number | undefined;
   let lastEnd: number | undefined;
@@ -113,6 +129,7 @@ const getOne: Handler = (request, tx, context) => {
       first ??= start;
       lastStart = start;
       if (row.endTime) lastEnd = Math.max(lastEnd ?? -Infinity, Date.parse(row.endTime));
+      timesCost = timesCost.add(row.totalCost ?? 0);
     }
     count += rows.length;
     if (rows.length < TIMES_SLICE) timesRead = true;
@@ -122,17 +139,9 @@ const getOne: Handler = (request, tx, context) => {
     const ms = first === undefined ? undefined : lastEnd !== undefined ? lastEnd - first : count > 1 ? lastStart! - first : undefined;
     return ms !== undefined ? ms / 1000 : 0;
   };
-  const latency = new LateValue(
-    async (read: ReadSlice) => {
-      while (!timesRead) await read(nextTimes);
-      return seconds();
-    },
-    (whole) => {
-      while (!timesRead) nextTimes(whole);
-      return seconds();
-    },
-  );
-  // The observations follow in slices; their cost is summed as they go, and the total comes last.
+  const latency = lateValue(nextTimes, () => timesRead, seconds);
+  // The observations follow in slices; their cost is summed as they go, and the total comes last:
+  // the sum of what was sent, whatever was written meanwhile.
   const cache = new Map<string, Prices | undefined>();
   let totalCost = new Decimal(0);
   let after: { startTime: string; id: string } | undefined;
@@ -149,16 +158,7 @@ const getOne: Handler = (request, tx, context) => {
       return view;
     });
   };
-  const sumCost = new LateValue(
-    async (read: ReadSlice) => {
-      while (!done) await read(nextViews);
-      return totalCost.toNumber();
-    },
-    (whole) => {
-      while (!done) nextViews(whole);
-      return totalCost.toNumber();
-    },
-  );
+  const sumCost = has('observations') ? lateValue(nextViews, () => done, () => totalCost.toNumber()) : lateValue(nextTimes, () => timesRead, () => timesCost.toNumber());
   const body = {
     ...traceFields(trace, has('io')),
     externalId: null,
@@ -172,7 +172,7 @@ const getOne: Handler = (request, tx, context) => {
   return { status: 200, body: context.inProcess ? wholeBody(body, tx) : body };
 };
 
-const list: Handler = (request, tx) => {
+const list: Handler = (request, tx, context) => {
   const query = parseQuery(LIST_QUERY, request.query);
   const groups = query.fields ?? TRACE_FIELD_GROUPS;
   const has = (group: (typeof TRACE_FIELD_GROUPS)[number]) => groups.includes(group);
@@ -193,20 +193,32 @@ const list: Handler = (request, tx) => {
   };
   const order: TraceOrder | null = query.orderBy ? { column: query.orderBy.column, direction: query.orderBy.order } : null;
   const traces = tx.traces.list(filter, order, { limit: query.limit, offset: (query.page - 1) * query.limit });
-  const stats = tx.traces.stats(traces.map((trace) => trace.id), filter, { ids: has('observations') || has('scores'), metrics: has('metrics') });
-  const data = traces.map((trace) => {
-    const stat = stats.get(trace.id)!;
-    return {
-      ...traceFields(trace, has('io')),
-      externalId: null,
-      observations: has('observations') ? stat.observationIds : [],
-      scores: has('scores') ? stat.scoreIds : [],
-      totalCost: has('metrics') ? stat.totalCost : -1,
-      latency: has('metrics') ? stat.latencyMs / 1000 : -1,
-      htmlPath: htmlPath(trace),
-    };
-  });
-  return { status: 200, body: { data, meta: pageMeta({ page: query.page, limit: query.limit }, tx.traces.count(filter)) } };
+  const meta = pageMeta({ page: query.page, limit: query.limit }, tx.traces.count(filter));
+  const parts = { ids: has('observations') || has('scores'), metrics: has('metrics') };
+  const page = (stats: Map<string, TraceStats>): ServerReply => {
+    const data = traces.map((trace) => {
+      const stat = stats.get(trace.id)!;
+      return {
+        ...traceFields(trace, has('io')),
+        externalId: null,
+        observations: has('observations') ? stat.observationIds : [],
+        scores: has('scores') ? stat.scoreIds : [],
+        totalCost: has('metrics') ? stat.totalCost : -1,
+        latency: has('metrics') ? stat.latencyMs / 1000 : -1,
+        htmlPath: htmlPath(trace),
+      };
+    });
+    return { status: 200, body: { data, meta } };
+  };
+  const ids = traces.map((trace) => trace.id);
+  // A caller in the same process (the web UI) takes the answer at once, in its own transaction.
+  if (context.inProcess || (!parts.ids && !parts.metrics)) return page(tx.traces.stats(ids, filter, parts));
+  // The stats read every row of the listed traces' observations, which for a long trace takes
+  // long: on the read thread where there is one (the same query), else in slices between which
+  // the event loop runs. Either reads the store as it is then, after the page was read.
+  const inSlices = () => traceStatsInSlices(readSlices(context.store), ids, filter, parts);
+  const aside = context.store.traceStatsOffThread({ ids, filter, parts });
+  return new DeferredReply(async () => page(await (aside ? aside.catch(inSlices) : inSlices())));
 };
 
 function deleteTraces(tx: Tx, ids: readonly string[]): void {

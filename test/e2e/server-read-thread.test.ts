@@ -1,6 +1,7 @@
-// The metrics (v2, v1 and daily) of a server with a data directory are computed on its read
-// thread, those of an in-memory server on its event loop: the built binary, both ways, over the
-// same events, gives the same answers, refusals included.
+// The metrics (v2, v1 and daily) and the v3 traces list's stats of a server with a data directory
+// are computed on its read thread, those of an in-memory server on its event loop (the stats in
+// slices): the built binary, both ways, over the same events, gives the same answers, refusals
+// included.
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -62,6 +63,13 @@ const V1_QUERIES = [
   { view: 'observations', metrics: [{ measure: 'count', aggregation: 'count' }], timeDimension: { granularity: 'minute' }, fromTimestamp: iso(T0), toTimestamp: iso(T0 + 200_000 * 60_000) },
   // Refused before any read.
   { view: 'traces', metrics: [{ measure: 'nope', aggregation: 'sum' }], ...range },
+];
+const TRACES = [
+  '/api/public/traces?fields=core,metrics',
+  '/api/public/traces',
+  '/api/public/traces?fields=observations,scores&limit=5&page=2',
+  `/api/public/traces?fields=metrics&filter=${encodeURIComponent(JSON.stringify([{ column: 'environment', type: 'stringOptions', operator: 'none of', value: ['default'] }]))}`,
+  '/api/public/traces?fields=metrics&environment=nowhere',
 ];
 const DAILY = ['/api/public/metrics/daily', '/api/public/metrics/daily?limit=1&page=2', `/api/public/metrics/daily?traceName=chat&tags=a&fromTimestamp=${iso(T0)}`, '/api/public/metrics/daily?limit=0'];
 
@@ -128,9 +136,28 @@ describe('metrics on the read thread', { timeout: 120_000 }, () => {
     expect(JSON.parse(answers[5]!.text).meta.totalItems).toBeGreaterThan(0);
   });
 
+  it('answers the v3 traces list as the event loop does', async () => {
+    const answers = [];
+    // The servers' own fields (project id, creation times) aside.
+    const sums = (answer: { status: number; text: string }) => ({
+      status: answer.status,
+      meta: JSON.parse(answer.text).meta,
+      data: JSON.parse(answer.text).data.map(({ id, observations, scores, totalCost, latency }: Record<string, unknown>) => ({ id, observations, scores, totalCost, latency })),
+    });
+    for (const path of TRACES) {
+      const [a, b] = await Promise.all([api(disk, path), api(memory, path)]);
+      expect(sums(a), path).toEqual(sums(b));
+      answers.push(a);
+    }
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200]);
+    const costs = JSON.parse(answers[0]!.text).data.map((trace: { totalCost: number }) => trace.totalCost);
+    expect(costs).toHaveLength(12);
+    expect(costs.every((cost: number) => cost > 0)).toBe(true);
+  });
+
   // The server runs in a process whose Worker holds the read thread's requests until told: a
   // request held there was not answered on the event loop, which meanwhile answers the others.
-  it('sends v1 and daily metrics to the read thread, and answers health while they wait', async () => {
+  it('sends v1 and daily metrics and the traces list to the read thread, and answers health while they wait', async () => {
     const dist = join(import.meta.dirname, '..', '..', 'dist', 'server.mjs');
     const script = `const { Worker } = await import('node:worker_threads');
       const held = [];
@@ -159,7 +186,7 @@ describe('metrics on the read thread', { timeout: 120_000 }, () => {
     try {
       const started = await new Promise<Started>((resolve) => child.stdout!.once('data', (chunk: Buffer) => resolve(JSON.parse(chunk.toString()) as Started)));
       expect((await api(started, '/api/public/ingestion', { method: 'POST', body: JSON.stringify({ batch: events().slice(0, 100) }) })).status).toBe(207);
-      for (const [kind, path] of [['metricsV1Query', metricsV1(V1_QUERIES[0])], ['dailyMetrics', DAILY[0]!]] as const) {
+      for (const [kind, path] of [['metricsV1Query', metricsV1(V1_QUERIES[0])], ['dailyMetrics', DAILY[0]!], ['traceStats', TRACES[0]!]] as const) {
         const answer = api(started, path);
         // Answered before its request reached the thread: it ran on the event loop.
         expect(await Promise.race([heldLine(kind), answer.then(() => 'answered')]), kind).toBe('held');

@@ -115,6 +115,7 @@ const getOne: Handler = (request, tx, context) => {
   // trace's times read in slices (the end times are in the rows, not in an index). The same rows
   // give the cost when the observations are not asked for (each one's calculatedTotalCost is its
   // total cost, 0 when it has none), added in the same order.
+  const costFromTimes = has('metrics') && !has('observations');
   let timesCost = new Decimal(0);
   let first: number | undefined;
   let lastStart: number | undefined;
@@ -129,7 +130,7 @@ const getOne: Handler = (request, tx, context) => {
       first ??= start;
       lastStart = start;
       if (row.endTime) lastEnd = Math.max(lastEnd ?? -Infinity, Date.parse(row.endTime));
-      timesCost = timesCost.add(row.totalCost ?? 0);
+      if (costFromTimes) timesCost = timesCost.add(row.totalCost ?? 0);
     }
     count += rows.length;
     if (rows.length < TIMES_SLICE) timesRead = true;

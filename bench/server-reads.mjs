@@ -7,19 +7,25 @@
 //            `llmobs observations export` of everything, from the server
 //   trace    three GET /api/public/traces/{id} at once of a trace with 100,000 observations, while
 //            a health check runs every 10 ms and ingestion requests follow one another
+//   sums     the v3 traces list with its metrics (fields=core,metrics), which sums a trace of
+//            100,000 observations, and that trace with its metrics alone, each three times in turn
+//            while a health check runs every 10 ms (llmobs server only: the floor has no list)
 //   inflate  a gzip OTLP body of about 65 KB that inflates to 64 MB, three times, while health
 //            checks run
 //
 //   node bench/server-reads.mjs --only metrics [--observations 100000,1000000] [--runs 7]
 //   node bench/server-reads.mjs --only pages [--observations 1000000] [--exports 1] [--compare DIST[=LABEL]]
 //   node bench/server-reads.mjs --only trace [--trace-observations 100000]
+//   node bench/server-reads.mjs --only sums [--trace-observations 100000] [--compare DIST[=LABEL]]
 //   node bench/server-reads.mjs --only inflate
 //
 // Both stores are seeded in child processes, with the same events (bench/generations.mjs): llmobs
 // server's through its store and ingestion pipeline (dist/store.mjs and dist/ingest-routes.mjs:
 // what POST /api/public/ingestion runs, without HTTP), the floor's through its own insert. Each
 // server then runs in its own process; its event loop's longest delay is read from it (Node's
-// monitorEventLoopDelay): how long it could not answer anything else. `--compare DIST` (pages):
+// monitorEventLoopDelay): how long it could not answer anything else. `--compare DIST` (sums:
+// the same requests to another build, its store seeded by its own pipeline, and the two builds'
+// sums compared; pages:
 // another build's dist/ (inside a checkout, so that it finds node_modules), its store seeded by its
 // own pipeline, walked in the same rounds and exported by its own CLI (`--exports` rounds, in
 // turn); its CLI then exports from this build's server too, and the two files are compared byte
@@ -73,7 +79,7 @@ function seed(dirs, total, options = {}) {
   const scripts = {
     llmobs: llmobs(join(root, 'dist'), dirs.llmobs),
     ...(dirs.compare ? { compare: llmobs(resolve(compareDist), dirs.compare) } : {}),
-    floor: `
+    ...(dirs.floor ? { floor: `
       const { openFloor, eventWriter } = await import(${JSON.stringify(join(root, 'bench', 'floor-server.mjs'))});
       const { seededBatch } = await import(${generations});
       const db = openFloor(${JSON.stringify(dirs.floor)});
@@ -84,7 +90,7 @@ function seed(dirs, total, options = {}) {
         db.exec('COMMIT');
       }
       db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
-      db.close();`,
+      db.close();` } : {}),
   };
   return Promise.all(
     Object.entries(scripts).map(
@@ -98,15 +104,15 @@ function seed(dirs, total, options = {}) {
   ).then(Object.fromEntries);
 }
 
-async function seededServers(total, options, compare = false) {
-  const dirs = { llmobs: join(work, `llmobs-${total}`), floor: join(work, `floor-${total}`), ...(compare ? { compare: join(work, `compare-${total}`) } : {}) };
+async function seededServers(total, options, compare = false, withFloor = true) {
+  const dirs = { llmobs: join(work, `llmobs-${total}`), ...(withFloor ? { floor: join(work, `floor-${total}`) } : {}), ...(compare ? { compare: join(work, `compare-${total}`) } : {}) };
   const seconds = await seed(dirs, total, options);
   console.log(
-    `seeded ${fmt(total)} observations: llmobs ${seconds.llmobs.toFixed(0)} s (${mb(dirBytes(dirs.llmobs))}), ${compare ? `${compareLabel} ${seconds.compare.toFixed(0)} s (${mb(dirBytes(dirs.compare))}), ` : ''}floor ${seconds.floor.toFixed(0)} s (${mb(dirBytes(dirs.floor))}); load average ${loadAverage()}`,
+    `seeded ${fmt(total)} observations: llmobs ${seconds.llmobs.toFixed(0)} s (${mb(dirBytes(dirs.llmobs))})${compare ? `, ${compareLabel} ${seconds.compare.toFixed(0)} s (${mb(dirBytes(dirs.compare))})` : ''}${withFloor ? `, floor ${seconds.floor.toFixed(0)} s (${mb(dirBytes(dirs.floor))})` : ''}; load average ${loadAverage()}`,
   );
   return {
     llmobs: await spawnLlmobs({ dataDir: dirs.llmobs }),
-    floor: await spawnFloor({ dataDir: dirs.floor }),
+    ...(withFloor ? { floor: await spawnFloor({ dataDir: dirs.floor }) } : {}),
     ...(compare ? { compare: await spawnLlmobs({ dataDir: dirs.compare, dist: resolve(compareDist) }) } : {}),
   };
 }
@@ -294,6 +300,54 @@ function keepCalling(fn, pauseMs) {
 
 const health = (server) => () => get(server, '/api/public/health');
 
+/** `path` asked `runs` times in turn while a health check runs every 10 ms; prints the times, health's and the loop's longest hold. */
+async function underHealth(label, server, path, runs = 3) {
+  await server.resetLoop();
+  const checks = keepCalling(health(server), 10);
+  await sleep(300);
+  const times = [];
+  let text = '';
+  for (let run = 0; run < runs; run++) {
+    const answer = await get(server, path);
+    times.push(answer.ms);
+    text = answer.text;
+  }
+  await sleep(300);
+  const healthTimes = await checks.stop();
+  const { loopMaxMs } = await server.stats();
+  console.log(`${label}: ${times.map(ms).join(', ')}; health (${healthTimes.length}) p50 ${ms(percentile(healthTimes, 50))}, p99 ${ms(percentile(healthTimes, 99))}, max ${ms(Math.max(...healthTimes))}; event loop max ${ms(loopMaxMs)}`);
+  return text;
+}
+
+/**
+ * The v3 list with its metrics (which sums the trace) and the trace with its metrics alone, on
+ * llmobs server and the compared build; their sums must agree.
+ */
+async function sums() {
+  const total = Number(args['trace-observations']);
+  const traceId = 'big-trace';
+  const servers = await seededServers(total, { traceId }, Boolean(compareDist), false);
+  const answers = [];
+  try {
+    for (const [label, server] of [['llmobs server', servers.llmobs], ...(servers.compare ? [[compareLabel, servers.compare]] : [])]) {
+      console.log(`\n${label}, one trace of ${fmt(total)} observations; load average ${loadAverage()}`);
+      const list = JSON.parse(await underHealth('  GET /api/public/traces?fields=core,metrics', server, '/api/public/traces?fields=core,metrics'));
+      const listed = list.data.find((t) => t.id === traceId);
+      const one = JSON.parse(await underHealth('  GET /api/public/traces/{id}?fields=core,metrics', server, `/api/public/traces/${traceId}?fields=core,metrics`));
+      answers.push(JSON.stringify({ list: [listed.totalCost, listed.latency], trace: [one.totalCost, one.latency] }));
+      console.log(`  totalCost and latency: ${answers[answers.length - 1]}`);
+    }
+  } finally {
+    await servers.llmobs.stop();
+    await servers.compare?.stop();
+  }
+  if (answers.length > 1) {
+    console.log(`the two builds' sums: ${answers[0] === answers[1] ? 'the same' : 'DIFFERENT'}`);
+    if (answers[0] !== answers[1]) process.exitCode = 1;
+  }
+  console.log(`load average ${loadAverage()}`);
+}
+
 async function trace() {
   const total = Number(args['trace-observations']);
   const traceId = 'big-trace';
@@ -373,7 +427,7 @@ async function inflate() {
 
 console.log(`Node ${process.version}; load average ${loadAverage()}`);
 try {
-  for (const part of args.only.split(',')) await { metrics, pages, trace, inflate }[part]();
+  for (const part of args.only.split(',')) await { metrics, pages, trace, sums, inflate }[part]();
 } finally {
   await agent.close();
   rmSync(work, { recursive: true, force: true });

@@ -3,7 +3,8 @@
 // own. Between slices the event loop runs whatever else waits (health checks, ingestion), and the
 // writer waits for the client to take what was sent, so the server holds one slice of the answer
 // at a time, whatever its size. Slices see the store as it is when each is read: writes that land
-// meanwhile may show in later slices, as they would in a page walked by cursor.
+// meanwhile may show in later slices, as they would in a page walked by cursor. Objects inside
+// the answer may have such members too (SlicedObject: a listed trace with its many ids).
 //
 // The answer goes out with chunked transfer encoding. A failure after the status line cannot
 // change the status: the connection is cut, so the client sees a truncated answer, never a
@@ -19,6 +20,16 @@ export class SlicedArray {
   constructor(readonly next: (tx: Tx) => readonly unknown[] | undefined) {}
 }
 
+/** An array already read, written `size` items at a time (a long list of ids). */
+export function inPieces(items: readonly unknown[], size: number): SlicedArray {
+  let at = 0;
+  return new SlicedArray(() => {
+    if (at >= items.length) return undefined;
+    at += size;
+    return items.slice(at - size, at);
+  });
+}
+
 /**
  * A value of the answer computed when the writer reaches it (after the slices before it);
  * `whole` computes it at once, inside one transaction (see wholeBody).
@@ -30,27 +41,39 @@ export class LateValue {
   ) {}
 }
 
+/**
+ * An object inside the answer whose members may be sliced or late, as the body's may: in an
+ * array of the body or of a SlicedArray's items.
+ */
+export class SlicedObject {
+  constructor(readonly members: Record<string, unknown>) {}
+}
+
+/** A value of the answer the writer writes piece by piece. */
+const isLate = (value: unknown): boolean =>
+  value instanceof SlicedArray || value instanceof LateValue || value instanceof SlicedObject || (Array.isArray(value) && value.some((item) => item instanceof SlicedObject));
+
 /** The body with every slice read and every late value computed in `tx`: for a caller in the same process. */
 export function wholeBody(body: Record<string, unknown>, tx: Tx): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(body)) {
+  const whole = (value: unknown): unknown => {
     if (value instanceof SlicedArray) {
       const items: unknown[] = [];
-      for (let slice = value.next(tx); slice; slice = value.next(tx)) items.push(...slice);
-      out[key] = items;
-    } else if (value instanceof LateValue) {
-      out[key] = value.whole(tx);
-    } else {
-      out[key] = value;
+      for (let slice = value.next(tx); slice; slice = value.next(tx)) items.push(...slice.map(whole));
+      return items;
     }
-  }
+    if (value instanceof LateValue) return value.whole(tx);
+    if (value instanceof SlicedObject) return wholeBody(value.members, tx);
+    return Array.isArray(value) && isLate(value) ? value.map(whole) : value;
+  };
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(body)) out[key] = whole(value);
   return out;
 }
 
 /** True when the body has values the writer reads later (then it must go through writeSliced). */
 export function isSliced(body: unknown): body is Record<string, unknown> {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return false;
-  return Object.values(body).some((value) => value instanceof SlicedArray || value instanceof LateValue);
+  return Object.values(body).some(isLate);
 }
 
 /** The client closed the connection before the answer was whole: nothing more to do. */
@@ -89,33 +112,56 @@ export const readSlices =
 export async function writeSliced(res: ServerResponse, status: number, headers: Record<string, string>, body: Record<string, unknown>, store: Store): Promise<void> {
   const read = readSlices(store);
   res.writeHead(status, { ...headers, 'content-type': 'application/json; charset=utf-8' });
-  try {
-    let pending = '{';
-    let first = true;
-    for (const [key, value] of Object.entries(body)) {
-      if (value === undefined) continue;
-      pending += `${first ? '' : ','}${JSON.stringify(key)}:`;
-      first = false;
-      if (value instanceof SlicedArray) {
-        pending += '[';
-        let empty = true;
-        for (;;) {
-          const items = await read((tx) => value.next(tx));
-          if (!items) break;
-          if (items.length === 0) continue;
-          const text = items.map((item) => JSON.stringify(item) ?? 'null').join(',');
-          await send(res, `${pending}${empty ? '' : ','}${text}`);
-          pending = '';
-          empty = false;
+  // What is written but not sent yet: it goes out with the next slice, or at the end.
+  let pending = '';
+  const write = async (value: unknown): Promise<void> => {
+    if (value instanceof SlicedArray) {
+      pending += '[';
+      let empty = true;
+      for (;;) {
+        const items = await read((tx) => value.next(tx));
+        if (!items) break;
+        if (items.length === 0) continue;
+        if (items.some((item) => item instanceof SlicedObject)) {
+          for (const item of items) {
+            pending += empty ? '' : ',';
+            empty = false;
+            await write(item);
+          }
+          continue;
         }
-        pending += ']';
-      } else if (value instanceof LateValue) {
-        pending += JSON.stringify(await value.get(read)) ?? 'null';
-      } else {
-        pending += JSON.stringify(value) ?? 'null';
+        const text = items.map((item) => JSON.stringify(item) ?? 'null').join(',');
+        await send(res, `${pending}${empty ? '' : ','}${text}`);
+        pending = '';
+        empty = false;
       }
+      pending += ']';
+    } else if (value instanceof LateValue) {
+      pending += JSON.stringify(await value.get(read)) ?? 'null';
+    } else if (value instanceof SlicedObject) {
+      pending += '{';
+      let first = true;
+      for (const [key, member] of Object.entries(value.members)) {
+        if (member === undefined) continue;
+        pending += `${first ? '' : ','}${JSON.stringify(key)}:`;
+        first = false;
+        await write(member);
+      }
+      pending += '}';
+    } else if (Array.isArray(value) && isLate(value)) {
+      pending += '[';
+      for (const [i, item] of value.entries()) {
+        pending += i === 0 ? '' : ',';
+        await write(item);
+      }
+      pending += ']';
+    } else {
+      pending += JSON.stringify(value) ?? 'null';
     }
-    res.end(`${pending}}`);
+  };
+  try {
+    await write(new SlicedObject(body));
+    res.end(pending);
   } catch (error) {
     res.destroy();
     if (!(error instanceof ClientGone)) throw error;

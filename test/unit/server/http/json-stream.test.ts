@@ -3,7 +3,7 @@
 // order it had when it was built in one go.
 import { PassThrough, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { isSliced, LateValue, SlicedArray, writeSliced } from '../../../../src/server/http/json-stream.js';
+import { inPieces, isSliced, LateValue, SlicedArray, SlicedObject, wholeBody, writeSliced } from '../../../../src/server/http/json-stream.js';
 import { type RunningServer, startServer } from '../../../../src/server/index.js';
 import { Store, type Tx } from '../../../../src/server/store/index.js';
 import { basicAuth } from '../../../helpers/server-api.js';
@@ -60,6 +60,28 @@ describe('writeSliced', () => {
     taken.forEach((callback) => callback());
     res.on('finish', () => undefined);
     await writing;
+  });
+
+  it('writes objects with sliced members inside arrays, piece by piece, as the same bytes as the whole value', async () => {
+    const log: string[] = [];
+    const ids = Array.from({ length: 25 }, (_, i) => `id-${i}`);
+    const rows = () => [
+      new SlicedObject({ id: 't1', skipped: undefined, observations: inPieces(ids, 10), scores: [], cost: 0.1 + 0.2 }),
+      new SlicedObject({ id: 't2', observations: inPieces([], 10), nested: { a: [1, null] } }),
+    ];
+    const plain = [
+      { id: 't1', skipped: undefined, observations: ids, scores: [], cost: 0.1 + 0.2 },
+      { id: 't2', observations: [], nested: { a: [1, null] } },
+    ];
+    const body = { data: rows(), list: new SlicedArray(() => (log.includes('listed') ? undefined : (log.push('listed'), rows()))), meta: { page: 1 } };
+    expect(isSliced(body)).toBe(true);
+    const { res, chunks } = response();
+    await writeSliced(res as never, 200, {}, body, fakeStore(log));
+    expect(chunks.join('')).toBe(JSON.stringify({ data: plain, list: plain, meta: { page: 1 } }));
+    // A read for each piece of ids and one that finds no more (4 for t1, 1 for t2), twice, and
+    // the list's own two.
+    expect(log.filter((entry) => entry === 'read')).toHaveLength(12);
+    expect(wholeBody({ data: rows(), meta: { page: 1 } }, {} as Tx)).toEqual({ data: plain, meta: { page: 1 } });
   });
 
   it('cuts the connection when a slice fails, so that no complete-looking answer is sent', async () => {

@@ -4,7 +4,7 @@
 import { Decimal } from 'decimal.js';
 import { z } from 'zod';
 import { notFound } from '../http/errors.js';
-import { LateValue, type ReadSlice, readSlices, SlicedArray, wholeBody } from '../http/json-stream.js';
+import { inPieces, LateValue, type ReadSlice, readSlices, SlicedArray, SlicedObject, wholeBody } from '../http/json-stream.js';
 import { DeferredReply, type Handler, type Route, type ServerReply } from '../http/router.js';
 import type { TraceRecord } from '../records.js';
 import { type FilterColumnKey, TRACE_ORDER_COLUMNS, type TraceOrder, type TraceStats, traceStatsInSlices, type Tx } from '../store/index.js';
@@ -91,6 +91,8 @@ const htmlPath = (trace: TraceRecord) => `/project/${trace.projectId}/traces/${t
 const TRACE_SLICE = 250;
 /** Start and end times of a trace's observations read per slice, for its latency. */
 const TIMES_SLICE = 1000;
+/** Ids of a listed trace's observations or scores written at a time. */
+const IDS_PIECE = 10_000;
 
 /** A late value: slices read with `next` until `read()` says all were, then `value()`. */
 const lateValue = (next: (tx: Tx) => unknown, read: () => boolean, value: () => unknown): LateValue =>
@@ -196,18 +198,21 @@ const list: Handler = (request, tx, context) => {
   const traces = tx.traces.list(filter, order, { limit: query.limit, offset: (query.page - 1) * query.limit });
   const meta = pageMeta({ page: query.page, limit: query.limit }, tx.traces.count(filter));
   const parts = { ids: has('observations') || has('scores'), metrics: has('metrics') };
-  const page = (stats: Map<string, TraceStats>): ServerReply => {
+  // `pieces`: a long trace's ids are written a piece at a time, not in one go.
+  const page = (stats: Map<string, TraceStats>, pieces = false): ServerReply => {
+    const idList = (list: string[]) => (pieces && list.length > IDS_PIECE ? inPieces(list, IDS_PIECE) : list);
     const data = traces.map((trace) => {
       const stat = stats.get(trace.id)!;
-      return {
+      const row = {
         ...traceFields(trace, has('io')),
         externalId: null,
-        observations: has('observations') ? stat.observationIds : [],
-        scores: has('scores') ? stat.scoreIds : [],
+        observations: has('observations') ? idList(stat.observationIds) : [],
+        scores: has('scores') ? idList(stat.scoreIds) : [],
         totalCost: has('metrics') ? stat.totalCost : -1,
         latency: has('metrics') ? stat.latencyMs / 1000 : -1,
         htmlPath: htmlPath(trace),
       };
+      return pieces ? new SlicedObject(row) : row;
     });
     return { status: 200, body: { data, meta } };
   };
@@ -219,7 +224,7 @@ const list: Handler = (request, tx, context) => {
   // the event loop runs. Either reads the store as it is then, after the page was read.
   const inSlices = () => traceStatsInSlices(readSlices(context.store), ids, filter, parts);
   const aside = context.store.traceStatsOffThread({ ids, filter, parts });
-  return new DeferredReply(async () => page(await (aside ? aside.catch(inSlices) : inSlices())));
+  return new DeferredReply(async () => page(await (aside ? aside.catch(inSlices) : inSlices()), true));
 };
 
 function deleteTraces(tx: Tx, ids: readonly string[]): void {

@@ -2,7 +2,8 @@
 // cost are summed from the observations' times and total costs, with it from the observation
 // objects the answer sends. Both give the same numbers, to the bit, over observations ingested
 // through the batch route with every way of giving (or not giving) a cost: provided totals, input
-// and output only, other keys only, the legacy usage object, a model's prices, none.
+// and output only, other keys only, the legacy usage object, a model's prices, none. And the
+// traces list's ids of a trace with more observations than it writes at a time.
 import { Decimal } from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../../../../src/server/index.js';
@@ -16,6 +17,7 @@ const T0 = Date.parse('2026-03-01T10:00:00.000Z');
 const iso = (ms: number) => new Date(ms).toISOString();
 /** More than one slice of the times (1,000) and many of the observations (250). */
 const LONG = 2600;
+const WIDE = 10_050;
 
 function cost(i: number): Record<string, unknown> {
   switch (i % 8) {
@@ -42,9 +44,12 @@ beforeAll(async () => {
     events.push({ id: `g-${i}`, type: 'generation-create', timestamp: iso(start), body: { id: `g${LONG - i}`, traceId: 'long', startTime: iso(start), ...end, ...cost(i) } });
   }
   for (let i = 0; i < 5; i++) events.push({ id: `f-${i}`, type: 'span-create', timestamp: iso(T0), body: { id: `f${i}`, traceId: 'free', startTime: iso(T0 + i * 1000), endTime: iso(T0 + i * 1500) } });
+  // More observations than the list writes ids of at a time.
+  events.push({ id: 't-wide', type: 'trace-create', timestamp: iso(T0 - 1000), body: { id: 'wide', name: 'wide' } });
+  for (let i = 0; i < WIDE; i++) events.push({ id: `w-${i}`, type: 'span-create', timestamp: iso(T0), body: { id: `w${i}`, traceId: 'wide', startTime: iso(T0 + (i % 100)) } });
   for (let i = 0; i < 3; i++) events.push({ id: `o-${i}`, type: 'generation-create', timestamp: iso(T0), body: { id: `p${i}`, traceId: 'open', startTime: iso(T0 + i * 1000), costDetails: { total: 0.1 } } });
-  for (let i = 0; i < events.length; i += 500) {
-    const answer = await call('POST', '/api/public/ingestion', { batch: events.slice(i, i + 500) }, { unchecked: true });
+  for (let i = 0; i < events.length; i += 1000) {
+    const answer = await call('POST', '/api/public/ingestion', { batch: events.slice(i, i + 1000) }, { unchecked: true });
     expect(answer.body.errors).toEqual([]);
   }
 });
@@ -81,5 +86,16 @@ describe('a trace\'s totals', () => {
     expect((await get('/api/public/traces/empty?fields=metrics')).body).toMatchObject({ totalCost: 0, latency: 0 });
     expect((await get('/api/public/traces/free?fields=metrics')).body).toMatchObject({ totalCost: 0, latency: 6 });
     expect((await get('/api/public/traces/open?fields=metrics')).body).toMatchObject({ totalCost: 0.3, latency: 2 });
+  });
+});
+
+describe('the traces list', () => {
+  it('lists the ids of a trace with many observations, each once', async () => {
+    const answer = await get('/api/public/traces?name=wide');
+    const [wide] = answer.body.data;
+    expect(wide.observations).toHaveLength(WIDE);
+    expect(new Set(wide.observations)).toEqual(new Set(Array.from({ length: WIDE }, (_, i) => `w${i}`)));
+    expect(wide).toMatchObject({ id: 'wide', scores: [], totalCost: 0, latency: 0.099 });
+    expect(answer.body.meta).toEqual({ page: 1, limit: 50, totalItems: 1, totalPages: 1 });
   });
 });

@@ -49,9 +49,24 @@ export class SlicedObject {
   constructor(readonly members: Record<string, unknown>) {}
 }
 
+/**
+ * A value of the answer already written as JSON (UTF-8), by the read thread: sent as it is, a
+ * piece at a time, never parsed here.
+ */
+export class RawJson {
+  constructor(readonly bytes: Uint8Array) {}
+}
+
+/** Bytes of a RawJson sent at a time. */
+const RAW_PIECE = 1 << 20;
+
 /** A value of the answer the writer writes piece by piece. */
 const isLate = (value: unknown): boolean =>
-  value instanceof SlicedArray || value instanceof LateValue || value instanceof SlicedObject || (Array.isArray(value) && value.some((item) => item instanceof SlicedObject));
+  value instanceof SlicedArray ||
+  value instanceof LateValue ||
+  value instanceof SlicedObject ||
+  value instanceof RawJson ||
+  (Array.isArray(value) && value.some((item) => item instanceof SlicedObject));
 
 /** The body with every slice read and every late value computed in `tx`: for a caller in the same process. */
 export function wholeBody(body: Record<string, unknown>, tx: Tx): Record<string, unknown> {
@@ -63,6 +78,7 @@ export function wholeBody(body: Record<string, unknown>, tx: Tx): Record<string,
     }
     if (value instanceof LateValue) return value.whole(tx);
     if (value instanceof SlicedObject) return wholeBody(value.members, tx);
+    if (value instanceof RawJson) return JSON.parse(Buffer.from(value.bytes).toString('utf8'));
     return Array.isArray(value) && isLate(value) ? value.map(whole) : value;
   };
   const out: Record<string, unknown> = {};
@@ -83,7 +99,7 @@ class ClientGone extends Error {}
 const breathe = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** Sends `text`; resolves when the client may take more (at once, or after 'drain'); rejects when it is gone. */
-function send(res: ServerResponse, text: string): Promise<void> {
+function send(res: ServerResponse, text: string | Uint8Array): Promise<void> {
   if (res.destroyed) return Promise.reject(new ClientGone());
   if (res.write(text)) return breathe();
   return new Promise((resolve, reject) => {
@@ -148,6 +164,10 @@ export async function writeSliced(res: ServerResponse, status: number, headers: 
         await write(member);
       }
       pending += '}';
+    } else if (value instanceof RawJson) {
+      if (pending) await send(res, pending);
+      pending = '';
+      for (let at = 0; at < value.bytes.length; at += RAW_PIECE) await send(res, value.bytes.subarray(at, at + RAW_PIECE));
     } else if (Array.isArray(value) && isLate(value)) {
       pending += '[';
       for (const [i, item] of value.entries()) {

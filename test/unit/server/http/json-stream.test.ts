@@ -3,7 +3,7 @@
 // order it had when it was built in one go.
 import { PassThrough, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { inPieces, isSliced, LateValue, SlicedArray, SlicedObject, wholeBody, writeSliced } from '../../../../src/server/http/json-stream.js';
+import { inPieces, isSliced, LateValue, RawJson, SlicedArray, SlicedObject, wholeBody, writeSliced } from '../../../../src/server/http/json-stream.js';
 import { type RunningServer, startServer } from '../../../../src/server/index.js';
 import { Store, type Tx } from '../../../../src/server/store/index.js';
 import { basicAuth } from '../../../helpers/server-api.js';
@@ -82,6 +82,22 @@ describe('writeSliced', () => {
     // the list's own two.
     expect(log.filter((entry) => entry === 'read')).toHaveLength(12);
     expect(wholeBody({ data: rows(), meta: { page: 1 } }, {} as Tx)).toEqual({ data: plain, meta: { page: 1 } });
+  });
+
+  it('sends JSON already written as it is, in pieces whose bytes add up to it', async () => {
+    // More than one piece of a megabyte, with characters of two to four bytes across its edges.
+    const ids = Array.from({ length: 100_000 }, (_, i) => `id-${i}-é-😀-"q"`);
+    const raw = new TextEncoder().encode(JSON.stringify(ids));
+    expect(raw.length).toBeGreaterThan(2 << 20);
+    const sink = new PassThrough();
+    const chunks: Buffer[] = [];
+    sink.on('data', (chunk: Buffer) => chunks.push(chunk));
+    const res = Object.assign(sink, { writeHead: () => res });
+    const body = { data: [new SlicedObject({ id: 't', observations: new RawJson(raw), scores: new RawJson(new TextEncoder().encode('[]')) })], meta: {} };
+    await writeSliced(res as never, 200, {}, body, fakeStore([]));
+    expect(Buffer.concat(chunks).toString('utf8')).toBe(JSON.stringify({ data: [{ id: 't', observations: ids, scores: [] }], meta: {} }));
+    expect(chunks.length).toBeGreaterThan(3);
+    expect(wholeBody(body, {} as Tx)).toEqual({ data: [{ id: 't', observations: ids, scores: [] }], meta: {} });
   });
 
   it('cuts the connection when a slice fails, so that no complete-looking answer is sent', async () => {

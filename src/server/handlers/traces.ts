@@ -4,10 +4,10 @@
 import { Decimal } from 'decimal.js';
 import { z } from 'zod';
 import { notFound } from '../http/errors.js';
-import { inPieces, LateValue, type ReadSlice, readSlices, SlicedArray, SlicedObject, wholeBody } from '../http/json-stream.js';
+import { inPieces, LateValue, RawJson, type ReadSlice, readSlices, SlicedArray, SlicedObject, wholeBody } from '../http/json-stream.js';
 import { DeferredReply, type Handler, type Route, type ServerReply } from '../http/router.js';
 import type { TraceRecord } from '../records.js';
-import { type FilterColumnKey, TRACE_ORDER_COLUMNS, type TraceOrder, type TraceStats, traceStatsInSlices, type Tx } from '../store/index.js';
+import { type FilterColumnKey, TRACE_ORDER_COLUMNS, type TraceOrder, type TraceStats, type TraceStatsJson, traceStatsInSlices, type Tx } from '../store/index.js';
 import { FILTER_PARAM, resolveFilters, targets } from './filter-param.js';
 import { observationV1, type Prices, pricesOf } from './observation-view.js';
 import { pageMeta } from './query.js';
@@ -198,9 +198,10 @@ const list: Handler = (request, tx, context) => {
   const traces = tx.traces.list(filter, order, { limit: query.limit, offset: (query.page - 1) * query.limit });
   const meta = pageMeta({ page: query.page, limit: query.limit }, tx.traces.count(filter));
   const parts = { ids: has('observations') || has('scores'), metrics: has('metrics') };
-  // `pieces`: a long trace's ids are written a piece at a time, not in one go.
-  const page = (stats: Map<string, TraceStats>, pieces = false): ServerReply => {
-    const idList = (list: string[]) => (pieces && list.length > IDS_PIECE ? inPieces(list, IDS_PIECE) : list);
+  // `pieces`: a long trace's ids are written a piece at a time, not in one go; the read thread's
+  // come as JSON already.
+  const page = (stats: Map<string, TraceStats | TraceStatsJson>, pieces = false): ServerReply => {
+    const idList = (list: string[] | Uint8Array) => (list instanceof Uint8Array ? new RawJson(list) : pieces && list.length > IDS_PIECE ? inPieces(list, IDS_PIECE) : list);
     const data = traces.map((trace) => {
       const stat = stats.get(trace.id)!;
       const row = {

@@ -20,7 +20,7 @@ export { Store, StoreWriteError, DATABASE_FILE, LOCK_FILE, SERVER_INFO_FILE, LEG
 export { Tx, ProjectStore } from './tx.js';
 export { PromptStore, type PromptListFilter, type PromptListPage, type Dependent } from './prompts.js';
 export { ModelStore } from './models.js';
-export { TraceStore, TRACE_ORDER_COLUMNS, type TraceFilter, type TraceOrder, type TraceStats } from './traces.js';
+export { TraceStore, TRACE_ORDER_COLUMNS, type TraceFilter, type TraceOrder, type TraceStats, type TraceStatsJson } from './traces.js';
 export { traceStatsInSlices } from './trace-stats.js';
 export { ObservationStore, type ObservationFilter, type ObservationCursor, type ObservationForMetrics } from './observations.js';
 export { ScoreStore, type ScoreFilter } from './scores.js';

@@ -8,7 +8,7 @@ import { Worker } from 'node:worker_threads';
 import { type MetricsAnswerRow, MetricsQueryError, MetricsResourceError } from '../../core/metrics/index.js';
 import type { DailyMetricsFilter, DailyMetricsPage } from './daily-metrics.js';
 import type { ReadAnswer, ReadRequest, TraceStatsRequest } from './read-worker.js';
-import type { TraceStats } from './traces.js';
+import type { TraceStatsJson } from './traces.js';
 
 /** A request without its id (the thread numbers them). */
 type WithoutId<R> = R extends unknown ? Omit<R, 'id'> : never;
@@ -62,9 +62,9 @@ export class ReadThread {
     return this.ask({ dailyMetrics: { filter, page, limit } }) as Promise<DailyMetricsPage>;
   }
 
-  /** The traces list's stats of its traces (TraceStore.stats). */
-  traceStats(request: TraceStatsRequest): Promise<Map<string, TraceStats>> {
-    return this.ask({ traceStats: request }) as Promise<Map<string, TraceStats>>;
+  /** The traces list's stats of its traces (TraceStore.stats), their ids as JSON. */
+  traceStats(request: TraceStatsRequest): Promise<Map<string, TraceStatsJson>> {
+    return this.ask({ traceStats: request }) as Promise<Map<string, TraceStatsJson>>;
   }
 
   private ask(request: Asked): Promise<unknown> {

@@ -11,7 +11,7 @@ import { metricsV1Answer, MetricsV1Store } from './metrics-v1.js';
 import { ObservationStore } from './observations.js';
 import { ScoreStore } from './scores.js';
 import { openSqlite, Statements } from './sqlite.js';
-import { type TraceFilter, TraceStore } from './traces.js';
+import { statsAsJson, type TraceFilter, TraceStore } from './traces.js';
 
 /**
  * One read: a v2 metrics query (`metricsQuery`), a v1 one (`metricsV1Query`), each the JSON the
@@ -46,7 +46,7 @@ const traces = new TraceStore(statements);
 
 function read(request: ReadRequest): unknown {
   if ('metricsV1Query' in request) return metricsV1Answer(parseMetricsQuery(request.metricsV1Query, 'v1'), metricsV1);
-  if ('traceStats' in request) return traces.stats(request.traceStats.ids, request.traceStats.filter, request.traceStats.parts);
+  if ('traceStats' in request) return statsAsJson(traces.stats(request.traceStats.ids, request.traceStats.filter, request.traceStats.parts));
   if ('dailyMetrics' in request) return dailyMetrics.page(request.dailyMetrics.filter, request.dailyMetrics.page, request.dailyMetrics.limit);
   const query = parseMetricsQuery(request.metricsQuery);
   const { from, to } = queryRange(query);

@@ -29,7 +29,7 @@ import type { MigrationProgress } from './migration-progress.js';
 import { migrate } from './migrations.js';
 import { ReadThread } from './read-thread.js';
 import type { TraceStatsRequest } from './read-worker.js';
-import type { TraceStats } from './traces.js';
+import type { TraceStatsJson } from './traces.js';
 import { type Database, openSqlite, sqliteCode, Statements } from './sqlite.js';
 import { GroupCommit, inTransaction } from './transactions.js';
 import { Tx } from './tx.js';
@@ -174,8 +174,8 @@ export class Store {
     return this.readThread()?.dailyMetrics(filter, page, limit);
   }
 
-  /** The traces list's stats of its traces, read on the read thread; undefined where there is none. */
-  traceStatsOffThread(request: TraceStatsRequest): Promise<Map<string, TraceStats>> | undefined {
+  /** The traces list's stats of its traces (their ids as JSON), read on the read thread; undefined where there is none. */
+  traceStatsOffThread(request: TraceStatsRequest): Promise<Map<string, TraceStatsJson>> | undefined {
     return this.readThread()?.traceStats(request);
   }
 

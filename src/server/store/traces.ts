@@ -96,6 +96,19 @@ export interface TraceStats {
   totalCost: number;
 }
 
+/**
+ * TraceStats with the ids as JSON text in UTF-8, as the read thread gives them: a long trace's ids
+ * cross to the server's thread as one block, where a million strings would take long to copy in.
+ */
+export type TraceStatsJson = Omit<TraceStats, 'observationIds' | 'scoreIds'> & { observationIds: Uint8Array; scoreIds: Uint8Array };
+
+const encoder = new TextEncoder();
+
+export function statsAsJson(stats: Map<string, TraceStats>): Map<string, TraceStatsJson> {
+  const json = (ids: string[]) => encoder.encode(JSON.stringify(ids));
+  return new Map([...stats].map(([id, stat]) => [id, { ...stat, observationIds: json(stat.observationIds), scoreIds: json(stat.scoreIds) }]));
+}
+
 /** A row of a trace's observations as the stats read them in slices; `id` only when asked for. */
 export interface StatsRow {
   rowid: number;

@@ -8,8 +8,9 @@
 //   trace    three GET /api/public/traces/{id} at once of a trace with 100,000 observations, while
 //            a health check runs every 10 ms and ingestion requests follow one another
 //   sums     the v3 traces list with its metrics (fields=core,metrics), which sums a trace of
-//            100,000 observations, and that trace with its metrics alone, each three times in turn
-//            while a health check runs every 10 ms (llmobs server only: the floor has no list)
+//            100,000 observations, that trace with its metrics alone, and the list with every
+//            field group (the trace's ids too), each three times in turn while a health check
+//            runs every 10 ms (llmobs server only: the floor has no list)
 //   inflate  a gzip OTLP body of about 65 KB that inflates to 64 MB, three times, while health
 //            checks run
 //
@@ -31,6 +32,7 @@
 // turn); its CLI then exports from this build's server too, and the two files are compared byte
 // for byte. BENCH_CLI_PROF=DIR writes a CPU profile of each export's CLI process.
 import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -320,8 +322,8 @@ async function underHealth(label, server, path, runs = 3) {
 }
 
 /**
- * The v3 list with its metrics (which sums the trace) and the trace with its metrics alone, on
- * llmobs server and the compared build; their sums must agree.
+ * The v3 list with its metrics (which sums the trace), the trace with its metrics alone, and the
+ * list with the trace's ids, on llmobs server and the compared build; their sums and ids must agree.
  */
 async function sums() {
   const total = Number(args['trace-observations']);
@@ -334,15 +336,18 @@ async function sums() {
       const list = JSON.parse(await underHealth('  GET /api/public/traces?fields=core,metrics', server, '/api/public/traces?fields=core,metrics'));
       const listed = list.data.find((t) => t.id === traceId);
       const one = JSON.parse(await underHealth('  GET /api/public/traces/{id}?fields=core,metrics', server, `/api/public/traces/${traceId}?fields=core,metrics`));
-      answers.push(JSON.stringify({ list: [listed.totalCost, listed.latency], trace: [one.totalCost, one.latency] }));
-      console.log(`  totalCost and latency: ${answers[answers.length - 1]}`);
+      // Every field group (the default): the trace's observation ids too, a million of them.
+      const whole = JSON.parse(await underHealth('  GET /api/public/traces', server, '/api/public/traces')).data.find((t) => t.id === traceId);
+      const ids = createHash('sha256').update(JSON.stringify([whole.observations, whole.scores])).digest('hex').slice(0, 16);
+      answers.push(JSON.stringify({ list: [listed.totalCost, listed.latency], trace: [one.totalCost, one.latency], ids: `${whole.observations.length} ${ids}` }));
+      console.log(`  totalCost and latency, the list's ids: ${answers[answers.length - 1]}`);
     }
   } finally {
     await servers.llmobs.stop();
     await servers.compare?.stop();
   }
   if (answers.length > 1) {
-    console.log(`the two builds' sums: ${answers[0] === answers[1] ? 'the same' : 'DIFFERENT'}`);
+    console.log(`the two builds' sums and ids: ${answers[0] === answers[1] ? 'the same' : 'DIFFERENT'}`);
     if (answers[0] !== answers[1]) process.exitCode = 1;
   }
   console.log(`load average ${loadAverage()}`);

@@ -185,6 +185,22 @@ export class ObservationStore {
   }
 
   /**
+   * The stored size in bytes of each of `pageRows`' rows (its JSON texts), read from the rows'
+   * headers without their texts, so that a page of large observations can be read a few at a time;
+   * `sum` gives only their total and count.
+   */
+  pageSizes(filter: ObservationFilter, cursor: ObservationCursor | undefined, limit: number): number[];
+  pageSizes(filter: ObservationFilter, cursor: ObservationCursor | undefined, limit: number, sum: 'sum'): { bytes: number; count: number };
+  pageSizes(filter: ObservationFilter, cursor: ObservationCursor | undefined, limit: number, sum?: 'sum'): number[] | { bytes: number; count: number } {
+    const { sql, params } = this.pageWhere(filter, cursor);
+    const size = `octet_length(o.data) + ifnull(octet_length(o.input_json), 0) + ifnull(octet_length(o.output_json), 0) + ifnull(octet_length(o.metadata_json), 0)`;
+    const sizes = `SELECT ${size} AS size FROM observations o ${sql} ORDER BY o.start_time DESC, o.trace_hash DESC, o.id DESC LIMIT ?`;
+    if (!sum) return this.sql.valueRows(sizes, ...params, limit).map((values) => values[0] as number);
+    const [bytes, count] = this.sql.valueRows(`SELECT total(size), count(*) FROM (${sizes})`, ...params, limit)[0] as [number, number];
+    return { bytes, count };
+  }
+
+  /**
    * A metrics query over the `observations` view aggregated in SQL, as groups for the engine to
    * finish (finishMetricsQuery); undefined when the engine must read the rows (forMetrics).
    */

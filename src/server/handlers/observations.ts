@@ -115,18 +115,42 @@ const getOne: Handler = (request, tx) => {
   return { status: 200, body: observationV1(observation, pricesOf(tx, observation.internalModelId)) };
 };
 
-const listV1: Handler = (request, tx) => {
+/**
+ * Stored text one slice of a page of observations reads at most; an observation larger than this
+ * is a slice of its own.
+ */
+const PAGE_SLICE_BYTES = 4 * 1024 * 1024;
+
+/** How many of the rows to come a slice takes: those that fit in PAGE_SLICE_BYTES (at least one), at most `want`. */
+function fitting(sizes: readonly number[], want: number): number {
+  let take = 0;
+  for (let bytes = 0; take < Math.min(want, sizes.length); take++) {
+    if (take > 0 && bytes + sizes[take]! > PAGE_SLICE_BYTES) break;
+    bytes += sizes[take]!;
+  }
+  return take;
+}
+
+const listV1: Handler = (request, tx, context) => {
   const query = parseQuery(V1_LIST_QUERY, request.query);
   const filter = filterOf(query);
   const cache = new Map<string, Prices | undefined>();
-  const rows = tx.observations.list(filter, { limit: query.limit, offset: (query.page - 1) * query.limit });
-  return {
-    status: 200,
-    body: {
-      data: rows.map((o) => observationV1(o, pricesOf(tx, o.internalModelId, cache))),
-      meta: pageMeta({ page: query.page, limit: query.limit }, tx.observations.count(filter)),
-    },
-  };
+  // Read and written in slices, as the v2 list (see there).
+  let offset = (query.page - 1) * query.limit;
+  let left = query.limit;
+  const data = new SlicedArray((slice) => {
+    if (left === 0) return undefined;
+    const whole = slice.observations.listSizes(filter, { limit: left, offset }, 'sum');
+    const sizes = whole.bytes <= PAGE_SLICE_BYTES ? undefined : slice.observations.listSizes(filter, { limit: left, offset });
+    const found = sizes?.length ?? whole.count;
+    const take = sizes ? fitting(sizes, left) : found;
+    const rows = take === 0 ? [] : slice.observations.list(filter, { limit: take, offset });
+    offset += rows.length;
+    left = take === found ? 0 : left - rows.length;
+    return rows.length === 0 ? undefined : rows.map((o) => observationV1(o, pricesOf(slice, o.internalModelId, cache)));
+  });
+  const body = { data, meta: pageMeta({ page: query.page, limit: query.limit }, tx.observations.count(filter)) };
+  return { status: 200, body: context.inProcess ? wholeBody(body, tx) : body };
 };
 
 function encodeCursor(cursor: Cursor): string {
@@ -141,22 +165,6 @@ function encodeCursor(cursor: Cursor): string {
  */
 function metadataCut(groups: readonly ObservationFieldGroup[], expand: readonly string[]): number | undefined {
   return groups.includes('metadata') && !groups.includes('io') && expand.length === 0 ? METADATA_VALUE_CUT : undefined;
-}
-
-/**
- * Stored text one slice of a v2 page reads at most; an observation larger than this is a slice
- * of its own.
- */
-const PAGE_SLICE_BYTES = 4 * 1024 * 1024;
-
-/** How many of the rows to come a slice takes: those that fit in PAGE_SLICE_BYTES (at least one), at most `want`. */
-function fitting(sizes: readonly number[], want: number): number {
-  let take = 0;
-  for (let bytes = 0; take < Math.min(want, sizes.length); take++) {
-    if (take > 0 && bytes + sizes[take]! > PAGE_SLICE_BYTES) break;
-    bytes += sizes[take]!;
-  }
-  return take;
 }
 
 /**

@@ -13,6 +13,15 @@ import { OBSERVATION_COLUMNS, OBSERVATION_SELECT, observationFromRow, observatio
 import { eventsText, parseEvents, type WithEvents } from './with-events.js';
 import { xxHash32 } from './xxhash32.js';
 
+/** The bytes of a row's JSON texts, from the row's header (SQLite does not read the texts for it). */
+const ROW_SIZE = 'octet_length(o.data) + ifnull(octet_length(o.input_json), 0) + ifnull(octet_length(o.output_json), 0) + ifnull(octet_length(o.metadata_json), 0)';
+
+/** The rows to come: how many, and their JSON texts' bytes together. */
+export interface RowsSize {
+  bytes: number;
+  count: number;
+}
+
 const UPSERT = `INSERT INTO observations (${OBSERVATION_COLUMNS.join(', ')}, events)
   VALUES (${OBSERVATION_COLUMNS.map(() => '?').join(', ')}, ?)
   ON CONFLICT (id) DO UPDATE SET ${[...OBSERVATION_COLUMNS, 'events'].filter((c) => c !== 'id').map((c) => `${c} = excluded.${c}`).join(', ')}`;
@@ -190,13 +199,24 @@ export class ObservationStore {
    * `sum` gives only their total and count.
    */
   pageSizes(filter: ObservationFilter, cursor: ObservationCursor | undefined, limit: number): number[];
-  pageSizes(filter: ObservationFilter, cursor: ObservationCursor | undefined, limit: number, sum: 'sum'): { bytes: number; count: number };
-  pageSizes(filter: ObservationFilter, cursor: ObservationCursor | undefined, limit: number, sum?: 'sum'): number[] | { bytes: number; count: number } {
+  pageSizes(filter: ObservationFilter, cursor: ObservationCursor | undefined, limit: number, sum: 'sum'): RowsSize;
+  pageSizes(filter: ObservationFilter, cursor: ObservationCursor | undefined, limit: number, sum?: 'sum'): number[] | RowsSize {
     const { sql, params } = this.pageWhere(filter, cursor);
-    const size = `octet_length(o.data) + ifnull(octet_length(o.input_json), 0) + ifnull(octet_length(o.output_json), 0) + ifnull(octet_length(o.metadata_json), 0)`;
-    const sizes = `SELECT ${size} AS size FROM observations o ${sql} ORDER BY o.start_time DESC, o.trace_hash DESC, o.id DESC LIMIT ?`;
-    if (!sum) return this.sql.valueRows(sizes, ...params, limit).map((values) => values[0] as number);
-    const [bytes, count] = this.sql.valueRows(`SELECT total(size), count(*) FROM (${sizes})`, ...params, limit)[0] as [number, number];
+    return this.sizes(`${sql} ORDER BY o.start_time DESC, o.trace_hash DESC, o.id DESC LIMIT ?`, [...params, limit], sum);
+  }
+
+  /** `pageSizes` for the rows of `list`. */
+  listSizes(filter: ObservationFilter, page: { limit: number; offset: number }): number[];
+  listSizes(filter: ObservationFilter, page: { limit: number; offset: number }, sum: 'sum'): RowsSize;
+  listSizes(filter: ObservationFilter, page: { limit: number; offset: number }, sum?: 'sum'): number[] | RowsSize {
+    const { sql, params } = where(OBSERVATION_FILTER, filter);
+    return this.sizes(`${sql} ORDER BY o.start_time DESC, o.id DESC LIMIT ? OFFSET ?`, [...params, page.limit, page.offset], sum);
+  }
+
+  private sizes(rest: string, params: unknown[], sum: 'sum' | undefined): number[] | RowsSize {
+    const sizes = `SELECT ${ROW_SIZE} AS size FROM observations o ${rest}`;
+    if (!sum) return this.sql.valueRows(sizes, ...params).map((values) => values[0] as number);
+    const [bytes, count] = this.sql.valueRows(`SELECT total(size), count(*) FROM (${sizes})`, ...params)[0] as [number, number];
     return { bytes, count };
   }
 

@@ -179,6 +179,23 @@ describe('a v2 page of large observations over HTTP', () => {
     expect(first.data.map((o) => o.metadata.n)).toEqual(first.data.map((o) => Number(o.id.slice(4))));
   });
 
+  it('is read in slices on the v1 list too, page by page as one page of all', async () => {
+    const v1 = async (query: string) => {
+      const answer = await fetch(`${server.url}/api/public/observations?${query}`, { headers: { authorization: basicAuth(server) } });
+      expect(answer.status).toBe(200);
+      return (await answer.json()) as { data: Array<{ id: string; input: unknown }>; meta: { totalItems: number; totalPages: number } };
+    };
+    const reads = vi.spyOn(Store.prototype, 'read');
+    const all = await v1('limit=100');
+    expect(reads.mock.calls.length).toBeGreaterThanOrEqual(3);
+    reads.mockRestore();
+    expect(all.meta).toMatchObject({ totalItems: COUNT, totalPages: 1 });
+    expect(all.data).toHaveLength(COUNT);
+    const pages = [await v1('limit=5&page=1'), await v1('limit=5&page=2'), await v1('limit=5&page=3')];
+    expect(pages.flatMap((p) => p.data)).toEqual(all.data);
+    expect(all.data[0]!.input).toEqual(inputOf(Number(all.data[0]!.id.slice(4))));
+  });
+
   it('answers a page of none, and a page that ends exactly with the observations', async () => {
     expect(await page('limit=0')).toEqual({ data: [], meta: {} });
     const all = await page(`limit=${COUNT}`);

@@ -6,6 +6,7 @@ import { invalidRequest, notFound } from '../http/errors.js';
 import type { Handler, Route } from '../http/router.js';
 import type { ObservationRecord, TraceRecord } from '../records.js';
 import { LateValue, SlicedArray, wholeBody } from '../http/json-stream.js';
+import { rowsToRead } from '../http/slice-size.js';
 import type { FilterColumnKey, ObservationCursor, ObservationFilter, Tx } from '../store/index.js';
 import { EVENTS_FILTER_PARAM, FILTER_PARAM, resolveFilters, targets } from './filter-param.js';
 import { METADATA_VALUE_CUT, OBSERVATION_FIELD_GROUPS, type ObservationFieldGroup, observationV1, observationV2, type Prices, pricesOf, withStoredTexts } from './observation-view.js';
@@ -115,22 +116,6 @@ const getOne: Handler = (request, tx) => {
   return { status: 200, body: observationV1(observation, pricesOf(tx, observation.internalModelId)) };
 };
 
-/**
- * Stored text one slice of a page of observations reads at most; an observation larger than this
- * is a slice of its own.
- */
-const PAGE_SLICE_BYTES = 4 * 1024 * 1024;
-
-/** How many of the rows to come a slice takes: those that fit in PAGE_SLICE_BYTES (at least one), at most `want`. */
-function fitting(sizes: readonly number[], want: number): number {
-  let take = 0;
-  for (let bytes = 0; take < Math.min(want, sizes.length); take++) {
-    if (take > 0 && bytes + sizes[take]! > PAGE_SLICE_BYTES) break;
-    bytes += sizes[take]!;
-  }
-  return take;
-}
-
 const listV1: Handler = (request, tx, context) => {
   const query = parseQuery(V1_LIST_QUERY, request.query);
   const filter = filterOf(query);
@@ -140,10 +125,7 @@ const listV1: Handler = (request, tx, context) => {
   let left = query.limit;
   const data = new SlicedArray((slice) => {
     if (left === 0) return undefined;
-    const whole = slice.observations.listSizes(filter, { limit: left, offset }, 'sum');
-    const sizes = whole.bytes <= PAGE_SLICE_BYTES ? undefined : slice.observations.listSizes(filter, { limit: left, offset });
-    const found = sizes?.length ?? whole.count;
-    const take = sizes ? fitting(sizes, left) : found;
+    const { take, found } = rowsToRead(slice.observations.listSizes(filter, { limit: left, offset }), left);
     const rows = take === 0 ? [] : slice.observations.list(filter, { limit: take, offset });
     offset += rows.length;
     left = take === found ? 0 : left - rows.length;
@@ -168,7 +150,7 @@ function metadataCut(groups: readonly ObservationFieldGroup[], expand: readonly 
 }
 
 /**
- * The v2 list. A page is read and written in slices of at most PAGE_SLICE_BYTES of stored text,
+ * The v2 list. A page is read and written in slices of at most SLICE_BYTES of stored text,
  * each in a read of its own (json-stream.ts), so that a page of large observations neither holds
  * the event loop nor becomes one huge text: each slice first reads the sizes of the rows to come
  * (and of one more than the page still needs, which tells whether another page follows), then
@@ -198,11 +180,7 @@ const listV2: Handler = (request, tx, context) => {
   const data = new SlicedArray((slice) => {
     if (done) return undefined;
     const want = query.limit - sent;
-    // Mostly the rest of the page fits: its total size says so, and the sizes one by one are not needed.
-    const whole = slice.observations.pageSizes(filter, position, want + 1, 'sum');
-    const sizes = whole.bytes <= PAGE_SLICE_BYTES ? undefined : slice.observations.pageSizes(filter, position, want + 1);
-    const found = sizes?.length ?? whole.count;
-    const take = sizes ? fitting(sizes, want) : Math.min(want, found);
+    const { take, found } = rowsToRead(slice.observations.pageSizes(filter, position, want + 1), want);
     if (take === 0) {
       done = true;
       return undefined;

@@ -21,7 +21,7 @@ export { Tx, ProjectStore } from './tx.js';
 export { PromptStore, type PromptListFilter, type PromptListPage, type Dependent } from './prompts.js';
 export { ModelStore } from './models.js';
 export { TraceStore, TRACE_ORDER_COLUMNS, type TraceFilter, type TraceOrder, type TraceStats } from './traces.js';
-export { ObservationStore, type ObservationFilter, type ObservationCursor, type ObservationForMetrics } from './observations.js';
+export { ObservationStore, type ObservationFilter, type ObservationCursor, type ObservationForMetrics, type RowSizes } from './observations.js';
 export { ScoreStore, type ScoreFilter } from './scores.js';
 export { EventStore } from './events.js';
 export { type WithEvents } from './with-events.js';

@@ -196,9 +196,14 @@ const listV2: Handler = (request, tx, context) => {
     return rows.map(({ record, texts }) => observationV2(withStoredTexts(record, texts, cutAt), groups, traceOf(slice, record.traceId), pricesFor(slice, record)));
   });
   const meta = () => (more && position ? { cursor: encodeCursor({ lastStartTimeTo: position.startTime, lastTraceId: position.traceId, lastId: position.id }) } : {});
-  const body = { data, meta: new LateValue(meta, meta) };
-  // A caller in the same process (the web UI) takes the answer whole, in its own transaction.
-  return { status: 200, body: context.inProcess ? wholeBody(body, tx) : body };
+  // A caller in the same process (the web UI's exports) takes one slice, in its own transaction:
+  // a page that may be shorter than asked for, with a cursor to the rest.
+  if (context.inProcess) {
+    const items = data.next(tx) ?? [];
+    if (!done) more = true;
+    return { status: 200, body: { data: items, meta: meta() } };
+  }
+  return { status: 200, body: { data, meta: new LateValue(meta, meta) } };
 };
 
 export const observationRoutes: Route[] = [

@@ -94,7 +94,7 @@ describe('the observations of a trace for its page', () => {
   it('reads large observations a few at a time, in slices of at most 4 MB of stored text', async () => {
     const url = await serve();
     const reads = vi.spyOn(ObservationStore.prototype, 'ofTraceAfter');
-    const page = (await (await fetch(`${url}?traceId=large`)).json()) as Page & { data: Array<{ input: string }> };
+    const page = (await (await fetch(`${url}?traceId=large`)).json()) as { data: Array<{ id: string; input: string }>; nextCursor: string | null };
     // Six of 1.5 MB: two a slice, so three slices.
     expect(reads.mock.calls.map((call) => call[2])).toEqual([2, 2, 2]);
     reads.mockRestore();

@@ -22,9 +22,11 @@ export function uuidOf(name) {
 
 /**
  * Batch `b` of `total` observations in batches of 100: a trace event (its own trace, or with
- * `traceId` one trace for all, created by the first batch), then 100 generation-create events.
+ * `traceId` one trace for all, created by the first batch), then 100 generation-create events;
+ * `inputBytes` pads each user message to about that many more characters (with quotes, which
+ * answers escape).
  */
-export function seededBatch(b, total, { traceId } = {}) {
+export function seededBatch(b, total, { traceId, inputBytes } = {}) {
   const step = (DAYS * 86_400_000) / total;
   const trace = traceId ?? uuidOf(`trace-${b}`);
   const at = (n) => new Date(BASE + Math.floor(n * step)).toISOString();
@@ -47,7 +49,7 @@ export function seededBatch(b, total, { traceId } = {}) {
         endTime: new Date(Date.parse(at(n)) + 500 + (n % 2000)).toISOString(),
         input: [
           { role: 'system', content: 'You are a concise assistant.' },
-          { role: 'user', content: `${QUESTIONS[n % QUESTIONS.length]} (${n})` },
+          { role: 'user', content: `${QUESTIONS[n % QUESTIONS.length]} (${n})${inputBytes ? ` "quoted" text`.repeat(Math.ceil(inputBytes / 14)).slice(0, inputBytes) : ''}` },
         ],
         output: 'Here is a short answer that a model might give, with a number or two: 100 °C, 212 °F.',
         modelParameters: { temperature: 0.2, max_tokens: 256 },

@@ -19,6 +19,7 @@
 //   node bench/server-reads.mjs --only trace [--trace-observations 100000]
 //   node bench/server-reads.mjs --only sums [--trace-observations 100000] [--compare DIST[=LABEL]]
 //   node bench/server-reads.mjs --only inflate
+//   node bench/server-reads.mjs --only large [--large-observations 1000] [--input-bytes 100000] [--compare DIST[=LABEL]]
 //
 // Both stores are seeded in child processes, with the same events (bench/generations.mjs): llmobs
 // server's through its store and ingestion pipeline (dist/store.mjs and dist/ingest-routes.mjs:
@@ -48,6 +49,8 @@ const { values: args } = parseArgs({
     only: { type: 'string', default: 'metrics' },
     observations: { type: 'string' },
     'trace-observations': { type: 'string', default: '100000' },
+    'large-observations': { type: 'string', default: '1000' },
+    'input-bytes': { type: 'string', default: '100000' },
     runs: { type: 'string', default: '7' },
     compare: { type: 'string' },
     exports: { type: 'string', default: '1' },
@@ -430,9 +433,51 @@ async function inflate() {
   console.log(`load average ${loadAverage()}`);
 }
 
+/**
+ * Pages of large observations: the v2 list of every one with io, and a v1 page of 100, each three
+ * times while a health check runs every 10 ms; the answers' sizes and times, the health checks'
+ * latencies, the event loop's longest hold and the server's peak memory.
+ */
+async function large() {
+  const total = Number(args['large-observations']);
+  const bytes = Number(args['input-bytes']);
+  console.log(`\n${fmt(total)} observations with inputs of ${fmt(bytes)} characters: pages of them, three times each, while a health check runs every 10 ms`);
+  const { llmobs, floor, compare } = await seededServers(total, { inputBytes: bytes }, Boolean(compareDist));
+  const paths = [
+    [`v2 page of ${fmt(Math.min(total, 1000))} with io`, `/api/public/v2/observations?limit=${Math.min(total, 1000)}&fields=core,io`],
+    ['v1 page of 100', '/api/public/observations?limit=100'],
+  ];
+  try {
+    for (const [label, server] of [['llmobs server', llmobs], ...(compare ? [[compareLabel, compare]] : [])]) {
+      for (const [what, path] of paths) {
+        await server.resetLoop();
+        const checks = keepCalling(health(server), 10);
+        const times = [];
+        for (let i = 0; i < 3; i++) {
+          const started = performance.now();
+          try {
+            const { text } = await get(server, path);
+            times.push(`${mb(Buffer.byteLength(text))} in ${ms(performance.now() - started)}`);
+          } catch (error) {
+            times.push(`failed in ${ms(performance.now() - started)} (${error.message.slice(0, 80)})`);
+          }
+        }
+        const healthTimes = await checks.stop();
+        const stats = await server.stats();
+        console.log(`${label}, ${what}: ${times.join(', ')}; health (${healthTimes.length}) p99 ${ms(percentile(healthTimes, 99))}, max ${ms(Math.max(...healthTimes))}; event loop max ${ms(stats.loopMaxMs)}; peak RSS ${mb(stats.maxRss)}`);
+      }
+    }
+  } finally {
+    await llmobs.stop();
+    await compare?.stop();
+    await floor.stop();
+  }
+  console.log(`load average ${loadAverage()}`);
+}
+
 console.log(`Node ${process.version}; load average ${loadAverage()}`);
 try {
-  for (const part of args.only.split(',')) await { metrics, pages, trace, sums, inflate }[part]();
+  for (const part of args.only.split(',')) await { metrics, pages, trace, sums, inflate, large }[part]();
 } finally {
   await agent.close();
   rmSync(work, { recursive: true, force: true });

@@ -4,7 +4,7 @@ import { STATUS_CODES } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { Agent, type Dispatcher, EnvHttpProxyAgent, request } from 'undici';
 import type { z } from 'zod';
-import { jsonTextDepth, MAX_JSON_DEPTH } from '../core/json-depth.js';
+import { jsonTextDepth, MAX_JSON_DEPTH, type MemberElements } from '../core/json-depth.js';
 import { ApiError, ConfigError, NetworkError } from '../errors.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import { isLoopbackHost } from '../config/url.js';
@@ -91,6 +91,8 @@ export interface RequestOptions<T> {
   headers?: Record<string, string> | undefined;
   /** Sees the body of a 2xx answer as received, before it is decoded and parsed (which waits for what it returns). */
   onBody?: ((body: Buffer) => void | Promise<void>) | undefined;
+  /** Filled with where a member's elements lie in a 2xx answer's text, by the scan made before parsing it. */
+  elements?: MemberElements | undefined;
 }
 
 export interface ApiResponse<T> {
@@ -254,7 +256,7 @@ export class ApiClient {
         return {
           status,
           headers: responseHeaders,
-          data: this.parseSuccess(upper, displayPath, status, text, responseHeaders, options.schema),
+          data: this.parseSuccess(upper, displayPath, status, text, responseHeaders, options.schema, options.elements),
           durationMs: Math.round(performance.now() - started),
           attempts: attempt + 1,
           bytes,
@@ -388,7 +390,7 @@ export class ApiClient {
     return undefined;
   }
 
-  private parseSuccess<T>(method: string, path: string, status: number, text: string, headers: Record<string, string | string[] | undefined>, schema: z.ZodType<T> | undefined): T {
+  private parseSuccess<T>(method: string, path: string, status: number, text: string, headers: Record<string, string | string[] | undefined>, schema: z.ZodType<T> | undefined, elements?: MemberElements): T {
     const contentType = headerValue(headers['content-type']);
     if (text.trim() === '') {
       if (schema) {
@@ -398,7 +400,7 @@ export class ApiClient {
       }
       return undefined as T;
     }
-    if (jsonTextDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
+    if (jsonTextDepth(text, MAX_JSON_DEPTH, elements) > MAX_JSON_DEPTH) {
       throw errorForBadResponse(method, path, status, `JSON nested more than ${MAX_JSON_DEPTH} levels deep`);
     }
     let json: unknown;

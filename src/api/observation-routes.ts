@@ -65,6 +65,7 @@ export function v1ObservationsRoute(query: Query, now: Date, shape: 'v2' | 'as-s
     path: OBSERVATIONS_V1_PATH,
     fixedPageSize: true,
     peekNext: undefined,
+    member: undefined,
     params(q, cursor) {
       for (const [name, flag] of Object.entries(V2_ONLY_FILTERS)) {
         if (q[name] !== undefined && q[name] !== null) throw new UsageError(`${flag} needs the v2 observations API, which this server does not have (a Langfuse deployment in the legacy write mode has the v1 list only)`);

@@ -3,6 +3,8 @@
 // them (for exports), a malformed page is asked for again (a GET is safe to repeat), and a
 // server that hands out the same cursor twice is stopped instead of looping forever.
 import type { Context } from '../context.js';
+import { MemberElements } from '../core/json-depth.js';
+import { keepSentJson } from '../core/observations/sent-json.js';
 import { ApiError, ApiNotFoundError } from '../errors.js';
 import type { ApiClient, Query } from './client.js';
 import { errorForBadResponse } from './http-error.js';
@@ -64,6 +66,8 @@ export interface CursorRoute {
    * request made on a cursor it does not confirm is dropped.
    */
   peekNext?: ((body: Buffer) => string | undefined) | undefined;
+  /** The answer's member whose array `read` gives as the items (that array itself): their text is kept, to be written as sent. */
+  member?: string | undefined;
 }
 
 // A page with a next one ends `"meta":{"cursor":"…"}}`, as Langfuse and llmobs server write it.
@@ -84,6 +88,7 @@ export const OBSERVATIONS_ROUTE: CursorRoute = {
     return { items: page.data, next: page.meta.cursor || null };
   },
   peekNext: cursorAtEnd,
+  member: 'data',
   hints: {
     tooManyPages: 'Raise the limit with --max-pages <n>, narrow the list with filters, or read everything with: llmobs observations export --output FILE',
     tooLarge: 'Filter the listing (--from/--to, --limit), or read everything to a file with flat memory: llmobs observations export --output FILE',
@@ -97,8 +102,11 @@ export async function fetchObservationPage(client: ApiClient, query: Query, curs
   const full = route.params ? route.params(query, cursor) : cursor ? { ...query, cursor } : query;
   for (let attempt = 0; ; attempt++) {
     try {
-      const { data, status, bytes, headers } = await client.request<unknown>('GET', route.path, { query: full, headers: options.headers, onBody: options.onBody });
+      const elements = route.member === undefined ? undefined : new MemberElements(route.member);
+      const { data, status, bytes, headers } = await client.request<unknown>('GET', route.path, { query: full, headers: options.headers, onBody: options.onBody, elements });
       const page = route.read(data, status);
+      // Only items that are the answer's own elements, not ones the route made from them.
+      if (elements && page.items === (data as Record<string, unknown> | null)?.[elements.key]) keepSentJson(page.items, elements);
       options.onResponse?.(status, headers);
       return { ...page, bytes };
     } catch (error) {

@@ -14,15 +14,39 @@ export class JsonTooDeepError extends Error {
 }
 
 /**
- * The deepest nesting of `[` and `{` in JSON text (brackets inside strings do not count). A
- * string is skipped to its closing quote with indexOf: answers are mostly long strings.
+ * Where the elements of one member of a top-level object lie in JSON text (an array of objects:
+ * a page's `data`), as `jsonTextDepth` finds them on its way. `text.slice(starts[k], ends[k])` is
+ * element k as written; `compact[k]` is false when white space stands between its tokens. An
+ * element that is not an object or array is not listed, nor is any after an unclosed string; a
+ * member given twice counts as JSON.parse counts it, the last one.
  */
-export function jsonTextDepth(text: string, stopAbove = Infinity): number {
+export class MemberElements {
+  text = '';
+  readonly starts: number[] = [];
+  readonly ends: number[] = [];
+  readonly compact: boolean[] = [];
+  constructor(readonly key: string) {}
+}
+
+/**
+ * The deepest nesting of `[` and `{` in JSON text (brackets inside strings do not count). A
+ * string is skipped to its closing quote with indexOf: answers are mostly long strings. With
+ * `elements`, also notes where that member's elements are.
+ */
+export function jsonTextDepth(text: string, stopAbove = Infinity, elements?: MemberElements): number {
   let depth = 0;
   let max = 0;
+  // The member whose elements are noted: its quoted name, the last string and token seen at depth 1.
+  const name = elements ? JSON.stringify(elements.key) : '';
+  let keyAt = -1;
+  let colon = false;
+  let inMember = false;
+  let compact = true;
+  if (elements) elements.text = text;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x22) {
+      const start = i;
       // The closing quote: the next one not escaped (after an even run of backslashes).
       for (;;) {
         i = text.indexOf('"', i + 1);
@@ -31,12 +55,36 @@ export function jsonTextDepth(text: string, stopAbove = Infinity): number {
         while (text.charCodeAt(i - 1 - backslashes) === 0x5c) backslashes++;
         if (backslashes % 2 === 0) break;
       }
+      if (depth === 1) {
+        keyAt = start;
+        colon = false;
+      }
     } else if (c === 0x5b || c === 0x7b) {
+      if (elements) {
+        if (depth === 1) {
+          inMember = c === 0x5b && colon && text.startsWith(name, keyAt);
+          if (inMember) {
+            elements.starts.length = elements.ends.length = elements.compact.length = 0;
+          }
+        } else if (depth === 2 && inMember) {
+          elements.starts.push(i);
+          compact = true;
+        }
+      }
       if (++depth > max) {
         max = depth;
         if (max > stopAbove) return max;
       }
-    } else if (c === 0x5d || c === 0x7d) depth--;
+    } else if (c === 0x5d || c === 0x7d) {
+      depth--;
+      if (inMember && depth === 2) {
+        elements!.ends.push(i + 1);
+        elements!.compact.push(compact);
+      } else if (depth === 1) inMember = false;
+    } else if (elements) {
+      if (depth === 1) colon = c === 0x3a || (colon && c <= 0x20);
+      else if (c <= 0x20 && depth > 2) compact = false;
+    }
   }
   return max;
 }

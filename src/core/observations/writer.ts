@@ -4,6 +4,7 @@
 // one unit, so what is on disk is always whole items.
 import { csvField, csvRow } from '../csv.js';
 import { groupColumns, project, valueAt, type FieldSelection } from './fields.js';
+import { sentJson } from './sent-json.js';
 
 export const FORMATS = ['jsonl', 'csv', 'json'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -28,7 +29,8 @@ export function formatOfFile(file: string): Format | undefined {
 
 export function createWriter(format: Format, selection: FieldSelection): ItemWriter {
   const columns = selection.columns;
-  const shape = (item: Record<string, unknown>) => (columns ? project(item, columns) : item);
+  // A whole item is written as the server sent it where that text is known (sent-json.ts).
+  const json = (item: Record<string, unknown>) => (columns ? JSON.stringify(project(item, columns)) : (sentJson(item) ?? JSON.stringify(item)));
   switch (format) {
     case 'jsonl':
       return {
@@ -36,7 +38,7 @@ export function createWriter(format: Format, selection: FieldSelection): ItemWri
         header: () => '',
         items: (items) => {
           let text = '';
-          for (const item of items) text += `${JSON.stringify(shape(item))}\n`;
+          for (const item of items) text += `${json(item)}\n`;
           return text;
         },
         footer: () => '',
@@ -48,7 +50,7 @@ export function createWriter(format: Format, selection: FieldSelection): ItemWri
         items: (items, before) => {
           let text = '';
           items.forEach((item, i) => {
-            text += `${before + i === 0 ? '' : ',\n'}${JSON.stringify(shape(item))}`;
+            text += `${before + i === 0 ? '' : ',\n'}${json(item)}`;
           });
           return text;
         },

@@ -5,7 +5,9 @@ import { V4_ONLY_MESSAGES } from '../../api/write-mode.js';
 import { invalidRequest, notFound } from '../http/errors.js';
 import type { Handler, Route } from '../http/router.js';
 import type { ObservationRecord, TraceRecord } from '../records.js';
-import type { FilterColumnKey, ObservationFilter } from '../store/index.js';
+import { LateValue, SlicedArray, wholeBody } from '../http/json-stream.js';
+import { rowsToRead } from '../http/slice-size.js';
+import type { FilterColumnKey, ObservationCursor, ObservationFilter, Tx } from '../store/index.js';
 import { EVENTS_FILTER_PARAM, FILTER_PARAM, resolveFilters, targets } from './filter-param.js';
 import { METADATA_VALUE_CUT, OBSERVATION_FIELD_GROUPS, type ObservationFieldGroup, observationV1, observationV2, type Prices, pricesOf, withStoredTexts } from './observation-view.js';
 import { pageMeta } from './query.js';
@@ -114,18 +116,23 @@ const getOne: Handler = (request, tx) => {
   return { status: 200, body: observationV1(observation, pricesOf(tx, observation.internalModelId)) };
 };
 
-const listV1: Handler = (request, tx) => {
+const listV1: Handler = (request, tx, context) => {
   const query = parseQuery(V1_LIST_QUERY, request.query);
   const filter = filterOf(query);
   const cache = new Map<string, Prices | undefined>();
-  const rows = tx.observations.list(filter, { limit: query.limit, offset: (query.page - 1) * query.limit });
-  return {
-    status: 200,
-    body: {
-      data: rows.map((o) => observationV1(o, pricesOf(tx, o.internalModelId, cache))),
-      meta: pageMeta({ page: query.page, limit: query.limit }, tx.observations.count(filter)),
-    },
-  };
+  // Read and written in slices, as the v2 list (see there).
+  let offset = (query.page - 1) * query.limit;
+  let left = query.limit;
+  const data = new SlicedArray((slice) => {
+    if (left === 0) return undefined;
+    const { take, found } = rowsToRead(slice.observations.listSizes(filter, { limit: left, offset }), left);
+    const rows = take === 0 ? [] : slice.observations.list(filter, { limit: take, offset });
+    offset += rows.length;
+    left = take === found ? 0 : left - rows.length;
+    return rows.length === 0 ? undefined : rows.map((o) => observationV1(o, pricesOf(slice, o.internalModelId, cache)));
+  });
+  const body = { data, meta: pageMeta({ page: query.page, limit: query.limit }, tx.observations.count(filter)) };
+  return { status: 200, body: context.inProcess ? wholeBody(body, tx) : body };
 };
 
 function encodeCursor(cursor: Cursor): string {
@@ -142,31 +149,61 @@ function metadataCut(groups: readonly ObservationFieldGroup[], expand: readonly 
   return groups.includes('metadata') && !groups.includes('io') && expand.length === 0 ? METADATA_VALUE_CUT : undefined;
 }
 
+/**
+ * The v2 list. A page is read and written in slices of at most SLICE_BYTES of stored text,
+ * each in a read of its own (json-stream.ts), so that a page of large observations neither holds
+ * the event loop nor becomes one huge text: each slice first reads the sizes of the rows to come
+ * (and of one more than the page still needs, which tells whether another page follows), then
+ * the rows that fit.
+ */
 const listV2: Handler = (request, tx, context) => {
   const query = parseQuery(V2_LIST_QUERY, request.query);
   if (!Number.isInteger(query.limit)) throw invalidRequest('limit must be an integer');
   // A legacy deployment has the v4 preview off: the route answers 404 once the query is checked.
   if (context.writeMode === 'legacy') throw notFound(V4_ONLY_MESSAGES.observations);
   const groups: readonly ObservationFieldGroup[] = query.fields ?? ['core', 'basic'];
-  const cursor = query.cursor ? { startTime: query.cursor.lastStartTimeTo.toISOString(), traceId: query.cursor.lastTraceId, id: query.cursor.lastId } : undefined;
   const filter = filterOf({ ...query, page: 1, useEventsTable: true, filter: undefined }, query);
   const traces = new Map<string, TraceRecord | undefined>();
   const needsTrace = groups.includes('basic') || groups.includes('trace_context');
-  const traceOf = (id: string | null) => {
+  const traceOf = (slice: Tx, id: string | null) => {
     if (!id || !needsTrace) return undefined;
-    if (!traces.has(id)) traces.set(id, tx.traces.get(id));
+    if (!traces.has(id)) traces.set(id, slice.traces.get(id));
     return traces.get(id);
   };
   const cache = new Map<string, Prices | undefined>();
-  const pricesFor = (o: ObservationRecord) => (groups.includes('model') ? pricesOf(tx, o.internalModelId, cache) : undefined);
-  // One more than asked tells whether another page follows.
-  const rows = tx.observations.pageRows(filter, cursor, query.limit + 1);
-  const page = rows.slice(0, query.limit);
+  const pricesFor = (slice: Tx, o: ObservationRecord) => (groups.includes('model') ? pricesOf(slice, o.internalModelId, cache) : undefined);
   const cutAt = metadataCut(groups, query.expandMetadata);
-  const data = page.map(({ record, texts }) => observationV2(withStoredTexts(record, texts, cutAt), groups, traceOf(record.traceId), pricesFor(record)));
-  const last = page[page.length - 1]?.record;
-  const meta = rows.length > query.limit && last ? { cursor: encodeCursor({ lastStartTimeTo: last.startTime, lastTraceId: last.traceId ?? '', lastId: last.id }) } : {};
-  return { status: 200, body: { data, meta } };
+  let position: ObservationCursor | undefined = query.cursor ? { startTime: query.cursor.lastStartTimeTo.toISOString(), traceId: query.cursor.lastTraceId, id: query.cursor.lastId } : undefined;
+  let sent = 0;
+  let more = false;
+  let done = query.limit === 0;
+  const data = new SlicedArray((slice) => {
+    if (done) return undefined;
+    const want = query.limit - sent;
+    const { take, found } = rowsToRead(slice.observations.pageSizes(filter, position, want + 1), want);
+    if (take === 0) {
+      done = true;
+      return undefined;
+    }
+    const rows = slice.observations.pageRows(filter, position, take);
+    const last = rows[rows.length - 1]!.record;
+    position = { startTime: last.startTime, traceId: last.traceId ?? '', id: last.id };
+    sent += rows.length;
+    if (take === found || sent === query.limit) {
+      done = true;
+      more = found > take;
+    }
+    return rows.map(({ record, texts }) => observationV2(withStoredTexts(record, texts, cutAt), groups, traceOf(slice, record.traceId), pricesFor(slice, record)));
+  });
+  const meta = () => (more && position ? { cursor: encodeCursor({ lastStartTimeTo: position.startTime, lastTraceId: position.traceId, lastId: position.id }) } : {});
+  // A caller in the same process (the web UI's exports) takes one slice, in its own transaction:
+  // a page that may be shorter than asked for, with a cursor to the rest.
+  if (context.inProcess) {
+    const items = data.next(tx) ?? [];
+    if (!done) more = true;
+    return { status: 200, body: { data: items, meta: meta() } };
+  }
+  return { status: 200, body: { data, meta: new LateValue(meta, meta) } };
 };
 
 export const observationRoutes: Route[] = [

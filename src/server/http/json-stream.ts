@@ -146,8 +146,9 @@ export async function writeSliced(res: ServerResponse, status: number, headers: 
           }
           continue;
         }
-        const text = items.map((item) => JSON.stringify(item) ?? 'null').join(',');
-        await send(res, `${pending}${empty ? '' : ','}${text}`);
+        // One stringify for the slice, its brackets cut off: much faster than one per item.
+        const text = JSON.stringify(items);
+        await send(res, `${pending}${empty ? '' : ','}${text.slice(1, -1)}`);
         pending = '';
         empty = false;
       }

@@ -13,6 +13,18 @@ import { OBSERVATION_COLUMNS, OBSERVATION_SELECT, observationFromRow, observatio
 import { eventsText, parseEvents, type WithEvents } from './with-events.js';
 import { xxHash32 } from './xxhash32.js';
 
+/** The bytes of a row's JSON texts, from the row's header (SQLite does not read the texts for it). */
+const ROW_SIZE = 'octet_length(o.data) + ifnull(octet_length(o.input_json), 0) + ifnull(octet_length(o.output_json), 0) + ifnull(octet_length(o.metadata_json), 0)';
+
+/**
+ * The stored sizes of the rows a read would give, read on demand from the rows' headers (not their
+ * texts): all together with their count, or one by one.
+ */
+export interface RowSizes {
+  total(): { bytes: number; count: number };
+  each(): number[];
+}
+
 const UPSERT = `INSERT INTO observations (${OBSERVATION_COLUMNS.join(', ')}, events)
   VALUES (${OBSERVATION_COLUMNS.map(() => '?').join(', ')}, ?)
   ON CONFLICT (id) DO UPDATE SET ${[...OBSERVATION_COLUMNS, 'events'].filter((c) => c !== 'id').map((c) => `${c} = excluded.${c}`).join(', ')}`;
@@ -182,6 +194,36 @@ export class ObservationStore {
     const projectId = this.projectId();
     const { sql, params } = this.pageWhere(filter, cursor);
     return this.sql.valueRows(`SELECT ${OBSERVATION_SELECT} FROM observations o ${sql} ORDER BY o.start_time DESC, o.trace_hash DESC, o.id DESC LIMIT ?`, ...params, limit).map((values) => observationTextsFromValues(values, projectId));
+  }
+
+  /** The sizes of `pageRows`' rows (see RowSizes), so that a page of large observations can be read a few at a time. */
+  pageSizes(filter: ObservationFilter, cursor: ObservationCursor | undefined, limit: number): RowSizes {
+    const { sql, params } = this.pageWhere(filter, cursor);
+    return this.sizes(`${sql} ORDER BY o.start_time DESC, o.trace_hash DESC, o.id DESC LIMIT ?`, [...params, limit]);
+  }
+
+  /** The sizes of `list`'s rows. */
+  listSizes(filter: ObservationFilter, page: { limit: number; offset: number }): RowSizes {
+    const { sql, params } = where(OBSERVATION_FILTER, filter);
+    return this.sizes(`${sql} ORDER BY o.start_time DESC, o.id DESC LIMIT ? OFFSET ?`, [...params, page.limit, page.offset]);
+  }
+
+  /** The sizes of `ofTraceAfter`'s rows. */
+  ofTraceSizes(traceId: string, after: { startTime: string; id: string } | undefined, limit: number): RowSizes {
+    return after
+      ? this.sizes('WHERE o.trace_id = ? AND (o.start_time, o.id) > (?, ?) ORDER BY o.start_time, o.id LIMIT ?', [traceId, after.startTime, after.id, limit])
+      : this.sizes('WHERE o.trace_id = ? ORDER BY o.start_time, o.id LIMIT ?', [traceId, limit]);
+  }
+
+  private sizes(rest: string, params: unknown[]): RowSizes {
+    const sizes = `SELECT ${ROW_SIZE} AS size FROM observations o ${rest}`;
+    return {
+      total: () => {
+        const [bytes, count] = this.sql.valueRows(`SELECT total(size), count(*) FROM (${sizes})`, ...params)[0] as [number, number];
+        return { bytes, count };
+      },
+      each: () => this.sql.valueRows(sizes, ...params).map((values) => values[0] as number),
+    };
   }
 
   /**

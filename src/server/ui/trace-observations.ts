@@ -5,6 +5,7 @@
 // its JSON download. The page itself is written in slices, as a large answer of the API is.
 import { type Prices, pricesOf, observationV1 } from '../handlers/observation-view.js';
 import { LateValue, type ReadSlice, SlicedArray } from '../http/json-stream.js';
+import { rowsToRead } from '../http/slice-size.js';
 import type { ServerReply } from '../http/router.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { InternalApi } from './internal-api.js';
@@ -33,7 +34,10 @@ export function traceObservations(api: InternalApi, query: URLSearchParams): Ser
   const cache = new Map<string, Prices | undefined>();
   const data = new SlicedArray((tx) => {
     if (done) return undefined;
-    const rows = tx.observations.ofTraceAfter(traceId, after, Math.min(SLICE, limit - sent));
+    // At most SLICE observations, fewer when their stored text is large (slice-size.ts).
+    const want = Math.min(SLICE, limit - sent);
+    const { take } = rowsToRead(tx.observations.ofTraceSizes(traceId, after, want), want);
+    const rows = take === 0 ? [] : tx.observations.ofTraceAfter(traceId, after, take);
     const last = rows[rows.length - 1];
     if (last) after = { startTime: last.startTime, id: last.id };
     sent += rows.length;

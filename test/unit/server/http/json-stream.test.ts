@@ -161,3 +161,83 @@ describe('a long trace over HTTP', () => {
     expect(metricsOnly).toMatchObject({ observations: [], latency: body.latency, totalCost: body.totalCost });
   });
 });
+
+describe('a v2 page of large observations over HTTP', () => {
+  let server: RunningServer;
+  const COUNT = 12;
+  const T0 = Date.parse('2026-03-01T10:00:00.000Z');
+  const iso = (ms: number) => new Date(ms).toISOString();
+  // About 1 MB of stored text each, with quotes that the answer escapes: a page of ten is
+  // several slices of at most 4 MB.
+  const inputOf = (i: number) => ({ role: 'user', content: `${i} "said" `.repeat(100_000) });
+
+  beforeAll(async () => {
+    server = await startServer({ port: 0, ephemeral: true, writeMode: 'dual' });
+    const events = Array.from({ length: COUNT }, (_, i) => ({
+      id: `e-${i}`,
+      type: 'span-create',
+      timestamp: iso(T0),
+      // Two by two at the same start time: slices end inside runs of equal times.
+      body: { id: `big-${String(i).padStart(2, '0')}`, traceId: 't', name: 's', startTime: iso(T0 + Math.floor(i / 2) * 1000), input: inputOf(i), metadata: { n: i } },
+    }));
+    for (let i = 0; i < events.length; i += 3) {
+      const answer = await fetch(`${server.url}/api/public/ingestion`, { method: 'POST', headers: { authorization: basicAuth(server), 'content-type': 'application/json' }, body: JSON.stringify({ batch: events.slice(i, i + 3) }) });
+      expect(answer.status).toBe(207);
+    }
+  });
+  afterAll(() => server.close());
+
+  const page = async (query: string) => {
+    const answer = await fetch(`${server.url}/api/public/v2/observations?fields=core,io,metadata&${query}`, { headers: { authorization: basicAuth(server) } });
+    expect(answer.status).toBe(200);
+    return (await answer.json()) as { data: Array<{ id: string; input: string; metadata: { n: number } }>; meta: { cursor?: string } };
+  };
+
+  it('is read in slices, and gives the same observations in the same order as pages of one', async () => {
+    const reads = vi.spyOn(Store.prototype, 'read');
+    const first = await page('limit=10');
+    // Ten observations of about 1 MB, in slices of at most 4 MB: at least three reads.
+    expect(reads.mock.calls.length).toBeGreaterThanOrEqual(3);
+    reads.mockRestore();
+    const second = await page(`limit=10&cursor=${encodeURIComponent(first.meta.cursor!)}`);
+    expect(second.meta).toEqual({});
+    const walked: typeof first.data = [];
+    let cursor: string | undefined;
+    do {
+      const one = await page(`limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      walked.push(...one.data);
+      cursor = one.meta.cursor;
+    } while (cursor);
+    const ids = Array.from({ length: COUNT }, (_, i) => `big-${String(i).padStart(2, '0')}`);
+    // Newest start first; equal times by trace hash (one trace here), then id, descending.
+    const expected = ids.sort((a, b) => (Math.floor(Number(b.slice(4)) / 2) - Math.floor(Number(a.slice(4)) / 2)) || (a < b ? 1 : -1));
+    expect([...first.data, ...second.data].map((o) => o.id)).toEqual(expected);
+    expect([...first.data, ...second.data]).toEqual(walked);
+    expect(first.data[0]!.input).toBe(JSON.stringify(inputOf(Number(first.data[0]!.id.slice(4)))));
+    expect(first.data.map((o) => o.metadata.n)).toEqual(first.data.map((o) => Number(o.id.slice(4))));
+  });
+
+  it('is read in slices on the v1 list too, page by page as one page of all', async () => {
+    const v1 = async (query: string) => {
+      const answer = await fetch(`${server.url}/api/public/observations?${query}`, { headers: { authorization: basicAuth(server) } });
+      expect(answer.status).toBe(200);
+      return (await answer.json()) as { data: Array<{ id: string; input: unknown }>; meta: { totalItems: number; totalPages: number } };
+    };
+    const reads = vi.spyOn(Store.prototype, 'read');
+    const all = await v1('limit=100');
+    expect(reads.mock.calls.length).toBeGreaterThanOrEqual(3);
+    reads.mockRestore();
+    expect(all.meta).toMatchObject({ totalItems: COUNT, totalPages: 1 });
+    expect(all.data).toHaveLength(COUNT);
+    const pages = [await v1('limit=5&page=1'), await v1('limit=5&page=2'), await v1('limit=5&page=3')];
+    expect(pages.flatMap((p) => p.data)).toEqual(all.data);
+    expect(all.data[0]!.input).toEqual(inputOf(Number(all.data[0]!.id.slice(4))));
+  });
+
+  it('answers a page of none, and a page that ends exactly with the observations', async () => {
+    expect(await page('limit=0')).toEqual({ data: [], meta: {} });
+    const all = await page(`limit=${COUNT}`);
+    expect(all.data).toHaveLength(COUNT);
+    expect(all.meta).toEqual({});
+  });
+});

@@ -2,9 +2,9 @@
 // for a slow reader instead of buffering.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ROUTES } from '../../../../src/server/index.js';
-import { Store } from '../../../../src/server/store/index.js';
+import { ObservationStore, Store } from '../../../../src/server/store/index.js';
 import { EXPORTED_LISTS, exportList } from '../../../../src/server/ui/export.js';
 import { internalApi } from '../../../../src/server/ui/internal-api.js';
 
@@ -15,7 +15,7 @@ afterEach(() => {
 
 const TRACES = 260;
 
-async function serveExport(): Promise<string> {
+async function serveExport(large = false): Promise<string> {
   const now = () => new Date('2026-11-27T12:00:00.000Z');
   const { store } = Store.open({ now });
   const api = internalApi(ROUTES, { store, now, apiVersion: '4.35.0', writeMode: 'dual' });
@@ -26,6 +26,11 @@ async function serveExport(): Promise<string> {
     for (let k = 0; k < 5; k++) {
       batch.push({ id: `g-${i}-${k}`, type: 'generation-create', timestamp, body: { id: `obs-${i}-${k}`, traceId: `trace-${i}`, startTime: timestamp, name: 'call', model: 'gpt-4o', usageDetails: { input: 10, output: 5 }, input: 'a,"b"\nc' } });
     }
+  }
+  // With `large`, a trace of large generations (about 1.5 MB of input each).
+  for (let k = 0; large && k < 6; k++) {
+    const timestamp = new Date(Date.parse('2026-11-10T00:00:00.000Z') + k * 1000).toISOString();
+    batch.push({ id: `l-${k}`, type: 'generation-create', timestamp, body: { id: `large-${k}`, traceId: 'large', startTime: timestamp, name: 'call', input: 'x'.repeat(1_500_000) } });
   }
   for (let at = 0; at < batch.length; at += 500) {
     const reply = api.call('POST', '/api/public/ingestion', undefined, { batch: batch.slice(at, at + 500) });
@@ -80,5 +85,16 @@ describe('the UI export', () => {
     }
     const all = await (await fetch(`${base}/observations?format=jsonl`)).text();
     expect(bytes).toBe(Buffer.byteLength(all));
+  });
+
+  it('reads large observations a few at a time, as pages of at most 4 MB of stored text', async () => {
+    const base = await serveExport(true);
+    const pages = vi.spyOn(ObservationStore.prototype, 'pageRows');
+    const text = await (await fetch(`${base}/observations?format=jsonl&traceId=large`)).text();
+    expect(pages.mock.calls.map((call) => call[2])).toEqual([2, 2, 2]);
+    pages.mockRestore();
+    const lines = text.trimEnd().split('\n').map((line) => JSON.parse(line) as { id: string; input: string });
+    expect(lines.map((o) => o.id)).toEqual(['large-5', 'large-4', 'large-3', 'large-2', 'large-1', 'large-0']);
+    expect(lines.every((o) => o.input === 'x'.repeat(1_500_000))).toBe(true);
   });
 });

@@ -3,9 +3,9 @@
 // is written in slices (chunked, no length), never built whole.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ROUTES } from '../../../../src/server/index.js';
-import { Store } from '../../../../src/server/store/index.js';
+import { ObservationStore, Store } from '../../../../src/server/store/index.js';
 import { internalApi } from '../../../../src/server/ui/internal-api.js';
 import { uiRoutes } from '../../../../src/server/ui/ui-api.js';
 
@@ -26,6 +26,11 @@ async function serve(): Promise<string> {
   for (let i = COUNT - 1; i >= 0; i--) {
     const startTime = new Date(base + Math.floor(i / 2)).toISOString();
     batch.push({ id: `e-${i}`, type: 'span-create', timestamp: startTime, body: { id: `obs-${String(i).padStart(5, '0')}`, traceId: 'long', startTime, name: 'step' } });
+  }
+  // A trace of a few large observations (about 1.5 MB of input each).
+  for (let i = 0; i < 6; i++) {
+    const startTime = new Date(base + i).toISOString();
+    batch.push({ id: `big-${i}`, type: 'span-create', timestamp: startTime, body: { id: `big-${i}`, traceId: 'large', startTime, input: 'x'.repeat(1_500_000) } });
   }
   batch.push({ id: 'other', type: 'span-create', timestamp: new Date(base).toISOString(), body: { id: 'elsewhere', traceId: 'short', startTime: new Date(base).toISOString() } });
   for (let at = 0; at < batch.length; at += 500) {
@@ -84,6 +89,18 @@ describe('the observations of a trace for its page', () => {
     expect(next.data.map((o) => o.id)).toEqual(['obs-00003', 'obs-00004', 'obs-00005']);
     const none = (await (await fetch(`${url}?traceId=missing`)).json()) as Page;
     expect(none).toEqual({ data: [], nextCursor: null, total: 0, latency: 0, totalCost: 0 });
+  });
+
+  it('reads large observations a few at a time, in slices of at most 4 MB of stored text', async () => {
+    const url = await serve();
+    const reads = vi.spyOn(ObservationStore.prototype, 'ofTraceAfter');
+    const page = (await (await fetch(`${url}?traceId=large`)).json()) as { data: Array<{ id: string; input: string }>; nextCursor: string | null };
+    // Six of 1.5 MB: two a slice, so three slices.
+    expect(reads.mock.calls.map((call) => call[2])).toEqual([2, 2, 2]);
+    reads.mockRestore();
+    expect(page.data.map((o) => o.id)).toEqual(['big-0', 'big-1', 'big-2', 'big-3', 'big-4', 'big-5']);
+    expect(page.data.every((o) => o.input.length === 1_500_000)).toBe(true);
+    expect(page.nextCursor).toBeNull();
   });
 
   it('refuses a request without a trace or with a cursor it did not give', async () => {

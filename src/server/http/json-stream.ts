@@ -50,8 +50,8 @@ export class SlicedObject {
 }
 
 /**
- * A value of the answer already written as JSON (UTF-8), by the read thread: sent as it is, a
- * piece at a time, never parsed here.
+ * A value of the answer already written as JSON (UTF-8), by the read thread: the writer sends it
+ * as it is, a piece at a time, without parsing it.
  */
 export class RawJson {
   constructor(readonly bytes: Uint8Array) {}

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { notFound } from '../http/errors.js';
 import { inPieces, LateValue, RawJson, type ReadSlice, readSlices, SlicedArray, SlicedObject, wholeBody } from '../http/json-stream.js';
 import { DeferredReply, type Handler, type Route, type ServerReply } from '../http/router.js';
+import { rowsToRead } from '../http/slice-size.js';
 import type { TraceRecord } from '../records.js';
 import { type FilterColumnKey, TRACE_ORDER_COLUMNS, type TraceOrder, type TraceStats, type TraceStatsJson, traceStatsInSlices, type Tx } from '../store/index.js';
 import { FILTER_PARAM, resolveFilters, targets } from './filter-param.js';
@@ -151,10 +152,12 @@ const getOne: Handler = (request, tx, context) => {
   let done = false;
   const nextViews = (slice: Tx) => {
     if (done) return undefined;
-    const observations = slice.observations.ofTraceAfter(id, after, TRACE_SLICE);
+    // At most TRACE_SLICE observations, fewer when their stored text is large (slice-size.ts).
+    const { take, found } = rowsToRead(slice.observations.ofTraceSizes(id, after, TRACE_SLICE), TRACE_SLICE);
+    const observations = take === 0 ? [] : slice.observations.ofTraceAfter(id, after, take);
     const last = observations[observations.length - 1];
     if (last) after = { startTime: last.startTime, id: last.id };
-    if (observations.length < TRACE_SLICE) done = true;
+    if (take === found && found < TRACE_SLICE) done = true;
     return observations.map((o) => {
       const view = observationV1(o, pricesOf(slice, o.internalModelId, cache), true);
       totalCost = totalCost.add(view.calculatedTotalCost ?? 0);

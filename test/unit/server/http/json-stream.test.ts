@@ -5,7 +5,7 @@ import { PassThrough, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { inPieces, isSliced, LateValue, RawJson, SlicedArray, SlicedObject, wholeBody, writeSliced } from '../../../../src/server/http/json-stream.js';
 import { type RunningServer, startServer } from '../../../../src/server/index.js';
-import { Store, type Tx } from '../../../../src/server/store/index.js';
+import { ObservationStore, Store, type Tx } from '../../../../src/server/store/index.js';
 import { basicAuth } from '../../../helpers/server-api.js';
 
 /** A ServerResponse stand-in that keeps what is written. */
@@ -180,6 +180,7 @@ describe('a v2 page of large observations over HTTP', () => {
       // Two by two at the same start time: slices end inside runs of equal times.
       body: { id: `big-${String(i).padStart(2, '0')}`, traceId: 't', name: 's', startTime: iso(T0 + Math.floor(i / 2) * 1000), input: inputOf(i), metadata: { n: i } },
     }));
+    events.unshift({ id: 'e-trace', type: 'trace-create', timestamp: iso(T0), body: { id: 't', name: 'large' } } as never);
     for (let i = 0; i < events.length; i += 3) {
       const answer = await fetch(`${server.url}/api/public/ingestion`, { method: 'POST', headers: { authorization: basicAuth(server), 'content-type': 'application/json' }, body: JSON.stringify({ batch: events.slice(i, i + 3) }) });
       expect(answer.status).toBe(207);
@@ -232,6 +233,19 @@ describe('a v2 page of large observations over HTTP', () => {
     const pages = [await v1('limit=5&page=1'), await v1('limit=5&page=2'), await v1('limit=5&page=3')];
     expect(pages.flatMap((p) => p.data)).toEqual(all.data);
     expect(all.data[0]!.input).toEqual(inputOf(Number(all.data[0]!.id.slice(4))));
+  });
+
+  it('is read in slices in a trace too: a few large observations at a time', async () => {
+    const reads = vi.spyOn(ObservationStore.prototype, 'ofTraceAfter');
+    const answer = await fetch(`${server.url}/api/public/traces/t`, { headers: { authorization: basicAuth(server) } });
+    expect(answer.status).toBe(200);
+    const trace = (await answer.json()) as { observations: Array<{ id: string; input: unknown }> };
+    const limits = reads.mock.calls.map((call) => call[2]);
+    reads.mockRestore();
+    expect(limits.length).toBeGreaterThanOrEqual(3);
+    expect(Math.max(...limits)).toBeLessThan(5);
+    expect(trace.observations.map((o) => o.id).sort()).toEqual(Array.from({ length: COUNT }, (_, i) => `big-${String(i).padStart(2, '0')}`));
+    expect(trace.observations.every((o) => JSON.stringify(o.input) === JSON.stringify(inputOf(Number(o.id.slice(4)))))).toBe(true);
   });
 
   it('answers a page of none, and a page that ends exactly with the observations', async () => {

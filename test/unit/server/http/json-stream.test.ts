@@ -5,7 +5,7 @@ import { PassThrough, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { inPieces, isSliced, LateValue, RawJson, SlicedArray, SlicedObject, wholeBody, writeSliced } from '../../../../src/server/http/json-stream.js';
 import { type RunningServer, startServer } from '../../../../src/server/index.js';
-import { ObservationStore, Store, type Tx } from '../../../../src/server/store/index.js';
+import { ObservationStore, Store, TraceStore, type Tx } from '../../../../src/server/store/index.js';
 import { basicAuth } from '../../../helpers/server-api.js';
 
 /** A ServerResponse stand-in that keeps what is written. */
@@ -181,6 +181,8 @@ describe('a v2 page of large observations over HTTP', () => {
       body: { id: `big-${String(i).padStart(2, '0')}`, traceId: 't', name: 's', startTime: iso(T0 + Math.floor(i / 2) * 1000), input: inputOf(i), metadata: { n: i } },
     }));
     events.unshift({ id: 'e-trace', type: 'trace-create', timestamp: iso(T0), body: { id: 't', name: 'large' } } as never);
+    // Traces with large inputs of their own (about 1.5 MB each).
+    for (let k = 0; k < 6; k++) events.push({ id: `e-lt-${k}`, type: 'trace-create', timestamp: iso(T0 - k * 1000), body: { id: `lt-${k}`, name: 'large', input: 'x'.repeat(1_500_000) } } as never);
     for (let i = 0; i < events.length; i += 3) {
       const answer = await fetch(`${server.url}/api/public/ingestion`, { method: 'POST', headers: { authorization: basicAuth(server), 'content-type': 'application/json' }, body: JSON.stringify({ batch: events.slice(i, i + 3) }) });
       expect(answer.status).toBe(207);
@@ -246,6 +248,20 @@ describe('a v2 page of large observations over HTTP', () => {
     expect(Math.max(...limits)).toBeLessThan(5);
     expect(trace.observations.map((o) => o.id).sort()).toEqual(Array.from({ length: COUNT }, (_, i) => `big-${String(i).padStart(2, '0')}`));
     expect(trace.observations.every((o) => JSON.stringify(o.input) === JSON.stringify(inputOf(Number(o.id.slice(4)))))).toBe(true);
+  });
+
+  it('is read in slices on the traces list too: a few large traces at a time', async () => {
+    const reads = vi.spyOn(TraceStore.prototype, 'records');
+    const answer = await fetch(`${server.url}/api/public/traces?name=large&fields=core,io&limit=100`, { headers: { authorization: basicAuth(server) } });
+    expect(answer.status).toBe(200);
+    const list = (await answer.json()) as { data: Array<{ id: string; input: string }>; meta: { totalItems: number } };
+    const sizes = reads.mock.calls.map((call) => call[0].length);
+    reads.mockRestore();
+    // The small trace and two large ones, then two by two.
+    expect(sizes).toEqual([3, 2, 2]);
+    expect(list.data.map((t) => t.id)).toEqual(['t', 'lt-0', 'lt-1', 'lt-2', 'lt-3', 'lt-4', 'lt-5']);
+    expect(list.meta.totalItems).toBe(7);
+    expect(list.data.slice(1).every((t) => t.input === 'x'.repeat(1_500_000))).toBe(true);
   });
 
   it('answers a page of none, and a page that ends exactly with the observations', async () => {

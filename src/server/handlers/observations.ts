@@ -123,17 +123,27 @@ const listV1: Handler = (request, tx, context) => {
   // Read and written in slices, as the v2 list (see there).
   let offset = (query.page - 1) * query.limit;
   let left = query.limit;
-  const data = new SlicedArray((slice) => {
+  const nextSlice = (slice: Tx) => {
     if (left === 0) return undefined;
     const { take, found } = rowsToRead(slice.observations.listSizes(filter, { limit: left, offset }), left);
     const rows = take === 0 ? [] : slice.observations.list(filter, { limit: take, offset });
     offset += rows.length;
     left = take === found ? 0 : left - rows.length;
     return rows.length === 0 ? undefined : rows.map((o) => observationV1(o, pricesOf(slice, o.internalModelId, cache)));
-  });
-  const body = { data, meta: pageMeta({ page: query.page, limit: query.limit }, tx.observations.count(filter)) };
+  };
+  const meta = pageMeta({ page: query.page, limit: query.limit }, tx.observations.count(filter));
+  // The first slice at once, as the v2 list does; the page is whole in the end for a caller in the same process.
+  const first = nextSlice(tx) ?? [];
+  if (left === 0) return { status: 200, body: { data: first, meta } };
+  const body = { data: afterFirst(first, nextSlice), meta };
   return { status: 200, body: context.inProcess ? wholeBody(body, tx) : body };
 };
+
+/** Slices that start with one already read. */
+function afterFirst(first: unknown[], next: (slice: Tx) => unknown[] | undefined): SlicedArray {
+  let given = false;
+  return new SlicedArray((slice) => (given ? next(slice) : ((given = true), first)));
+}
 
 function encodeCursor(cursor: Cursor): string {
   return Buffer.from(JSON.stringify(cursor)).toString('base64');
@@ -177,7 +187,7 @@ const listV2: Handler = (request, tx, context) => {
   let sent = 0;
   let more = false;
   let done = query.limit === 0;
-  const data = new SlicedArray((slice) => {
+  const nextSlice = (slice: Tx) => {
     if (done) return undefined;
     const want = query.limit - sent;
     const { take, found } = rowsToRead(slice.observations.pageSizes(filter, position, want + 1), want);
@@ -194,16 +204,17 @@ const listV2: Handler = (request, tx, context) => {
       more = found > take;
     }
     return rows.map(({ record, texts }) => observationV2(withStoredTexts(record, texts, cutAt), groups, traceOf(slice, record.traceId), pricesFor(slice, record)));
-  });
+  };
   const meta = () => (more && position ? { cursor: encodeCursor({ lastStartTimeTo: position.startTime, lastTraceId: position.traceId, lastId: position.id }) } : {});
-  // A caller in the same process (the web UI's exports) takes one slice, in its own transaction:
-  // a page that may be shorter than asked for, with a cursor to the rest.
-  if (context.inProcess) {
-    const items = data.next(tx) ?? [];
+  // The first slice is read at once, in this transaction: a page of one slice (most are) goes out
+  // whole, with its length. A caller in the same process (the web UI's exports) takes only that
+  // slice: a page that may be shorter than asked for, with a cursor to the rest.
+  const first = nextSlice(tx) ?? [];
+  if (done || context.inProcess) {
     if (!done) more = true;
-    return { status: 200, body: { data: items, meta: meta() } };
+    return { status: 200, body: { data: first, meta: meta() } };
   }
-  return { status: 200, body: { data, meta: new LateValue(meta, meta) } };
+  return { status: 200, body: { data: afterFirst(first, nextSlice), meta: new LateValue(meta, meta) } };
 };
 
 export const observationRoutes: Route[] = [

@@ -2,6 +2,7 @@
 // are computed on its read thread, those of an in-memory server on its event loop (the stats in
 // slices): the built binary, both ways, over the same events, gives the same answers, refusals
 // included.
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -196,6 +197,31 @@ describe('metrics on the read thread', { timeout: 120_000 }, () => {
       }
     } finally {
       child.kill();
+    }
+  });
+});
+
+describe('checkpoints on the read thread', { timeout: 120_000 }, () => {
+  // The WAL is copied into the database file by the read thread soon after writes, well before
+  // the 10,000 pages at which the writing connection would do it on the event loop.
+  it('copies what was written into the database file within seconds, the server still running', async () => {
+    const dataDir = join(tempDir(), 'data');
+    const server = startServerProcess(['--write-mode', 'dual', '--data-dir', dataDir], isolatedEnv());
+    try {
+      const started = await server.ready;
+      const file = join(dataDir, 'llmobs.db');
+      const before = statSync(file).size;
+      // About 2 MB of spans: 500 pages, far from 10,000.
+      const batch = Array.from({ length: 200 }, (_, i) => ({ id: `c-${i}`, type: 'span-create', timestamp: iso(T0), body: { id: `span-${i}`, traceId: 'ckpt', startTime: iso(T0 + i), input: `${i} ${'x'.repeat(10_000)}` } }));
+      expect((await api(started, '/api/public/ingestion', { method: 'POST', body: JSON.stringify({ batch }) })).status).toBe(207);
+      const deadline = Date.now() + 60_000;
+      while (statSync(file).size < before + 1_000_000 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(statSync(file).size).toBeGreaterThan(before + 1_000_000);
+      // Read back through the API: nothing was lost on the way.
+      const page = JSON.parse((await api(started, '/api/public/v2/observations?traceId=ckpt&limit=1000&fields=core')).text) as { data: unknown[] };
+      expect(page.data).toHaveLength(200);
+    } finally {
+      server.child.kill();
     }
   });
 });

@@ -67,6 +67,11 @@ export class ReadThread {
     return this.ask({ traceStats: request }) as Promise<Map<string, TraceStatsJson>>;
   }
 
+  /** A PASSIVE checkpoint of the database: resolves with SQLite's [busy, frames in the WAL, frames copied]. */
+  checkpoint(): Promise<unknown> {
+    return this.ask({ checkpoint: true });
+  }
+
   private ask(request: Asked): Promise<unknown> {
     return new Promise((resolve, reject) => {
       const id = this.next++;

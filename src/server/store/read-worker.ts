@@ -1,6 +1,7 @@
 // A thread of its own for the reads that take long however they are written (a metrics query
 // over a million observations, the traces list's sums over a long trace): it reads the database over a
-// read-only connection of its own, so the server's event loop goes on answering meanwhile. WAL
+// read-only connection of its own, so the server's event loop goes on answering meanwhile. It
+// also copies the WAL into the database file (Store.checkpointSoon). WAL
 // lets readers and the writer work at once; each read sees the last state committed before it
 // began. It is started by the server (read-thread.ts) when the database is a file.
 import { parentPort, workerData } from 'node:worker_threads';
@@ -21,7 +22,8 @@ export type ReadRequest =
   | { id: number; metricsQuery: string }
   | { id: number; metricsV1Query: string }
   | { id: number; dailyMetrics: { filter: DailyMetricsFilter; page: number; limit: number } }
-  | { id: number; traceStats: TraceStatsRequest };
+  | { id: number; traceStats: TraceStatsRequest }
+  | { id: number; checkpoint: true };
 
 /** The arguments of TraceStore.stats. */
 export interface TraceStatsRequest {
@@ -44,7 +46,7 @@ const metricsV1 = new MetricsV1Store(statements);
 const dailyMetrics = new DailyMetricsStore(statements);
 const traces = new TraceStore(statements);
 
-function read(request: ReadRequest): unknown {
+function read(request: Exclude<ReadRequest, { checkpoint: true }>): unknown {
   if ('metricsV1Query' in request) return metricsV1Answer(parseMetricsQuery(request.metricsV1Query, 'v1'), metricsV1);
   if ('traceStats' in request) return statsAsJson(traces.stats(request.traceStats.ids, request.traceStats.filter, request.traceStats.parts));
   if ('dailyMetrics' in request) return dailyMetrics.page(request.dailyMetrics.filter, request.dailyMetrics.page, request.dailyMetrics.limit);
@@ -55,6 +57,17 @@ function read(request: ReadRequest): unknown {
 
 parentPort!.on('message', (request: ReadRequest) => {
   let answer: ReadAnswer;
+  // A checkpoint (outside any transaction): the WAL's committed pages copied into the database
+  // file, as far as no reader still needs them, without waiting for anyone (PASSIVE).
+  if ('checkpoint' in request) {
+    try {
+      answer = { id: request.id, data: db.prepare('PRAGMA wal_checkpoint(PASSIVE)').raw().get() };
+    } catch (error) {
+      answer = { id: request.id, error: error instanceof Error ? error.message : String(error), refused: false };
+    }
+    parentPort!.postMessage(answer);
+    return;
+  }
   try {
     db.exec('BEGIN');
     try {

@@ -75,6 +75,8 @@ export class Store {
   private closed = false;
   /** The read thread once started; null where there is none (see read-thread.ts). */
   private thread: ReadThread | null | undefined;
+  /** The checkpoint asked for after the latest writes, until it has run. */
+  private checkpointing: NodeJS.Timeout | Promise<unknown> | undefined;
 
   private constructor(
     private readonly db: Database,
@@ -144,7 +146,9 @@ export class Store {
    */
   write<T>(fn: (tx: Tx) => T): T {
     this.group.commit();
-    return inTransaction(this.db, 'IMMEDIATE', () => fn(this.tx));
+    const result = inTransaction(this.db, 'IMMEDIATE', () => fn(this.tx));
+    this.checkpointSoon();
+    return result;
   }
 
   /**
@@ -153,7 +157,25 @@ export class Store {
    * stored. Another transaction commits the open one first.
    */
   writeGrouped<T>(fn: (tx: Tx) => T): Promise<T> {
+    this.checkpointSoon();
     return this.group.write(() => fn(this.tx));
+  }
+
+  /**
+   * Soon after writes, a checkpoint (the WAL's pages copied into the database file) on the read
+   * thread. The connection that commits checkpoints too, once the WAL holds 10,000 pages, and
+   * holds the event loop while it does: the read thread's checkpoints, 10 a second while writes
+   * go on, leave it little to copy.
+   */
+  private checkpointSoon(): void {
+    if (this.checkpointing || !this.dataDir || this.closed) return;
+    const timer = setTimeout(() => {
+      const thread = this.readThread();
+      // A checkpoint that fails (a full disk) loses nothing: the pages stay in the WAL.
+      this.checkpointing = thread?.checkpoint().catch(() => undefined).finally(() => (this.checkpointing = undefined));
+    }, 100);
+    timer.unref();
+    this.checkpointing = timer;
   }
 
   /**
@@ -202,6 +224,7 @@ export class Store {
     if (this.closed) return;
     this.closed = true;
     this.group.commit();
+    if (this.checkpointing && !(this.checkpointing instanceof Promise)) clearTimeout(this.checkpointing);
     this.thread?.stop();
     if (this.dataDir) {
       try {

@@ -82,6 +82,35 @@ export interface ObservationPageRow {
   texts: ObservationTexts;
 }
 
+/**
+ * What follows `SELECT … FROM observations o` in a read of rows, written once so that the sizes
+ * of a read's rows (RowSizes) are those of the same rows.
+ */
+interface RowsQuery {
+  rest: string;
+  params: unknown[];
+}
+
+/** The v2 list's rows: by startTime, xxHash32(traceId) and id, all descending, after `cursor`. */
+function pageQuery(filter: ObservationFilter, cursor: ObservationCursor | undefined, limit: number): RowsQuery {
+  const after = cursor ? [{ sql: '(o.start_time, o.trace_hash, o.id) < (?, ?, ?)', params: [cursor.startTime, xxHash32(cursor.traceId), cursor.id] }] : [];
+  const { sql, params } = where(OBSERVATION_FILTER, filter, ...after);
+  return { rest: `${sql} ORDER BY o.start_time DESC, o.trace_hash DESC, o.id DESC LIMIT ?`, params: [...params, limit] };
+}
+
+/** The v1 list's rows: newest start first, by page. */
+function listQuery(filter: ObservationFilter, page: { limit: number; offset: number }): RowsQuery {
+  const { sql, params } = where(OBSERVATION_FILTER, filter);
+  return { rest: `${sql} ORDER BY o.start_time DESC, o.id DESC LIMIT ? OFFSET ?`, params: [...params, page.limit, page.offset] };
+}
+
+/** A trace's rows after `after`, by start time and id. */
+function ofTraceQuery(traceId: string, after: { startTime: string; id: string } | undefined, limit: number): RowsQuery {
+  return after
+    ? { rest: 'WHERE o.trace_id = ? AND (o.start_time, o.id) > (?, ?) ORDER BY o.start_time, o.id LIMIT ?', params: [traceId, after.startTime, after.id, limit] }
+    : { rest: 'WHERE o.trace_id = ? ORDER BY o.start_time, o.id LIMIT ?', params: [traceId, limit] };
+}
+
 /** One observation with what metrics group and filter by from its trace (a row of the metrics view). */
 export interface ObservationForMetrics extends MetricsRow {
   observation: ObservationRecord;
@@ -116,16 +145,8 @@ export class ObservationStore {
    * the order of `ofTrace`: a long trace read in slices.
    */
   ofTraceAfter(traceId: string, after: { startTime: string; id: string } | undefined, limit: number): ObservationRecord[] {
-    const rows = after
-      ? this.sql.rows<ObservationRow>(
-          `SELECT ${OBSERVATION_SELECT} FROM observations o WHERE o.trace_id = ? AND (o.start_time, o.id) > (?, ?) ORDER BY o.start_time, o.id LIMIT ?`,
-          traceId,
-          after.startTime,
-          after.id,
-          limit,
-        )
-      : this.sql.rows<ObservationRow>(`SELECT ${OBSERVATION_SELECT} FROM observations o WHERE o.trace_id = ? ORDER BY o.start_time, o.id LIMIT ?`, traceId, limit);
-    return rows.map(this.record);
+    const { rest, params } = ofTraceQuery(traceId, after, limit);
+    return this.sql.rows<ObservationRow>(`SELECT ${OBSERVATION_SELECT} FROM observations o ${rest}`, ...params).map(this.record);
   }
 
   /**
@@ -162,10 +183,8 @@ export class ObservationStore {
 
   /** A page of the v1 list, newest start first. */
   list(filter: ObservationFilter, page: { limit: number; offset: number }): ObservationRecord[] {
-    const { sql, params } = where(OBSERVATION_FILTER, filter);
-    return this.sql
-      .rows<ObservationRow>(`SELECT ${OBSERVATION_SELECT} FROM observations o ${sql} ORDER BY o.start_time DESC, o.id DESC LIMIT ? OFFSET ?`, ...params, page.limit, page.offset)
-      .map(this.record);
+    const { rest, params } = listQuery(filter, page);
+    return this.sql.rows<ObservationRow>(`SELECT ${OBSERVATION_SELECT} FROM observations o ${rest}`, ...params).map(this.record);
   }
 
   count(filter: ObservationFilter = {}): number {
@@ -178,44 +197,33 @@ export class ObservationStore {
    * descending (the v2 list, as the service orders it; '' stands for no trace).
    */
   page(filter: ObservationFilter, cursor: ObservationCursor | undefined, limit: number): ObservationRecord[] {
-    const { sql, params } = this.pageWhere(filter, cursor);
-    return this.sql
-      .rows<ObservationRow>(`SELECT ${OBSERVATION_SELECT} FROM observations o ${sql} ORDER BY o.start_time DESC, o.trace_hash DESC, o.id DESC LIMIT ?`, ...params, limit)
-      .map(this.record);
-  }
-
-  private pageWhere(filter: ObservationFilter, cursor: ObservationCursor | undefined) {
-    const after = cursor ? [{ sql: '(o.start_time, o.trace_hash, o.id) < (?, ?, ?)', params: [cursor.startTime, xxHash32(cursor.traceId), cursor.id] }] : [];
-    return where(OBSERVATION_FILTER, filter, ...after);
+    const { rest, params } = pageQuery(filter, cursor, limit);
+    return this.sql.rows<ObservationRow>(`SELECT ${OBSERVATION_SELECT} FROM observations o ${rest}`, ...params).map(this.record);
   }
 
   /** `page`, with the large parts of each record as JSON text (see ObservationPageRow). */
   pageRows(filter: ObservationFilter, cursor: ObservationCursor | undefined, limit: number): ObservationPageRow[] {
     const projectId = this.projectId();
-    const { sql, params } = this.pageWhere(filter, cursor);
-    return this.sql.valueRows(`SELECT ${OBSERVATION_SELECT} FROM observations o ${sql} ORDER BY o.start_time DESC, o.trace_hash DESC, o.id DESC LIMIT ?`, ...params, limit).map((values) => observationTextsFromValues(values, projectId));
+    const { rest, params } = pageQuery(filter, cursor, limit);
+    return this.sql.valueRows(`SELECT ${OBSERVATION_SELECT} FROM observations o ${rest}`, ...params).map((values) => observationTextsFromValues(values, projectId));
   }
 
   /** The sizes of `pageRows`' rows (see RowSizes), so that a page of large observations can be read a few at a time. */
   pageSizes(filter: ObservationFilter, cursor: ObservationCursor | undefined, limit: number): RowSizes {
-    const { sql, params } = this.pageWhere(filter, cursor);
-    return this.sizes(`${sql} ORDER BY o.start_time DESC, o.trace_hash DESC, o.id DESC LIMIT ?`, [...params, limit]);
+    return this.sizes(pageQuery(filter, cursor, limit));
   }
 
   /** The sizes of `list`'s rows. */
   listSizes(filter: ObservationFilter, page: { limit: number; offset: number }): RowSizes {
-    const { sql, params } = where(OBSERVATION_FILTER, filter);
-    return this.sizes(`${sql} ORDER BY o.start_time DESC, o.id DESC LIMIT ? OFFSET ?`, [...params, page.limit, page.offset]);
+    return this.sizes(listQuery(filter, page));
   }
 
   /** The sizes of `ofTraceAfter`'s rows. */
   ofTraceSizes(traceId: string, after: { startTime: string; id: string } | undefined, limit: number): RowSizes {
-    return after
-      ? this.sizes('WHERE o.trace_id = ? AND (o.start_time, o.id) > (?, ?) ORDER BY o.start_time, o.id LIMIT ?', [traceId, after.startTime, after.id, limit])
-      : this.sizes('WHERE o.trace_id = ? ORDER BY o.start_time, o.id LIMIT ?', [traceId, limit]);
+    return this.sizes(ofTraceQuery(traceId, after, limit));
   }
 
-  private sizes(rest: string, params: unknown[]): RowSizes {
+  private sizes({ rest, params }: RowsQuery): RowSizes {
     const sizes = `SELECT ${ROW_SIZE} AS size FROM observations o ${rest}`;
     return {
       total: () => {

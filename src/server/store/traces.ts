@@ -125,6 +125,14 @@ export interface StatsCursor {
   rowid: number;
 }
 
+/** A page of the traces list, one column of each row (newest first unless `order` says otherwise). */
+function listQuery(column: 'record' | 'id', filter: TraceFilter, order: TraceOrder | null, page: { limit: number; offset: number }): Sql {
+  const rows = traceRows(filter);
+  const { sql, params } = where(TRACE_FILTER, filter);
+  const orderBy = order ? `${TRACE_ORDER_COLUMNS[order.column]} ${order.direction}, id ${order.direction}` : 'timestamp DESC, id DESC';
+  return { sql: `${rows.sql} SELECT ${column} FROM traces t ${sql} ORDER BY ${orderBy} LIMIT ? OFFSET ?`, params: [...rows.params, ...params, page.limit, page.offset] };
+}
+
 export class TraceStore {
   constructor(private readonly sql: Statements) {}
 
@@ -189,22 +197,14 @@ export class TraceStore {
 
   /** A page of the traces list (newest first unless `order` says otherwise). */
   list(filter: TraceFilter, order: TraceOrder | null, page: { limit: number; offset: number }): TraceRecord[] {
-    const rows = traceRows(filter);
-    const { sql, params } = where(TRACE_FILTER, filter);
-    const orderBy = order ? `${TRACE_ORDER_COLUMNS[order.column]} ${order.direction}, id ${order.direction}` : 'timestamp DESC, id DESC';
-    return this.sql
-      .rows<{ record: string }>(`${rows.sql} SELECT record FROM traces t ${sql} ORDER BY ${orderBy} LIMIT ? OFFSET ?`, ...rows.params, ...params, page.limit, page.offset)
-      .map(parseRecord<TraceRecord>);
+    const { sql, params } = listQuery('record', filter, order, page);
+    return this.sql.rows<{ record: string }>(sql, ...params).map(parseRecord<TraceRecord>);
   }
 
   /** The ids of `list`'s traces, in its order. */
   listIds(filter: TraceFilter, order: TraceOrder | null, page: { limit: number; offset: number }): string[] {
-    const rows = traceRows(filter);
-    const { sql, params } = where(TRACE_FILTER, filter);
-    const orderBy = order ? `${TRACE_ORDER_COLUMNS[order.column]} ${order.direction}, id ${order.direction}` : 'timestamp DESC, id DESC';
-    return this.sql
-      .valueRows(`${rows.sql} SELECT id FROM traces t ${sql} ORDER BY ${orderBy} LIMIT ? OFFSET ?`, ...rows.params, ...params, page.limit, page.offset)
-      .map((values) => values[0] as string);
+    const { sql, params } = listQuery('id', filter, order, page);
+    return this.sql.valueRows(sql, ...params).map((values) => values[0] as string);
   }
 
   /** The traces of these ids that are stored, in the ids' order. */

@@ -10,10 +10,9 @@
 // change the status: the connection is cut, so the client sees a truncated answer, never a
 // complete-looking one.
 import type { ServerResponse } from 'node:http';
-import type { Store, Tx } from '../store/index.js';
+import type { ReadSlice, Store, Tx } from '../store/index.js';
 
-/** Reads one slice in a read transaction of its own, after the event loop has had its turn. */
-export type ReadSlice = <T>(fn: (tx: Tx) => T) => Promise<T>;
+export type { ReadSlice };
 
 /** An array of the answer read in slices: `next` answers the next items, or undefined when done. */
 export class SlicedArray {

@@ -17,7 +17,7 @@
 // handlers receive `tx` and never open one. Records are the shapes in src/server/records.ts,
 // stored whole: a field added to a record there is kept without a schema change.
 export { Store, StoreWriteError, DATABASE_FILE, LOCK_FILE, SERVER_INFO_FILE, LEGACY_LOCK_FILE, type OpenedStore, type StoreOptions } from './store.js';
-export { Tx, ProjectStore } from './tx.js';
+export { Tx, ProjectStore, type ReadSlice } from './tx.js';
 export { PromptStore, type PromptListFilter, type PromptListPage, type Dependent } from './prompts.js';
 export { ModelStore } from './models.js';
 export { TraceStore, TRACE_ORDER_COLUMNS, type TraceFilter, type TraceOrder, type TraceStats, type TraceStatsJson } from './traces.js';

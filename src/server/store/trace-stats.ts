@@ -6,16 +6,13 @@
 // MIN and MAX compare them.
 import { SqliteSum } from './sqlite-sum.js';
 import type { StatsCursor, TraceFilter, TraceStats } from './traces.js';
-import type { Tx } from './tx.js';
-
-/** Reads one slice in a read transaction of its own (json-stream.ts ReadSlice). */
-export type ReadInSlices = <T>(fn: (tx: Tx) => T) => Promise<T>;
+import type { ReadSlice } from './tx.js';
 
 /** Rows a slice reads: a few small columns each. */
 const SLICE = 2000;
 
 export async function traceStatsInSlices(
-  read: ReadInSlices,
+  read: ReadSlice,
   ids: readonly string[],
   filter: TraceFilter,
   parts: { ids: boolean; metrics: boolean },

@@ -34,6 +34,12 @@ export class ProjectStore {
   }
 }
 
+/**
+ * Reads one slice of a long answer or sum in a read transaction of its own, after the event loop
+ * has had its turn (http/json-stream.ts readSlices).
+ */
+export type ReadSlice = <T>(fn: (tx: Tx) => T) => Promise<T>;
+
 export class Tx {
   readonly project: ProjectStore;
   readonly prompts: PromptStore;

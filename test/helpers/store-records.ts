@@ -1,6 +1,6 @@
 // Records as the local server's store keeps them, for the store's tests: a prompt of a project
-// from before the database (import-state) and a minimal trace.
-import type { PromptRecord, TraceRecord } from '../../src/server/records.js';
+// from before the database (import-state), a minimal trace and an empty observation.
+import type { ObservationRecord, PromptRecord, TraceRecord } from '../../src/server/records.js';
 
 export function promptRecord(overrides: Partial<PromptRecord>): PromptRecord {
   return {
@@ -42,4 +42,45 @@ export function traceRecord(id: string): TraceRecord {
     createdAt: '2026-01-01T00:00:00.000Z',
     updatedAt: '2026-01-01T00:00:00.000Z',
   };
+}
+
+/**
+ * A SPAN at level DEFAULT that started (and was written) at `time`, every other field empty, its
+ * fields in the order ingestion builds them; `fields` replace any of them (and keep that order).
+ */
+export function observationRecord(id: string, projectId: string, time: string, fields: Partial<Record<keyof ObservationRecord, unknown>> = {}): ObservationRecord {
+  return {
+    id,
+    projectId,
+    traceId: null,
+    parentObservationId: null,
+    type: 'SPAN',
+    name: null,
+    environment: 'default',
+    startTime: time,
+    endTime: null,
+    completionStartTime: null,
+    level: 'DEFAULT',
+    statusMessage: null,
+    version: null,
+    input: null,
+    output: null,
+    metadata: {},
+    providedModelName: null,
+    internalModelId: null,
+    modelParameters: null,
+    providedUsageDetails: {},
+    providedCostDetails: {},
+    usageDetails: {},
+    costDetails: {},
+    totalCost: null,
+    usagePricingTierId: null,
+    usagePricingTierName: null,
+    promptId: null,
+    promptName: null,
+    promptVersion: null,
+    createdAt: time,
+    updatedAt: time,
+    ...fields,
+  } as ObservationRecord;
 }

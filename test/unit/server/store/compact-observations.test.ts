@@ -17,6 +17,7 @@ import { xxHash32 } from '../../../../src/server/store/xxhash32.js';
 import { engineCounter } from '../../../../src/tokenizer/index.js';
 import { tempDir } from '../../../helpers/cli.js';
 import { MemoryStore } from '../ingest/support/memory-store.js';
+import { observationRecord } from '../../../helpers/store-records.js';
 
 const PROJECT = 'proj-v4';
 const auth: IngestAuth = { projectId: PROJECT, accessLevel: 'project' };
@@ -213,39 +214,7 @@ describe('migration 6: observations in a compact row', () => {
 
   it('reads back a record exactly as put, whatever it holds', () => {
     const { store } = Store.open({ now: () => NOW });
-    const base = (id: string): ObservationRecord => ({
-      id,
-      projectId: store.project.id,
-      traceId: null,
-      parentObservationId: null,
-      type: 'SPAN',
-      name: null,
-      environment: 'default',
-      startTime: ts(0),
-      endTime: null,
-      completionStartTime: null,
-      level: 'DEFAULT',
-      statusMessage: null,
-      version: null,
-      input: null,
-      output: null,
-      metadata: {},
-      providedModelName: null,
-      internalModelId: null,
-      modelParameters: null,
-      providedUsageDetails: {},
-      providedCostDetails: {},
-      usageDetails: {},
-      costDetails: {},
-      totalCost: null,
-      usagePricingTierId: null,
-      usagePricingTierName: null,
-      promptId: null,
-      promptName: null,
-      promptVersion: null,
-      createdAt: ts(0),
-      updatedAt: ts(0),
-    });
+    const base = (id: string): ObservationRecord => observationRecord(id, store.project.id, ts(0));
     const records: ObservationRecord[] = [
       base('empty'),
       // Values a short encoding could confuse with "nothing": empty text, zero, false, empty arrays, null inside.

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { DATABASE_FILE, Store } from '../../../../src/server/store/index.js';
 import { type Database, openSqlite } from '../../../../src/server/store/sqlite.js';
 import { tempDir } from '../../../helpers/cli.js';
+import { observationRecord } from '../../../helpers/store-records.js';
 
 const NOW = new Date('2026-03-01T12:00:00.000Z');
 let store: Store;
@@ -32,40 +33,20 @@ afterAll(() => {
 const HUGE = 'x'.repeat(300_000);
 
 function record(id: string, fields: Partial<Record<keyof ObservationRecord, unknown>> = {}): ObservationRecord {
-  return {
-    id,
-    projectId,
+  return observationRecord(id, projectId, '2026-03-01T10:00:00.000Z', {
     traceId: 'trace-1',
-    parentObservationId: null,
     type: 'GENERATION',
     name: 'llm',
-    environment: 'default',
-    startTime: '2026-03-01T10:00:00.000Z',
     endTime: '2026-03-01T10:00:01.500Z',
-    completionStartTime: null,
-    level: 'DEFAULT',
-    statusMessage: null,
-    version: null,
     input: [{ role: 'user', content: 'hi' }],
     output: 'hello',
     metadata: { a: '1' },
     providedModelName: 'gpt-4o',
-    internalModelId: null,
-    modelParameters: null,
-    providedUsageDetails: {},
-    providedCostDetails: {},
     usageDetails: { input: 3, output: 1, total: 4 },
-    costDetails: {},
-    totalCost: null,
-    usagePricingTierId: null,
-    usagePricingTierName: null,
-    promptId: null,
-    promptName: null,
-    promptVersion: null,
     createdAt: '2026-03-01T10:00:02.000Z',
     updatedAt: '2026-03-01T10:00:02.000Z',
     ...fields,
-  } as ObservationRecord;
+  });
 }
 
 /** Records chosen for their edges: nulls, absent fields, strings that look like JSON, unicode, huge values. */

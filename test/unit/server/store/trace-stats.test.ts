@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ObservationRecord, ScoreRecord, TraceRecord } from '../../../../src/server/records.js';
 import { Store, type TraceFilter, traceStatsInSlices, type Tx } from '../../../../src/server/store/index.js';
+import { observationRecord } from '../../../helpers/store-records.js';
 
 const T0 = Date.parse('2026-03-01T10:00:00.000Z');
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -17,13 +18,7 @@ const trace = (id: string): TraceRecord => ({
   public: false, bookmarked: false, tags: [], metadata: {}, input: null, output: null, createdAt: iso(T0), updatedAt: iso(T0),
 });
 
-const observation = (id: string, fields: Partial<ObservationRecord>): ObservationRecord => ({
-  id, projectId, traceId: null, parentObservationId: null, type: 'SPAN', name: null, environment: 'default', startTime: iso(T0), endTime: null,
-  completionStartTime: null, level: 'DEFAULT', statusMessage: null, version: null, input: null, output: null, metadata: {},
-  providedModelName: null, internalModelId: null, modelParameters: null, providedUsageDetails: {}, providedCostDetails: {},
-  usageDetails: {}, costDetails: {}, totalCost: null, usagePricingTierId: null, usagePricingTierName: null, promptId: null,
-  promptName: null, promptVersion: null, createdAt: iso(T0), updatedAt: iso(T0), ...fields,
-});
+const observation = (id: string, fields: Partial<ObservationRecord>): ObservationRecord => observationRecord(id, projectId, iso(T0), fields);
 
 const score = (id: string, fields: Partial<ScoreRecord>): ScoreRecord => ({
   id, projectId, timestamp: iso(T0), name: 'quality', value: 0.5, stringValue: null, dataType: 'NUMERIC', source: 'API', traceId: null,

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { ObservationRecord, TraceRecord } from '../../../../src/server/records.js';
 import { type ColumnFilter, type ObservationFilter, Store, type TraceFilter, type Tx } from '../../../../src/server/store/index.js';
 import { type FilterSpec, where } from '../../../../src/server/store/where.js';
+import { observationRecord } from '../../../helpers/store-records.js';
 
 describe('where', () => {
   interface Filter {
@@ -78,15 +79,8 @@ function traceRecord(i: number, seed: typeof traceSeed extends fc.Arbitrary<infe
   };
 }
 
-function observationRecord(i: number, traceId: string | null, seed: typeof observationSeed extends fc.Arbitrary<infer T> ? T : never): ObservationRecord {
-  const startTime = at(seed.minute);
-  return {
-    id: `o${i}`, projectId: 'p', traceId, parentObservationId: seed.parent ? 'o0' : null, type: 'SPAN', name: null, environment: seed.environment, startTime,
-    endTime: null, completionStartTime: null, level: 'DEFAULT', statusMessage: null, version: null, input: null, output: null, metadata: {},
-    providedModelName: null, internalModelId: null, modelParameters: null, providedUsageDetails: {}, providedCostDetails: {}, usageDetails: {},
-    costDetails: {}, totalCost: null, usagePricingTierId: null, usagePricingTierName: null, promptId: null, promptName: null, promptVersion: null,
-    createdAt: startTime, updatedAt: startTime,
-  };
+function seededObservation(i: number, traceId: string | null, seed: typeof observationSeed extends fc.Arbitrary<infer T> ? T : never): ObservationRecord {
+  return observationRecord(`o${i}`, 'p', at(seed.minute), { traceId, parentObservationId: seed.parent ? 'o0' : null, environment: seed.environment });
 }
 
 describe('the lists, against a plain filter of the records', () => {
@@ -130,7 +124,7 @@ describe('the lists, against a plain filter of the records', () => {
       fc.property(fc.array(traceSeed, { minLength: 1, maxLength: 6 }), fc.array(observationSeed, { maxLength: 15 }), filter, (traceSeeds, seeds, f: ObservationFilter) => {
         const traces = traceSeeds.map((seed, i) => traceRecord(i, seed));
         // Some observations name a trace that is not stored.
-        const observations = seeds.map((seed, i) => observationRecord(i, `t${seed.trace % (traces.length + 1)}`, seed));
+        const observations = seeds.map((seed, i) => seededObservation(i, `t${seed.trace % (traces.length + 1)}`, seed));
         const userOf = new Map(traces.map((t) => [t.id, t.userId]));
         const expected = observations
           .filter(

@@ -142,7 +142,8 @@ export function writeJsonReply(res: ServerResponse, reply: ServerReply, headers:
     res.end();
     return;
   }
-  const text = JSON.stringify(reply.body);
-  res.writeHead(reply.status, { ...headers, 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(text)) });
-  res.end(text);
+  // Encoded once: its length is the bytes written, not a second pass over the text.
+  const bytes = Buffer.from(JSON.stringify(reply.body));
+  res.writeHead(reply.status, { ...headers, 'content-type': 'application/json; charset=utf-8', 'content-length': String(bytes.length) });
+  res.end(bytes);
 }

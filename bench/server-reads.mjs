@@ -434,7 +434,7 @@ async function inflate() {
 }
 
 /**
- * Pages of large observations: the v2 list of every one with io, and a v1 page of 100, each three
+ * Pages of large observations: the v2 list of every one with io and without, and a v1 page of 100, each three
  * times while a health check runs every 10 ms; the answers' sizes and times, the health checks'
  * latencies, the event loop's longest hold and the server's peak memory.
  */
@@ -445,6 +445,7 @@ async function large() {
   const { llmobs, floor, compare } = await seededServers(total, { inputBytes: bytes }, Boolean(compareDist));
   const paths = [
     [`v2 page of ${fmt(Math.min(total, 1000))} with io`, `/api/public/v2/observations?limit=${Math.min(total, 1000)}&fields=core,io`],
+    [`v2 page of ${fmt(Math.min(total, 1000))} without io (the default field groups)`, `/api/public/v2/observations?limit=${Math.min(total, 1000)}`],
     ['v1 page of 100', '/api/public/observations?limit=100'],
   ];
   try {

@@ -7,7 +7,7 @@ import type { Handler, Route } from '../http/router.js';
 import type { ObservationRecord, TraceRecord } from '../records.js';
 import { LateValue, SlicedArray, wholeBody } from '../http/json-stream.js';
 import { rowsToRead } from '../http/slice-size.js';
-import type { FilterColumnKey, ObservationCursor, ObservationFilter, Tx } from '../store/index.js';
+import type { FilterColumnKey, ObservationCursor, ObservationFilter, TextPick, Tx } from '../store/index.js';
 import { EVENTS_FILTER_PARAM, FILTER_PARAM, resolveFilters, targets } from './filter-param.js';
 import { METADATA_VALUE_CUT, OBSERVATION_FIELD_GROUPS, type ObservationFieldGroup, observationV1, observationV2, type Prices, pricesOf, withStoredTexts } from './observation-view.js';
 import { pageMeta } from './query.js';
@@ -183,6 +183,8 @@ const listV2: Handler = (request, tx, context) => {
   const cache = new Map<string, Prices | undefined>();
   const pricesFor = (slice: Tx, o: ObservationRecord) => (groups.includes('model') ? pricesOf(slice, o.internalModelId, cache) : undefined);
   const cutAt = metadataCut(groups, query.expandMetadata);
+  // Input, output and metadata are read only for a page that sends them.
+  const pick: TextPick = new Set([...(groups.includes('io') ? (['input', 'output'] as const) : []), ...(groups.includes('metadata') ? (['metadata'] as const) : [])]);
   let position: ObservationCursor | undefined = query.cursor ? { startTime: query.cursor.lastStartTimeTo.toISOString(), traceId: query.cursor.lastTraceId, id: query.cursor.lastId } : undefined;
   let sent = 0;
   let more = false;
@@ -190,12 +192,12 @@ const listV2: Handler = (request, tx, context) => {
   const nextSlice = (slice: Tx) => {
     if (done) return undefined;
     const want = query.limit - sent;
-    const { take, found } = rowsToRead(slice.observations.pageSizes(filter, position, want + 1), want);
+    const { take, found } = rowsToRead(slice.observations.pageSizes(filter, position, want + 1, pick), want);
     if (take === 0) {
       done = true;
       return undefined;
     }
-    const rows = slice.observations.pageRows(filter, position, take);
+    const rows = slice.observations.pageRows(filter, position, take, pick);
     const last = rows[rows.length - 1]!.record;
     position = { startTime: last.startTime, traceId: last.traceId ?? '', id: last.id };
     sent += rows.length;

@@ -23,6 +23,7 @@ export { ModelStore } from './models.js';
 export { TraceStore, TRACE_ORDER_COLUMNS, type TraceFilter, type TraceOrder, type TraceStats, type TraceStatsJson } from './traces.js';
 export { traceStatsInSlices } from './trace-stats.js';
 export { ObservationStore, type ObservationFilter, type ObservationCursor, type ObservationForMetrics, type RowSizes } from './observations.js';
+export type { TextPick } from './observation-row.js';
 export { ScoreStore, type ScoreFilter } from './scores.js';
 export { EventStore } from './events.js';
 export { type WithEvents } from './with-events.js';

@@ -45,7 +45,7 @@ const TEXT_FIELDS = [
   ['output_json', 'output'],
   ['metadata_json', 'metadata'],
 ] as const;
-type TextField = (typeof TEXT_FIELDS)[number][1];
+export type TextField = (typeof TEXT_FIELDS)[number][1];
 const TEXT_COLUMN_OF = new Map<string, string>(TEXT_FIELDS.map(([column, field]) => [field, column]));
 
 /** The columns queries read, derived from the record. */
@@ -114,6 +114,25 @@ const SELECT_COLUMNS = [...COLUMN_FIELDS.map(([column]) => column), 'created_at'
 
 /** What a SELECT reads to make a record back (`observationFromRow`), under the alias `o`. */
 export const OBSERVATION_SELECT = SELECT_COLUMNS.map((column) => `o.${column}`).join(', ');
+
+/** Which of input, output and metadata a read of texts gives (`observationTextsSelect`). */
+export type TextPick = ReadonlySet<TextField>;
+
+/** Every one of input, output and metadata. */
+export const ALL_TEXTS: TextPick = new Set(TEXT_FIELDS.map(([, field]) => field));
+
+/**
+ * `OBSERVATION_SELECT` without the text columns that `pick` leaves out (NULL in their place, so
+ * that every column keeps its position): a page that does not send them does not read them.
+ */
+export function observationTextsSelect(pick: TextPick): string {
+  return SELECT_COLUMNS.map((column) => (TEXT_FIELDS.some(([c, field]) => c === column && !pick.has(field)) ? 'NULL' : `o.${column}`)).join(', ');
+}
+
+/** The bytes of a row's JSON texts that `pick` reads, from the row's header (SQLite does not read the texts for it). */
+export function textsSize(pick: TextPick): string {
+  return ['octet_length(o.data)', ...TEXT_FIELDS.filter(([, field]) => pick.has(field)).map(([column]) => `ifnull(octet_length(o.${column}), 0)`)].join(' + ');
+}
 
 /** A row as `OBSERVATION_SELECT` reads it. */
 export type ObservationRow = Record<string, unknown>;
@@ -187,13 +206,13 @@ export function observationFromRow(row: ObservationRow, projectId: string | unde
 export type ObservationTexts = Record<TextField, string | null | undefined>;
 
 /**
- * The record of a row read with `OBSERVATION_SELECT` (in raw mode) without its input, output
- * and metadata, and those as JSON text: a row written since version 8 gives its columns' text
- * unparsed.
+ * The record of a row read with `observationTextsSelect(pick)` (in raw mode) without its input,
+ * output and metadata, and those of them `pick` holds as JSON text: a row written since version 8
+ * gives its columns' text unparsed. The others are undefined, as a record that lacks them.
  */
-export function observationTextsFromValues(values: ObservationValues, projectId: string | undefined): { record: ObservationRecord; texts: ObservationTexts } {
+export function observationTextsFromValues(values: ObservationValues, projectId: string | undefined, pick: TextPick = ALL_TEXTS): { record: ObservationRecord; texts: ObservationTexts } {
   const texts: ObservationTexts = { input: undefined, output: undefined, metadata: undefined };
-  return { record: recordOf(values, projectId, texts), texts };
+  return { record: recordOf(values, projectId, texts, pick), texts };
 }
 
 /** Where each column is in a row's values. */
@@ -207,9 +226,10 @@ function fromData(data: Record<string, unknown>, field: string): unknown {
 }
 
 /** Input, output or metadata: its column's JSON text, or (a row written before version 8) its value in `data`. */
-function large(values: ObservationValues, data: Record<string, unknown>, field: TextField, texts: ObservationTexts | undefined): unknown {
+function large(values: ObservationValues, data: Record<string, unknown>, field: TextField, texts: ObservationTexts | undefined, pick: TextPick): unknown {
   const text = values[AT[TEXT_COLUMN_OF.get(field)!]!] as string | null;
   if (texts === undefined) return text !== null ? JSON.parse(text) : fromData(data, field);
+  if (!pick.has(field)) return undefined;
   if (text !== null) texts[field] = text;
   else {
     const value = fromData(data, field);
@@ -223,7 +243,7 @@ function large(values: ObservationValues, data: Record<string, unknown>, field: 
  * are undefined in the record). One object literal in RECORD_ORDER: a record of every field
  * takes one shape, made at once.
  */
-function recordOf(values: ObservationValues, projectId: string | undefined, texts: ObservationTexts | undefined): ObservationRecord {
+function recordOf(values: ObservationValues, projectId: string | undefined, texts: ObservationTexts | undefined, pick: TextPick = ALL_TEXTS): ObservationRecord {
   const data = JSON.parse(values[DATA] as string) as Record<string, unknown>;
   const absent = data[ABSENT] as string[] | undefined;
   const column = (name: string) => values[AT[name]!] ?? null;
@@ -241,9 +261,9 @@ function recordOf(values: ObservationValues, projectId: string | undefined, text
     level: column('level'),
     statusMessage: fromData(data, 'statusMessage'),
     version: column('version'),
-    input: absent?.includes('input') ? undefined : large(values, data, 'input', texts),
-    output: absent?.includes('output') ? undefined : large(values, data, 'output', texts),
-    metadata: absent?.includes('metadata') ? undefined : large(values, data, 'metadata', texts),
+    input: absent?.includes('input') ? undefined : large(values, data, 'input', texts, pick),
+    output: absent?.includes('output') ? undefined : large(values, data, 'output', texts, pick),
+    metadata: absent?.includes('metadata') ? undefined : large(values, data, 'metadata', texts, pick),
     providedModelName: column('provided_model_name'),
     internalModelId: column('internal_model_id'),
     modelParameters: fromData(data, 'modelParameters'),

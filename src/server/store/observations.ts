@@ -9,12 +9,12 @@ import { appearanceOrder, metricsGroups, observationMetricsSql } from './observa
 import { JOINED_TRACE_COLUMNS, type JoinedTraceColumns, joinedTraceFields } from './joined-trace.js';
 import type { Statements } from './sqlite.js';
 import { type FilterSpec, where } from './where.js';
-import { OBSERVATION_COLUMNS, OBSERVATION_SELECT, observationFromRow, observationParams, type ObservationRow, type ObservationTexts, observationTextsFromValues } from './observation-row.js';
+import { ALL_TEXTS, OBSERVATION_COLUMNS, OBSERVATION_SELECT, observationFromRow, observationParams, type ObservationRow, type ObservationTexts, observationTextsFromValues, observationTextsSelect, type TextPick, textsSize } from './observation-row.js';
 import { eventsText, parseEvents, type WithEvents } from './with-events.js';
 import { xxHash32 } from './xxhash32.js';
 
 /** The bytes of a row's JSON texts, from the row's header (SQLite does not read the texts for it). */
-const ROW_SIZE = 'octet_length(o.data) + ifnull(octet_length(o.input_json), 0) + ifnull(octet_length(o.output_json), 0) + ifnull(octet_length(o.metadata_json), 0)';
+const ROW_SIZE = textsSize(ALL_TEXTS);
 
 /**
  * The stored sizes of the rows a read would give, read on demand from the rows' headers (not their
@@ -201,16 +201,19 @@ export class ObservationStore {
     return this.sql.rows<ObservationRow>(`SELECT ${OBSERVATION_SELECT} FROM observations o ${rest}`, ...params).map(this.record);
   }
 
-  /** `page`, with the large parts of each record as JSON text (see ObservationPageRow). */
-  pageRows(filter: ObservationFilter, cursor: ObservationCursor | undefined, limit: number): ObservationPageRow[] {
+  /**
+   * `page`, with the large parts of each record as JSON text (see ObservationPageRow): those
+   * `pick` holds; the others are not read.
+   */
+  pageRows(filter: ObservationFilter, cursor: ObservationCursor | undefined, limit: number, pick: TextPick = ALL_TEXTS): ObservationPageRow[] {
     const projectId = this.projectId();
     const { rest, params } = pageQuery(filter, cursor, limit);
-    return this.sql.valueRows(`SELECT ${OBSERVATION_SELECT} FROM observations o ${rest}`, ...params).map((values) => observationTextsFromValues(values, projectId));
+    return this.sql.valueRows(`SELECT ${observationTextsSelect(pick)} FROM observations o ${rest}`, ...params).map((values) => observationTextsFromValues(values, projectId, pick));
   }
 
   /** The sizes of `pageRows`' rows (see RowSizes), so that a page of large observations can be read a few at a time. */
-  pageSizes(filter: ObservationFilter, cursor: ObservationCursor | undefined, limit: number): RowSizes {
-    return this.sizes(pageQuery(filter, cursor, limit));
+  pageSizes(filter: ObservationFilter, cursor: ObservationCursor | undefined, limit: number, pick: TextPick = ALL_TEXTS): RowSizes {
+    return this.sizes(pageQuery(filter, cursor, limit), textsSize(pick));
   }
 
   /** The sizes of `list`'s rows. */
@@ -223,8 +226,8 @@ export class ObservationStore {
     return this.sizes(ofTraceQuery(traceId, after, limit));
   }
 
-  private sizes({ rest, params }: RowsQuery): RowSizes {
-    const sizes = `SELECT ${ROW_SIZE} AS size FROM observations o ${rest}`;
+  private sizes({ rest, params }: RowsQuery, size = ROW_SIZE): RowSizes {
+    const sizes = `SELECT ${size} AS size FROM observations o ${rest}`;
     return {
       total: () => {
         const [bytes, count] = this.sql.valueRows(`SELECT total(size), count(*) FROM (${sizes})`, ...params)[0] as [number, number];

@@ -220,6 +220,27 @@ describe('a v2 page of large observations over HTTP', () => {
     expect(first.data.map((o) => o.metadata.n)).toEqual(first.data.map((o) => Number(o.id.slice(4))));
   });
 
+  it('reads no input, output or metadata for a page that does not send them: one read, with its length', async () => {
+    const get = async (fields: string) => {
+      const answer = await fetch(`${server.url}/api/public/v2/observations?fields=${fields}&limit=10`, { headers: { authorization: basicAuth(server) } });
+      expect(answer.status).toBe(200);
+      return { length: answer.headers.get('content-length'), body: (await answer.json()) as { data: Array<Record<string, unknown>>; meta: { cursor?: string } } };
+    };
+    const reads = vi.spyOn(Store.prototype, 'read');
+    const basic = await get('core,basic');
+    const metadata = await get('core,metadata');
+    expect(reads.mock.calls.length).toBe(2);
+    reads.mockRestore();
+    expect(Number(basic.length)).toBeGreaterThan(0);
+    expect(Number(basic.length)).toBeLessThan(100_000);
+    expect(basic.body.data.every((o) => !('input' in o) && !('output' in o) && !('metadata' in o))).toBe(true);
+    expect(metadata.body.data.map((o) => o['metadata'])).toEqual(metadata.body.data.map((o) => ({ n: Number(String(o['id']).slice(4)) })));
+    const io = await page('limit=10');
+    expect(basic.body.data.map((o) => o['id'])).toEqual(io.data.map((o) => o.id));
+    expect(basic.body.meta).toEqual(io.meta);
+    expect(metadata.body.data).toEqual(io.data.map((o) => Object.fromEntries(Object.entries(o).filter(([key]) => key !== 'input' && key !== 'output'))));
+  });
+
   it('is read in slices on the v1 list too, page by page as one page of all', async () => {
     const v1 = async (query: string) => {
       const answer = await fetch(`${server.url}/api/public/observations?${query}`, { headers: { authorization: basicAuth(server) } });

@@ -13,6 +13,9 @@
 //            runs every 10 ms (llmobs server only: the floor has no list)
 //   inflate  a gzip OTLP body of about 65 KB that inflates to 64 MB, three times, while health
 //            checks run
+//   large    pages of 1,000 observations with 100 KB inputs, with io and without, and a v1 page
+//            of 100, three times each while health checks run
+//   delete   DELETE of a trace of 100,000 observations while health checks run
 //
 //   node bench/server-reads.mjs --only metrics [--observations 100000,1000000] [--runs 7]
 //   node bench/server-reads.mjs --only pages [--observations 1000000] [--exports 1] [--compare DIST[=LABEL]]
@@ -20,6 +23,7 @@
 //   node bench/server-reads.mjs --only sums [--trace-observations 100000] [--compare DIST[=LABEL]]
 //   node bench/server-reads.mjs --only inflate
 //   node bench/server-reads.mjs --only large [--large-observations 1000] [--input-bytes 100000] [--compare DIST[=LABEL]]
+//   node bench/server-reads.mjs --only delete [--trace-observations 100000] [--compare DIST[=LABEL]]
 //
 // Both stores are seeded in child processes, with the same events (bench/generations.mjs): llmobs
 // server's through its store and ingestion pipeline (dist/store.mjs and dist/ingest-routes.mjs:
@@ -356,6 +360,39 @@ async function sums() {
   console.log(`load average ${loadAverage()}`);
 }
 
+/**
+ * One trace of `--trace-observations` observations deleted while a health check runs every 10 ms,
+ * on llmobs server and the compared build: the time to the answer, health's latencies, the event
+ * loop's longest hold, and that none of its observations is left.
+ */
+async function deletion() {
+  const total = Number(args['trace-observations']);
+  const traceId = 'big-trace';
+  const servers = await seededServers(total, { traceId }, Boolean(compareDist), false);
+  try {
+    for (const [label, server] of [['llmobs server', servers.llmobs], ...(servers.compare ? [[compareLabel, servers.compare]] : [])]) {
+      await server.resetLoop();
+      const checks = keepCalling(health(server), 10);
+      await sleep(300);
+      const started = performance.now();
+      const response = await request(`${server.url}/api/public/traces/${traceId}`, { method: 'DELETE', dispatcher: agent, headers: { authorization: server.auth } });
+      await response.body.text();
+      const took = performance.now() - started;
+      await sleep(300);
+      const healthTimes = await checks.stop();
+      const { loopMaxMs } = await server.stats();
+      const left = JSON.parse((await get(server, `/api/public/v2/observations?traceId=${traceId}&limit=1`)).text).data.length;
+      console.log(
+        `${label}, DELETE of a trace of ${fmt(total)} observations: ${response.statusCode} in ${ms(took)}; health (${healthTimes.length}) p50 ${ms(percentile(healthTimes, 50))}, p99 ${ms(percentile(healthTimes, 99))}, max ${ms(Math.max(...healthTimes))}; event loop max ${ms(loopMaxMs)}; observations left: ${left}`,
+      );
+    }
+  } finally {
+    await servers.llmobs.stop();
+    await servers.compare?.stop();
+  }
+  console.log(`load average ${loadAverage()}`);
+}
+
 async function trace() {
   const total = Number(args['trace-observations']);
   const traceId = 'big-trace';
@@ -478,7 +515,7 @@ async function large() {
 
 console.log(`Node ${process.version}; load average ${loadAverage()}`);
 try {
-  for (const part of args.only.split(',')) await { metrics, pages, trace, sums, inflate, large }[part]();
+  for (const part of args.only.split(',')) await { metrics, pages, trace, sums, inflate, large, delete: deletion }[part]();
 } finally {
   await agent.close();
   rmSync(work, { recursive: true, force: true });

@@ -5,7 +5,7 @@ import { Decimal } from 'decimal.js';
 import { z } from 'zod';
 import { notFound } from '../http/errors.js';
 import { inPieces, LateValue, RawJson, type ReadSlice, readSlices, SlicedArray, SlicedObject, wholeBody } from '../http/json-stream.js';
-import { DeferredReply, type Handler, type Route, type ServerReply } from '../http/router.js';
+import { DeferredReply, type Handler, type HandlerContext, type Route, type ServerReply } from '../http/router.js';
 import { rowsToRead } from '../http/slice-size.js';
 import type { TraceRecord } from '../records.js';
 import { type FilterColumnKey, TRACE_ORDER_COLUMNS, type TraceOrder, type TraceStats, type TraceStatsJson, traceStatsInSlices, type Tx } from '../store/index.js';
@@ -243,8 +243,31 @@ const list: Handler = (request, tx, context) => {
   return new DeferredReply(async () => page(await (aside ? aside.catch(inSlices) : inSlices()), true));
 };
 
-function deleteTraces(tx: Tx, ids: readonly string[]): void {
-  tx.traces.delete(ids);
+/**
+ * Observations and scores one transaction of a deletion removes: a large trace goes in several,
+ * and the server answers other requests between them.
+ */
+const DELETE_ROWS = 1_000;
+
+/**
+ * Deletes traces with their observations and scores, and answers once all are gone: at once when
+ * they fit one transaction (most do), otherwise after the later ones. A deletion cut short (a
+ * failed write, a stopped server) may have removed part of a trace's observations, and has
+ * answered no success: sent again, it removes the rest.
+ */
+function deleteTraces(tx: Tx, context: HandlerContext, ids: readonly string[], message: string): ServerReply | DeferredReply {
+  const unique = [...new Set(ids)];
+  const reply = { status: 200, body: { message } };
+  let done = tx.traces.deleteStep(unique, { at: 0, deleted: 0 }, DELETE_ROWS);
+  if (done.at === unique.length) return reply;
+  return new DeferredReply(async () => {
+    while (done.at < unique.length) {
+      // A turn of the event loop between steps: requests that came in meanwhile are answered.
+      await new Promise((resolve) => setImmediate(resolve));
+      done = context.store.write((later) => later.traces.deleteStep(unique, done, DELETE_ROWS));
+    }
+    return reply;
+  });
 }
 
 export const traceRoutes: Route[] = [
@@ -256,10 +279,7 @@ export const traceRoutes: Route[] = [
     removedInEventsOnly: ['GET'],
     methods: {
       GET: getOne,
-      DELETE: (request, tx) => {
-        deleteTraces(tx, [request.params[0]!]);
-        return { status: 200, body: { message: 'Trace deleted successfully' } };
-      },
+      DELETE: (request, tx, context) => deleteTraces(tx, context, [request.params[0]!], 'Trace deleted successfully'),
     },
   },
   {
@@ -270,10 +290,7 @@ export const traceRoutes: Route[] = [
     removedInEventsOnly: ['GET', 'POST'],
     methods: {
       GET: list,
-      DELETE: (request, tx) => {
-        deleteTraces(tx, parseBody(DELETE_BODY, request.body).traceIds);
-        return { status: 200, body: { message: 'Traces deleted successfully' } };
-      },
+      DELETE: (request, tx, context) => deleteTraces(tx, context, parseBody(DELETE_BODY, request.body).traceIds, 'Traces deleted successfully'),
     },
   },
 ];

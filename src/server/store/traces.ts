@@ -175,24 +175,54 @@ export class TraceStore {
    * Returns how many of the ids were stored traces.
    */
   delete(ids: readonly string[]): number {
+    const unique = [...new Set(ids)];
     let deleted = 0;
-    for (const id of new Set(ids)) {
-      // The events these records were built from stay ingested: a client retrying one of them
-      // after the deletion does not bring the record back. Their logs hold their ids.
-      for (const [table, column] of [['traces', 'id'], ['observations', 'trace_id'], ['scores', 'trace_id']] as const) {
-        this.sql.run(
-          `INSERT INTO ingested_events (id, created_at)
-           SELECT e.value ->> 'id', strftime('%Y-%m-%dT%H:%M:%fZ', 'now') FROM ${table} r, json_each(r.events, '$.events') e
-           WHERE r.${column} = ? AND r.events IS NOT NULL AND e.value ->> 'id' IS NOT NULL
-           ON CONFLICT (id) DO NOTHING`,
-          id,
-        );
-      }
-      deleted += this.sql.run('DELETE FROM traces WHERE id = ?', id);
-      this.sql.run('DELETE FROM observations WHERE trace_id = ?', id);
-      this.sql.run('DELETE FROM scores WHERE trace_id = ?', id);
-    }
+    for (let at = 0; at < unique.length; ) ({ at, deleted } = this.deleteStep(unique, { at, deleted }, Infinity));
     return deleted;
+  }
+
+  /**
+   * A step of `delete(ids)` (ids without repeats) that deletes at most `rows` observations and scores, from where the
+   * step before stopped (`at`: the first id not yet gone; `deleted`: the count so far), so that a
+   * deletion of large traces can go in transactions of bounded work. A trace's row goes last,
+   * once its observations and scores have.
+   */
+  deleteStep(ids: readonly string[], done: { at: number; deleted: number }, rows: number): { at: number; deleted: number } {
+    let { at, deleted } = done;
+    let budget = rows;
+    for (; at < ids.length; at++) {
+      const id = ids[at]!;
+      for (const table of ['observations', 'scores'] as const) {
+        // One more than the budget tells whether the table holds more of the trace than this step takes.
+        const rowids = this.sql.valueRows(`SELECT rowid FROM ${table} WHERE trace_id = ? LIMIT ?`, id, Number.isFinite(budget) ? budget + 1 : -1).map((row) => row[0]);
+        const more = rowids.length > budget;
+        const now = more ? rowids.slice(0, budget) : rowids;
+        if (now.length > 0) {
+          const list = JSON.stringify(now);
+          this.keepEventIds(table, 'rowid IN (SELECT value FROM json_each(?))', list);
+          this.sql.run(`DELETE FROM ${table} WHERE rowid IN (SELECT value FROM json_each(?))`, list);
+          budget -= now.length;
+        }
+        if (more) return { at, deleted };
+      }
+      this.keepEventIds('traces', 'id = ?', id);
+      deleted += this.sql.run('DELETE FROM traces WHERE id = ?', id);
+    }
+    return { at, deleted };
+  }
+
+  /**
+   * The events the deleted records were built from stay ingested: a client retrying one of them
+   * after the deletion does not bring the record back. Their logs hold their ids.
+   */
+  private keepEventIds(table: 'traces' | 'observations' | 'scores', which: string, param: string): void {
+    this.sql.run(
+      `INSERT INTO ingested_events (id, created_at)
+       SELECT e.value ->> 'id', strftime('%Y-%m-%dT%H:%M:%fZ', 'now') FROM ${table} r, json_each(r.events, '$.events') e
+       WHERE r.${which} AND r.events IS NOT NULL AND e.value ->> 'id' IS NOT NULL
+       ON CONFLICT (id) DO NOTHING`,
+      param,
+    );
   }
 
   /** A page of the traces list (newest first unless `order` says otherwise). */

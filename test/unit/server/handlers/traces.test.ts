@@ -1,6 +1,9 @@
 // The traces of the read API (API.md section 5): one by id with field groups, the list, deletion;
-// over the records of support/read-api.ts.
-import { describe, expect, it } from 'vitest';
+// over the records of support/read-api.ts; a deletion larger than one transaction.
+import { describe, expect, it, vi } from 'vitest';
+import { startServer } from '../../../../src/server/index.js';
+import { TraceStore } from '../../../../src/server/store/index.js';
+import { basicAuth } from '../../../helpers/server-api.js';
 import { at, call, get, gpt4o, projectId, T0, useReadApi } from './support/read-api.js';
 
 // The v3 routes (traces, observations v1) answer in legacy and dual mode only.
@@ -129,5 +132,40 @@ describe('the list of one environment', () => {
     const text = scores.find((s: { id: string }) => s.id === 'se3');
     expect(text).toMatchObject({ dataType: 'TEXT', stringValue: 'fine' });
     expect('value' in text).toBe(false);
+  });
+});
+
+describe('DELETE of a trace larger than one transaction', () => {
+  it('deletes it in several, other traces kept, and answers once all of it is gone', async () => {
+    const server = await startServer({ port: 0, ephemeral: true, writeMode: 'dual' });
+    try {
+      const send = async (batch: unknown[]) => {
+        const answer = await fetch(`${server.url}/api/public/ingestion`, { method: 'POST', headers: { authorization: basicAuth(server), 'content-type': 'application/json' }, body: JSON.stringify({ batch }) });
+        expect(answer.status).toBe(207);
+      };
+      const ev = (id: string, type: string, body: Record<string, unknown>) => ({ id, type, timestamp: at(0), body });
+      await send([ev('big', 'trace-create', { id: 'big', name: 'big' }), ev('small', 'trace-create', { id: 'small', name: 'small' }), ev('small-o', 'span-create', { id: 'small-o', traceId: 'small', startTime: at(0) })]);
+      // 4,500 observations and a score: more than two transactions' worth.
+      for (let b = 0; b < 9; b++) await send(Array.from({ length: 500 }, (_, i) => ev(`o-${b}-${i}`, 'span-create', { id: `o-${b}-${i}`, traceId: 'big', startTime: at(i) })));
+      await send([ev('score', 'score-create', { id: 'sc', traceId: 'big', name: 'q', value: 1 })]);
+      const list = async (traceId: string) => {
+        const page = await fetch(`${server.url}/api/public/v2/observations?traceId=${traceId}&limit=10`, { headers: { authorization: basicAuth(server) } });
+        return ((await page.json()) as { data: Array<{ id: string }> }).data.map((o) => o.id);
+      };
+      const scores = async () => ((await (await fetch(`${server.url}/api/public/v3/scores?traceId=big`, { headers: { authorization: basicAuth(server) } })).json()) as { data: unknown[] }).data;
+      expect(await list('big')).toHaveLength(10);
+      expect(await scores()).toHaveLength(1);
+      const steps = vi.spyOn(TraceStore.prototype, 'deleteStep');
+      const answer = await fetch(`${server.url}/api/public/traces/big`, { method: 'DELETE', headers: { authorization: basicAuth(server) } });
+      expect(answer.status).toBe(200);
+      expect(await answer.json()).toEqual({ message: 'Trace deleted successfully' });
+      expect(steps.mock.calls.length).toBeGreaterThanOrEqual(3);
+      steps.mockRestore();
+      expect(await list('big')).toEqual([]);
+      expect(await list('small')).toEqual(['small-o']);
+      expect(await scores()).toEqual([]);
+    } finally {
+      await server.close();
+    }
   });
 });

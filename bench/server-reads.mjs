@@ -471,9 +471,9 @@ async function inflate() {
 }
 
 /**
- * Pages of large observations: the v2 list of every one with io and without, and a v1 page of 100, each three
- * times while a health check runs every 10 ms; the answers' sizes and times, the health checks'
- * latencies, the event loop's longest hold and the server's peak memory.
+ * Pages of large observations: the v2 list of every one with io and without, and a v1 page of
+ * 100, each three times while a health check runs every 10 ms; the answers' sizes and times, the
+ * health checks' latencies, the event loop's longest hold and the server's peak memory.
  */
 async function large() {
   const total = Number(args['large-observations']);

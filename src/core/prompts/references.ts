@@ -97,27 +97,52 @@ export function resolvePromptReferences<P extends ReferencedPrompt>(
 ): ResolvedPrompt {
   const graph: ResolutionGraph = { root: { name: root.name, version: root.version, id: root.id }, dependencies: {} };
   const seen = new Set<string>();
+  // The graph's entries in the order they are made, and each version resolved so far: its content,
+  // how many levels it reaches below itself, and its entries. A version that several others
+  // reference is resolved once; each later visit adds its entries again, as a walk through it
+  // would, so the graph is the service's (which lists them on every path).
+  const entries: Array<[string, PromptNode]> = [];
+  const done = new Map<string, { content: unknown; below: number; entries: Array<[string, PromptNode]> }>();
+  let deepest = 0;
+  const add = (parent: string, node: PromptNode) => {
+    (graph.dependencies[parent] ??= []).push(node);
+    entries.push([parent, node]);
+  };
 
   const resolve = (current: ReferencedPrompt, given: PromptReference[] | undefined, level: number): unknown => {
     if (level >= MAX_PROMPT_NESTING_DEPTH) {
       throw new PromptReferenceError(`Maximum nesting depth exceeded (${MAX_PROMPT_NESTING_DEPTH})`);
     }
+    const before = given === undefined ? done.get(current.id) : undefined;
+    if (before) {
+      if (level + before.below >= MAX_PROMPT_NESTING_DEPTH) throw new PromptReferenceError(`Maximum nesting depth exceeded (${MAX_PROMPT_NESTING_DEPTH})`);
+      deepest = Math.max(deepest, level + before.below);
+      for (const [parent, node] of before.entries) add(parent, node);
+      return before.content;
+    }
     if (seen.has(current.id) || (current.name === root.name && current.id !== root.id)) {
       throw new PromptReferenceError(`Circular dependency detected involving prompt '${current.name}' version ${current.version}`);
     }
     seen.add(current.id);
-    const own = given ?? source.referencesOf(current as P);
-    if (own.length === 0) {
-      seen.delete(current.id);
-      return current.prompt;
-    }
+    const from = entries.length;
+    const deepestAbove = deepest;
+    deepest = level;
+    const content = resolveReferences(current, given ?? source.referencesOf(current as P), level);
+    done.set(current.id, { content, below: deepest - level, entries: entries.slice(from) });
+    deepest = Math.max(deepest, deepestAbove);
+    seen.delete(current.id);
+    return content;
+  };
+
+  const resolveReferences = (current: ReferencedPrompt, own: PromptReference[], level: number): unknown => {
+    if (own.length === 0) return current.prompt;
     let text = JSON.stringify(current.prompt);
     for (const reference of own) {
       const child = source.find(reference);
       const described = `${reference.name} - ${reference.type} ${reference.type === 'version' ? reference.version : reference.label}`;
       if (!child) throw new PromptReferenceError(`Prompt dependency not found: ${described}`);
       if (child.type !== 'text') throw new PromptReferenceError(`Prompt dependency is not a text prompt: ${described}`);
-      (graph.dependencies[current.id] ??= []).push({ id: child.id, name: child.name, version: child.version });
+      add(current.id, { id: child.id, name: child.name, version: child.version });
 
       const resolved = resolve(child, undefined, level + 1);
       const tagOf = (selector: string) => `@@@langfusePrompt:name=${escapeRegex(child.name)}\\|${selector}@@@`;
@@ -125,7 +150,6 @@ export function resolvePromptReferences<P extends ReferencedPrompt>(
       const replacement = JSON.stringify(resolved).slice(1, -1);
       text = text.replace(pattern, () => replacement);
     }
-    seen.delete(current.id);
     return JSON.parse(text);
   };
 

@@ -201,6 +201,60 @@ describe('resolvePromptReferences', () => {
     expect(() => resolvePromptReferences(rows[0]!, source)).toThrow("Circular dependency detected involving prompt 'b' version 1");
   });
 
+  it('reads each version of a fanned-out graph once, and gives the content and graph of a walk of every path', () => {
+    // Four levels of four versions, each version referencing every version of the level below:
+    // 4 + 16 + 64 + 256 paths, 16 versions.
+    const K = 4;
+    const rows: Array<{ name: string; version: number; prompt: string; labels: string[] }> = [];
+    for (let level = 1; level <= 4; level++) {
+      for (let v = 1; v <= K; v++) {
+        const below = level === 4 ? `leaf${v}` : Array.from({ length: K }, (_, w) => tag(`name=l${level + 1}|version=${w + 1}`)).join(',');
+        rows.push({ name: `l${level}`, version: v, prompt: `${level}.${v}[${below}]`, labels: [] });
+      }
+    }
+    const { source } = store(...rows);
+    let reads = 0;
+    const counted = { find: source.find, referencesOf: (row: Stored) => (reads++, row.references) };
+    const content = Array.from({ length: K }, (_, v) => tag(`name=l1|version=${v + 1}`)).join(' ');
+    const resolved = resolvePromptReferences(draft('top', content), counted, parsePromptReferences(content));
+    expect(reads).toBe(4 * K);
+
+    // What a walk of every path gives: each version's text with its references replaced, and the
+    // graph's entries made on each visit.
+    const expand = (level: number, v: number): string => (level === 4 ? `4.${v}[leaf${v}]` : `${level}.${v}[${Array.from({ length: K }, (_, w) => expand(level + 1, w + 1)).join(',')}]`);
+    expect(resolved.prompt).toBe(Array.from({ length: K }, (_, v) => expand(1, v + 1)).join(' '));
+    const dependencies: Record<string, Array<{ id: string; name: string; version: number }>> = {};
+    const walk = (id: string, level: number) => {
+      if (level > 3) return;
+      for (let w = 1; w <= K; w++) {
+        (dependencies[id] ??= []).push({ id: `l${level + 1}@${w}`, name: `l${level + 1}`, version: w });
+        walk(`l${level + 1}@${w}`, level + 1);
+      }
+    };
+    for (let v = 1; v <= K; v++) {
+      (dependencies['new:top'] ??= []).push({ id: `l1@${v}`, name: 'l1', version: v });
+      walk(`l1@${v}`, 1);
+    }
+    expect(resolved.graph!.dependencies).toEqual(dependencies);
+    expect(resolved.graph!.dependencies['l4@1']).toBeUndefined();
+    expect(resolved.graph!.dependencies['l3@1']).toHaveLength(K * K * K);
+  });
+
+  it('refuses a version resolved once when a later path reaches it too deep', () => {
+    // x's chain is fine under top (x at 1, z at 3), but a second path puts x at 3 and z at 5.
+    const { source } = store(
+      { name: 'z', version: 1, prompt: 'Z', labels: [] },
+      { name: 'y', version: 1, prompt: tag('name=z|version=1'), labels: [] },
+      { name: 'x', version: 1, prompt: tag('name=y|version=1'), labels: [] },
+      { name: 'b', version: 1, prompt: tag('name=x|version=1'), labels: [] },
+      { name: 'a', version: 1, prompt: tag('name=b|version=1'), labels: [] },
+    );
+    const shallow = tag('name=x|version=1');
+    expect(resolvePromptReferences(draft('top', shallow), source, parsePromptReferences(shallow)).prompt).toBe('Z');
+    const both = `${tag('name=x|version=1')} ${tag('name=a|version=1')}`;
+    expect(() => resolvePromptReferences(draft('top', both), source, parsePromptReferences(both))).toThrow('Maximum nesting depth exceeded (5)');
+  });
+
   it('resolves one child used twice, at two depths, without calling it a cycle', () => {
     const { source } = store({ name: 'shared', version: 1, prompt: 'S', labels: ['production'] }, { name: 'mid', version: 1, prompt: `m${tag('name=shared|version=1')}`, labels: ['production'] });
     const content = `${tag('name=shared|version=1')}-${tag('name=mid|label=production')}`;

@@ -113,7 +113,11 @@ const list: Handler = (request, tx) => {
   );
   // Matching versions are grouped by name (the store returns them by name, then version).
   const groups = new Map<string, PromptRecord[]>();
-  for (const row of rows) groups.set(row.name, [...(groups.get(row.name) ?? []), row]);
+  for (const row of rows) {
+    const group = groups.get(row.name);
+    if (group) group.push(row);
+    else groups.set(row.name, [row]);
+  }
   const data = [...groups.entries()].map(([promptName, versions]) => {
     const newest = versions[versions.length - 1]!;
     return {

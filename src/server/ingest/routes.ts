@@ -36,16 +36,16 @@ export const OTLP_MAX_INFLATED_BYTES = 32 * 1024 * 1024;
 export const OTLP_MAX_SPANS = 20_000;
 
 // Matching and tokenizer resolution are cached per definitions array: hand out the same array as
-// long as the project's definitions are unchanged.
-let cachedDefinitions: { key: string; definitions: ModelDefinition[] } | undefined;
+// long as the store's definitions are unchanged. Ingestion writes none, so a transaction that
+// reads them here holds no change of its own that could still be rolled back.
+const cachedDefinitions = new WeakMap<Tx['models'], { changes: number; definitions: ModelDefinition[] }>();
 
 function definitionsOf(tx: Tx): ModelDefinition[] {
-  const key = tx.models
-    .all()
-    .map((m) => `${m.id}@${m.updatedAt}`)
-    .join('|');
-  if (cachedDefinitions?.key !== key) cachedDefinitions = { key, definitions: projectDefinitions(tx) };
-  return cachedDefinitions.definitions;
+  const cached = cachedDefinitions.get(tx.models);
+  if (cached?.changes === tx.models.changes) return cached.definitions;
+  const definitions = projectDefinitions(tx);
+  cachedDefinitions.set(tx.models, { changes: tx.models.changes, definitions });
+  return definitions;
 }
 
 function lookupsFor(tx: Tx): IngestLookups {

@@ -7,6 +7,12 @@ const parse = (row: { record: string }): ModelRecord => JSON.parse(row.record) a
 export class ModelStore {
   constructor(private readonly sql: Statements) {}
 
+  /**
+   * How many writes of definitions this store has made (a rolled-back one counts too): what is
+   * derived from the definitions can be kept while it stays the same.
+   */
+  changes = 0;
+
   /** Every definition of the project, oldest first. */
   all(): ModelRecord[] {
     return this.sql.rows<{ record: string }>('SELECT record FROM models ORDER BY rowid').map(parse);
@@ -25,6 +31,7 @@ export class ModelStore {
 
   /** Creates a definition, or replaces the one with the same id (keeping its place in `all`). */
   put(record: ModelRecord): void {
+    this.changes++;
     this.sql.run(
       `INSERT INTO models (id, model_name, record) VALUES (?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET model_name = excluded.model_name, record = excluded.record`,
@@ -57,6 +64,7 @@ export class ModelStore {
 
   /** Deletes a definition; false when there was none. */
   delete(id: string): boolean {
+    this.changes++;
     return this.sql.run('DELETE FROM models WHERE id = ?', id) > 0;
   }
 }

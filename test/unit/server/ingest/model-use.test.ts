@@ -3,9 +3,10 @@
 // observations of the same store.
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ingestEvents } from '../../../../src/server/ingest/routes.js';
-import { DATABASE_FILE, Store } from '../../../../src/server/store/index.js';
+import type { ModelRecord } from '../../../../src/server/records.js';
+import { DATABASE_FILE, ModelStore, Store } from '../../../../src/server/store/index.js';
 import { MIGRATIONS } from '../../../../src/server/store/migrations.js';
 import { tempDir } from '../../../helpers/cli.js';
 
@@ -61,5 +62,34 @@ describe('model use at ingestion', () => {
     const reopened = Store.open({ dataDir: dir, now: () => NOW }).store;
     expect(reopened.read((tx) => tx.models.lastUsed())).toEqual(kept);
     reopened.close();
+  });
+});
+
+describe('the definitions ingestion matches with', () => {
+  it('are read again only after a definition is written, and then match at once', () => {
+    const { store } = Store.open({ now: () => NOW });
+    const auth = { projectId: store.project.id, accessLevel: 'project' as const };
+    const reads = vi.spyOn(ModelStore.prototype, 'all');
+    store.write((tx) => ingestEvents([generation('c1', 'my-model', 1)], tx, auth, NOW));
+    const first = reads.mock.calls.length;
+    store.write((tx) => ingestEvents([generation('c2', 'my-model', 2)], tx, auth, NOW));
+    store.write((tx) => ingestEvents([generation('c3', 'my-model', 3)], tx, auth, NOW));
+    expect(reads.mock.calls.length).toBe(first);
+    expect(idOf(store, 'c3')).toBe('');
+
+    const id = 'custom-my-model';
+    const record: ModelRecord = { id, projectId: store.project.id, modelName: 'my-model', matchPattern: '(?i)^(my-model)$', startDate: null, unit: 'TOKENS', inputPrice: 0.000001, outputPrice: 0.000002, totalPrice: null, tokenizerId: null, tokenizerConfig: null, createdAt: NOW.toISOString(), updatedAt: NOW.toISOString(), pricingTiers: [] };
+    store.write((tx) => tx.models.put(record));
+    store.write((tx) => ingestEvents([generation('c4', 'my-model', 4)], tx, auth, NOW));
+    expect(idOf(store, 'c4')).toBe(id);
+    expect(reads.mock.calls.length).toBeGreaterThan(first);
+
+    const again = reads.mock.calls.length;
+    store.write((tx) => tx.models.delete(id));
+    store.write((tx) => ingestEvents([generation('c5', 'my-model', 5)], tx, auth, NOW));
+    expect(idOf(store, 'c5')).toBe('');
+    expect(reads.mock.calls.length).toBeGreaterThan(again);
+    reads.mockRestore();
+    store.close();
   });
 });

@@ -182,14 +182,14 @@ export class TraceStore {
   }
 
   /**
-   * A step of `delete(ids)` (ids without repeats) that deletes at most `rows` observations and scores, from where the
-   * step before stopped (`at`: the first id not yet gone; `deleted`: the count so far), so that a
-   * deletion of large traces can go in transactions of bounded work. A trace's row goes last,
-   * once its observations and scores have.
+   * A step of `delete(ids)` (ids without repeats) that deletes at most `rows` (at least one)
+   * observations and scores, from where the step before stopped (`at`: the first id not yet gone;
+   * `deleted`: the count so far), so that a deletion of large traces can go in transactions of
+   * bounded work. A trace's row goes last, once its observations and scores have.
    */
   deleteStep(ids: readonly string[], done: { at: number; deleted: number }, rows: number): { at: number; deleted: number } {
     let { at, deleted } = done;
-    let budget = rows;
+    let budget = Math.max(1, rows);
     for (; at < ids.length; at++) {
       const id = ids[at]!;
       for (const table of ['observations', 'scores'] as const) {

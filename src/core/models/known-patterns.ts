@@ -41,14 +41,29 @@ const SEP = '\u00ff';
 /** The table of `precomputePatterns` in the form the bundle carries. */
 export function encodeKnownPatterns(table: Record<string, KnownPattern>): string {
   const entries: Entry[] = Object.entries(table).map(([pattern, k]) => {
-    const f = k.features;
-    let bits = (k.prefilter.icase ? ICASE : 0) | (f.usesClasses ? CLASSES : 0) | (f.hasNonAscii ? NON_ASCII : 0) | (f.hasBackrefs ? BACKREFS : 0) | (f.negatedEscapeWithNewlineMode ? NEGATED_ESCAPE : 0);
-    if (k.literal === undefined) return [pattern, bits, k.prefilter.all];
-    if (k.literal.strings.some((s) => s.includes(SEP))) throw new Error(`a literal form holds U+00FF: ${pattern}`);
-    bits |= LITERAL | (k.literal.start ? START : 0) | (k.literal.end ? END : 0);
-    return [pattern, bits, `${SEP}${k.literal.strings.join(SEP)}${SEP}`];
+    const entry = entryOf(pattern, k);
+    if (entry === null) throw new Error(`a literal form holds U+00FF: ${pattern}`);
+    return entry;
   });
   return JSON.stringify(entries);
+}
+
+/** A known pattern as the table holds it; null for a literal form that holds SEP. */
+function entryOf(pattern: string, k: KnownPattern): Entry | null {
+  const f = k.features;
+  let bits = (k.prefilter.icase ? ICASE : 0) | (f.usesClasses ? CLASSES : 0) | (f.hasNonAscii ? NON_ASCII : 0) | (f.hasBackrefs ? BACKREFS : 0) | (f.negatedEscapeWithNewlineMode ? NEGATED_ESCAPE : 0);
+  if (k.literal === undefined) return [pattern, bits, k.prefilter.all];
+  if (k.literal.strings.some((s) => s.includes(SEP))) return null;
+  bits |= LITERAL | (k.literal.start ? START : 0) | (k.literal.end ? END : 0);
+  return [pattern, bits, `${SEP}${k.literal.strings.join(SEP)}${SEP}`];
+}
+
+/** A pattern known at run time (see `literalVerdict` in pattern.ts): its entry, or null. */
+export type LearnedPattern = Entry | null;
+
+/** The entry of a literal form found at run time; null when it cannot have one. */
+export function learnedLiteral(pattern: string, k: KnownPattern): LearnedPattern {
+  return k.literal === undefined ? null : entryOf(pattern, k);
 }
 
 // The bundle has the built-in catalogue's patterns written in at build time, as above; run from
@@ -118,7 +133,11 @@ function literalEntryMatch(bits: number, data: string, subject: string): boolean
  */
 export function knownVerdict(pattern: string, subject: string): PatternTest | undefined {
   const entry = table().get(pattern);
-  if (entry === undefined) return undefined;
+  return entry === undefined ? undefined : entryVerdict(entry, subject);
+}
+
+/** `knownVerdict` for an entry in hand (one of the table's, or one learned at run time). */
+export function entryVerdict(entry: Entry, subject: string): PatternTest | undefined {
   // Read by index: destructuring an array runs its iterator, objects made per call, for each of
   // the catalogue's patterns that a name is checked against.
   const bits = entry[1];

@@ -14,7 +14,7 @@ import {
   translateAre,
 } from '../regex/index.js';
 import { type PatternEngine, registerPatternEngine } from './engine-slot.js';
-import { type KnownPattern, knownVerdict, type PatternTest } from './known-patterns.js';
+import { entryVerdict, type KnownPattern, type LearnedPattern, learnedLiteral, knownVerdict, type PatternTest } from './known-patterns.js';
 
 export { type KnownPattern, type PatternTest, setKnownPatterns } from './known-patterns.js';
 
@@ -81,13 +81,45 @@ export function precomputePatterns(patterns: Iterable<string>): Record<string, K
 }
 
 /**
+ * The longest pattern answered from its literal form without being compiled (`literalVerdict`).
+ * Without bounded repetitions, a pattern's automaton grows with its length, and one this short
+ * stays far inside the matcher's limits: compiling it could not fail, so its literal form gives
+ * the compiled pattern's answer.
+ */
+const LITERAL_PATTERN_MAX = 1000;
+const learned = new Map<string, LearnedPattern>();
+
+/**
+ * `subject ~ pattern` for a pattern not known ahead whose literal form decides it (a project's
+ * own definitions are mostly Langfuse's `(?i)^(name)$`): the pattern is parsed once and then
+ * answered by comparing strings, as the catalogue's are. Without it, matching a new name against
+ * more definitions than the compiled patterns' cache holds would compile them all again.
+ * Undefined when the pattern has no such form, is long, or has a bounded repetition.
+ */
+function literalVerdict(pattern: string, subject: string): PatternTest | undefined {
+  let entry = learned.get(pattern);
+  if (entry === undefined) {
+    entry = null;
+    if (pattern.length <= LITERAL_PATTERN_MAX && !pattern.includes('{')) {
+      const parsed = parseAre(pattern);
+      const literal = parsed.ok ? literalFormOf(parsed.parsed) : null;
+      if (parsed.ok && literal !== null) entry = learnedLiteral(pattern, { literal, prefilter: { icase: literal.icase, all: [] }, features: areFeatures(parsed.parsed) });
+    }
+    if (learned.size >= CACHE_LIMIT * 10) learned.clear();
+    learned.set(pattern, entry);
+  }
+  return entry === null ? undefined : entryVerdict(entry, subject);
+}
+
+/**
  * Evaluates `subject ~ pattern`. The subject is used exactly as given: no trimming, no case change.
- * A pattern given as text whose prefilter is known and rules the subject out is answered without
- * being compiled (the answer is the same; only the work differs).
+ * A pattern given as text whose prefilter is known and rules the subject out, or whose literal
+ * form decides it, is answered without being compiled (the answer is the same; only the work
+ * differs).
  */
 export function testPattern(pattern: string | CompiledPattern, subject: string): PatternTest {
   if (typeof pattern === 'string') {
-    const verdict = knownVerdict(pattern, subject);
+    const verdict = knownVerdict(pattern, subject) ?? literalVerdict(pattern, subject);
     // A copy: knownVerdict shares one frozen object per exact verdict, and a caller may keep or
     // change what it gets.
     if (verdict !== undefined) return { ...verdict };

@@ -1,8 +1,10 @@
 // The catalogue's patterns known ahead: they answer as compiled patterns do, and their literal
 // prefilters rule out most of the catalogue for an everyday name, which is what saves compiling it.
+// Patterns not known ahead whose literal form decides them are answered from it, as compiled
+// patterns are.
 import { afterEach, describe, expect, it } from 'vitest';
 import { findModel } from '../../../../src/core/models/match.js';
-import { precomputePatterns, setKnownPatterns, testPattern } from '../../../../src/core/models/pattern.js';
+import { compiledPatternCount, compilePattern, precomputePatterns, setKnownPatterns, testPattern } from '../../../../src/core/models/pattern.js';
 import { mayMatch } from '../../../../src/core/regex/prefilter.js';
 import { builtInDefinitions } from '../../../../src/data/catalogue.js';
 
@@ -29,7 +31,8 @@ describe('the catalogue\'s patterns known ahead', () => {
   it('give every name the verdicts and the match that compiling every pattern gives', () => {
     const verdicts = () => names.map((name) => patterns.map((pattern) => testPattern(pattern, name)));
     const matches = () => names.map((name) => findModel(name, definitions));
-    const compiled = { verdicts: verdicts(), matches: matches() };
+    const compiled = { verdicts: names.map((name) => patterns.map((pattern) => testPattern(compilePattern(pattern), name))), matches: matches() };
+    expect(verdicts()).toEqual(compiled.verdicts);
     setKnownPatterns(known);
     expect({ verdicts: verdicts(), matches: matches() }).toEqual(compiled);
     expect(compiled.verdicts.flat().filter((v) => v.status === 'match').length).toBeGreaterThan(400);
@@ -57,5 +60,40 @@ describe('the catalogue\'s patterns known ahead', () => {
 
   it('leave out the patterns that cannot be evaluated', () => {
     expect(precomputePatterns(['(?i)^ok$', '(unbalanced', '^((a{255}){255}){255}$', '[[.space.]]'])).toEqual({ '(?i)^ok$': expect.anything() });
+  });
+});
+
+describe('patterns not known ahead, answered from their literal form', () => {
+  const patterns = [
+    '(?i)^(my-model)$',
+    '(?i)^(openai/)?(my-model)$',
+    '^exact$',
+    'gpt',
+    '(?i)gpt-4o$',
+    '(?i)^(a|b|c)$',
+    '^gpt-[45]o$',
+    '(?i)^(modèle)$',
+    '(?i)^(straße)$',
+    '(?i)^(x){2}$',
+    '(unbalanced',
+    `^${'a'.repeat(1001)}$`,
+    '^gpt.*$',
+    '(?i)^(claude-3-5-sonnet)(-20241022)?$',
+  ];
+  const names = ['my-model', 'MY-MODEL', 'openai/my-model', 'my-model-2', 'exact', 'EXACT', 'gpt', 'a gpt b', 'GPT-4O', 'x GPT-4o', 'a', 'B', 'ab', 'gpt-4o', 'gpt-5o', 'gpt-6o', 'modèle', 'MODÈLE', 'STRASSE', 'straße', 'xx', 'XX', '', ' my-model', 'my-model\n', 'claude-3-5-sonnet-20241022', 'CLAUDE-3-5-SONNET', 'a'.repeat(1001), 'ſtraße'];
+
+  it('give every name the verdict that compiling the pattern gives', () => {
+    for (const pattern of patterns) {
+      for (const name of names) expect(testPattern(pattern, name), `${pattern.slice(0, 40)} ~ ${name.slice(0, 40)}`).toEqual(testPattern(compilePattern(pattern), name));
+    }
+  });
+
+  it('match a new name against thousands of definitions without compiling them', () => {
+    const custom = Array.from({ length: 6000 }, (_, i) => ({ ...builtInDefinitions()[0]!, id: `custom-${i}`, modelName: `custom-${i}`, matchPattern: `(?i)^(openai/)?(custom-${i})$`, isLangfuseManaged: false }));
+    const before = compiledPatternCount();
+    expect(findModel('custom-4321', custom).winner?.definition.id).toBe('custom-4321');
+    expect(findModel('OpenAI/Custom-17', custom).winner?.definition.id).toBe('custom-17');
+    expect(findModel('a-new-name', custom).winner).toBeNull();
+    expect(compiledPatternCount()).toBe(before);
   });
 });

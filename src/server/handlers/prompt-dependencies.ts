@@ -65,12 +65,10 @@ export function dependencyRows(projectId: string, parentId: string, references: 
 /**
  * Refuses (400) to delete `doomed` versions of prompt `name` when other prompts reference them
  * (`deletePrompt`): a reference by version breaks when that version goes, one by label when no
- * remaining version holds the label (as labels are before `latest` moves).
+ * `remaining` version holds the label (as labels are before `latest` moves).
  */
-export function assertNotReferenced(tx: Tx, name: string, doomed: readonly PromptRecord[]): void {
+export function assertNotReferenced(tx: Tx, name: string, doomed: readonly PromptRecord[], remaining: readonly PromptRecord[]): void {
   const versions = new Set(doomed.map((row) => row.version));
-  const doomedIds = new Set(doomed.map((row) => row.id));
-  const remaining = tx.prompts.versions(name).filter((row) => !doomedIds.has(row.id));
   const broken = tx.prompts
     .dependentsOn(name)
     .filter(({ dependency: dep }) =>

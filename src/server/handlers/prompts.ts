@@ -77,9 +77,7 @@ const create: Handler = (request, tx, { now }) => {
   };
   takeLabels(tx, input.name, labels, at);
   // Tags are one set per prompt: a create whose set differs rewrites every version.
-  if (newest && !sameSet(tags, newest.tags)) {
-    for (const row of tx.prompts.versions(input.name)) tx.prompts.update({ ...row, tags, updatedAt: at });
-  }
+  if (newest && !sameSet(tags, newest.tags)) tx.prompts.retag(input.name, tags, at);
   tx.prompts.insert(created, dependencyRows(projectId, id, references, at));
   return { status: 201, body: created };
 };
@@ -145,10 +143,10 @@ const remove: Handler = (request, tx, { now }) => {
   const rows = tx.prompts.versions(name);
   const doomed = rows.filter((row) => (version !== undefined ? row.version === version : label !== undefined ? row.labels.includes(label) : true));
   if (doomed.length === 0) throw notFound('Prompt not found');
-  assertNotReferenced(tx, name, doomed);
   const doomedIds = new Set(doomed.map((row) => row.id));
-  tx.prompts.delete([...doomedIds]);
   const remaining = rows.filter((row) => !doomedIds.has(row.id));
+  assertNotReferenced(tx, name, doomed, remaining);
+  tx.prompts.delete([...doomedIds]);
   if (doomed.some((row) => row.labels.includes(LATEST)) && !remaining.some((row) => row.labels.includes(LATEST))) {
     const highest = remaining[remaining.length - 1];
     if (highest) tx.prompts.update({ ...highest, labels: [...highest.labels, LATEST], updatedAt: now().toISOString() });

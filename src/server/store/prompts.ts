@@ -99,9 +99,21 @@ export class PromptStore {
     this.indexTags(record);
   }
 
+  /**
+   * Sets the tags of every version of a prompt (tags are one set per prompt) and their updatedAt,
+   * in SQL: a prompt of thousands of versions is not read, parsed and written back one by one.
+   * The record's text changes only there (json_set keeps the rest as it was written).
+   */
+  retag(name: string, tags: readonly string[], updatedAt: string): void {
+    const list = JSON.stringify([...new Set(tags)]);
+    this.sql.run(`UPDATE prompts SET updated_at = ?, record = json_set(record, '$.tags', json(?), '$.updatedAt', ?) WHERE name = ?`, updatedAt, list, updatedAt, name);
+    this.sql.run('DELETE FROM prompt_tags WHERE prompt_id IN (SELECT id FROM prompts WHERE name = ?)', name);
+    this.sql.run('INSERT INTO prompt_tags (prompt_id, tag) SELECT p.id, t.value FROM prompts p, json_each(?) t WHERE p.name = ?', list, name);
+  }
+
   /** Deletes versions with their label and tag rows and the references they were created with. */
   delete(ids: readonly string[]): void {
-    for (const id of ids) this.sql.run('DELETE FROM prompts WHERE id = ?', id);
+    this.sql.run('DELETE FROM prompts WHERE id IN (SELECT value FROM json_each(?))', JSON.stringify(ids));
   }
 
   /**

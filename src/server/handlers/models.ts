@@ -37,9 +37,33 @@ export function modelResponse(record: ModelRecord): ModelDefinition {
   };
 }
 
-/** Every definition the project sees (its own first), in the shape src/core matches against. */
-export function projectDefinitions(tx: Tx): ModelDefinition[] {
-  return [...tx.models.all().map(modelResponse), ...builtInDefinitions()];
+// The definitions are kept per store until one is written (ModelStore.changes): ingestion, the
+// list and the web UI's matching read them on every request, and a project may have thousands.
+// Filled only by reads and by ingestion, which write no definition: never from a transaction whose
+// own model writes could still be rolled back.
+const kept = new WeakMap<Tx['models'], { changes: number; definitions: readonly ModelDefinition[]; listed?: readonly ModelDefinition[] }>();
+
+function keptDefinitions(tx: Tx): { changes: number; definitions: readonly ModelDefinition[]; listed?: readonly ModelDefinition[] } {
+  const entry = kept.get(tx.models);
+  if (entry?.changes === tx.models.changes) return entry;
+  const fresh = { changes: tx.models.changes, definitions: [...tx.models.all().map(modelResponse), ...builtInDefinitions()] };
+  kept.set(tx.models, fresh);
+  return fresh;
+}
+
+/**
+ * Every definition the project sees (its own first), in the shape src/core matches against: the
+ * same array while the definitions are unchanged (matching and tokenizer resolution are cached
+ * per array). Callers must not change it.
+ */
+export function projectDefinitions(tx: Tx): readonly ModelDefinition[] {
+  return keptDefinitions(tx).definitions;
+}
+
+/** `projectDefinitions` in the list's order. */
+function listedDefinitions(tx: Tx): readonly ModelDefinition[] {
+  const entry = keptDefinitions(tx);
+  return (entry.listed ??= [...entry.definitions].sort(compareListOrder));
 }
 
 function tiersFor(id: string, body: ModelBody): PricingTier[] {
@@ -90,7 +114,7 @@ export const modelRoutes: Route[] = [
     methods: {
       GET: (request, tx) => {
         const pagination = parsePagination(request.query);
-        const all = projectDefinitions(tx).sort(compareListOrder);
+        const all = listedDefinitions(tx);
         return { status: 200, body: { data: paginate(all, pagination), meta: pageMeta(pagination, all.length) } };
       },
       POST: (request, tx, { now }): ServerReply => {

@@ -36,7 +36,7 @@ export function pageMeta(pagination: Pagination, totalItems: number) {
   };
 }
 
-export function paginate<T>(items: T[], pagination: Pagination): T[] {
+export function paginate<T>(items: readonly T[], pagination: Pagination): T[] {
   const start = (pagination.page - 1) * pagination.limit;
   return items.slice(start, start + pagination.limit);
 }

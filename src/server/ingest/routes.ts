@@ -35,21 +35,8 @@ export const OTLP_MAX_INFLATED_BYTES = 32 * 1024 * 1024;
  */
 export const OTLP_MAX_SPANS = 20_000;
 
-// Matching and tokenizer resolution are cached per definitions array: hand out the same array as
-// long as the store's definitions are unchanged. Ingestion writes none, so a transaction that
-// reads them here holds no change of its own that could still be rolled back.
-const cachedDefinitions = new WeakMap<Tx['models'], { changes: number; definitions: ModelDefinition[] }>();
-
-function definitionsOf(tx: Tx): ModelDefinition[] {
-  const cached = cachedDefinitions.get(tx.models);
-  if (cached?.changes === tx.models.changes) return cached.definitions;
-  const definitions = projectDefinitions(tx);
-  cachedDefinitions.set(tx.models, { changes: tx.models.changes, definitions });
-  return definitions;
-}
-
 function lookupsFor(tx: Tx): IngestLookups {
-  let definitions: ModelDefinition[] | undefined;
+  let definitions: readonly ModelDefinition[] | undefined;
   const stored = <R>(found: Map<string, WithEvents<R>>): Map<string, Stored<R>> => {
     const out = new Map<string, Stored<R>>();
     for (const [id, { record, events }] of found) out.set(id, { record, log: asEventLog(events) });
@@ -68,7 +55,7 @@ function lookupsFor(tx: Tx): IngestLookups {
       const prompt = tx.prompts.get(name, version);
       return prompt && { id: prompt.id, name: prompt.name, version: prompt.version };
     },
-    definitions: () => (definitions ??= definitionsOf(tx)),
+    definitions: () => (definitions ??= projectDefinitions(tx)),
   };
 }
 

@@ -42,20 +42,31 @@ export function promptVersions(api: InternalApi, params: URLSearchParams): Serve
   return versions ? { status: 200, body: { name, versions } } : notFound(name);
 }
 
+/** One version of `name` as stored (references not resolved); undefined if there is none. */
+function versionOf(call: Call, name: string, version: number): StoredVersion | undefined {
+  // Version 0 would ask for the production version: the API takes it as none given.
+  if (!Number.isInteger(version) || version < 1) return undefined;
+  const reply = call('GET', promptPath(name), new URLSearchParams({ version: String(version), resolve: 'false' }));
+  return reply.status === 200 ? (reply.body as StoredVersion) : undefined;
+}
+
+/** The diff of two versions: those two are read, not every version of the prompt. */
 export function promptDiff(api: InternalApi, params: URLSearchParams): ServerReply {
   const name = params.get('name') ?? '';
   const from = Number(params.get('from'));
   const to = Number(params.get('to'));
-  const versions = api.reading((call) => versionsOf(call, name));
-  if (!versions) return notFound(name);
-  const side = (n: number): PromptSide | undefined => {
-    const v = versions.find((x) => x.version === n);
-    return v && { name, version: v.version, labels: v.labels, prompt: v.prompt, config: v.config };
-  };
-  const a = side(from);
-  const b = side(to);
-  if (!a || !b) return { status: 404, body: { message: `No version ${a ? to : from} of ${JSON.stringify(name)}.` } };
-  return { status: 200, body: diffPrompts(a, b) };
+  return api.reading((call) => {
+    const side = (n: number): PromptSide | undefined => {
+      const v = versionOf(call, name, n);
+      return v && { name, version: v.version, labels: v.labels, prompt: v.prompt, config: v.config };
+    };
+    const a = side(from);
+    const b = side(to);
+    if (a && b) return { status: 200, body: diffPrompts(a, b) };
+    const list = call('GET', '/api/public/v2/prompts', new URLSearchParams({ name, limit: '1' }));
+    const known = list.status === 200 && (list.body as { data: Array<{ name: string }> }).data.some((p) => p.name === name);
+    return known ? { status: 404, body: { message: `No version ${a ? to : from} of ${JSON.stringify(name)}.` } } : notFound(name);
+  });
 }
 
 export function moveLabel(api: InternalApi, body: unknown): ServerReply {

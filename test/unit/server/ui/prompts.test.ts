@@ -60,6 +60,18 @@ describe('promptDiff', () => {
     const diff = promptDiff(ui, new URLSearchParams({ name: 'team/agent', from: '1', to: '2' }));
     expect(diff.status).toBe(200);
     expect((diff.body as { content: string }).content).toContain('-one\n+two\n');
-    expect(promptDiff(ui, new URLSearchParams({ name: 'team/agent', from: '1', to: '7' })).status).toBe(404);
+    expect(promptDiff(ui, new URLSearchParams({ name: 'team/agent', from: '1', to: '7' }))).toEqual({ status: 404, body: { message: 'No version 7 of "team/agent".' } });
+    // Version 0 is no version (the API would take it as none given and answer production's).
+    expect(promptDiff(ui, new URLSearchParams({ name: 'team/agent', from: '0', to: '2' }))).toEqual({ status: 404, body: { message: 'No version 0 of "team/agent".' } });
+    expect(promptDiff(ui, new URLSearchParams({ name: 'other', from: '1', to: '2' }))).toEqual({ status: 404, body: { message: 'No prompt named "other".' } });
+  });
+
+  it('reads the two versions, not every version of the prompt', () => {
+    const ui = withPrompt();
+    const paths: string[] = [];
+    const reading = ui.reading.bind(ui);
+    ui.reading = (fn) => reading((call) => fn((method, path, query, body) => (paths.push(`${method} ${path}?${query?.toString() ?? ''}`), call(method, path, query, body))));
+    expect(promptDiff(ui, new URLSearchParams({ name: 'team/agent', from: '1', to: '3' })).status).toBe(200);
+    expect(paths).toEqual(['GET /api/public/v2/prompts/team%2Fagent?version=1&resolve=false', 'GET /api/public/v2/prompts/team%2Fagent?version=3&resolve=false']);
   });
 });

@@ -58,6 +58,11 @@ function entryOf(pattern: string, k: KnownPattern): Entry | null {
   return [pattern, bits, `${SEP}${k.literal.strings.join(SEP)}${SEP}`];
 }
 
+/** Whether the pattern is one of those known ahead (the built-in catalogue's). */
+export function isKnownPattern(pattern: string): boolean {
+  return table().has(pattern);
+}
+
 /** A pattern known at run time (see `literalVerdict` in pattern.ts): its entry, or null. */
 export type LearnedPattern = Entry | null;
 

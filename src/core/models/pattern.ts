@@ -14,7 +14,7 @@ import {
   translateAre,
 } from '../regex/index.js';
 import { type PatternEngine, registerPatternEngine } from './engine-slot.js';
-import { entryVerdict, type KnownPattern, type LearnedPattern, learnedLiteral, knownVerdict, type PatternTest } from './known-patterns.js';
+import { entryVerdict, isKnownPattern, type KnownPattern, type LearnedPattern, learnedLiteral, knownVerdict, type PatternTest } from './known-patterns.js';
 
 export { type KnownPattern, type PatternTest, setKnownPatterns } from './known-patterns.js';
 
@@ -100,7 +100,8 @@ function literalVerdict(pattern: string, subject: string): PatternTest | undefin
   let entry = learned.get(pattern);
   if (entry === undefined) {
     entry = null;
-    if (pattern.length <= LITERAL_PATTERN_MAX && !pattern.includes('{')) {
+    // A pattern known ahead has had its literal form looked for already.
+    if (pattern.length <= LITERAL_PATTERN_MAX && !pattern.includes('{') && !isKnownPattern(pattern)) {
       const parsed = parseAre(pattern);
       const literal = parsed.ok ? literalFormOf(parsed.parsed) : null;
       if (parsed.ok && literal !== null) entry = learnedLiteral(pattern, { literal, prefilter: { icase: literal.icase, all: [] }, features: areFeatures(parsed.parsed) });

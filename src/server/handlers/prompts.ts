@@ -98,7 +98,7 @@ const getOne: Handler = (request, tx) => {
 const list: Handler = (request, tx) => {
   const query = parsePromptsListQuery(request.query);
   const pagination = { page: query.page, limit: query.limit };
-  const { rows, totalNames } = tx.prompts.list(
+  const { groups, totalNames } = tx.prompts.list(
     {
       name: query.name || undefined,
       label: query.label || undefined,
@@ -109,25 +109,16 @@ const list: Handler = (request, tx) => {
     },
     { limit: pagination.limit, offset: (pagination.page - 1) * pagination.limit },
   );
-  // Matching versions are grouped by name (the store returns them by name, then version).
-  const groups = new Map<string, PromptRecord[]>();
-  for (const row of rows) {
-    const group = groups.get(row.name);
-    if (group) group.push(row);
-    else groups.set(row.name, [row]);
-  }
-  const data = [...groups.entries()].map(([promptName, versions]) => {
-    const newest = versions[versions.length - 1]!;
-    return {
-      name: promptName,
-      versions: sortedUnique(versions.map((row) => row.version)),
-      labels: sortedUnique(versions.flatMap((row) => row.labels)),
-      tags: sortedUnique(versions.flatMap((row) => row.tags)),
-      lastUpdatedAt: versions.map((row) => row.updatedAt).reduce((a, b) => (Date.parse(b) > Date.parse(a) ? b : a)),
-      type: newest.type,
-      lastConfig: newest.config,
-    };
-  });
+  // One entry per name, from its matching versions (the store gives them by name, then version).
+  const data = groups.map((group) => ({
+    name: group.name,
+    versions: sortedUnique(group.versions),
+    labels: sortedUnique(group.labels.flat()),
+    tags: sortedUnique(group.tags.flat()),
+    lastUpdatedAt: group.updatedAts.reduce((a, b) => (Date.parse(b) > Date.parse(a) ? b : a)),
+    type: group.newest.type,
+    lastConfig: group.newest.config,
+  }));
   const meta = pageMeta(pagination, totalNames);
   return { status: 200, body: { data, meta, pagination: meta } };
 };

@@ -15,9 +15,22 @@ export interface PromptListFilter {
   toUpdatedAt?: string | undefined;
 }
 
+/** A prompt name on the list's page, from its versions that match. */
+export interface PromptListGroup {
+  name: string;
+  /** The versions' numbers, ascending. */
+  versions: number[];
+  /** Each version's labels and tags (from their index tables: no record is read for them). */
+  labels: string[][];
+  tags: string[][];
+  updatedAts: string[];
+  /** The highest version's record. */
+  newest: PromptRecord;
+}
+
 export interface PromptListPage {
-  /** The versions that match, of the prompt names on the page, by name then version. */
-  rows: PromptRecord[];
+  /** The prompt names on the page that have a matching version, by name. */
+  groups: PromptListGroup[];
   /** How many prompt names have a matching version. */
   totalNames: number;
 }
@@ -149,8 +162,13 @@ export class PromptStore {
     }
     const condition = where.length ? `WHERE ${where.join(' AND ')}` : '';
     const total = this.sql.row<{ n: number }>(`SELECT COUNT(DISTINCT p.name) AS n FROM prompts p ${condition}`, ...params)?.n ?? 0;
-    const rows = this.sql.rows<{ record: string }>(
-      `SELECT p.record FROM prompts p
+    // Every matching version's number, labels, tags and time; only each name's newest record is
+    // read whole: a prompt of thousands of versions is not parsed for its list entry.
+    const rows = this.sql.valueRows(
+      `SELECT p.id, p.name, p.version, p.updated_at,
+         (SELECT json_group_array(l.label) FROM prompt_labels l WHERE l.prompt_id = p.id),
+         (SELECT json_group_array(t.tag) FROM prompt_tags t WHERE t.prompt_id = p.id)
+       FROM prompts p
        WHERE p.name IN (SELECT DISTINCT p.name FROM prompts p ${condition} ORDER BY p.name LIMIT ? OFFSET ?)
        ${where.length ? `AND ${where.join(' AND ')}` : ''}
        ORDER BY p.name, p.version`,
@@ -158,8 +176,21 @@ export class PromptStore {
       page.limit,
       page.offset,
       ...params,
+    ) as Array<[string, string, number, string, string, string]>;
+    const groups: Array<Omit<PromptListGroup, 'newest'> & { newestId: string }> = [];
+    for (const [id, name, version, updatedAt, labels, tags] of rows) {
+      let group = groups[groups.length - 1];
+      if (group?.name !== name) groups.push((group = { name, versions: [], labels: [], tags: [], updatedAts: [], newestId: id }));
+      group.versions.push(version);
+      group.labels.push(JSON.parse(labels) as string[]);
+      group.tags.push(JSON.parse(tags) as string[]);
+      group.updatedAts.push(updatedAt);
+      group.newestId = id;
+    }
+    const newest = new Map(
+      this.sql.rows<{ id: string; record: string }>('SELECT id, record FROM prompts WHERE id IN (SELECT value FROM json_each(?))', JSON.stringify(groups.map((g) => g.newestId))).map((row) => [row.id, parse(row)]),
     );
-    return { rows: rows.map(parse), totalNames: total };
+    return { groups: groups.map(({ newestId, ...group }) => ({ ...group, newest: newest.get(newestId)! })), totalNames: total };
   }
 
   /** The references a version was created with. */

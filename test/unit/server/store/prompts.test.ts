@@ -1,4 +1,5 @@
-// Prompt versions in the store: tags set on every version at once, and versions deleted together.
+// Prompt versions in the store: tags set on every version at once, versions deleted together, and
+// the list's entries from the versions' index rows.
 import { describe, expect, it } from 'vitest';
 import type { PromptRecord } from '../../../../src/server/records.js';
 import { Store } from '../../../../src/server/store/index.js';
@@ -27,10 +28,10 @@ describe('the prompt store', () => {
     const read = store.read((tx) => tx.prompts.versions('p'));
     // Key order and values as JSON.stringify({ ...row, tags, updatedAt }) would write them.
     expect(read.map((r) => JSON.stringify(r))).toEqual(versions.slice(0, 2).map((v) => JSON.stringify({ ...v, tags: ['new', 'x'], updatedAt: at })));
-    const tagged = (tag: string) => store.read((tx) => tx.prompts.list({ tag }, { limit: 10, offset: 0 }).rows.map((r) => r.id));
-    expect(tagged('new')).toEqual(['v1', 'v2']);
-    expect(tagged('x')).toEqual(['v1', 'v2']);
-    expect(tagged('old')).toEqual(['w1']);
+    const tagged = (tag: string) => store.read((tx) => tx.prompts.list({ tag }, { limit: 10, offset: 0 }).groups.flatMap((g) => g.versions.map((v) => `${g.name}@${v}`)));
+    expect(tagged('new')).toEqual(['p@1', 'p@2']);
+    expect(tagged('x')).toEqual(['p@1', 'p@2']);
+    expect(tagged('old')).toEqual(['q@1']);
     expect(tagged('other')).toEqual([]);
     store.close();
   });
@@ -40,7 +41,24 @@ describe('the prompt store', () => {
     store.write((tx) => tx.prompts.delete(['v1', 'v2', 'missing']));
     expect(store.read((tx) => tx.prompts.versions('p'))).toEqual([]);
     expect(store.read((tx) => tx.prompts.withLabel('p', 'production'))).toBeUndefined();
-    expect(store.read((tx) => tx.prompts.list({ tag: 'old' }, { limit: 10, offset: 0 }).rows.map((r) => r.id))).toEqual(['w1']);
+    expect(store.read((tx) => tx.prompts.list({ tag: 'old' }, { limit: 10, offset: 0 }).groups.map((g) => g.newest.id))).toEqual(['w1']);
+    store.close();
+  });
+});
+
+describe('the prompts list', () => {
+  it('gives each name on the page its matching versions with their labels, tags and times, and the newest record', () => {
+    const { store, versions } = seeded();
+    const page = store.read((tx) => tx.prompts.list({}, { limit: 10, offset: 0 }));
+    expect(page.totalNames).toBe(2);
+    expect(page.groups).toEqual([
+      { name: 'p', versions: [1, 2], labels: [['production'], ['latest']], tags: [['old'], ['old', 'other']], updatedAts: [versions[0]!.updatedAt, versions[1]!.updatedAt], newest: versions[1] },
+      { name: 'q', versions: [1], labels: [[]], tags: [['old']], updatedAts: [versions[2]!.updatedAt], newest: versions[2] },
+    ]);
+    // Filters pick versions: the newest is the newest that matches.
+    const production = store.read((tx) => tx.prompts.list({ label: 'production' }, { limit: 10, offset: 0 }));
+    expect(production.groups.map((g) => [g.name, g.versions, g.newest.id])).toEqual([['p', [1], 'v1']]);
+    expect(store.read((tx) => tx.prompts.list({}, { limit: 1, offset: 1 })).groups.map((g) => g.name)).toEqual(['q']);
     store.close();
   });
 });

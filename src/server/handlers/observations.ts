@@ -159,6 +159,23 @@ function metadataCut(groups: readonly ObservationFieldGroup[], expand: readonly 
   return groups.includes('metadata') && !groups.includes('io') && expand.length === 0 ? METADATA_VALUE_CUT : undefined;
 }
 
+/** Rows of the list's order one slice may scan for a filter that the list's index does not serve. */
+const SCAN_ROWS = 20_000;
+
+const NO_TEXTS: TextPick = new Set();
+
+/**
+ * Whether the filter picks rows by more than the list's index serves (its time range) and the
+ * indexes that find a trace's observations (the trace, and a user's or session's traces): the
+ * type, name, level, version, parent, environment or the `filter` parameter, which may match
+ * few of the rows the scan goes through.
+ */
+function scansBeyondIndex(filter: ObservationFilter): boolean {
+  if (filter.traceId !== undefined || filter.userId !== undefined || filter.sessionId !== undefined) return false;
+  const { type, name, level, version, parentObservationId, isRoot, environments, advanced } = filter;
+  return [type, name, level, version, parentObservationId, isRoot].some((value) => value !== undefined) || (environments?.length ?? 0) > 0 || (advanced?.length ?? 0) > 0;
+}
+
 /**
  * The v2 list. A page is read and written in slices of at most SLICE_BYTES of stored text,
  * each in a read of its own (json-stream.ts), so that a page of large observations neither holds
@@ -185,35 +202,61 @@ const listV2: Handler = (request, tx, context) => {
   const cutAt = metadataCut(groups, query.expandMetadata);
   // Input, output and metadata are read only for a page that sends them.
   const pick: TextPick = new Set([...(groups.includes('io') ? (['input', 'output'] as const) : []), ...(groups.includes('metadata') ? (['metadata'] as const) : [])]);
+  // Where the next slice reads from (after a row sent, or after the part of the list a slice
+  // scanned), and the last row sent (the next page's cursor).
   let position: ObservationCursor | undefined = query.cursor ? { startTime: query.cursor.lastStartTimeTo.toISOString(), traceId: query.cursor.lastTraceId, id: query.cursor.lastId } : undefined;
+  let lastSent = position;
   let sent = 0;
   let more = false;
   let done = query.limit === 0;
+  // The page is full and its last part read: what follows is looked through for one more match,
+  // which tells whether the page gets a cursor.
+  let probing = false;
+  const bounded = scansBeyondIndex(filter);
   const nextSlice = (slice: Tx) => {
     if (done) return undefined;
-    const want = query.limit - sent;
-    const { take, found } = rowsToRead(slice.observations.pageSizes(filter, position, want + 1, pick), want);
-    if (take === 0) {
-      done = true;
-      return undefined;
+    // A filter the list's index does not serve is read SCAN_ROWS rows of the list at a time.
+    const bound = bounded ? slice.observations.pageBound(filter, position, SCAN_ROWS) : undefined;
+    if (probing) {
+      if (slice.observations.pageSizes(filter, position, 1, NO_TEXTS, bound).total().count > 0) more = true;
+      if (more || !bound) done = true;
+      else position = bound;
+      return [];
     }
-    const rows = slice.observations.pageRows(filter, position, take, pick);
+    const want = query.limit - sent;
+    const { take, found } = rowsToRead(slice.observations.pageSizes(filter, position, want + 1, pick, bound), want);
+    if (take === 0) {
+      if (bound) position = bound;
+      else done = true;
+      return bound ? [] : undefined;
+    }
+    const rows = slice.observations.pageRows(filter, position, take, pick, bound);
     const last = rows[rows.length - 1]!.record;
-    position = { startTime: last.startTime, traceId: last.traceId ?? '', id: last.id };
+    position = lastSent = { startTime: last.startTime, traceId: last.traceId ?? '', id: last.id };
     sent += rows.length;
-    if (take === found || sent === query.limit) {
+    // Every match of this part read: the next slice reads after it.
+    const partDone = take === found && bound !== undefined;
+    if (partDone) position = bound;
+    if (sent === query.limit) {
+      if (found > take) more = true;
+      if (more || !bound) done = true;
+      else probing = true;
+    } else if (take === found && !bound) {
       done = true;
-      more = found > take;
     }
     return rows.map(({ record, texts }) => observationV2(withStoredTexts(record, texts, cutAt), groups, traceOf(slice, record.traceId), pricesFor(slice, record)));
   };
-  const meta = () => (more && position ? { cursor: encodeCursor({ lastStartTimeTo: position.startTime, lastTraceId: position.traceId, lastId: position.id }) } : {});
+  const meta = () => (more && lastSent ? { cursor: encodeCursor({ lastStartTimeTo: lastSent.startTime, lastTraceId: lastSent.traceId, lastId: lastSent.id }) } : {});
   // The first slice is read at once, in this transaction: a page of one slice (most are) goes out
   // whole, with its length. A caller in the same process (the web UI's exports) takes only that
   // slice: a page that may be shorter than asked for, with a cursor to the rest.
   const first = nextSlice(tx) ?? [];
   if (done || context.inProcess) {
-    if (!done) more = true;
+    if (!done) {
+      more = true;
+      // A first slice that found nothing in its part: the cursor goes on after the part.
+      lastSent = position;
+    }
     return { status: 200, body: { data: first, meta: meta() } };
   }
   return { status: 200, body: { data: afterFirst(first, nextSlice), meta: new LateValue(meta, meta) } };

@@ -91,10 +91,14 @@ interface RowsQuery {
   params: unknown[];
 }
 
-/** The v2 list's rows: by startTime, xxHash32(traceId) and id, all descending, after `cursor`. */
-function pageQuery(filter: ObservationFilter, cursor: ObservationCursor | undefined, limit: number): RowsQuery {
+/**
+ * The v2 list's rows: by startTime, xxHash32(traceId) and id, all descending, after `cursor`, and
+ * with `bound` not after that row (`pageBound`).
+ */
+function pageQuery(filter: ObservationFilter, cursor: ObservationCursor | undefined, limit: number, bound?: ObservationCursor): RowsQuery {
   const after = cursor ? [{ sql: '(o.start_time, o.trace_hash, o.id) < (?, ?, ?)', params: [cursor.startTime, xxHash32(cursor.traceId), cursor.id] }] : [];
-  const { sql, params } = where(OBSERVATION_FILTER, filter, ...after);
+  const upTo = bound ? [{ sql: '(o.start_time, o.trace_hash, o.id) >= (?, ?, ?)', params: [bound.startTime, xxHash32(bound.traceId), bound.id] }] : [];
+  const { sql, params } = where(OBSERVATION_FILTER, filter, ...after, ...upTo);
   return { rest: `${sql} ORDER BY o.start_time DESC, o.trace_hash DESC, o.id DESC LIMIT ?`, params: [...params, limit] };
 }
 
@@ -205,15 +209,27 @@ export class ObservationStore {
    * `page`, with the large parts of each record as JSON text (see ObservationPageRow): those
    * `pick` holds; the others are not read.
    */
-  pageRows(filter: ObservationFilter, cursor: ObservationCursor | undefined, limit: number, pick: TextPick = ALL_TEXTS): ObservationPageRow[] {
+  pageRows(filter: ObservationFilter, cursor: ObservationCursor | undefined, limit: number, pick: TextPick = ALL_TEXTS, bound?: ObservationCursor): ObservationPageRow[] {
     const projectId = this.projectId();
-    const { rest, params } = pageQuery(filter, cursor, limit);
+    const { rest, params } = pageQuery(filter, cursor, limit, bound);
     return this.sql.valueRows(`SELECT ${observationTextsSelect(pick)} FROM observations o ${rest}`, ...params).map((values) => observationTextsFromValues(values, projectId, pick));
   }
 
   /** The sizes of `pageRows`' rows (see RowSizes), so that a page of large observations can be read a few at a time. */
-  pageSizes(filter: ObservationFilter, cursor: ObservationCursor | undefined, limit: number, pick: TextPick = ALL_TEXTS): RowSizes {
-    return this.sizes(pageQuery(filter, cursor, limit), textsSize(pick));
+  pageSizes(filter: ObservationFilter, cursor: ObservationCursor | undefined, limit: number, pick: TextPick = ALL_TEXTS, bound?: ObservationCursor): RowSizes {
+    return this.sizes(pageQuery(filter, cursor, limit, bound), textsSize(pick));
+  }
+
+  /**
+   * The row `rows` rows after `cursor` in the v2 list's order within the filter's time range
+   * alone (the list's index: no row is read), or undefined when fewer remain: how far a read of
+   * the page may scan. A filter the index does not serve may match few rows, and its page is then
+   * read a part at a time instead of in one scan of every row.
+   */
+  pageBound(filter: ObservationFilter, cursor: ObservationCursor | undefined, rows: number): ObservationCursor | undefined {
+    const { rest, params } = pageQuery({ fromStartTime: filter.fromStartTime, toStartTime: filter.toStartTime }, cursor, 1);
+    const row = this.sql.valueRows(`SELECT o.start_time, o.trace_id, o.id FROM observations o ${rest} OFFSET ?`, ...params, rows - 1)[0] as [string, string | null, string] | undefined;
+    return row && { startTime: row[0], traceId: row[1] ?? '', id: row[2] };
   }
 
   /** The sizes of `list`'s rows. */

@@ -1,5 +1,5 @@
-// The metrics (v2, v1 and daily) and the v3 traces list's stats of a server with a data directory
-// are computed on its read thread, those of an in-memory server on its event loop (the stats in
+// The metrics (v2, v1 and daily), the v3 traces list's stats and the v1 observations list's total
+// of a server with a data directory are computed on its read thread, those of an in-memory server on its event loop (the stats in
 // slices): the built binary, both ways, over the same events, gives the same answers, refusals
 // included.
 import { statSync } from 'node:fs';
@@ -135,6 +135,26 @@ describe('metrics on the read thread', { timeout: 120_000 }, () => {
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 422, 400, 200, 200, 200, 400]);
     expect(JSON.parse(answers[0]!.text).data).toHaveLength(2);
     expect(JSON.parse(answers[5]!.text).meta.totalItems).toBeGreaterThan(0);
+  });
+
+  it('answers the v1 observations list, whose total is counted on the read thread, as the event loop does', async () => {
+    const paths = ['/api/public/observations?limit=7&page=3', '/api/public/observations?name=tool&limit=5', '/api/public/observations?type=GENERATION&userId=u1&limit=4&page=2', '/api/public/observations?name=nope', `/api/public/observations?fromStartTime=${iso(T0 + 3_600_000)}&limit=3`];
+    // The two servers' own project and the records' times differ; the rest is the same.
+    const own = new Set(['projectId', 'createdAt', 'updatedAt']);
+    const comparable = (text: string) => {
+      const body = JSON.parse(text) as { data: Array<Record<string, unknown>>; meta: { totalItems: number } };
+      return { ...body, data: body.data.map((item) => Object.fromEntries(Object.entries(item).filter(([key]) => !own.has(key)))) };
+    };
+    const answers = [];
+    for (const path of paths) {
+      const [a, b] = await Promise.all([api(disk, path), api(memory, path)]);
+      expect([a.status, b.status]).toEqual([200, 200]);
+      expect(comparable(a.text), path).toEqual(comparable(b.text));
+      answers.push(comparable(a.text));
+    }
+    expect(answers.map((answer) => answer.meta.totalItems)).toEqual([300, 75, 75, 0, answers[4]!.meta.totalItems]);
+    expect(answers[4]!.meta.totalItems).toBeGreaterThan(0);
+    expect(answers[4]!.meta.totalItems).toBeLessThan(300);
   });
 
   it('answers the v3 traces list as the event loop does', async () => {

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { V4_ONLY_MESSAGES } from '../../api/write-mode.js';
 import { invalidRequest, notFound } from '../http/errors.js';
-import type { Handler, Route } from '../http/router.js';
+import { DeferredReply, type Handler, type Route, type ServerReply } from '../http/router.js';
 import type { ObservationRecord, TraceRecord } from '../records.js';
 import { LateValue, SlicedArray, wholeBody } from '../http/json-stream.js';
 import { rowsToRead } from '../http/slice-size.js';
@@ -131,12 +131,19 @@ const listV1: Handler = (request, tx, context) => {
     left = take === found ? 0 : left - rows.length;
     return rows.length === 0 ? undefined : rows.map((o) => observationV1(o, pricesOf(slice, o.internalModelId, cache)));
   };
-  const meta = pageMeta({ page: query.page, limit: query.limit }, tx.observations.count(filter));
   // The first slice at once, as the v2 list does; the page is whole in the end for a caller in the same process.
   const first = nextSlice(tx) ?? [];
-  if (left === 0) return { status: 200, body: { data: first, meta } };
-  const body = { data: afterFirst(first, nextSlice), meta };
-  return { status: 200, body: context.inProcess ? wholeBody(body, tx) : body };
+  const answer = (total: number): ServerReply => {
+    const meta = pageMeta({ page: query.page, limit: query.limit }, total);
+    if (left === 0) return { status: 200, body: { data: first, meta } };
+    const body = { data: afterFirst(first, nextSlice), meta };
+    return { status: 200, body: context.inProcess ? wholeBody(body, tx) : body };
+  };
+  // The total counts every observation the filter picks, which may scan them all: on the read
+  // thread where there is one.
+  const aside = context.inProcess ? undefined : context.store.observationCountOffThread(filter);
+  if (!aside) return answer(tx.observations.count(filter));
+  return new DeferredReply(async () => answer(await aside.catch(() => context.store.read((later) => later.observations.count(filter)))));
 };
 
 /** Slices that start with one already read. */

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { type MetricsAnswerRow, MetricsQueryError, MetricsResourceError } from '../../core/metrics/index.js';
 import type { DailyMetricsFilter, DailyMetricsPage } from './daily-metrics.js';
+import type { ObservationFilter } from './observations.js';
 import type { ReadAnswer, ReadRequest, TraceStatsRequest } from './read-worker.js';
 import type { TraceStatsJson } from './traces.js';
 
@@ -65,6 +66,11 @@ export class ReadThread {
   /** The traces list's stats of its traces (TraceStore.stats), their ids as JSON. */
   traceStats(request: TraceStatsRequest): Promise<Map<string, TraceStatsJson>> {
     return this.ask({ traceStats: request }) as Promise<Map<string, TraceStatsJson>>;
+  }
+
+  /** How many observations the filter picks (ObservationStore.count). */
+  observationCount(filter: ObservationFilter): Promise<number> {
+    return this.ask({ observationCount: filter }) as Promise<number>;
   }
 
   /** A PASSIVE checkpoint of the database: resolves with SQLite's [busy, frames in the WAL, frames copied]. */

@@ -9,20 +9,22 @@ import { MetricsQueryError, MetricsResourceError, parseMetricsQuery, queryRange 
 import { type DailyMetricsFilter, DailyMetricsStore } from './daily-metrics.js';
 import { metricsAnswer } from './metrics-answer.js';
 import { metricsV1Answer, MetricsV1Store } from './metrics-v1.js';
-import { ObservationStore } from './observations.js';
+import { type ObservationFilter, ObservationStore } from './observations.js';
 import { ScoreStore } from './scores.js';
 import { openSqlite, Statements } from './sqlite.js';
 import { statsAsJson, type TraceFilter, TraceStore } from './traces.js';
 
 /**
  * One read: a v2 metrics query (`metricsQuery`), a v1 one (`metricsV1Query`), each the JSON the
- * route received, a page of the daily metrics, or the traces list's stats of its traces.
+ * route received, a page of the daily metrics, the traces list's stats of its traces, or how many
+ * observations the v1 list's filter picks.
  */
 export type ReadRequest =
   | { id: number; metricsQuery: string }
   | { id: number; metricsV1Query: string }
   | { id: number; dailyMetrics: { filter: DailyMetricsFilter; page: number; limit: number } }
   | { id: number; traceStats: TraceStatsRequest }
+  | { id: number; observationCount: ObservationFilter }
   | { id: number; checkpoint: true };
 
 /** The arguments of TraceStore.stats. */
@@ -50,6 +52,7 @@ function read(request: Exclude<ReadRequest, { checkpoint: true }>): unknown {
   if ('metricsV1Query' in request) return metricsV1Answer(parseMetricsQuery(request.metricsV1Query, 'v1'), metricsV1);
   if ('traceStats' in request) return statsAsJson(traces.stats(request.traceStats.ids, request.traceStats.filter, request.traceStats.parts));
   if ('dailyMetrics' in request) return dailyMetrics.page(request.dailyMetrics.filter, request.dailyMetrics.page, request.dailyMetrics.limit);
+  if ('observationCount' in request) return stores.observations.count(request.observationCount);
   const query = parseMetricsQuery(request.metricsQuery);
   const { from, to } = queryRange(query);
   return metricsAnswer(query, stores, from, to);

@@ -26,6 +26,7 @@ import { importState, keepStateBackup, readLegacyState, STATE_BACKUP_FILE } from
 import type { MetricsAnswerRow } from '../../core/metrics/index.js';
 import type { DailyMetricsFilter, DailyMetricsPage } from './daily-metrics.js';
 import type { MigrationProgress } from './migration-progress.js';
+import type { ObservationFilter } from './observations.js';
 import { migrate } from './migrations.js';
 import { ReadThread } from './read-thread.js';
 import type { TraceStatsRequest } from './read-worker.js';
@@ -199,6 +200,11 @@ export class Store {
   /** The traces list's stats of its traces (their ids as JSON), read on the read thread; undefined where there is none. */
   traceStatsOffThread(request: TraceStatsRequest): Promise<Map<string, TraceStatsJson>> | undefined {
     return this.readThread()?.traceStats(request);
+  }
+
+  /** How many observations the v1 list's filter picks, counted on the read thread; undefined where there is none. */
+  observationCountOffThread(filter: ObservationFilter): Promise<number> | undefined {
+    return this.readThread()?.observationCount(filter);
   }
 
   /** The read thread, started on first use; undefined where there is none or it failed. */

@@ -138,7 +138,7 @@ describe('metrics on the read thread', { timeout: 120_000 }, () => {
   });
 
   it('answers the v1 observations list, whose total is counted on the read thread, as the event loop does', async () => {
-    const paths = ['/api/public/observations?limit=7&page=3', '/api/public/observations?name=tool&limit=5', '/api/public/observations?type=GENERATION&userId=u1&limit=4&page=2', '/api/public/observations?name=nope', `/api/public/observations?fromStartTime=${iso(T0 + 3_600_000)}&limit=3`];
+    const paths = ['/api/public/observations?limit=7&page=3', '/api/public/observations?name=tool&limit=5', '/api/public/observations?type=GENERATION&userId=u1&limit=4&page=2', '/api/public/observations?name=nope', `/api/public/observations?fromStartTime=${iso(T0 + 3_600_000)}&limit=3`, '/api/public/observations?limit=9&page=30', '/api/public/observations?limit=9&page=40'];
     // The two servers' own project and the records' times differ; the rest is the same.
     const own = new Set(['projectId', 'createdAt', 'updatedAt']);
     const comparable = (text: string) => {
@@ -152,9 +152,15 @@ describe('metrics on the read thread', { timeout: 120_000 }, () => {
       expect(comparable(a.text), path).toEqual(comparable(b.text));
       answers.push(comparable(a.text));
     }
-    expect(answers.map((answer) => answer.meta.totalItems)).toEqual([300, 75, 75, 0, answers[4]!.meta.totalItems]);
+    expect(answers.map((answer) => answer.meta.totalItems)).toEqual([300, 75, 75, 0, answers[4]!.meta.totalItems, 300, 300]);
     expect(answers[4]!.meta.totalItems).toBeGreaterThan(0);
     expect(answers[4]!.meta.totalItems).toBeLessThan(300);
+    // Page 30 of 9 is rows 262 to 270; page 40 is past the end.
+    expect(answers.slice(5).map((answer) => answer.data.length)).toEqual([9, 0]);
+    // A page of everyday observations is one slice: whole, with its length.
+    const whole = await fetch(`${disk.url}/api/public/observations?limit=7&page=3`, { headers: { authorization: basicHeader(disk) } });
+    expect(whole.headers.get('content-length')).toMatch(/^\d+$/);
+    await whole.text();
   });
 
   it('answers the v3 traces list as the event loop does', async () => {

@@ -132,18 +132,39 @@ const listV1: Handler = (request, tx, context) => {
     return rows.length === 0 ? undefined : rows.map((o) => observationV1(o, pricesOf(slice, o.internalModelId, cache)));
   };
   // The first slice at once, as the v2 list does; the page is whole in the end for a caller in the same process.
-  const first = nextSlice(tx) ?? [];
-  const answer = (total: number): ServerReply => {
+  const answer = (first: unknown[], total: number): ServerReply => {
     const meta = pageMeta({ page: query.page, limit: query.limit }, total);
     if (left === 0) return { status: 200, body: { data: first, meta } };
     const body = { data: afterFirst(first, nextSlice), meta };
     return { status: 200, body: context.inProcess ? wholeBody(body, tx) : body };
   };
-  // The total counts every observation the filter picks, which may scan them all: on the read
-  // thread where there is one.
-  const aside = context.inProcess ? undefined : context.store.observationCountOffThread(filter);
-  if (!aside) return answer(tx.observations.count(filter));
-  return new DeferredReply(async () => answer(await aside.catch(() => context.store.read((later) => later.observations.count(filter)))));
+  // Where there is a read thread, the page's ids and the total are read there instead: both may
+  // scan every observation (a filter that matches few, a page far down). The records are then
+  // read by id, in slices as above; one deleted meanwhile is left out.
+  const page = { limit: query.limit, offset: (query.page - 1) * query.limit };
+  const idsAside = context.inProcess ? undefined : context.store.observationIdsOffThread(filter, page);
+  const totalAside = idsAside && context.store.observationCountOffThread(filter);
+  if (!idsAside || !totalAside) {
+    const first = nextSlice(tx) ?? [];
+    return answer(first, tx.observations.count(filter));
+  }
+  return new DeferredReply(async () => {
+    const [ids, total] = await Promise.all([
+      idsAside.catch(() => context.store.read((later) => later.observations.listIds(filter, page))),
+      totalAside.catch(() => context.store.read((later) => later.observations.count(filter))),
+    ]);
+    let at = 0;
+    const byId = (slice: Tx) => {
+      if (at >= ids.length) return undefined;
+      const { take } = rowsToRead(slice.observations.idSizes(ids.slice(at)), ids.length - at);
+      const rows = slice.observations.byIds(ids.slice(at, (at += take)));
+      return rows.map((o) => observationV1(o, pricesOf(slice, o.internalModelId, cache)));
+    };
+    const meta = pageMeta({ page: query.page, limit: query.limit }, total);
+    // The first slice at once: a page of one slice (most are) goes out whole, with its length.
+    const first = context.store.read((later) => byId(later)) ?? [];
+    return { status: 200, body: { data: at >= ids.length ? first : afterFirst(first, byId), meta } };
+  });
 };
 
 /** Slices that start with one already read. */

@@ -191,6 +191,33 @@ export class ObservationStore {
     return this.sql.rows<ObservationRow>(`SELECT ${OBSERVATION_SELECT} FROM observations o ${rest}`, ...params).map(this.record);
   }
 
+  /** The ids of a page of the v1 list, in its order (what `list` would read). */
+  listIds(filter: ObservationFilter, page: { limit: number; offset: number }): string[] {
+    const { rest, params } = listQuery(filter, page);
+    return this.sql.valueRows(`SELECT o.id FROM observations o ${rest}`, ...params).map((row) => row[0] as string);
+  }
+
+  /** The observations of these ids that are stored, in the ids' order. */
+  byIds(ids: readonly string[]): ObservationRecord[] {
+    if (ids.length === 0) return [];
+    const rows = this.sql.rows<ObservationRow>(`SELECT ${OBSERVATION_SELECT} FROM observations o WHERE o.id IN (SELECT value FROM json_each(?))`, JSON.stringify(ids));
+    const found = new Map(rows.map((row) => [row['id'] as string, this.record(row)]));
+    return ids.flatMap((id) => found.get(id) ?? []);
+  }
+
+  /** The sizes of `byIds(ids)`' rows, in the ids' order (an id not stored counting 0; see RowSizes). */
+  idSizes(ids: readonly string[]): RowSizes {
+    const each = () => {
+      const rows = this.sql.valueRows(`SELECT o.id, ${ROW_SIZE} FROM observations o WHERE o.id IN (SELECT value FROM json_each(?))`, JSON.stringify(ids));
+      const sizes = new Map(rows.map((row) => [row[0] as string, row[1] as number]));
+      return ids.map((id) => sizes.get(id) ?? 0);
+    };
+    return {
+      total: () => ({ bytes: each().reduce((a, b) => a + b, 0), count: ids.length }),
+      each,
+    };
+  }
+
   count(filter: ObservationFilter = {}): number {
     const { sql, params } = where(OBSERVATION_FILTER, filter);
     return this.sql.row<{ n: number }>(`SELECT COUNT(*) AS n FROM observations o ${sql}`, ...params)?.n ?? 0;

@@ -73,6 +73,11 @@ export class ReadThread {
     return this.ask({ observationCount: filter }) as Promise<number>;
   }
 
+  /** The ids of a page of the v1 observations list (ObservationStore.listIds). */
+  observationIds(filter: ObservationFilter, page: { limit: number; offset: number }): Promise<string[]> {
+    return this.ask({ observationIds: { filter, page } }) as Promise<string[]>;
+  }
+
   /** A PASSIVE checkpoint of the database: resolves with SQLite's [busy, frames in the WAL, frames copied]. */
   checkpoint(): Promise<unknown> {
     return this.ask({ checkpoint: true });

@@ -207,6 +207,11 @@ export class Store {
     return this.readThread()?.observationCount(filter);
   }
 
+  /** The ids of a page of the v1 observations list, read on the read thread; undefined where there is none. */
+  observationIdsOffThread(filter: ObservationFilter, page: { limit: number; offset: number }): Promise<string[]> | undefined {
+    return this.readThread()?.observationIds(filter, page);
+  }
+
   /** The read thread, started on first use; undefined where there is none or it failed. */
   private readThread(): ReadThread | undefined {
     if (this.thread === undefined) this.thread = (this.dataDir && !this.closed && ReadThread.start(join(this.dataDir, DATABASE_FILE))) || null;

@@ -16,6 +16,8 @@
 //   large    pages of 1,000 observations with 100 KB inputs, with io and without, and a v1 page
 //            of 100, three times each while health checks run
 //   delete   DELETE of a trace of 100,000 observations while health checks run
+//   filters  the observation lists with filters that match few rows and pages far down, over
+//            1,000,000 observations
 //
 //   node bench/server-reads.mjs --only metrics [--observations 100000,1000000] [--runs 7]
 //   node bench/server-reads.mjs --only pages [--observations 1000000] [--exports 1] [--compare DIST[=LABEL]]
@@ -24,6 +26,7 @@
 //   node bench/server-reads.mjs --only inflate
 //   node bench/server-reads.mjs --only large [--large-observations 1000] [--input-bytes 100000] [--compare DIST[=LABEL]]
 //   node bench/server-reads.mjs --only delete [--trace-observations 100000] [--compare DIST[=LABEL]]
+//   node bench/server-reads.mjs --only filters [--observations 1000000] [--compare DIST[=LABEL]]
 //
 // Both stores are seeded in child processes, with the same events (bench/generations.mjs): llmobs
 // server's through its store and ingestion pipeline (dist/store.mjs and dist/ingest-routes.mjs:
@@ -385,6 +388,57 @@ async function sums() {
   console.log(`load average ${loadAverage()}`);
 }
 
+/** The list requests of `filters`: filters the lists' index serves and ones it does not, pages near and far. */
+const FILTERED = [
+  '/api/public/v2/observations?limit=50',
+  '/api/public/v2/observations?limit=50&type=GENERATION',
+  '/api/public/v2/observations?limit=50&name=nope',
+  '/api/public/v2/observations?limit=50&level=ERROR',
+  '/api/public/v2/observations?limit=50&userId=user-7',
+  '/api/public/observations?limit=50',
+  '/api/public/observations?limit=50&type=GENERATION',
+  '/api/public/observations?limit=50&name=nope',
+  '/api/public/observations?limit=50&page=10000',
+];
+
+/**
+ * The observation lists with filters over `--observations` observations (one number, 1,000,000 by
+ * default), each request three times in turn on llmobs server and the compared build: the
+ * median time and the event loop's longest hold. A filter that matches few rows, or a page far
+ * down, makes the list scan every observation; the answers of both builds must be the same.
+ */
+async function filters() {
+  const total = Number((args.observations ?? '1000000').split(',')[0]);
+  console.log(`\nthe observation lists with filters over ${fmt(total)} observations, three times each`);
+  const servers = await seededServers(total, {}, Boolean(compareDist), false);
+  const answers = new Map();
+  try {
+    for (const [label, server] of [['llmobs server', servers.llmobs], ...(servers.compare ? [[compareLabel, servers.compare]] : [])]) {
+      console.log(`${label}; load average ${loadAverage()}`);
+      for (const path of FILTERED) {
+        await server.resetLoop();
+        const times = [];
+        let text = '';
+        for (let run = 0; run < 3; run++) ({ ms: times[run], text } = await get(server, path));
+        const { loopMaxMs } = await server.stats();
+        // Without the servers' own project and times.
+        const data = JSON.parse(text, (key, value) => (['projectId', 'createdAt', 'updatedAt'].includes(key) ? undefined : value));
+        const key = JSON.stringify(data);
+        if (answers.has(path) && answers.get(path) !== key) {
+          console.log(`  ${path}: the two builds' answers DIFFER`);
+          process.exitCode = 1;
+        }
+        answers.set(path, key);
+        console.log(`  ${path.padEnd(56)} ${ms(median(times)).padStart(10)}   event loop max ${ms(loopMaxMs)}`);
+      }
+    }
+  } finally {
+    await servers.llmobs.stop();
+    await servers.compare?.stop();
+  }
+  console.log(`load average ${loadAverage()}`);
+}
+
 /**
  * One trace of `--trace-observations` observations deleted while a health check runs every 10 ms,
  * on llmobs server and the compared build: the time to the answer, health's latencies, the event
@@ -540,7 +594,7 @@ async function large() {
 
 console.log(`Node ${process.version}; load average ${loadAverage()}`);
 try {
-  for (const part of args.only.split(',')) await { metrics, pages, trace, sums, inflate, large, delete: deletion }[part]();
+  for (const part of args.only.split(',')) await { metrics, pages, trace, sums, inflate, large, delete: deletion, filters }[part]();
 } finally {
   await agent.close();
   rmSync(work, { recursive: true, force: true });

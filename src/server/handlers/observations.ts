@@ -6,7 +6,7 @@ import { invalidRequest, notFound } from '../http/errors.js';
 import { DeferredReply, type Handler, type Route, type ServerReply } from '../http/router.js';
 import type { ObservationRecord, TraceRecord } from '../records.js';
 import { LateValue, SlicedArray, wholeBody } from '../http/json-stream.js';
-import { rowsToRead } from '../http/slice-size.js';
+import { rowsToRead, slicesOfIds } from '../http/slice-size.js';
 import type { FilterColumnKey, ObservationCursor, ObservationFilter, TextPick, Tx } from '../store/index.js';
 import { EVENTS_FILTER_PARAM, FILTER_PARAM, resolveFilters, targets } from './filter-param.js';
 import { METADATA_VALUE_CUT, OBSERVATION_FIELD_GROUPS, type ObservationFieldGroup, observationV1, observationV2, type Prices, pricesOf, withStoredTexts } from './observation-view.js';
@@ -119,9 +119,31 @@ const getOne: Handler = (request, tx) => {
 const listV1: Handler = (request, tx, context) => {
   const query = parseQuery(V1_LIST_QUERY, request.query);
   const filter = filterOf(query);
+  const page = { limit: query.limit, offset: (query.page - 1) * query.limit };
   const cache = new Map<string, Prices | undefined>();
-  // Read and written in slices, as the v2 list (see there).
-  let offset = (query.page - 1) * query.limit;
+  const views = (slice: Tx, rows: ObservationRecord[]) => rows.map((o) => observationV1(o, pricesOf(slice, o.internalModelId, cache)));
+  // The first slice at once, as the v2 list does: a page of one slice (most are) goes out whole,
+  // with its length; `next` reads the rest. The page is whole in the end for a caller in the same process.
+  const answer = (first: unknown[], next: ((slice: Tx) => unknown[] | undefined) | undefined, total: number): ServerReply => {
+    const meta = pageMeta({ page: query.page, limit: query.limit }, total);
+    if (!next) return { status: 200, body: { data: first, meta } };
+    const body = { data: afterFirst(first, next), meta };
+    return { status: 200, body: context.inProcess ? wholeBody(body, tx) : body };
+  };
+  // Where there is a read thread, the page's ids and the total are read there: both may scan every
+  // observation (a filter that matches few, a page far down). The records are then read by id, in
+  // slices; one deleted meanwhile is left out.
+  const aside = context.inProcess ? undefined : context.store.observationPageOffThread(filter, page);
+  if (aside) {
+    return new DeferredReply(async () => {
+      const { ids, total } = await aside.catch(() => context.store.read((later) => ({ ids: later.observations.listIds(filter, page), total: later.observations.count(filter) })));
+      const slices = slicesOfIds(ids, (slice, some) => slice.observations.idSizes(some), (slice, some) => views(slice, slice.observations.byIds(some)));
+      const first = context.store.read(slices.next) ?? [];
+      return answer(first, slices.done() ? undefined : slices.next, total);
+    });
+  }
+  // Else read and written in slices by offset, as the v2 list by cursor (see there).
+  let { offset } = page;
   let left = query.limit;
   const nextSlice = (slice: Tx) => {
     if (left === 0) return undefined;
@@ -129,42 +151,10 @@ const listV1: Handler = (request, tx, context) => {
     const rows = take === 0 ? [] : slice.observations.list(filter, { limit: take, offset });
     offset += rows.length;
     left = take === found ? 0 : left - rows.length;
-    return rows.length === 0 ? undefined : rows.map((o) => observationV1(o, pricesOf(slice, o.internalModelId, cache)));
+    return rows.length === 0 ? undefined : views(slice, rows);
   };
-  // The first slice at once, as the v2 list does; the page is whole in the end for a caller in the same process.
-  const answer = (first: unknown[], total: number): ServerReply => {
-    const meta = pageMeta({ page: query.page, limit: query.limit }, total);
-    if (left === 0) return { status: 200, body: { data: first, meta } };
-    const body = { data: afterFirst(first, nextSlice), meta };
-    return { status: 200, body: context.inProcess ? wholeBody(body, tx) : body };
-  };
-  // Where there is a read thread, the page's ids and the total are read there instead: both may
-  // scan every observation (a filter that matches few, a page far down). The records are then
-  // read by id, in slices as above; one deleted meanwhile is left out.
-  const page = { limit: query.limit, offset: (query.page - 1) * query.limit };
-  const idsAside = context.inProcess ? undefined : context.store.observationIdsOffThread(filter, page);
-  const totalAside = idsAside && context.store.observationCountOffThread(filter);
-  if (!idsAside || !totalAside) {
-    const first = nextSlice(tx) ?? [];
-    return answer(first, tx.observations.count(filter));
-  }
-  return new DeferredReply(async () => {
-    const [ids, total] = await Promise.all([
-      idsAside.catch(() => context.store.read((later) => later.observations.listIds(filter, page))),
-      totalAside.catch(() => context.store.read((later) => later.observations.count(filter))),
-    ]);
-    let at = 0;
-    const byId = (slice: Tx) => {
-      if (at >= ids.length) return undefined;
-      const { take } = rowsToRead(slice.observations.idSizes(ids.slice(at)), ids.length - at);
-      const rows = slice.observations.byIds(ids.slice(at, (at += take)));
-      return rows.map((o) => observationV1(o, pricesOf(slice, o.internalModelId, cache)));
-    };
-    const meta = pageMeta({ page: query.page, limit: query.limit }, total);
-    // The first slice at once: a page of one slice (most are) goes out whole, with its length.
-    const first = context.store.read((later) => byId(later)) ?? [];
-    return { status: 200, body: { data: at >= ids.length ? first : afterFirst(first, byId), meta } };
-  });
+  const first = nextSlice(tx) ?? [];
+  return answer(first, left === 0 ? undefined : nextSlice, tx.observations.count(filter));
 };
 
 /** Slices that start with one already read. */

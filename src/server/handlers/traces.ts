@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { notFound } from '../http/errors.js';
 import { inPieces, LateValue, RawJson, type ReadSlice, readSlices, SlicedArray, SlicedObject, wholeBody } from '../http/json-stream.js';
 import { DeferredReply, type Handler, type HandlerContext, type Route, type ServerReply } from '../http/router.js';
-import { rowsToRead } from '../http/slice-size.js';
+import { rowsToRead, slicesOfIds } from '../http/slice-size.js';
 import type { TraceRecord } from '../records.js';
 import { type FilterColumnKey, TRACE_ORDER_COLUMNS, type TraceOrder, type TraceStats, type TraceStatsJson, traceStatsInSlices, type Tx } from '../store/index.js';
 import { FILTER_PARAM, resolveFilters, targets } from './filter-param.js';
@@ -220,13 +220,7 @@ const list: Handler = (request, tx, context) => {
     };
     // The traces themselves are read in slices, a few at a time when they are large (slice-size.ts);
     // one deleted meanwhile is left out.
-    let at = 0;
-    const data = new SlicedArray((slice) => {
-      if (at === ids.length) return undefined;
-      const { take } = rowsToRead(slice.traces.recordSizes(ids.slice(at)), ids.length - at);
-      at += take;
-      return slice.traces.records(ids.slice(at - take, at)).map(rowOf);
-    });
+    const data = new SlicedArray(slicesOfIds(ids, (slice, some) => slice.traces.recordSizes(some), (slice, some) => slice.traces.records(some).map(rowOf)).next);
     return { status: 200, body: { data, meta } };
   };
   // A caller in the same process (the web UI) takes the answer at once, in its own transaction.

@@ -25,6 +25,31 @@ export interface RowSizes {
   each(): number[];
 }
 
+/**
+ * The rows of `ids` that are stored, in the ids' order: `query` reads them with the ids as its one
+ * parameter (JSON), and `idOf` says whose each row is.
+ */
+export function rowsOfIds<R, T>(sql: Statements, query: string, ids: readonly string[], idOf: (row: R) => string, make: (row: R) => T): T[] {
+  if (ids.length === 0) return [];
+  const byId = new Map(sql.rows<R>(query, JSON.stringify(ids)).map((row) => [idOf(row), row]));
+  return ids.flatMap((id) => {
+    const row = byId.get(id);
+    return row === undefined ? [] : [make(row)];
+  });
+}
+
+/**
+ * The stored sizes of the rows of `ids`, in the ids' order, an id not stored counting 0 (see
+ * RowSizes): `query` reads each one's id and size with the ids as its one parameter (JSON).
+ */
+export function sizesOfIds(sql: Statements, query: string, ids: readonly string[]): RowSizes {
+  const each = () => {
+    const sizes = new Map(sql.valueRows(query, JSON.stringify(ids)).map(([id, size]) => [id as string, size as number]));
+    return ids.map((id) => sizes.get(id) ?? 0);
+  };
+  return { total: () => ({ bytes: each().reduce((sum, size) => sum + size, 0), count: ids.length }), each };
+}
+
 const UPSERT = `INSERT INTO observations (${OBSERVATION_COLUMNS.join(', ')}, events)
   VALUES (${OBSERVATION_COLUMNS.map(() => '?').join(', ')}, ?)
   ON CONFLICT (id) DO UPDATE SET ${[...OBSERVATION_COLUMNS, 'events'].filter((c) => c !== 'id').map((c) => `${c} = excluded.${c}`).join(', ')}`;
@@ -199,23 +224,12 @@ export class ObservationStore {
 
   /** The observations of these ids that are stored, in the ids' order. */
   byIds(ids: readonly string[]): ObservationRecord[] {
-    if (ids.length === 0) return [];
-    const rows = this.sql.rows<ObservationRow>(`SELECT ${OBSERVATION_SELECT} FROM observations o WHERE o.id IN (SELECT value FROM json_each(?))`, JSON.stringify(ids));
-    const found = new Map(rows.map((row) => [row['id'] as string, this.record(row)]));
-    return ids.flatMap((id) => found.get(id) ?? []);
+    return rowsOfIds<ObservationRow, ObservationRecord>(this.sql, `SELECT ${OBSERVATION_SELECT} FROM observations o WHERE o.id IN (SELECT value FROM json_each(?))`, ids, (row) => row['id'] as string, this.record);
   }
 
   /** The sizes of `byIds(ids)`' rows, in the ids' order (an id not stored counting 0; see RowSizes). */
   idSizes(ids: readonly string[]): RowSizes {
-    const each = () => {
-      const rows = this.sql.valueRows(`SELECT o.id, ${ROW_SIZE} FROM observations o WHERE o.id IN (SELECT value FROM json_each(?))`, JSON.stringify(ids));
-      const sizes = new Map(rows.map((row) => [row[0] as string, row[1] as number]));
-      return ids.map((id) => sizes.get(id) ?? 0);
-    };
-    return {
-      total: () => ({ bytes: each().reduce((a, b) => a + b, 0), count: ids.length }),
-      each,
-    };
+    return sizesOfIds(this.sql, `SELECT o.id, ${ROW_SIZE} FROM observations o WHERE o.id IN (SELECT value FROM json_each(?))`, ids);
   }
 
   count(filter: ObservationFilter = {}): number {

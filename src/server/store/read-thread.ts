@@ -68,14 +68,9 @@ export class ReadThread {
     return this.ask({ traceStats: request }) as Promise<Map<string, TraceStatsJson>>;
   }
 
-  /** How many observations the filter picks (ObservationStore.count). */
-  observationCount(filter: ObservationFilter): Promise<number> {
-    return this.ask({ observationCount: filter }) as Promise<number>;
-  }
-
-  /** The ids of a page of the v1 observations list (ObservationStore.listIds). */
-  observationIds(filter: ObservationFilter, page: { limit: number; offset: number }): Promise<string[]> {
-    return this.ask({ observationIds: { filter, page } }) as Promise<string[]>;
+  /** The ids of a page of the v1 observations list (ObservationStore.listIds) and how many its filter picks (count). */
+  observationPage(filter: ObservationFilter, page: { limit: number; offset: number }): Promise<{ ids: string[]; total: number }> {
+    return this.ask({ observationPage: { filter, page } }) as Promise<{ ids: string[]; total: number }>;
   }
 
   /** A PASSIVE checkpoint of the database: resolves with SQLite's [busy, frames in the WAL, frames copied]. */

@@ -16,16 +16,15 @@ import { statsAsJson, type TraceFilter, TraceStore } from './traces.js';
 
 /**
  * One read: a v2 metrics query (`metricsQuery`), a v1 one (`metricsV1Query`), each the JSON the
- * route received, a page of the daily metrics, the traces list's stats of its traces, or how many
- * observations the v1 list's filter picks and the ids of its page.
+ * route received, a page of the daily metrics, the traces list's stats of its traces, or the ids of a page
+ * of the v1 observations list and how many observations its filter picks.
  */
 export type ReadRequest =
   | { id: number; metricsQuery: string }
   | { id: number; metricsV1Query: string }
   | { id: number; dailyMetrics: { filter: DailyMetricsFilter; page: number; limit: number } }
   | { id: number; traceStats: TraceStatsRequest }
-  | { id: number; observationCount: ObservationFilter }
-  | { id: number; observationIds: { filter: ObservationFilter; page: { limit: number; offset: number } } }
+  | { id: number; observationPage: { filter: ObservationFilter; page: { limit: number; offset: number } } }
   | { id: number; checkpoint: true };
 
 /** The arguments of TraceStore.stats. */
@@ -53,8 +52,10 @@ function read(request: Exclude<ReadRequest, { checkpoint: true }>): unknown {
   if ('metricsV1Query' in request) return metricsV1Answer(parseMetricsQuery(request.metricsV1Query, 'v1'), metricsV1);
   if ('traceStats' in request) return statsAsJson(traces.stats(request.traceStats.ids, request.traceStats.filter, request.traceStats.parts));
   if ('dailyMetrics' in request) return dailyMetrics.page(request.dailyMetrics.filter, request.dailyMetrics.page, request.dailyMetrics.limit);
-  if ('observationCount' in request) return stores.observations.count(request.observationCount);
-  if ('observationIds' in request) return stores.observations.listIds(request.observationIds.filter, request.observationIds.page);
+  if ('observationPage' in request) {
+    const { filter, page } = request.observationPage;
+    return { ids: stores.observations.listIds(filter, page), total: stores.observations.count(filter) };
+  }
   const query = parseMetricsQuery(request.metricsQuery);
   const { from, to } = queryRange(query);
   return metricsAnswer(query, stores, from, to);

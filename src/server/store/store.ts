@@ -202,14 +202,12 @@ export class Store {
     return this.readThread()?.traceStats(request);
   }
 
-  /** How many observations the v1 list's filter picks, counted on the read thread; undefined where there is none. */
-  observationCountOffThread(filter: ObservationFilter): Promise<number> | undefined {
-    return this.readThread()?.observationCount(filter);
-  }
-
-  /** The ids of a page of the v1 observations list, read on the read thread; undefined where there is none. */
-  observationIdsOffThread(filter: ObservationFilter, page: { limit: number; offset: number }): Promise<string[]> | undefined {
-    return this.readThread()?.observationIds(filter, page);
+  /**
+   * The ids of a page of the v1 observations list and how many observations its filter picks,
+   * read on the read thread; undefined where there is none.
+   */
+  observationPageOffThread(filter: ObservationFilter, page: { limit: number; offset: number }): Promise<{ ids: string[]; total: number }> | undefined {
+    return this.readThread()?.observationPage(filter, page);
   }
 
   /** The read thread, started on first use; undefined where there is none or it failed. */

@@ -3,7 +3,7 @@
 // and their observations' and scores' ids, latency and cost.
 import type { TraceRecord } from '../records.js';
 import type { ColumnFilter } from './filter-columns.js';
-import type { RowSizes } from './observations.js';
+import { type RowSizes, rowsOfIds, sizesOfIds } from './observations.js';
 import type { Statements } from './sqlite.js';
 import { type FilterSpec, filterConditions, type Sql, UnsupportedFilterError, where } from './where.js';
 import { eventsText, parseRecord, type WithEvents, withEvents } from './with-events.js';
@@ -239,23 +239,12 @@ export class TraceStore {
 
   /** The traces of these ids that are stored, in the ids' order. */
   records(ids: readonly string[]): TraceRecord[] {
-    if (ids.length === 0) return [];
-    const rows = this.sql.valueRows('SELECT id, record FROM traces WHERE id IN (SELECT value FROM json_each(?))', JSON.stringify(ids));
-    const byId = new Map(rows.map(([id, record]) => [id as string, record as string]));
-    return ids.flatMap((id) => {
-      const record = byId.get(id);
-      return record === undefined ? [] : [parseRecord<TraceRecord>({ record })];
-    });
+    return rowsOfIds<{ id: string; record: string }, TraceRecord>(this.sql, 'SELECT id, record FROM traces WHERE id IN (SELECT value FROM json_each(?))', ids, (row) => row.id, parseRecord<TraceRecord>);
   }
 
   /** The stored sizes of `records(ids)`, a trace not stored counting 0 (see RowSizes). */
   recordSizes(ids: readonly string[]): RowSizes {
-    const each = () => {
-      const rows = this.sql.valueRows('SELECT id, octet_length(record) FROM traces WHERE id IN (SELECT value FROM json_each(?))', JSON.stringify(ids));
-      const sizes = new Map(rows.map(([id, size]) => [id as string, size as number]));
-      return ids.map((id) => sizes.get(id) ?? 0);
-    };
-    return { total: () => ({ bytes: each().reduce((sum, size) => sum + size, 0), count: ids.length }), each };
+    return sizesOfIds(this.sql, 'SELECT id, octet_length(record) FROM traces WHERE id IN (SELECT value FROM json_each(?))', ids);
   }
 
   /** How many traces match (all of them without a filter). */

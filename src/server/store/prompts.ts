@@ -90,6 +90,32 @@ export class PromptStore {
     return this.sql.rows<{ record: string }>('SELECT record FROM prompts WHERE name = ? ORDER BY version', name).map(parse);
   }
 
+  /**
+   * A prompt's version numbers below `before` (from the highest when undefined), highest first,
+   * at most `limit`, each with its stored size: a page of versions without reading their records.
+   */
+  versionSizes(name: string, before: number | undefined, limit: number): Array<{ version: number; bytes: number }> {
+    return this.sql.rows<{ version: number; bytes: number }>(
+      'SELECT version, octet_length(record) AS bytes FROM prompts WHERE name = ? AND version < ? ORDER BY version DESC LIMIT ?',
+      name,
+      before ?? Number.MAX_SAFE_INTEGER,
+      limit,
+    );
+  }
+
+  /** How many versions a prompt has (from the index on name and version). */
+  versionCount(name: string): number {
+    return this.sql.row<{ n: number }>('SELECT COUNT(*) AS n FROM prompts WHERE name = ?', name)?.n ?? 0;
+  }
+
+  /** Each label of a prompt with the version that holds it, by label. */
+  labelHolders(name: string): Array<{ label: string; version: number }> {
+    return this.sql.rows<{ label: string; version: number }>(
+      'SELECT l.label, p.version FROM prompt_labels l JOIN prompts p ON p.id = l.prompt_id WHERE l.name = ? ORDER BY l.label',
+      name,
+    );
+  }
+
   /** Stores a new version with its references. */
   insert(record: PromptRecord, dependencies: readonly PromptDependencyRecord[]): void {
     this.sql.run('INSERT INTO prompts (id, name, version, updated_at, record) VALUES (?, ?, ?, ?, ?)', record.id, record.name, record.version, record.updatedAt, JSON.stringify(record));

@@ -23,8 +23,11 @@ export interface InternalApi {
    * with an error does not undo the calls before it; `fn` throws to undo them.
    */
   atomically<T>(fn: (call: Call) => T): T;
-  /** Reads in one read transaction: one consistent state. */
-  reading<T>(fn: (call: Call) => T): T;
+  /**
+   * Reads in one read transaction: one consistent state. `tx` is for what no route answers
+   * without reading far more than asked (a page of one prompt's versions).
+   */
+  reading<T>(fn: (call: Call, tx: Tx) => T): T;
   /**
    * A GET answered onto `res` as the API port answers it (http/pipeline.ts): a large answer in
    * slices, metrics from the read thread, so no answer holds the event loop whatever its size.
@@ -92,7 +95,7 @@ export function internalApi(routes: readonly Route[], server: HandlerContext): I
       return context.store.write((tx) => fn(within(tx)));
     },
     reading(fn) {
-      return context.store.read((tx) => fn(within(tx, 'GET')));
+      return context.store.read((tx) => fn(within(tx, 'GET'), tx));
     },
     async send(res, path, query) {
       const resolved = resolve('GET', path, query, {});

@@ -62,3 +62,25 @@ describe('the prompts list', () => {
     store.close();
   });
 });
+
+describe("a page of one prompt's versions", () => {
+  it('gives the version numbers below a version, highest first, with their stored sizes, the count and the labels', () => {
+    const { store } = seeded();
+    store.write((tx) => tx.prompts.insert(promptRecord({ id: 'v3', name: 'p', version: 3, labels: ['staging'], prompt: 'x'.repeat(1000) }), []));
+    const sizes = store.read((tx) => tx.prompts.versionSizes('p', undefined, 2));
+    expect(sizes.map((s) => s.version)).toEqual([3, 2]);
+    const stored = store.read((tx) => tx.prompts.versions('p'));
+    expect(sizes.map((s) => s.bytes)).toEqual([3, 2].map((v) => Buffer.byteLength(JSON.stringify(stored.find((r) => r.version === v)))));
+    expect(store.read((tx) => tx.prompts.versionSizes('p', 3, 10)).map((s) => s.version)).toEqual([2, 1]);
+    expect(store.read((tx) => tx.prompts.versionSizes('p', 1, 10))).toEqual([]);
+    expect(store.read((tx) => tx.prompts.versionSizes('nope', undefined, 10))).toEqual([]);
+    expect(store.read((tx) => [tx.prompts.versionCount('p'), tx.prompts.versionCount('q'), tx.prompts.versionCount('nope')])).toEqual([3, 1, 0]);
+    expect(store.read((tx) => tx.prompts.labelHolders('p'))).toEqual([
+      { label: 'latest', version: 2 },
+      { label: 'production', version: 1 },
+      { label: 'staging', version: 3 },
+    ]);
+    expect(store.read((tx) => tx.prompts.labelHolders('nope'))).toEqual([]);
+    store.close();
+  });
+});

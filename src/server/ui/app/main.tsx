@@ -42,7 +42,7 @@ function App() {
 function page(section: string, id: string | undefined, query: URLSearchParams) {
   if (section === 'traces') return id ? <TracePage id={id} /> : <TracesPage query={query} />;
   if (section === 'models') return id ? <ModelPage id={id} /> : <ModelsPage />;
-  if (section === 'prompts') return id ? <PromptPage name={id} /> : <PromptsPage folder={query.get('folder') ?? ''} />;
+  if (section === 'prompts') return id ? <PromptPage key={id} name={id} /> : <PromptsPage folder={query.get('folder') ?? ''} />;
   if (section === 'observations') return <ObservationsPage query={query} />;
   if (section === 'cost') return <CostPage query={query} />;
   return <p>Not found.</p>;

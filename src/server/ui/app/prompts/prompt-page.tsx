@@ -1,31 +1,78 @@
-// One prompt: its versions with their labels, a version's content as stored or resolved (for a
-// prompt that composes others), the diff of two versions, and moving a label to a version with
-// the guard of `llmobs labels set --expect-current`.
-import { useState } from 'preact/hooks';
+// One prompt: its versions with their labels, newest first and a page at a time (more on
+// request, so a prompt of any number of versions opens as fast as a small one), a version's
+// content as stored or resolved (for a prompt that composes others), the diff of two versions,
+// and moving a label to a version with the guard of `llmobs labels set --expect-current`. The
+// diff, the move and "Open a version" take any version's number, shown on the page or not.
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { IoView } from '../parts/io-view.js';
 import { JsonView } from '../parts/json-view.js';
 import { useData } from '../parts/use-data.js';
 import { href } from '../router.js';
+import { Diff, MoveLabel } from './prompt-forms.js';
+import type { LabelHolder, PromptVersion, VersionsPage } from './types.js';
 
-export interface PromptVersion {
-  name: string;
-  version: number;
-  labels: string[];
-  type: 'text' | 'chat';
-  prompt: unknown;
-  config: unknown;
-  commitMessage?: string | null;
-  createdAt?: string;
+interface Loaded {
+  versions: PromptVersion[];
+  nextCursor: string | null;
+  total: number;
+  labels: LabelHolder[];
+  loading: boolean;
+  error?: string;
+}
+
+const pageOf = (name: string, cursor?: string) => api.get<VersionsPage>('/ui/api/prompts/versions', { name, cursor });
+
+/** The first page, then more until at least `shown` versions are loaded (a reload keeps the place). */
+async function readVersions(name: string, shown: number): Promise<Omit<Loaded, 'loading'>> {
+  const first = await pageOf(name);
+  let { versions, nextCursor } = first;
+  while (nextCursor && versions.length < shown) {
+    const page = await pageOf(name, nextCursor);
+    versions = [...versions, ...page.versions];
+    nextCursor = page.nextCursor;
+  }
+  return { versions, nextCursor, total: first.total ?? versions.length, labels: first.labels ?? [] };
+}
+
+/**
+ * The prompt's versions loaded so far, a way to load the next page, and one to read them again
+ * (as many as are shown). The page is mounted anew for each prompt (main.tsx).
+ */
+function useVersions(name: string): [Loaded, () => void, () => void] {
+  const [state, setState] = useState<Loaded>({ versions: [], nextCursor: null, total: 0, labels: [], loading: true });
+  const [round, setRound] = useState(0);
+  // An answer to a request made before the versions were read again is dropped.
+  const generation = useRef(0);
+  const shown = useRef(0);
+  shown.current = state.versions.length;
+  useEffect(() => {
+    const mine = ++generation.current;
+    setState((s) => ({ ...s, loading: true, error: undefined }));
+    readVersions(name, shown.current).then(
+      (loaded) => mine === generation.current && setState({ ...loaded, loading: false }),
+      (error: unknown) => mine === generation.current && setState((s) => ({ ...s, loading: false, error: error instanceof Error ? error.message : String(error) })),
+    );
+  }, [name, round]);
+  const more = () => {
+    if (!state.nextCursor || state.loading) return;
+    const mine = generation.current;
+    setState((s) => ({ ...s, loading: true, error: undefined }));
+    pageOf(name, state.nextCursor).then(
+      (page) => mine === generation.current && setState((s) => ({ ...s, versions: [...s.versions, ...page.versions], nextCursor: page.nextCursor, loading: false })),
+      (error: unknown) => mine === generation.current && setState((s) => ({ ...s, loading: false, error: error instanceof Error ? error.message : String(error) })),
+    );
+  };
+  return [state, more, () => setRound((r) => r + 1)];
 }
 
 export function PromptPage({ name }: { name: string }) {
-  const { data, error, reload } = useData(name, () => api.get<{ name: string; versions: PromptVersion[] }>('/ui/api/prompts/versions', { name }));
+  const [loaded, loadMore, reload] = useVersions(name);
   const [selected, setSelected] = useState<number | null>(null);
-  if (error) return <p role="alert">{error}</p>;
-  if (!data) return <p aria-busy="true">Loading…</p>;
-  const versions = data.versions;
-  const current = versions.find((v) => v.version === selected) ?? versions[0];
+  if (loaded.error && loaded.versions.length === 0) return <p role="alert">{loaded.error}</p>;
+  if (loaded.loading && loaded.versions.length === 0) return <p aria-busy="true">Loading…</p>;
+  const { versions } = loaded;
+  const current = selected ?? versions[0]?.version;
   const folder = name.includes('/') ? name.slice(0, name.lastIndexOf('/')) : undefined;
   return (
     <section>
@@ -46,7 +93,7 @@ export function PromptPage({ name }: { name: string }) {
             </thead>
             <tbody>
               {versions.map((v) => (
-                <tr aria-selected={v.version === current?.version}>
+                <tr aria-selected={v.version === current}>
                   <td>
                     <button type="button" onClick={() => setSelected(v.version)}>
                       Version {v.version}
@@ -62,23 +109,60 @@ export function PromptPage({ name }: { name: string }) {
               ))}
             </tbody>
           </table>
-          <MoveLabel name={name} versions={versions} onMoved={reload} />
+          <MoreVersions loaded={loaded} onMore={loadMore} />
+          {loaded.error ? <p role="alert">{loaded.error}</p> : null}
+          <OpenVersion onOpen={setSelected} />
+          <MoveLabel name={name} versions={versions} labels={loaded.labels} onMoved={reload} />
           <Diff name={name} versions={versions} />
         </div>
-        <div>{current ? <VersionView name={name} version={current} /> : null}</div>
+        <div>{current !== undefined ? <VersionView name={name} version={current} /> : null}</div>
       </div>
     </section>
   );
 }
 
-function VersionView({ name, version }: { name: string; version: PromptVersion }) {
+/** Says how many versions the table leaves out, and loads the next page of them. */
+function MoreVersions({ loaded, onMore }: { loaded: Loaded; onMore: () => void }) {
+  if (!loaded.nextCursor) return null;
+  const shown = loaded.versions.length;
+  const total = Math.max(loaded.total, shown);
+  return (
+    <p role="status" class="notice" data-testid="versions-notice">
+      Showing the newest {shown.toLocaleString('en-US')} of {total.toLocaleString('en-US')} versions.{' '}
+      <button type="button" onClick={onMore} disabled={loaded.loading}>
+        {loaded.loading ? 'Loading…' : 'Load more versions'}
+      </button>
+    </p>
+  );
+}
+
+/** Shows any version's content by its number, loaded in the table or not. */
+function OpenVersion({ onOpen }: { onOpen: (version: number) => void }) {
+  const [version, setVersion] = useState('');
+  const submit = (event: Event) => {
+    event.preventDefault();
+    onOpen(Number(version));
+  };
+  return (
+    <form class="toolbar" aria-label="Open a version" onSubmit={submit}>
+      <label>
+        Version
+        <input type="number" min="1" step="1" required aria-label="Version to open" value={version} onInput={(e) => setVersion((e.target as HTMLInputElement).value)} />
+      </label>
+      <button type="submit">Open</button>
+    </form>
+  );
+}
+
+/** One version's content from the API: resolved, or as stored (references left as written). */
+function VersionView({ name, version }: { name: string; version: number }) {
   const [resolved, setResolved] = useState(true);
-  const { data, error } = useData(`${name}@${version.version}:${resolved}`, () =>
-    resolved ? api.get<PromptVersion>(`/api/public/v2/prompts/${encodeURIComponent(name)}`, { version: version.version }) : Promise.resolve(version),
+  const { data, error } = useData(`${name}@${version}:${resolved}`, () =>
+    api.get<PromptVersion>(`/api/public/v2/prompts/${encodeURIComponent(name)}`, { version, resolve: resolved ? undefined : 'false' }),
   );
   return (
-    <section aria-label={`Version ${version.version}`}>
-      <h2>Version {version.version}</h2>
+    <section aria-label={`Version ${version}`}>
+      <h2>Version {version}</h2>
       <div role="radiogroup" aria-label="Content" class="toolbar">
         <label class="toggle">
           <input type="radio" name="view" checked={resolved} onChange={() => setResolved(true)} /> Resolved
@@ -88,7 +172,7 @@ function VersionView({ name, version }: { name: string; version: PromptVersion }
         </label>
       </div>
       {error ? <p role="alert">{error}</p> : null}
-      {data ? (
+      {data && data.version === version ? (
         <>
           <IoView title="Prompt" value={data.prompt} />
           {data.config && Object.keys(data.config).length > 0 ? (
@@ -100,106 +184,5 @@ function VersionView({ name, version }: { name: string; version: PromptVersion }
         </>
       ) : null}
     </section>
-  );
-}
-
-function MoveLabel({ name, versions, onMoved }: { name: string; versions: PromptVersion[]; onMoved: () => void }) {
-  const [label, setLabel] = useState('');
-  const [target, setTarget] = useState(String(versions[0]?.version ?? ''));
-  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
-  // The version the label is on as this page shows it: the server refuses if it moved since.
-  const holder = versions.find((v) => v.labels.includes(label.trim()))?.version ?? null;
-  const labels = [...new Set(versions.flatMap((v) => v.labels))].filter((l) => l !== 'latest').sort();
-
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setMessage(null);
-    try {
-      const moved = await api.post<{ previousVersion: number | null; version: number; noop: boolean }>('/ui/api/prompts/labels', { name, label: label.trim(), version: Number(target), expectCurrent: holder });
-      setMessage({ ok: true, text: moved.noop ? `"${label.trim()}" is already on version ${moved.version}.` : `Moved "${label.trim()}" to version ${moved.version}${moved.previousVersion === null ? '' : ` (from version ${moved.previousVersion})`}.` });
-      onMoved();
-    } catch (e) {
-      setMessage({ ok: false, text: e instanceof Error ? e.message : String(e) });
-      onMoved();
-    }
-  };
-
-  return (
-    <form class="panel" aria-label="Move a label" onSubmit={submit}>
-      <h3>Move a label</h3>
-      <div class="form-grid">
-        <label>
-          Label
-          <input required list="prompt-labels" value={label} onInput={(e) => setLabel((e.target as HTMLInputElement).value)} />
-          <datalist id="prompt-labels">
-            {labels.map((l) => (
-              <option value={l} />
-            ))}
-          </datalist>
-        </label>
-        <label>
-          To version
-          <select aria-label="To version" value={target} onChange={(e) => setTarget((e.target as HTMLSelectElement).value)}>
-            {versions.map((v) => (
-              <option value={String(v.version)}>{v.version}</option>
-            ))}
-          </select>
-        </label>
-        <button type="submit">Move label</button>
-      </div>
-      <p class="muted">{label.trim() ? (holder === null ? `"${label.trim()}" is on no version now.` : `"${label.trim()}" is on version ${holder} now.`) : ' '}</p>
-      {message ? <p role={message.ok ? 'status' : 'alert'}>{message.text}</p> : null}
-    </form>
-  );
-}
-
-function Diff({ name, versions }: { name: string; versions: PromptVersion[] }) {
-  const [from, setFrom] = useState(String(versions[1]?.version ?? versions[0]?.version ?? ''));
-  const [to, setTo] = useState(String(versions[0]?.version ?? ''));
-  const [diff, setDiff] = useState<{ content: string; config: string } | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setProblem(null);
-    try {
-      setDiff(await api.get('/ui/api/prompts/diff', { name, from, to }));
-    } catch (e) {
-      setProblem(e instanceof Error ? e.message : String(e));
-    }
-  };
-  const options = versions.map((v) => <option value={String(v.version)}>{v.version}</option>);
-  return (
-    <form class="panel" aria-label="Compare versions" onSubmit={submit}>
-      <h3>Compare versions</h3>
-      <div class="form-grid">
-        <label>
-          From version
-          <select aria-label="From version" value={from} onChange={(e) => setFrom((e.target as HTMLSelectElement).value)}>
-            {options}
-          </select>
-        </label>
-        <label>
-          To version
-          <select aria-label="Compare to version" value={to} onChange={(e) => setTo((e.target as HTMLSelectElement).value)}>
-            {options}
-          </select>
-        </label>
-        <button type="submit">Show diff</button>
-      </div>
-      {problem ? <p role="alert">{problem}</p> : null}
-      {diff ? (
-        <section class="diff" aria-label="Diff">
-          {diff.content === '' && diff.config === '' ? <p>The two versions are the same.</p> : null}
-          {[diff.content, diff.config].filter(Boolean).map((text) => (
-            <pre>
-              {text.split('\n').map((line, i) => (
-                // The first two lines name the sides; after them a leading + or - marks a change.
-                <div class={i < 2 ? '' : line.startsWith('+') ? 'add' : line.startsWith('-') ? 'del' : ''}>{line}</div>
-              ))}
-            </pre>
-          ))}
-        </section>
-      ) : null}
-    </form>
   );
 }

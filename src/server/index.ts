@@ -16,7 +16,7 @@ import { integrationRoutes } from './handlers/integrations.js';
 import { metricsRoutes } from './handlers/metrics.js';
 import { metricsDailyRoutes } from './handlers/metrics-daily.js';
 import { metricsV1Routes } from './handlers/metrics-v1.js';
-import { modelRoutes } from './handlers/models.js';
+import { modelRoutes, projectDefinitions } from './handlers/models.js';
 import { observationRoutes } from './handlers/observations.js';
 import { projectRoutes } from './handlers/projects.js';
 import { promptRoutes } from './handlers/prompts.js';
@@ -129,6 +129,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   if (!isWriteMode(writeMode)) throw new UsageError(`unknown write mode ${JSON.stringify(writeMode)}: use one of ${WRITE_MODES.join(', ')}`);
   const routes = routesFor(writeMode);
   const { store, created } = Store.open({ dataDir: options.ephemeral ? undefined : options.dataDir, now, migrationProgress: options.migrationProgress });
+  // The model definitions are read once here and then kept (updated as they are written), so that
+  // the first ingestion request does not parse a project's thousands of definitions.
+  store.read((tx) => projectDefinitions(tx));
   const context: HandlerContext = { store, now, apiVersion: options.apiVersion ?? API_VERSION, maxSpansPerExport: options.maxSpansPerExport, writeMode };
   const log = options.log;
   const pipeline = {

@@ -89,6 +89,21 @@ export function precomputePatterns(patterns: Iterable<string>): Record<string, K
 const LITERAL_PATTERN_MAX = 1000;
 const learned = new Map<string, LearnedPattern>();
 
+// `(?i)^(name)$` (the form Langfuse suggests for a new model), `^name$` and the like, with a name
+// of ASCII letters, digits, `-`, `_`, `/`, `:`, `@` and `\.`: characters an ARE takes as
+// themselves. Their literal form is read off the text, without parsing.
+const PLAIN_LITERAL = /^(\(\?i\))?\^(?:\(((?:[\w\-/:@]|\\\.)+)\)|((?:[\w\-/:@]|\\\.)+))\$$/;
+const NO_FEATURES: AreFeatures = Object.freeze({ usesClasses: false, hasNonAscii: false, hasBackrefs: false, negatedEscapeWithNewlineMode: false });
+
+/** The literal form of a pattern of that plain shape (what parsing it would give), or undefined. */
+export function plainLiteral(pattern: string): KnownPattern | undefined {
+  const shape = PLAIN_LITERAL.exec(pattern);
+  if (shape === null) return undefined;
+  const icase = shape[1] !== undefined;
+  const text = (shape[2] ?? shape[3])!.replaceAll('\\.', '.');
+  return { literal: { icase, start: true, end: true, strings: [icase ? text.toLowerCase() : text] }, prefilter: { icase, all: [] }, features: NO_FEATURES };
+}
+
 /**
  * `subject ~ pattern` for a pattern not known ahead whose literal form decides it (a project's
  * own definitions are mostly Langfuse's `(?i)^(name)$`): the pattern is parsed once and then
@@ -102,9 +117,13 @@ function literalVerdict(pattern: string, subject: string): PatternTest | undefin
     entry = null;
     // A pattern known ahead has had its literal form looked for already.
     if (pattern.length <= LITERAL_PATTERN_MAX && !pattern.includes('{') && !isKnownPattern(pattern)) {
-      const parsed = parseAre(pattern);
-      const literal = parsed.ok ? literalFormOf(parsed.parsed) : null;
-      if (parsed.ok && literal !== null) entry = learnedLiteral(pattern, { literal, prefilter: { icase: literal.icase, all: [] }, features: areFeatures(parsed.parsed) });
+      const plain = plainLiteral(pattern);
+      if (plain !== undefined) entry = learnedLiteral(pattern, plain);
+      else {
+        const parsed = parseAre(pattern);
+        const literal = parsed.ok ? literalFormOf(parsed.parsed) : null;
+        if (parsed.ok && literal !== null) entry = learnedLiteral(pattern, { literal, prefilter: { icase: literal.icase, all: [] }, features: areFeatures(parsed.parsed) });
+      }
     }
     if (learned.size >= CACHE_LIMIT * 10) learned.clear();
     learned.set(pattern, entry);

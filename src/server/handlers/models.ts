@@ -8,7 +8,7 @@ import { builtInDefinitions } from '../../data/catalogue.js';
 import { invalidRequest, methodNotAllowed, notFound } from '../http/errors.js';
 import type { Route, ServerReply } from '../http/router.js';
 import type { ModelRecord } from '../records.js';
-import type { Tx } from '../store/index.js';
+import { modelOfText, type Tx } from '../store/index.js';
 import { type ModelBody, parseModelBody } from './model-body.js';
 import { pageMeta, paginate, parsePagination } from './query.js';
 import { compareListOrder } from '../../core/models/list-page.js';
@@ -40,13 +40,26 @@ export function modelResponse(record: ModelRecord): ModelDefinition {
 // The definitions are kept per store until one is written (ModelStore.changes): ingestion, the
 // list and the web UI's matching read them on every request, and a project may have thousands.
 // Filled only by reads and by ingestion, which write no definition: never from a transaction whose
-// own model writes could still be rolled back.
-const kept = new WeakMap<Tx['models'], { changes: number; definitions: readonly ModelDefinition[]; listed?: readonly ModelDefinition[] }>();
+// own model writes could still be rolled back. After a write, the definitions of the texts that
+// did not change are taken over: only what was written is parsed again.
+interface Kept {
+  changes: number;
+  definitions: readonly ModelDefinition[];
+  listed?: readonly ModelDefinition[];
+  byText: ReadonlyMap<string, ModelDefinition>;
+}
+const kept = new WeakMap<Tx['models'], Kept>();
 
-function keptDefinitions(tx: Tx): { changes: number; definitions: readonly ModelDefinition[]; listed?: readonly ModelDefinition[] } {
+function keptDefinitions(tx: Tx): Kept {
   const entry = kept.get(tx.models);
   if (entry?.changes === tx.models.changes) return entry;
-  const fresh = { changes: tx.models.changes, definitions: [...tx.models.all().map(modelResponse), ...builtInDefinitions()] };
+  const byText = new Map<string, ModelDefinition>();
+  const own = tx.models.allTexts((text) => {
+    const definition = entry?.byText.get(text) ?? modelResponse(modelOfText(text));
+    byText.set(text, definition);
+    return definition;
+  });
+  const fresh: Kept = { changes: tx.models.changes, definitions: [...own, ...builtInDefinitions()], byText };
   kept.set(tx.models, fresh);
   return fresh;
 }

@@ -4,6 +4,9 @@ import type { Statements } from './sqlite.js';
 
 const parse = (row: { record: string }): ModelRecord => JSON.parse(row.record) as ModelRecord;
 
+/** A definition's stored text read back. */
+export const modelOfText = (text: string): ModelRecord => JSON.parse(text) as ModelRecord;
+
 export class ModelStore {
   constructor(private readonly sql: Statements) {}
 
@@ -16,6 +19,14 @@ export class ModelStore {
   /** Every definition of the project, oldest first. */
   all(): ModelRecord[] {
     return this.sql.rows<{ record: string }>('SELECT record FROM models ORDER BY rowid').map(parse);
+  }
+
+  /**
+   * Every definition of the project as its stored text, oldest first, each given to `read`: a
+   * caller that keeps what it made of each text parses only the texts that changed.
+   */
+  allTexts<T>(read: (text: string) => T): T[] {
+    return this.sql.valueRows('SELECT record FROM models ORDER BY rowid').map((row) => read(row[0] as string));
   }
 
   get(id: string): ModelRecord | undefined {

@@ -4,7 +4,8 @@
 // patterns are.
 import { afterEach, describe, expect, it } from 'vitest';
 import { findModel } from '../../../../src/core/models/match.js';
-import { compiledPatternCount, compilePattern, precomputePatterns, setKnownPatterns, testPattern } from '../../../../src/core/models/pattern.js';
+import { compiledPatternCount, compilePattern, plainLiteral, precomputePatterns, setKnownPatterns, testPattern } from '../../../../src/core/models/pattern.js';
+import { areFeatures, literalFormOf, parseAre } from '../../../../src/core/regex/index.js';
 import { mayMatch } from '../../../../src/core/regex/prefilter.js';
 import { builtInDefinitions } from '../../../../src/data/catalogue.js';
 
@@ -95,5 +96,32 @@ describe('patterns not known ahead, answered from their literal form', () => {
     expect(findModel('OpenAI/Custom-17', custom).winner?.definition.id).toBe('custom-17');
     expect(findModel('a-new-name', custom).winner).toBeNull();
     expect(compiledPatternCount()).toBe(before);
+  });
+
+  it('read the literal form of a plain pattern off its text, as parsing it gives', () => {
+    // Every pattern over a small alphabet, the characters a plain name allows and some that it does
+    // not, in the shapes that have a plain form and some close to them.
+    const alphabet = ['a', 'Z', '0', '_', '-', '/', ':', '@', '\\.', '.', ' ', '\\d', '*', 'é', '|', '(', ')'];
+    const bodies: string[] = [];
+    for (const x of alphabet) for (const y of alphabet) bodies.push(`${x}${y}`, `gpt${x}4o${y}`);
+    const shapes = (body: string) => [`(?i)^(${body})$`, `^(${body})$`, `(?i)^${body}$`, `^${body}$`, `(?I)^(${body})$`, `(?i)^(${body}$`, `^${body}`, `${body}$`, `(?i)(${body})$`, `(?i)^((${body}))$`];
+    let plain = 0;
+    for (const body of bodies) {
+      for (const pattern of shapes(body)) {
+        const read = plainLiteral(pattern);
+        if (read === undefined) continue;
+        plain++;
+        const parsed = parseAre(pattern);
+        expect(parsed.ok, pattern).toBe(true);
+        if (!parsed.ok) continue;
+        const literal = literalFormOf(parsed.parsed);
+        expect(read, pattern).toEqual({ literal, prefilter: { icase: literal!.icase, all: [] }, features: areFeatures(parsed.parsed) });
+      }
+    }
+    // Langfuse's suggested form, and the plain bodies in each plain shape, are read.
+    expect(plainLiteral('(?i)^(custom-model-4321)$')?.literal).toEqual({ icase: true, start: true, end: true, strings: ['custom-model-4321'] });
+    expect(plainLiteral('^Org/Model\\.v2$')?.literal).toEqual({ icase: false, start: true, end: true, strings: ['Org/Model.v2'] });
+    expect(plain).toBeGreaterThanOrEqual(4 * 9 * 9 * 2);
+    for (const pattern of ['(?i)^(gpt.4o)$', '(?i)^(a|b)$', '(?i)^(modèle)$', '(?i)^(x)+$', '^gpt-4o', '(?i)^(a b)$', '(?x)^(ab)$']) expect(plainLiteral(pattern), pattern).toBeUndefined();
   });
 });

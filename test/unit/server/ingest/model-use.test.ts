@@ -4,6 +4,8 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
+import type { ModelDefinition } from '../../../../src/core/models/types.js';
+import { projectDefinitions } from '../../../../src/server/handlers/models.js';
 import { ingestEvents } from '../../../../src/server/ingest/routes.js';
 import type { ModelRecord } from '../../../../src/server/records.js';
 import { DATABASE_FILE, ModelStore, Store } from '../../../../src/server/store/index.js';
@@ -69,7 +71,7 @@ describe('the definitions ingestion matches with', () => {
   it('are read again only after a definition is written, and then match at once', () => {
     const { store } = Store.open({ now: () => NOW });
     const auth = { projectId: store.project.id, accessLevel: 'project' as const };
-    const reads = vi.spyOn(ModelStore.prototype, 'all');
+    const reads = vi.spyOn(ModelStore.prototype, 'allTexts');
     store.write((tx) => ingestEvents([generation('c1', 'my-model', 1)], tx, auth, NOW));
     const first = reads.mock.calls.length;
     store.write((tx) => ingestEvents([generation('c2', 'my-model', 2)], tx, auth, NOW));
@@ -90,6 +92,28 @@ describe('the definitions ingestion matches with', () => {
     expect(idOf(store, 'c5')).toBe('');
     expect(reads.mock.calls.length).toBeGreaterThan(again);
     reads.mockRestore();
+    store.close();
+  });
+
+  it('are made again only for the definitions written since they were read', () => {
+    const { store } = Store.open({ now: () => NOW });
+    const record = (id: string, name: string, inputPrice: number): ModelRecord => ({ id, projectId: store.project.id, modelName: name, matchPattern: `(?i)^(${name})$`, startDate: null, unit: 'TOKENS', inputPrice, outputPrice: null, totalPrice: null, tokenizerId: null, tokenizerConfig: null, createdAt: NOW.toISOString(), updatedAt: NOW.toISOString(), pricingTiers: [] });
+    store.write((tx) => {
+      tx.models.put(record('a', 'model-a', 1));
+      tx.models.put(record('b', 'model-b', 2));
+    });
+    const before = store.read((tx) => projectDefinitions(tx));
+    store.write((tx) => {
+      tx.models.put(record('b', 'model-b', 3));
+      tx.models.put(record('c', 'model-c', 4));
+    });
+    const after = store.read((tx) => projectDefinitions(tx));
+    expect(after).not.toBe(before);
+    const own = (list: readonly ModelDefinition[]) => list.filter((d) => !d.isLangfuseManaged);
+    expect(own(after).map((d) => [d.id, d.inputPrice])).toEqual([['a', 1], ['b', 3], ['c', 4]]);
+    // The unchanged definition is the one made before; the rewritten one is made anew.
+    expect(own(after)[0]).toBe(own(before)[0]);
+    expect(own(after)[1]).not.toBe(own(before)[1]);
     store.close();
   });
 });

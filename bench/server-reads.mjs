@@ -18,6 +18,8 @@
 //   delete   DELETE of a trace of 100,000 observations while health checks run
 //   filters  the observation lists with filters that match few rows and pages far down, over
 //            1,000,000 observations
+//   spans    one trace of 20,000 spans sent as OTLP exports of 500, every span with the user
+//            and session (as an SDK that propagates them sends), while health checks run
 //
 //   node bench/server-reads.mjs --only metrics [--observations 100000,1000000] [--runs 7]
 //   node bench/server-reads.mjs --only pages [--observations 1000000] [--exports 1] [--compare DIST[=LABEL]]
@@ -27,6 +29,7 @@
 //   node bench/server-reads.mjs --only large [--large-observations 1000] [--input-bytes 100000] [--compare DIST[=LABEL]]
 //   node bench/server-reads.mjs --only delete [--trace-observations 100000] [--compare DIST[=LABEL]]
 //   node bench/server-reads.mjs --only filters [--observations 1000000] [--compare DIST[=LABEL]]
+//   node bench/server-reads.mjs --only spans [--spans 20000] [--compare DIST[=LABEL]]
 //
 // Both stores are seeded in child processes, with the same events (bench/generations.mjs): llmobs
 // server's through its store and ingestion pipeline (dist/store.mjs and dist/ingest-routes.mjs:
@@ -61,6 +64,7 @@ const { values: args } = parseArgs({
     runs: { type: 'string', default: '7' },
     compare: { type: 'string' },
     exports: { type: 'string', default: '1' },
+    spans: { type: 'string', default: '20000' },
   },
 });
 const [compareDist, compareLabel = 'compare'] = (args.compare ?? '').split('=');
@@ -472,6 +476,60 @@ async function deletion() {
   console.log(`load average ${loadAverage()}`);
 }
 
+/**
+ * One trace of `--spans` spans sent as OTLP/JSON exports of 500, each span a child of the first
+ * and carrying `user.id` and `session.id`, so that each one is also an update of the trace, while
+ * a health check runs every 10 ms: the exports' times by quarter and the event loop's longest
+ * hold after the first export (which loads the OTLP code).
+ */
+async function spans() {
+  const total = Number(args.spans);
+  const per = 500;
+  const traceId = '0af7651916cd43dd8448eb211c80319c';
+  const hex = (n) => n.toString(16).padStart(16, '0');
+  const base = BigInt(BASE) * 1_000_000n;
+  const attribute = (key, value) => ({ key, value: { stringValue: value } });
+  const exportBody = (e) => {
+    const items = [];
+    for (let i = 0; i < per; i++) {
+      const n = e * per + i;
+      const start = base + BigInt(n) * 1_000_000n;
+      items.push({ traceId, spanId: hex(n + 1), ...(n > 0 ? { parentSpanId: hex(1) } : {}), name: `step-${n}`, startTimeUnixNano: String(start), endTimeUnixNano: String(start + 500_000n), attributes: [attribute('user.id', 'user-1'), attribute('session.id', 'session-1')] });
+    }
+    return JSON.stringify({ resourceSpans: [{ resource: { attributes: [attribute('service.name', 'agent')] }, scopeSpans: [{ scope: { name: 'langfuse-sdk' }, spans: items }] }] });
+  };
+  console.log(`\none trace of ${fmt(total)} spans as OTLP exports of ${per}, every span with user.id and session.id, while a health check runs every 10 ms`);
+  const servers = [['llmobs server', await spawnLlmobs({ dataDir: join(work, 'llmobs-spans'), writeMode: 'events_only' })]];
+  if (compareDist) servers.push([compareLabel, await spawnLlmobs({ dataDir: join(work, 'compare-spans'), dist: resolve(compareDist), writeMode: 'events_only' })]);
+  try {
+    for (const [label, server] of servers) {
+      const times = [];
+      let checks;
+      for (let e = 0; e < total / per; e++) {
+        const started = performance.now();
+        const response = await request(`${server.url}/api/public/otel/v1/traces`, { method: 'POST', dispatcher: agent, headers: { authorization: server.auth, 'content-type': 'application/json' }, body: exportBody(e) });
+        await response.body.text();
+        if (response.statusCode !== 200) throw new Error(`the export answered ${response.statusCode}`);
+        times.push(performance.now() - started);
+        if (e === 0) {
+          await server.resetLoop();
+          checks = healthChecks(server);
+          await sleep(300);
+        }
+      }
+      await sleep(300);
+      const healthTimes = await checks.stop();
+      const { loopMaxMs } = await server.stats();
+      const quarter = Math.max(1, Math.floor(times.length / 4));
+      const quarters = [0, 1, 2, 3].map((q) => median(times.slice(q * quarter, (q + 1) * quarter)));
+      console.log(`${label}: exports, median by quarter ${quarters.map(ms).join(', ')}; max after the first ${ms(Math.max(...times.slice(1)))}; health (${healthTimes.length}) p50 ${ms(percentile(healthTimes, 50))}, p99 ${ms(percentile(healthTimes, 99))}, max ${ms(Math.max(...healthTimes))}; event loop max ${ms(loopMaxMs)}`);
+    }
+  } finally {
+    for (const [, server] of servers) await server.stop();
+  }
+  console.log(`load average ${loadAverage()}`);
+}
+
 async function trace() {
   const total = Number(args['trace-observations']);
   const traceId = 'big-trace';
@@ -594,7 +652,7 @@ async function large() {
 
 console.log(`Node ${process.version}; load average ${loadAverage()}`);
 try {
-  for (const part of args.only.split(',')) await { metrics, pages, trace, sums, inflate, large, delete: deletion, filters }[part]();
+  for (const part of args.only.split(',')) await { metrics, pages, trace, sums, inflate, large, delete: deletion, filters, spans }[part]();
 } finally {
   await agent.close();
   rmSync(work, { recursive: true, force: true });

@@ -117,6 +117,7 @@ export function applyEvents(groups: readonly Group[], auth: IngestAuth, lookups:
   const recorded = apply.dedup ? lookups.seenEvents(groups.flatMap((group) => group.events.map((event) => event.id))) : new Set<string>();
   const applied: string[] = [];
   const logged = new Set<string>();
+  const dropped: string[] = [];
   const ctx: ObservationContext = { projectId: auth.projectId, lookups, options, newId: options.newId ?? randomUUID, source: apply.source, now: options.now.toISOString() };
   for (const group of groups) {
     let fresh = group.events;
@@ -137,9 +138,13 @@ export function applyEvents(groups: readonly Group[], auth: IngestAuth, lookups:
       written = buildScore(group.id, fresh as ScoreEvent[], scores.get(group.id), auth.projectId, options.now);
       if (written) writes.scores.push(written as Stored<ScoreRecord>);
     }
-    if (apply.dedup) for (const id of loggedIds(written?.log)) logged.add(id);
+    const kept = new Set(loggedIds(written?.log));
+    if (apply.dedup) for (const id of kept) logged.add(id);
+    // Events a trace's stored log held that the written one no longer does (repeated updates,
+    // see withoutRepeated) stay known as ingested.
+    if (group.kind === 'trace') for (const id of loggedIds(storedOf(group)?.log)) if (!kept.has(id)) dropped.push(id);
   }
-  writes.eventIds = [...new Set(applied.filter((id) => !logged.has(id)))];
+  writes.eventIds = [...new Set([...applied.filter((id) => !logged.has(id)), ...dropped])];
   return writes;
 }
 

@@ -4,7 +4,7 @@
 // it sets, `public` falls back to false when an event leaves it out, and tags only ever grow (the
 // sorted union of all of them).
 import type { TraceRecord } from '../records.js';
-import { byTime, freshItems, lastTruthy, loggedItems, toLogged } from './event-log.js';
+import { byTime, freshItems, lastTruthy, loggedItems, toLogged, withoutRepeated } from './event-log.js';
 import { metadataRecord } from '../../core/metadata.js';
 import { eventMetadata, mergeRecords, type Partial, storedMetadata } from './merge.js';
 import { DEFAULT_ENVIRONMENT, type TraceEvent } from './schemas.js';
@@ -58,5 +58,5 @@ export function buildTrace(id: string, events: readonly TraceEvent[], stored: St
     createdAt: record?.createdAt ?? nowIso,
     updatedAt: nowIso,
   };
-  return { record: trace, log: { events: [...(stored?.log?.events ?? []), ...events.map(toLogged)] } };
+  return { record: trace, log: { events: withoutRepeated([...(stored?.log?.events ?? []), ...events.map(toLogged)]) } };
 }

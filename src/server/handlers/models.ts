@@ -8,7 +8,7 @@ import { builtInDefinitions } from '../../data/catalogue.js';
 import { invalidRequest, methodNotAllowed, notFound } from '../http/errors.js';
 import type { Route, ServerReply } from '../http/router.js';
 import type { ModelRecord } from '../records.js';
-import { modelOfText, type Tx } from '../store/index.js';
+import type { Tx } from '../store/index.js';
 import { type ModelBody, parseModelBody } from './model-body.js';
 import { pageMeta, paginate, parsePagination } from './query.js';
 import { compareListOrder } from '../../core/models/list-page.js';
@@ -54,8 +54,8 @@ function keptDefinitions(tx: Tx): Kept {
   const entry = kept.get(tx.models);
   if (entry?.changes === tx.models.changes) return entry;
   const byText = new Map<string, ModelDefinition>();
-  const own = tx.models.allTexts((text) => {
-    const definition = entry?.byText.get(text) ?? modelResponse(modelOfText(text));
+  const own = tx.models.allTexts((text, record) => {
+    const definition = entry?.byText.get(text) ?? modelResponse(record());
     byText.set(text, definition);
     return definition;
   });

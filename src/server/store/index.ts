@@ -19,7 +19,7 @@
 export { Store, StoreWriteError, DATABASE_FILE, LOCK_FILE, SERVER_INFO_FILE, LEGACY_LOCK_FILE, type OpenedStore, type StoreOptions } from './store.js';
 export { Tx, ProjectStore, type ReadSlice } from './tx.js';
 export { PromptStore, type PromptListFilter, type PromptListPage, type Dependent } from './prompts.js';
-export { ModelStore, modelOfText } from './models.js';
+export { ModelStore } from './models.js';
 export { TraceStore, TRACE_ORDER_COLUMNS, type TraceFilter, type TraceOrder, type TraceStats, type TraceStatsJson } from './traces.js';
 export { traceStatsInSlices } from './trace-stats.js';
 export { ObservationStore, type ObservationFilter, type ObservationCursor, type ObservationForMetrics, type RowSizes } from './observations.js';

@@ -5,7 +5,10 @@ import type { Statements } from './sqlite.js';
 const parse = (row: { record: string }): ModelRecord => JSON.parse(row.record) as ModelRecord;
 
 /** A definition's stored text read back. */
-export const modelOfText = (text: string): ModelRecord => JSON.parse(text) as ModelRecord;
+const modelOfText = (text: string): ModelRecord => JSON.parse(text) as ModelRecord;
+
+/** Records written and not yet read back that a store keeps (see `allTexts`). */
+const WRITTEN_KEPT = 20_000;
 
 export class ModelStore {
   constructor(private readonly sql: Statements) {}
@@ -22,12 +25,22 @@ export class ModelStore {
   }
 
   /**
-   * Every definition of the project as its stored text, oldest first, each given to `read`: a
-   * caller that keeps what it made of each text parses only the texts that changed.
+   * Every definition of the project as its stored text, oldest first, each given to `read` with a
+   * way to its record: a caller that keeps what it made of each text makes it again only for the
+   * texts that changed. A record this store wrote since the last call is the one it was given,
+   * not parsed again (a text that a rolled-back write left is never read, and is forgotten here).
    */
-  allTexts<T>(read: (text: string) => T): T[] {
-    return this.sql.valueRows('SELECT record FROM models ORDER BY rowid').map((row) => read(row[0] as string));
+  allTexts<T>(read: (text: string, record: () => ModelRecord) => T): T[] {
+    const written = this.written;
+    this.written = new Map();
+    return this.sql.valueRows('SELECT record FROM models ORDER BY rowid').map((row) => {
+      const text = row[0] as string;
+      return read(text, () => written.get(text) ?? modelOfText(text));
+    });
   }
+
+  /** The records written since `allTexts` was last called, by their text (at most WRITTEN_KEPT). */
+  private written = new Map<string, ModelRecord>();
 
   get(id: string): ModelRecord | undefined {
     const row = this.sql.row<{ record: string }>('SELECT record FROM models WHERE id = ?', id);
@@ -43,12 +56,15 @@ export class ModelStore {
   /** Creates a definition, or replaces the one with the same id (keeping its place in `all`). */
   put(record: ModelRecord): void {
     this.changes++;
+    const text = JSON.stringify(record);
+    if (this.written.size >= WRITTEN_KEPT) this.written.clear();
+    this.written.set(text, record);
     this.sql.run(
       `INSERT INTO models (id, model_name, record) VALUES (?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET model_name = excluded.model_name, record = excluded.record`,
       record.id,
       record.modelName,
-      JSON.stringify(record),
+      text,
     );
   }
 

@@ -114,6 +114,15 @@ describe('the definitions ingestion matches with', () => {
     // The unchanged definition is the one made before; the rewritten one is made anew.
     expect(own(after)[0]).toBe(own(before)[0]);
     expect(own(after)[1]).not.toBe(own(before)[1]);
+
+    // A write rolled back leaves no definition behind.
+    expect(() =>
+      store.write((tx) => {
+        tx.models.put(record('d', 'model-d', 5));
+        throw new Error('rolled back');
+      }),
+    ).toThrow('rolled back');
+    expect(own(store.read((tx) => projectDefinitions(tx))).map((d) => d.id)).toEqual(['a', 'b', 'c']);
     store.close();
   });
 });

@@ -20,6 +20,8 @@
 //            1,000,000 observations
 //   spans    one trace of 20,000 spans sent as OTLP exports of 500, every span with the user
 //            and session (as an SDK that propagates them sends), while health checks run
+//   definitions  10,000 custom model definitions: ingestion of a generation with a new model
+//            name after they are written, after a restart, and after one more is written
 //
 //   node bench/server-reads.mjs --only metrics [--observations 100000,1000000] [--runs 7]
 //   node bench/server-reads.mjs --only pages [--observations 1000000] [--exports 1] [--compare DIST[=LABEL]]
@@ -30,6 +32,7 @@
 //   node bench/server-reads.mjs --only delete [--trace-observations 100000] [--compare DIST[=LABEL]]
 //   node bench/server-reads.mjs --only filters [--observations 1000000] [--compare DIST[=LABEL]]
 //   node bench/server-reads.mjs --only spans [--spans 20000] [--compare DIST[=LABEL]]
+//   node bench/server-reads.mjs --only definitions [--definitions 10000] [--compare DIST[=LABEL]]
 //
 // Both stores are seeded in child processes, with the same events (bench/generations.mjs): llmobs
 // server's through its store and ingestion pipeline (dist/store.mjs and dist/ingest-routes.mjs:
@@ -65,6 +68,7 @@ const { values: args } = parseArgs({
     compare: { type: 'string' },
     exports: { type: 'string', default: '1' },
     spans: { type: 'string', default: '20000' },
+    definitions: { type: 'string', default: '10000' },
   },
 });
 const [compareDist, compareLabel = 'compare'] = (args.compare ?? '').split('=');
@@ -530,6 +534,58 @@ async function spans() {
   console.log(`load average ${loadAverage()}`);
 }
 
+/**
+ * `--definitions` custom model definitions of Langfuse's form (`(?i)^(name)$`), written through
+ * POST /api/public/models; then a generation with a model name no definition matches is
+ * ingested (the definitions are read and every pattern is checked): once right after the
+ * writes, once after a restart, after each of three more definitions written one at a time, and
+ * once more with nothing changed. Each request's time and the event loop's longest hold during it.
+ */
+async function definitions() {
+  const total = Number(args.definitions);
+  console.log(`\n${fmt(total)} custom model definitions; ingestion of a generation with a new model name`);
+  const builds = [['llmobs server', join(root, 'dist')], ...(compareDist ? [[compareLabel, resolve(compareDist)]] : [])];
+  const post = async (server, path, body) => {
+    const response = await request(`${server.url}${path}`, { method: 'POST', dispatcher: agent, headers: { authorization: server.auth, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const text = await response.body.text();
+    if (response.statusCode >= 300) throw new Error(`${path} answered ${response.statusCode}: ${text.slice(0, 200)}`);
+  };
+  const define = (server, name) => post(server, '/api/public/models', { modelName: name, matchPattern: `(?i)^(${name})$`, unit: 'TOKENS', inputPrice: 0.000001, outputPrice: 0.000002 });
+  let n = 0;
+  const ingest = async (server) => {
+    await server.resetLoop();
+    await sleep(50);
+    const started = performance.now();
+    const at = new Date().toISOString();
+    await post(server, '/api/public/ingestion', { batch: [{ id: `event-${++n}`, type: 'generation-create', timestamp: at, body: { id: `generation-${n}`, name: 'call', model: `never-defined-${n}`, startTime: at, usageDetails: { input: 1, output: 1 } } }] });
+    const took = performance.now() - started;
+    // The delay monitor records a hold when its next tick comes late: a few ticks after the answer.
+    await sleep(50);
+    return `${ms(took)} (loop max ${ms((await server.stats()).loopMaxMs)})`;
+  };
+  for (const [label, dist] of builds) {
+    const dataDir = join(work, `definitions-${label.replace(/\W/g, '-')}`);
+    let server = await spawnLlmobs({ dataDir, dist });
+    try {
+      for (let i = 0; i < total; i += 50) await Promise.all(Array.from({ length: Math.min(50, total - i) }, (_, j) => define(server, `custom-model-${i + j}`)));
+      const afterWrites = await ingest(server);
+      await server.stop();
+      server = await spawnLlmobs({ dataDir, dist });
+      const afterRestart = await ingest(server);
+      const afterOneMore = [];
+      for (let i = 0; i < 3; i++) {
+        await define(server, `one-more-model-${i}`);
+        afterOneMore.push(await ingest(server));
+      }
+      const unchanged = await ingest(server);
+      console.log(`${label}: after the writes ${afterWrites}; after a restart ${afterRestart}; after one more definition, three times: ${afterOneMore.join(', ')}; nothing changed ${unchanged}`);
+    } finally {
+      await server.stop();
+    }
+  }
+  console.log(`load average ${loadAverage()}`);
+}
+
 async function trace() {
   const total = Number(args['trace-observations']);
   const traceId = 'big-trace';
@@ -652,7 +708,7 @@ async function large() {
 
 console.log(`Node ${process.version}; load average ${loadAverage()}`);
 try {
-  for (const part of args.only.split(',')) await { metrics, pages, trace, sums, inflate, large, delete: deletion, filters, spans }[part]();
+  for (const part of args.only.split(',')) await { metrics, pages, trace, sums, inflate, large, delete: deletion, filters, spans, definitions }[part]();
 } finally {
   await agent.close();
   rmSync(work, { recursive: true, force: true });

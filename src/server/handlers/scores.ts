@@ -3,9 +3,11 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { invalidRequest } from '../http/errors.js';
+import { LateValue, SlicedArray, wholeBody } from '../http/json-stream.js';
 import type { Handler, Route } from '../http/router.js';
 import { authOf, ingestEvents } from '../ingest/routes.js';
 import type { ScoreRecord } from '../records.js';
+import type { ScoreCursor, ScoreFilter, Tx } from '../store/index.js';
 import { COMMA_LIST, parseBody, parseQuery } from './read-query.js';
 
 const JSON_VALUE: z.ZodType<unknown> = z.lazy(() => z.union([z.array(JSON_VALUE), z.record(z.string(), JSON_VALUE), z.string(), z.number(), z.boolean(), z.null()]));
@@ -240,43 +242,80 @@ function scoreV3(score: ScoreRecord, groups: readonly V3Group[]) {
   return out;
 }
 
-const listV3: Handler = (request, tx) => {
+/** Scores of the list's order one slice may scan for a filter that the list's indexes do not serve. */
+const SCAN_ROWS = 20_000;
+
+/**
+ * Whether the filter picks scores by more than the list's index serves (its time range) and the
+ * indexes that find scores by id, trace and observation: a name, a source, a value... may match
+ * few of the scores a scan goes through.
+ */
+function scansBeyondIndex(filter: ScoreFilter): boolean {
+  if ((filter.ids?.length ?? 0) > 0 || (filter.traceIds?.length ?? 0) > 0 || (filter.observationIds?.length ?? 0) > 0) return false;
+  return Object.entries(filter).some(([key, value]) => key !== 'fromTimestamp' && key !== 'toTimestamp' && value !== undefined && (!Array.isArray(value) || value.length > 0));
+}
+
+/**
+ * The v3 list. A filter its indexes do not serve is read SCAN_ROWS scores of the list's order at
+ * a time, each part in a slice of its own (json-stream.ts), so that a filter that matches few
+ * scores never scans them all in one go; a part with no match sends nothing and the page goes on.
+ */
+const listV3: Handler = (request, tx, context) => {
   const query = parseQuery(V3_QUERY, request.query);
   const type = query.dataType?.length === 1 ? query.dataType[0] : undefined;
   const values = query.value ?? [];
-  const rows = tx.scores.page(
-    {
-      ids: query.id,
-      names: query.name,
-      sources: query.source,
-      dataTypes: query.dataType,
-      environments: query.environment,
-      configIds: query.configId,
-      queueIds: query.queueId,
-      authorUserIds: query.authorUserId,
-      traceIds: query.traceId,
-      sessionIds: query.sessionId,
-      observationIds: query.observationId,
-      datasetRunIds: query.experimentId,
-      numericValues: type === 'NUMERIC' ? values.map(Number) : type === 'BOOLEAN' ? values.map((v) => (v === 'true' ? 1 : 0)) : undefined,
-      stringValues: type === 'CATEGORICAL' ? values : undefined,
-      valueMin: query.valueMin,
-      valueMax: query.valueMax,
-      fromTimestamp: query.fromTimestamp?.toISOString(),
-      toTimestamp: query.toTimestamp?.toISOString(),
-    },
-    query.cursor && { timestamp: query.cursor.lastTimestamp.toISOString(), id: query.cursor.lastId },
-    query.limit + 1,
-  );
-  const page = rows.slice(0, query.limit);
-  const last = page[page.length - 1];
-  return {
-    status: 200,
-    body: {
-      data: page.map((score) => scoreV3(score, query.fields)),
-      meta: { limit: query.limit, ...(rows.length > query.limit && last ? { cursor: encodeCursor(last) } : {}) },
-    },
+  const filter: ScoreFilter = {
+    ids: query.id,
+    names: query.name,
+    sources: query.source,
+    dataTypes: query.dataType,
+    environments: query.environment,
+    configIds: query.configId,
+    queueIds: query.queueId,
+    authorUserIds: query.authorUserId,
+    traceIds: query.traceId,
+    sessionIds: query.sessionId,
+    observationIds: query.observationId,
+    datasetRunIds: query.experimentId,
+    numericValues: type === 'NUMERIC' ? values.map(Number) : type === 'BOOLEAN' ? values.map((v) => (v === 'true' ? 1 : 0)) : undefined,
+    stringValues: type === 'CATEGORICAL' ? values : undefined,
+    valueMin: query.valueMin,
+    valueMax: query.valueMax,
+    fromTimestamp: query.fromTimestamp?.toISOString(),
+    toTimestamp: query.toTimestamp?.toISOString(),
   };
+  const bounded = scansBeyondIndex(filter);
+  // Where the next slice reads from (after a score sent, or after the part a slice scanned), and
+  // the last score sent (the next page's cursor).
+  let position: ScoreCursor | undefined = query.cursor && { timestamp: query.cursor.lastTimestamp.toISOString(), id: query.cursor.lastId };
+  let lastSent: ScoreRecord | undefined;
+  let sent = 0;
+  let more = false;
+  let done = false;
+  // Once the page is full, what follows is looked through for one more match (a read of one),
+  // which tells whether the page gets a cursor.
+  const nextSlice = (slice: Tx) => {
+    if (done) return undefined;
+    const bound = bounded ? slice.scores.pageBound(filter, position, SCAN_ROWS) : undefined;
+    const want = query.limit - sent;
+    // One more than the page still needs: whether another page follows.
+    const rows = slice.scores.page(filter, position, want + 1, bound);
+    const page = rows.slice(0, want);
+    sent += page.length;
+    if (page.length > 0) lastSent = page[page.length - 1];
+    if (rows.length > want) more = done = true;
+    else if (!bound) done = true;
+    else position = bound;
+    return page.map((score) => scoreV3(score, query.fields));
+  };
+  const meta = () => ({ limit: query.limit, ...(more && lastSent ? { cursor: encodeCursor(lastSent) } : {}) });
+  // The first slice at once, in this transaction: a page of one slice (every page of a filter
+  // the indexes serve) goes out whole, with its length.
+  const first = nextSlice(tx) ?? [];
+  if (done) return { status: 200, body: { data: first, meta: meta() } };
+  let given = false;
+  const body = { data: new SlicedArray((slice) => (given ? nextSlice(slice) : ((given = true), first))), meta: new LateValue(meta, meta) };
+  return { status: 200, body: context.inProcess ? wholeBody(body, tx) : body };
 };
 
 export const scoreRoutes: Route[] = [

@@ -24,7 +24,7 @@ export { TraceStore, TRACE_ORDER_COLUMNS, type TraceFilter, type TraceOrder, typ
 export { traceStatsInSlices } from './trace-stats.js';
 export { ObservationStore, type ObservationFilter, type ObservationCursor, type ObservationForMetrics, type RowSizes } from './observations.js';
 export type { TextPick } from './observation-row.js';
-export { ScoreStore, type ScoreFilter } from './scores.js';
+export { type ScoreCursor, ScoreStore, type ScoreFilter } from './scores.js';
 export { EventStore } from './events.js';
 export { type WithEvents } from './with-events.js';
 export { type ColumnFilter, type FilterColumnKey } from './filter-columns.js';

@@ -51,6 +51,12 @@ const SCORE_FILTER: FilterSpec<ScoreFilter> = {
   toTimestamp: { sql: 's.timestamp', compare: '<' },
 };
 
+/** A place in the v3 list's order: a score's timestamp and id. */
+export interface ScoreCursor {
+  timestamp: string;
+  id: string;
+}
+
 export class ScoreStore {
   constructor(private readonly sql: Statements) {}
 
@@ -64,11 +70,27 @@ export class ScoreStore {
     return this.sql.rows<{ record: string }>('SELECT record FROM scores WHERE trace_id = ? ORDER BY timestamp DESC, id DESC', traceId).map(parseRecord<ScoreRecord>);
   }
 
-  /** Up to `limit` scores after `cursor` (timestamp and id, both descending), matching `filter`. */
-  page(filter: ScoreFilter, cursor: { timestamp: string; id: string } | undefined, limit: number): ScoreRecord[] {
+  /**
+   * Up to `limit` scores after `cursor` (timestamp and id, both descending), matching `filter`,
+   * and with `bound` not after that score (`pageBound`).
+   */
+  page(filter: ScoreFilter, cursor: ScoreCursor | undefined, limit: number, bound?: ScoreCursor): ScoreRecord[] {
     const after = cursor ? [{ sql: '(s.timestamp, s.id) < (?, ?)', params: [cursor.timestamp, cursor.id] }] : [];
-    const { sql, params } = where(SCORE_FILTER, filter, ...after);
+    const upTo = bound ? [{ sql: '(s.timestamp, s.id) >= (?, ?)', params: [bound.timestamp, bound.id] }] : [];
+    const { sql, params } = where(SCORE_FILTER, filter, ...after, ...upTo);
     return this.sql.rows<{ record: string }>(`SELECT s.record FROM scores s ${sql} ORDER BY s.timestamp DESC, s.id DESC LIMIT ?`, ...params, limit).map(parseRecord<ScoreRecord>);
+  }
+
+  /**
+   * The score `rows` scores after `cursor` in the list's order within the filter's time range
+   * alone (read from the index by time: no record is read), or undefined when fewer remain: how
+   * far a read of a page may scan when the rest of the filter may match few scores.
+   */
+  pageBound(filter: ScoreFilter, cursor: ScoreCursor | undefined, rows: number): ScoreCursor | undefined {
+    const after = cursor ? [{ sql: '(s.timestamp, s.id) < (?, ?)', params: [cursor.timestamp, cursor.id] }] : [];
+    const { sql, params } = where(SCORE_FILTER, { fromTimestamp: filter.fromTimestamp, toTimestamp: filter.toTimestamp }, ...after);
+    const row = this.sql.valueRows(`SELECT s.timestamp, s.id FROM scores s ${sql} ORDER BY s.timestamp DESC, s.id DESC LIMIT 1 OFFSET ?`, ...params, rows - 1)[0] as [string, string] | undefined;
+    return row && { timestamp: row[0], id: row[1] };
   }
 
   /** The scores of these ids that are stored, with their events. */

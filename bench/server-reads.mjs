@@ -22,6 +22,7 @@
 //            and session (as an SDK that propagates them sends), while health checks run
 //   definitions  10,000 custom model definitions: ingestion of a generation with a new model
 //            name after they are written, after a restart, and after one more is written
+//   scores   the v3 scores list with filters that match few scores, over 1,000,000 scores
 //
 //   node bench/server-reads.mjs --only metrics [--observations 100000,1000000] [--runs 7]
 //   node bench/server-reads.mjs --only pages [--observations 1000000] [--exports 1] [--compare DIST[=LABEL]]
@@ -33,6 +34,7 @@
 //   node bench/server-reads.mjs --only filters [--observations 1000000] [--compare DIST[=LABEL]]
 //   node bench/server-reads.mjs --only spans [--spans 20000] [--compare DIST[=LABEL]]
 //   node bench/server-reads.mjs --only definitions [--definitions 10000] [--compare DIST[=LABEL]]
+//   node bench/server-reads.mjs --only scores [--scores 1000000] [--compare DIST[=LABEL]]
 //
 // Both stores are seeded in child processes, with the same events (bench/generations.mjs): llmobs
 // server's through its store and ingestion pipeline (dist/store.mjs and dist/ingest-routes.mjs:
@@ -69,6 +71,7 @@ const { values: args } = parseArgs({
     exports: { type: 'string', default: '1' },
     spans: { type: 'string', default: '20000' },
     definitions: { type: 'string', default: '10000' },
+    scores: { type: 'string', default: '1000000' },
   },
 });
 const [compareDist, compareLabel = 'compare'] = (args.compare ?? '').split('=');
@@ -586,6 +589,68 @@ async function definitions() {
   console.log(`load average ${loadAverage()}`);
 }
 
+/** The v3 scores list's requests of the `scores` part: no filter, a filter most match, filters that match few or none. */
+const SCORE_QUERIES = ['limit=100', 'name=helpfulness&limit=100', 'traceId=trace-5', 'name=nope&limit=100', 'source=EVAL&limit=100', 'dataType=NUMERIC&valueMin=0.995&limit=100'];
+
+/**
+ * `--scores` numeric scores (three names, one a second apart, 16 per trace) seeded through the
+ * ingestion pipeline of each build; then each of SCORE_QUERIES three times: the median time and
+ * the event loop's longest hold, and the builds' answers compared.
+ */
+async function scoreLists() {
+  const total = Number(args.scores);
+  console.log(`\nthe v3 scores list with filters over ${fmt(total)} scores, three times each`);
+  const builds = [['llmobs server', join(root, 'dist')], ...(compareDist ? [[compareLabel, resolve(compareDist)]] : [])];
+  const started = performance.now();
+  await Promise.all(
+    builds.map(
+      ([label, dist]) =>
+        new Promise((done, reject) => {
+          const script = `
+            const { Store } = await import(${JSON.stringify(join(dist, 'store.mjs'))});
+            const { ingestEvents } = await import(${JSON.stringify(join(dist, 'ingest-routes.mjs'))});
+            const { store } = Store.open({ dataDir: ${JSON.stringify(join(work, `scores-${label.replace(/\W/g, '-')}`))}, now: () => new Date() });
+            const auth = { projectId: store.project.id, accessLevel: 'project' };
+            for (let b = 0; b < ${Math.ceil(total / 500)}; b++) {
+              const events = [];
+              for (let n = b * 500; n < Math.min(${total}, (b + 1) * 500); n++) {
+                const at = new Date(${BASE} + n * 1000).toISOString();
+                events.push({ id: 'score-event-' + n, type: 'score-create', timestamp: at, body: { id: 'score-' + n, traceId: 'trace-' + (n >> 4), name: ['helpfulness', 'correctness', 'toxicity'][n % 3], value: (n % 100) / 100, dataType: 'NUMERIC', source: 'API', timestamp: at } });
+              }
+              await store.write((tx) => ingestEvents(events, tx, auth, new Date()));
+            }
+            store.close();`;
+          spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: 'inherit' }).on('exit', (code) => (code === 0 ? done() : reject(new Error(`seeding ${label} failed (${code})`))));
+        }),
+    ),
+  );
+  console.log(`seeded in ${((performance.now() - started) / 1000).toFixed(0)} s; load average ${loadAverage()}`);
+  const answers = new Map();
+  for (const [label, dist] of builds) {
+    const server = await spawnLlmobs({ dataDir: join(work, `scores-${label.replace(/\W/g, '-')}`), dist });
+    try {
+      console.log(`${label}; load average ${loadAverage()}`);
+      for (const query of SCORE_QUERIES) {
+        await server.resetLoop();
+        const times = [];
+        let text = '';
+        for (let run = 0; run < 3; run++) ({ ms: times[run], text } = await get(server, `/api/public/v3/scores?${query}`));
+        const { loopMaxMs } = await server.stats();
+        const key = JSON.stringify(JSON.parse(text, (k, value) => (['projectId', 'createdAt', 'updatedAt'].includes(k) ? undefined : value)));
+        if (answers.has(query) && answers.get(query) !== key) {
+          console.log(`  ${query}: the two builds' answers DIFFER`);
+          process.exitCode = 1;
+        }
+        answers.set(query, key);
+        console.log(`  ${query.padEnd(48)} ${ms(median(times)).padStart(10)}   event loop max ${ms(loopMaxMs)}`);
+      }
+    } finally {
+      await server.stop();
+    }
+  }
+  console.log(`load average ${loadAverage()}`);
+}
+
 async function trace() {
   const total = Number(args['trace-observations']);
   const traceId = 'big-trace';
@@ -708,7 +773,7 @@ async function large() {
 
 console.log(`Node ${process.version}; load average ${loadAverage()}`);
 try {
-  for (const part of args.only.split(',')) await { metrics, pages, trace, sums, inflate, large, delete: deletion, filters, spans, definitions }[part]();
+  for (const part of args.only.split(',')) await { metrics, pages, trace, sums, inflate, large, delete: deletion, filters, spans, definitions, scores: scoreLists }[part]();
 } finally {
   await agent.close();
   rmSync(work, { recursive: true, force: true });

@@ -529,7 +529,8 @@ async function spans() {
       const { loopMaxMs } = await server.stats();
       const quarter = Math.max(1, Math.floor(times.length / 4));
       const quarters = [0, 1, 2, 3].map((q) => median(times.slice(q * quarter, (q + 1) * quarter)));
-      console.log(`${label}: exports, median by quarter ${quarters.map(ms).join(', ')}; max after the first ${ms(Math.max(...times.slice(1)))}; health (${healthTimes.length}) p50 ${ms(percentile(healthTimes, 50))}, p99 ${ms(percentile(healthTimes, 99))}, max ${ms(Math.max(...healthTimes))}; event loop max ${ms(loopMaxMs)}`);
+      const longest = Math.max(...times.slice(1));
+      console.log(`${label}: exports, median by quarter ${quarters.map(ms).join(', ')}; longest after the first ${ms(longest)} (export ${times.indexOf(longest) + 1} of ${times.length}); health (${healthTimes.length}) p50 ${ms(percentile(healthTimes, 50))}, p99 ${ms(percentile(healthTimes, 99))}, max ${ms(Math.max(...healthTimes))}; event loop max ${ms(loopMaxMs)}`);
     }
   } finally {
     for (const [, server] of servers) await server.stop();

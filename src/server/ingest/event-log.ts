@@ -92,26 +92,3 @@ export function lastTruthy(items: readonly MergeItem<AnyEvent>[], field: 'input'
   return fallback ?? null;
 }
 
-/**
- * A trace's log without the events that a later one in merge order repeats (the same type, body
- * and input and output bits; the body's timestamp aside), in the order they arrived. Such an
- * event cannot change a merge that starts from the stored record: the later one sets again every
- * field it sets, whatever comes between, and the stored record has fixed the immutable fields
- * (the timestamp among them). An OpenTelemetry SDK that puts the user and session on every span
- * sends one such trace update per span: without this, the log of a long trace grew by one event
- * per span, and every request merged it whole.
- */
-export function withoutRepeated(events: readonly LoggedEvent[]): LoggedEvent[] {
-  if (events.length < 2) return [...events];
-  const order = byTime(events.map((event, index) => ({ event, index })));
-  const seen = new Set<string>();
-  const repeated = new Set<number>();
-  for (let i = order.length - 1; i >= 0; i--) {
-    const { event, index } = order[i]!;
-    const { timestamp: _timestamp, ...body } = event.body;
-    const key = JSON.stringify([event.type, event.io ?? 0, body]);
-    if (seen.has(key)) repeated.add(index);
-    else seen.add(key);
-  }
-  return repeated.size === 0 ? [...events] : events.filter((_, index) => !repeated.has(index));
-}

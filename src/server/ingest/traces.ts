@@ -4,11 +4,11 @@
 // it sets, `public` falls back to false when an event leaves it out, and tags only ever grow (the
 // sorted union of all of them).
 import type { TraceRecord } from '../records.js';
-import { byTime, freshItems, lastTruthy, loggedItems, toLogged, withoutRepeated } from './event-log.js';
+import { byTime, freshItems, lastTruthy, loggedItems, toLogged } from './event-log.js';
 import { metadataRecord } from '../../core/metadata.js';
 import { eventMetadata, mergeRecords, type Partial, storedMetadata } from './merge.js';
 import { DEFAULT_ENVIRONMENT, type TraceEvent } from './schemas.js';
-import type { Stored } from './types.js';
+import type { LoggedEvent, Stored } from './types.js';
 
 const IMMUTABLE = new Set(['id', 'projectId', 'timestamp', 'createdAt', 'environment']);
 
@@ -58,5 +58,59 @@ export function buildTrace(id: string, events: readonly TraceEvent[], stored: St
     createdAt: record?.createdAt ?? nowIso,
     updatedAt: nowIso,
   };
-  return { record: trace, log: { events: withoutRepeated([...(stored?.log?.events ?? []), ...events.map(toLogged)]) } };
+  return { record: trace, log: { events: withoutOverwritten([...(stored?.log?.events ?? []), ...events.map(toLogged)]) } };
+}
+
+// A trace's log keeps the events a later merge may need. Every merge starts from the stored
+// record, which has fixed the immutable fields (the timestamp among them) and holds every tag and
+// metadata key the log ever brought; an event whose every other contribution a later event sets
+// again cannot change such a merge, whatever comes between, so it is left out. An SDK that puts
+// the user and session on every span sends a trace update per span: without this, the log of a
+// long trace grew by one event per span, and every request merged it whole.
+
+/** Trace fields an event replaces when it sets them (the immutable ones, `public`, set by every event, and tags, only ever added, aside). */
+const REPLACED = ['name', 'userId', 'sessionId', 'release', 'version'] as const;
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Whether a metadata value merged later leaves nothing of an earlier one, whatever lies between
+ * (deepMerge): a value that is not an object or array replaces anything; an object covers an
+ * object whose every key it covers. Undefined merges nothing, so it is covered.
+ */
+function covers(later: unknown, earlier: unknown): boolean {
+  if (earlier === undefined) return true;
+  if (typeof later !== 'object' || later === null) return later !== undefined;
+  if (!isPlainObject(later) || !isPlainObject(earlier)) return false;
+  return Object.keys(earlier).every((key) => covers(later[key], earlier[key]));
+}
+
+/** Whether merging `later` after `earlier` sets again all that `earlier` contributes (see above). */
+function overwrites(later: LoggedEvent, earlier: LoggedEvent): boolean {
+  if (later.type !== earlier.type || ((earlier.io ?? 0) & ~(later.io ?? 0)) !== 0) return false;
+  if (REPLACED.some((field) => earlier.body[field] !== undefined && later.body[field] === undefined)) return false;
+  return covers(metadataRecord(later.body['metadata']), metadataRecord(earlier.body['metadata']));
+}
+
+/**
+ * The log without the events that a later one overwrites: the same event sent again later, or
+ * the next event in merge order setting again all that one sets. In the order they arrived.
+ */
+export function withoutOverwritten(events: readonly LoggedEvent[]): LoggedEvent[] {
+  if (events.length < 2) return [...events];
+  const order = byTime(events.map((event, index) => ({ event, index })));
+  const seen = new Set<string>();
+  const dropped = new Set<number>();
+  let next: LoggedEvent | undefined;
+  for (let i = order.length - 1; i >= 0; i--) {
+    const { event, index } = order[i]!;
+    const { timestamp: _timestamp, ...body } = event.body;
+    const key = JSON.stringify([event.type, event.io ?? 0, body]);
+    if (seen.has(key) || (next !== undefined && overwrites(next, event))) dropped.add(index);
+    else {
+      seen.add(key);
+      next = event;
+    }
+  }
+  return dropped.size === 0 ? [...events] : events.filter((_, index) => !dropped.has(index));
 }

@@ -23,6 +23,8 @@
 //   definitions  10,000 custom model definitions: ingestion of a generation with a new model
 //            name after they are written, after a restart, and after one more is written
 //   scores   the v3 scores list with filters that match few scores, over 1,000,000 scores
+//   requests ingestion requests of growing size (batch events and OTLP spans), each one's time
+//            and the event loop's longest hold
 //
 //   node bench/server-reads.mjs --only metrics [--observations 100000,1000000] [--runs 7]
 //   node bench/server-reads.mjs --only pages [--observations 1000000] [--exports 1] [--compare DIST[=LABEL]]
@@ -35,6 +37,7 @@
 //   node bench/server-reads.mjs --only spans [--spans 20000] [--compare DIST[=LABEL]]
 //   node bench/server-reads.mjs --only definitions [--definitions 10000] [--compare DIST[=LABEL]]
 //   node bench/server-reads.mjs --only scores [--scores 1000000] [--compare DIST[=LABEL]]
+//   node bench/server-reads.mjs --only requests
 //
 // Both stores are seeded in child processes, with the same events (bench/generations.mjs): llmobs
 // server's through its store and ingestion pipeline (dist/store.mjs and dist/ingest-routes.mjs:
@@ -652,6 +655,50 @@ async function scoreLists() {
   console.log(`load average ${loadAverage()}`);
 }
 
+/**
+ * Ingestion requests of growing size, each twice: batches of 1, 10 and 40 times bench/ingest.mjs's
+ * request (a trace and 100 generations) to llmobs server in dual, and the same as OTLP exports
+ * (up to 80 times: 8,080 spans, about the Collector's default batch of 8,192) in events_only;
+ * each request's time and the event loop's longest hold during it, after 20 requests of the
+ * everyday size.
+ */
+async function requests() {
+  const { batchBody, otlpBody } = await import('./ingest-body.mjs');
+  console.log('\ningestion requests of growing size, each twice');
+  const routes = [
+    ['dual', '/api/public/ingestion', batchBody, (bodies) => JSON.stringify({ batch: bodies.flatMap((b) => JSON.parse(b).batch) }), [1, 10, 40]],
+    ['events_only', '/api/public/otel/v1/traces', otlpBody, (bodies) => JSON.stringify({ resourceSpans: bodies.flatMap((b) => JSON.parse(b).resourceSpans) }), [1, 10, 40, 80]],
+  ];
+  for (const [writeMode, path, make, join_, sizes] of routes) {
+    const server = await spawnLlmobs({ dataDir: join(work, `requests-${writeMode}`), writeMode });
+    const post = async (body) => {
+      const response = await request(`${server.url}${path}`, { method: 'POST', dispatcher: agent, headers: { authorization: server.auth, 'content-type': 'application/json' }, body });
+      await response.body.text();
+      if (response.statusCode >= 300 && response.statusCode !== 207) throw new Error(`${path} answered ${response.statusCode}`);
+    };
+    try {
+      for (let i = 0; i < 20; i++) await post(make('provided'));
+      for (const n of sizes) {
+        const body = join_(Array.from({ length: n }, () => make('provided')));
+        const results = [];
+        for (let k = 0; k < 2; k++) {
+          await server.resetLoop();
+          await sleep(50);
+          const started = performance.now();
+          await post(body);
+          const took = performance.now() - started;
+          await sleep(50);
+          results.push(`${ms(took)} (loop max ${ms((await server.stats()).loopMaxMs)})`);
+        }
+        console.log(`  ${writeMode.padEnd(12)} ${path.padEnd(28)} ${fmt(n * 101).padStart(6)} events, ${(Buffer.byteLength(body) / 1e6).toFixed(1)} MB: ${results.join(', ')}`);
+      }
+    } finally {
+      await server.stop();
+    }
+  }
+  console.log(`load average ${loadAverage()}`);
+}
+
 async function trace() {
   const total = Number(args['trace-observations']);
   const traceId = 'big-trace';
@@ -774,7 +821,7 @@ async function large() {
 
 console.log(`Node ${process.version}; load average ${loadAverage()}`);
 try {
-  for (const part of args.only.split(',')) await { metrics, pages, trace, sums, inflate, large, delete: deletion, filters, spans, definitions, scores: scoreLists }[part]();
+  for (const part of args.only.split(',')) await { metrics, pages, trace, sums, inflate, large, delete: deletion, filters, spans, definitions, scores: scoreLists, requests }[part]();
 } finally {
   await agent.close();
   rmSync(work, { recursive: true, force: true });

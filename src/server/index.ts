@@ -81,6 +81,11 @@ export interface ServerOptions {
   /** Most spans one OTLP export may carry (20,000); a larger export gets a 413. */
   maxSpansPerExport?: number;
   /**
+   * Events whose records one transaction of a large ingestion request writes (500): such a
+   * request is written a part at a time, with the event loop's turn between parts.
+   */
+  ingestPartEvents?: number;
+  /**
    * Bytes of request bodies held at once, all requests together (256 MB); a request that would
    * go over gets a 503, which SDKs retry. Each route still has its own limit (1 MB, 4.5 MB, 32 MB).
    */
@@ -132,7 +137,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   // The model definitions are read once here and then kept (updated as they are written), so that
   // the first ingestion request does not parse a project's thousands of definitions.
   store.read((tx) => projectDefinitions(tx));
-  const context: HandlerContext = { store, now, apiVersion: options.apiVersion ?? API_VERSION, maxSpansPerExport: options.maxSpansPerExport, writeMode };
+  const context: HandlerContext = { store, now, apiVersion: options.apiVersion ?? API_VERSION, maxSpansPerExport: options.maxSpansPerExport, ingestPartEvents: options.ingestPartEvents, writeMode };
   const log = options.log;
   const pipeline = {
     bodyLimitBytes: options.bodyLimitBytes,

@@ -48,6 +48,8 @@ export interface HandlerContext {
   apiVersion: string;
   /** Most spans one OTLP export may carry (default OTLP_MAX_SPANS). */
   maxSpansPerExport?: number | undefined;
+  /** Events whose records one transaction of a large ingestion request writes (default INGEST_PART_EVENTS). */
+  ingestPartEvents?: number | undefined;
   /** The Langfuse v4 write mode the server runs (src/api/write-mode.ts). */
   writeMode: WriteMode;
   /**

@@ -39,11 +39,26 @@ export interface ValidatedBatch {
   errors: EventError[];
 }
 
+/** Events checked so far (see checkEvents): the accepted ones in the order given, and the two kinds of error. */
+export interface CheckedEvents {
+  accepted: IngestionEvent[];
+  validationErrors: EventError[];
+  scopeErrors: EventError[];
+}
+
 /** Validation and scope check of every event, with the server's per-event error bodies. */
 export function validateEvents(input: readonly unknown[], auth: IngestAuth): ValidatedBatch {
-  const validationErrors: EventError[] = [];
-  const scopeErrors: EventError[] = [];
-  const accepted: IngestionEvent[] = [];
+  return checkedBatch(checkEvents(input, auth));
+}
+
+/** The batch of events checked (in one go or a part at a time): the accepted ones in the server's processing order. */
+export function checkedBatch({ accepted, validationErrors, scopeErrors }: CheckedEvents): ValidatedBatch {
+  return { events: sortBatch(accepted), errors: [...validationErrors, ...scopeErrors] };
+}
+
+/** Validation and scope check of events, added to `into` (a large batch is checked a part at a time). */
+export function checkEvents(input: readonly unknown[], auth: IngestAuth, into: CheckedEvents = { accepted: [], validationErrors: [], scopeErrors: [] }): CheckedEvents {
+  const { accepted, validationErrors, scopeErrors } = into;
   for (const raw of input) {
     let parsed: ReturnType<typeof ingestionEvent.safeParse>;
     try {
@@ -64,7 +79,7 @@ export function validateEvents(input: readonly unknown[], auth: IngestAuth): Val
     }
     if (parsed.data.type !== 'sdk-log') accepted.push(parsed.data);
   }
-  return { events: sortBatch(accepted), errors: [...validationErrors, ...scopeErrors] };
+  return into;
 }
 
 export interface Group {

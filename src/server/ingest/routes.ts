@@ -1,6 +1,11 @@
 // The ingestion routes: POST /api/public/ingestion (batch) and POST /api/public/otel/v1/traces
-// (OTLP over HTTP). Each runs the pure pipeline over lookups into the request's transaction and
-// writes what it returns in that same transaction, so a request is stored whole or not at all.
+// (OTLP over HTTP). Each runs the pure pipeline over lookups into a transaction and writes what it
+// returns in that same transaction. A large request is applied a part at a time (the records of
+// about INGEST_PART_EVENTS events each, a record's events never split), each part in a
+// transaction of its own with the event loop's turn between, so that no request holds the server
+// for long; the answer comes once every part is written. A request that fails part way may have
+// stored its first parts, as the service, which applies each event on its own, may: sending it
+// again applies the rest (batch events already applied are skipped by their ids).
 // The service processes both asynchronously; here the data is readable when the answer arrives.
 // The write mode changes one thing here: events_only takes only score and log events on the batch
 // route (events-only.ts). OTLP is taken alike in every mode.
@@ -9,15 +14,16 @@ import { engineCounter } from '../../tokenizer/index.js';
 import { projectDefinitions } from '../handlers/models.js';
 import { type BodyBudget, bodiesBusy } from '../http/body.js';
 import { gunzipBody } from '../http/inflate.js';
-import type { HandlerContext, Route, ServerReply, ServerRequest } from '../http/router.js';
+import { HttpError } from '../http/errors.js';
+import { DeferredReply, type HandlerContext, type Route, type ServerReply, type ServerRequest } from '../http/router.js';
 import type { ObservationRecord } from '../records.js';
 import type { Tx, WithEvents } from '../store/index.js';
-import { processBatch } from './batch.js';
+import { applyEvents, type CheckedEvents, checkedBatch, checkEvents, type Group, groupByEntity, processBatch } from './batch.js';
 import { asEventLog } from './event-log.js';
 import { splitForEventsOnly } from './events-only.js';
 import { noteModelUse } from './model-use.js';
 import { packObservationLog, unpackObservationLog } from './log-pack.js';
-import { checkSpans, decodeOtlpBody, processOtel, rejectionMessage } from './otel/index.js';
+import { applyOtelSpans, applyOtelTraces, checkSpans, decodeOtlpBody, OtelConversion, type RawEvent, rejectionMessage, spansById } from './otel/index.js';
 import { batchRequest } from './schemas.js';
 import type { BatchResponse, IngestAuth, IngestLookups, IngestWrites, Stored } from './types.js';
 
@@ -34,6 +40,53 @@ export const OTLP_MAX_INFLATED_BYTES = 32 * 1024 * 1024;
  * batch processor 8,192 by default).
  */
 export const OTLP_MAX_SPANS = 20_000;
+
+/** Events whose records one transaction of a large ingestion request writes (HandlerContext.ingestPartEvents). */
+export const INGEST_PART_EVENTS = 500;
+
+/** Items in parts of about `most` events each (an item, a record's events, is never split). */
+function inParts<T>(items: readonly T[], events: (item: T) => number, most: number): T[][] {
+  const parts: T[][] = [];
+  let part: T[] = [];
+  let count = 0;
+  for (const item of items) {
+    if (part.length > 0 && count + events(item) > most) {
+      parts.push(part);
+      part = [];
+      count = 0;
+    }
+    part.push(item);
+    count += events(item);
+  }
+  if (part.length > 0) parts.push(part);
+  return parts;
+}
+
+/** Lets the event loop run what is waiting (I/O callbacks first) before going on. */
+const breathe = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * Applies the first part in the request's transaction and, when there are more, each of the
+ * others in a write of its own after the event loop's turn; answers `reply` once all are written.
+ * Every part in the request's transaction for a caller in the same process.
+ * What `apply` throws rolls its part back and is the answer.
+ */
+function applyInParts<T>(parts: readonly T[][], tx: Tx, context: HandlerContext, apply: (tx: Tx, part: readonly T[]) => void, reply: ServerReply): ServerReply | DeferredReply {
+  // A caller in the same process (the web UI) takes the answer whole, in its transaction.
+  if (context.inProcess) {
+    for (const part of parts) apply(tx, part);
+    return reply;
+  }
+  if (parts.length > 0) apply(tx, parts[0]!);
+  if (parts.length <= 1) return reply;
+  return new DeferredReply(async () => {
+    for (const part of parts.slice(1)) {
+      await breathe();
+      context.store.write((later) => apply(later, part));
+    }
+    return reply;
+  });
+}
 
 function lookupsFor(tx: Tx): IngestLookups {
   let definitions: readonly ModelDefinition[] | undefined;
@@ -83,13 +136,37 @@ export function ingestEvents(events: readonly unknown[], tx: Tx, auth: IngestAut
   return result.response;
 }
 
-function ingestBatch(request: ServerRequest, tx: Tx, context: HandlerContext): ServerReply {
+function ingestBatch(request: ServerRequest, tx: Tx, context: HandlerContext): ServerReply | DeferredReply {
   const parsed = batchRequest.safeParse(request.body);
   if (!parsed.success) return { status: 400, body: { message: 'Invalid request data', errors: parsed.error.issues.map((issue) => issue.message) } };
-  if (context.writeMode !== 'events_only') return { status: 207, body: ingestEvents(parsed.data.batch, tx, authOf(request, context), context.now()) };
-  const { accepted, rejected } = splitForEventsOnly(parsed.data.batch);
-  const response = ingestEvents(accepted, tx, authOf(request, context), context.now());
-  return { status: 207, body: { successes: response.successes, errors: [...response.errors, ...rejected] } };
+  const { accepted, rejected } = context.writeMode === 'events_only' ? splitForEventsOnly(parsed.data.batch) : { accepted: parsed.data.batch, rejected: [] };
+  const auth = authOf(request, context);
+  const now = context.now();
+  const most = context.ingestPartEvents ?? INGEST_PART_EVENTS;
+  // As processBatch answers, the events checked and the records written a part at a time.
+  const answer = (checked: CheckedEvents) => {
+    const { events, errors } = checkedBatch(checked);
+    const response: BatchResponse = { successes: events.map((event) => ({ id: event.id, status: 201 })), errors: [...errors, ...rejected] };
+    return { parts: inParts(groupByEntity(events), (group) => group.events.length, most), reply: { status: 207, body: response } };
+  };
+  const apply = (partTx: Tx, groups: readonly Group[]) => write(partTx, applyEvents(groups, auth, lookupsFor(partTx), { now, count: engineCounter }, { source: 'batch', dedup: true }), now);
+  if (accepted.length <= most || context.inProcess) {
+    const { parts, reply } = answer(checkEvents(accepted, auth));
+    return applyInParts(parts, tx, context, apply, reply);
+  }
+  return new DeferredReply(async () => {
+    let checked: CheckedEvents | undefined;
+    for (let at = 0; at < accepted.length; at += most) {
+      await breathe();
+      checked = checkEvents(accepted.slice(at, at + most), auth, checked);
+    }
+    const { parts, reply } = answer(checked!);
+    for (const part of parts) {
+      await breathe();
+      context.store.write((partTx) => apply(partTx, part));
+    }
+    return reply;
+  });
 }
 
 function header(request: ServerRequest, name: string): string | undefined {
@@ -115,7 +192,7 @@ async function inflateOtel(request: ServerRequest, budget: BodyBudget | undefine
   return { status: 400, body: { error: 'Failed to decompress request body' } };
 }
 
-function ingestOtel(request: ServerRequest, tx: Tx, context: HandlerContext): ServerReply {
+function ingestOtel(request: ServerRequest, tx: Tx, context: HandlerContext): ServerReply | DeferredReply {
   const contentType = header(request, 'content-type');
   const decoded = decodeOtlpBody(request.rawBody, contentType, header(request, 'content-encoding'), { maxInflatedBytes: OTLP_MAX_INFLATED_BYTES });
   if (!decoded.ok) return { status: decoded.status, body: { error: decoded.error } };
@@ -141,17 +218,55 @@ function ingestOtel(request: ServerRequest, tx: Tx, context: HandlerContext): Se
     if (Number.isNaN(parsed) || parsed > 4) return { status: 400, body: { error: `Unsupported x-langfuse-ingestion-version: "${version}". Maximum supported: "4".` } };
   }
   const now = context.now();
-  let result: ReturnType<typeof processOtel>;
-  try {
-    result = processOtel(spans, authOf(request, context), lookupsFor(tx), { now, count: engineCounter });
-  } catch (error) {
-    // Attribute values nested deeply enough (protobuf allows it) to exhaust the stack.
-    if (error instanceof RangeError) return { status: 400, body: { error: 'Invalid OTLP trace export: attribute values are nested too deeply' } };
-    throw error;
-  }
-  write(tx, result.writes, now);
-  return ok;
+  const auth = authOf(request, context);
+  const options = { now, count: engineCounter };
+  const most = context.ingestPartEvents ?? INGEST_PART_EVENTS;
+  // The spans are converted to events a part at a time too (reading only which traces are
+  // stored); nothing is written until every span is.
+  const conversion = new OtelConversion(spans, auth, options);
+  const convert = (readTx: Tx, spanCount: number) => {
+    try {
+      return conversion.step(lookupsFor(readTx), spanCount);
+    } catch (error) {
+      if (error instanceof RangeError) throw TOO_DEEP;
+      throw error;
+    }
+  };
+  // Then the trace events, then each observation id's spans, a part at a time.
+  type Part = { kind: 'traces'; groups: Group[] } | { kind: 'spans'; spans: RawEvent[] };
+  const partsOf = (): Part[][] => {
+    const events = conversion.events();
+    return inParts<Part>(
+      [...events.traceGroups.map((group): Part => ({ kind: 'traces', groups: [group] })), ...spansById(events.spans).map((same): Part => ({ kind: 'spans', spans: same }))],
+      (part) => (part.kind === 'traces' ? part.groups[0]!.events.length : part.spans.length),
+      most,
+    );
+  };
+  const apply = (partTx: Tx, part: readonly Part[]) => {
+    const lookups = lookupsFor(partTx);
+    try {
+      const writes = applyOtelTraces(part.flatMap((p) => (p.kind === 'traces' ? p.groups : [])), auth, lookups, options);
+      writes.observations = applyOtelSpans(part.flatMap((p) => (p.kind === 'spans' ? p.spans : [])), auth, lookups, options).observations;
+      write(partTx, writes, now);
+    } catch (error) {
+      if (error instanceof RangeError) throw TOO_DEEP;
+      throw error;
+    }
+  };
+  if (convert(tx, context.inProcess ? Infinity : most)) return applyInParts(partsOf(), tx, context, apply, ok);
+  return new DeferredReply(async () => {
+    do await breathe();
+    while (!context.store.read((readTx) => convert(readTx, most)));
+    for (const part of partsOf()) {
+      await breathe();
+      context.store.write((partTx) => apply(partTx, part));
+    }
+    return ok;
+  });
 }
+
+/** Attribute values nested deeply enough (protobuf allows it) to exhaust the stack. */
+const TOO_DEEP = new HttpError(400, { error: 'Invalid OTLP trace export: attribute values are nested too deeply' });
 
 export const ingestRoutes: Route[] = [
   {

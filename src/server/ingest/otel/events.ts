@@ -198,9 +198,19 @@ function observationEvent(ctx: SpanContext, a: Attributes, traceId: string, pare
  * earlier in the same export count as seen.
  */
 export function spansToEvents(resourceSpans: unknown, conv: SpanConversion): RawEvent[] {
-  if (!Array.isArray(resourceSpans)) return [];
-  const seen = new Set<string>();
+  const steps = spanEvents(resourceSpans, conv);
   const events: RawEvent[] = [];
+  for (let step = steps.next(); !step.done; step = steps.next()) events.push(...step.value);
+  return dropRedundantShallowTraces(events);
+}
+
+/**
+ * Each span's events in turn (its trace event, if any, then its observation event), so that a
+ * large export can be converted a few spans at a time; `finishEvents` then takes them all.
+ */
+export function* spanEvents(resourceSpans: unknown, conv: SpanConversion): Generator<RawEvent[], void, undefined> {
+  if (!Array.isArray(resourceSpans)) return;
+  const seen = new Set<string>();
   for (const resourceSpan of resourceSpans as any[]) {
     if (!resourceSpan) continue;
     const resource = attributesOf(resourceSpan.resource?.attributes);
@@ -219,13 +229,17 @@ export function spansToEvents(resourceSpans: unknown, conv: SpanConversion): Raw
         const { startTimeISO, endTimeISO } = spanTimes(span.startTimeUnixNano, span.endTimeUnixNano, conv.now);
         const isRoot = !parentId || String(a['langfuse.internal.as_root']) === 'true';
         const updates = setsTraceAttributes(a);
+        const events: RawEvent[] = [];
         if (isRoot || updates || !(seen.has(traceId) || conv.traceSeen(traceId))) {
           events.push(traceEvent(ctx, a, traceId, startTimeISO, isRoot, updates, spanMetadata, conv));
           seen.add(traceId);
         }
         events.push(observationEvent(ctx, a, traceId, parentId, startTimeISO, endTimeISO, spanMetadata, conv));
+        yield events;
       }
     }
   }
-  return dropRedundantShallowTraces(events);
 }
+
+/** An export's events once every span is converted: the shallow trace events a full one makes redundant left out. */
+export const finishEvents = (events: RawEvent[]): RawEvent[] => dropRedundantShallowTraces(events);

@@ -1,9 +1,9 @@
 // The ingestion routes: POST /api/public/ingestion (batch) and POST /api/public/otel/v1/traces
 // (OTLP over HTTP). Each runs the pure pipeline over lookups into a transaction and writes what it
-// returns in that same transaction. A large request is applied a part at a time (the records of
-// about INGEST_PART_EVENTS events each, a record's events never split), each part in a
-// transaction of its own with the event loop's turn between, so that no request holds the server
-// for long; the answer comes once every part is written. A request that fails part way may have
+// returns in that same transaction. A large request is checked (OTLP: converted) and applied a
+// part at a time (the records of about INGEST_PART_EVENTS events each, a record's events never
+// split), each part in a transaction of its own with the event loop's turn between, so that no
+// request holds the server for long; the answer comes once every part is written. A request that fails part way may have
 // stored its first parts, as the service, which applies each event on its own, may: sending it
 // again applies the rest (batch events already applied are skipped by their ids).
 // The service processes both asynchronously; here the data is readable when the answer arrives.

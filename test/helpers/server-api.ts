@@ -47,3 +47,18 @@ function parseOrText(text: string): unknown {
     return text;
   }
 }
+
+/**
+ * Every page of a cursor-paged list, by cursor: `page` asks for one (the query with `&cursor=…`
+ * once there is one); at most 100 pages, so that a cursor that never ends fails the test.
+ */
+export async function walkByCursor<P extends { meta: { cursor?: string } }>(query: string, page: (query: string) => Promise<P>): Promise<P[]> {
+  const pages: P[] = [];
+  let cursor: string | undefined;
+  do {
+    const one = await page(`${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    pages.push(one);
+    cursor = one.meta.cursor;
+  } while (cursor && pages.length < 100);
+  return pages;
+}

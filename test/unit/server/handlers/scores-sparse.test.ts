@@ -4,7 +4,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type RunningServer, startServer } from '../../../../src/server/index.js';
 import { ScoreStore } from '../../../../src/server/store/index.js';
-import { basicAuth } from '../../../helpers/server-api.js';
+import { basicAuth, walkByCursor } from '../../../helpers/server-api.js';
 
 const T0 = Date.parse('2026-03-01T10:00:00.000Z');
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -42,16 +42,7 @@ const page = async (query: string): Promise<Page> => {
   return (await answer.json()) as Page;
 };
 /** Every page of a query, by cursor. */
-async function walk(query: string): Promise<Page[]> {
-  const pages: Page[] = [];
-  let cursor: string | undefined;
-  do {
-    const one = await page(`${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
-    pages.push(one);
-    cursor = one.meta.cursor;
-  } while (cursor && pages.length < 100);
-  return pages;
-}
+const walk = (query: string) => walkByCursor(query, page);
 
 describe('the v3 scores list with a filter that matches few scores', () => {
   it('gives the pages and cursors of one scan, read a part at a time', async () => {

@@ -5,7 +5,7 @@ import { V4_ONLY_MESSAGES } from '../../api/write-mode.js';
 import { invalidRequest, notFound } from '../http/errors.js';
 import { DeferredReply, type Handler, type Route, type ServerReply } from '../http/router.js';
 import type { ObservationRecord, TraceRecord } from '../records.js';
-import { LateValue, SlicedArray, wholeBody } from '../http/json-stream.js';
+import { LateValue, slicesAfter, wholeBody } from '../http/json-stream.js';
 import { rowsToRead, slicesOfIds } from '../http/slice-size.js';
 import type { FilterColumnKey, ObservationCursor, ObservationFilter, TextPick, Tx } from '../store/index.js';
 import { EVENTS_FILTER_PARAM, FILTER_PARAM, resolveFilters, targets } from './filter-param.js';
@@ -127,7 +127,7 @@ const listV1: Handler = (request, tx, context) => {
   const answer = (first: unknown[], next: ((slice: Tx) => unknown[] | undefined) | undefined, total: number): ServerReply => {
     const meta = pageMeta({ page: query.page, limit: query.limit }, total);
     if (!next) return { status: 200, body: { data: first, meta } };
-    const body = { data: afterFirst(first, next), meta };
+    const body = { data: slicesAfter(first, next), meta };
     return { status: 200, body: context.inProcess ? wholeBody(body, tx) : body };
   };
   // Where there is a read thread, the page's ids and the total are read there: both may scan every
@@ -156,12 +156,6 @@ const listV1: Handler = (request, tx, context) => {
   const first = nextSlice(tx) ?? [];
   return answer(first, left === 0 ? undefined : nextSlice, tx.observations.count(filter));
 };
-
-/** Slices that start with one already read. */
-function afterFirst(first: unknown[], next: (slice: Tx) => unknown[] | undefined): SlicedArray {
-  let given = false;
-  return new SlicedArray((slice) => (given ? next(slice) : ((given = true), first)));
-}
 
 function encodeCursor(cursor: Cursor): string {
   return Buffer.from(JSON.stringify(cursor)).toString('base64');
@@ -277,7 +271,7 @@ const listV2: Handler = (request, tx, context) => {
     }
     return { status: 200, body: { data: first, meta: meta() } };
   }
-  return { status: 200, body: { data: afterFirst(first, nextSlice), meta: new LateValue(meta, meta) } };
+  return { status: 200, body: { data: slicesAfter(first, nextSlice), meta: new LateValue(meta, meta) } };
 };
 
 export const observationRoutes: Route[] = [

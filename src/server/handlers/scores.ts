@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { invalidRequest } from '../http/errors.js';
-import { LateValue, SlicedArray, wholeBody } from '../http/json-stream.js';
+import { LateValue, slicesAfter, wholeBody } from '../http/json-stream.js';
 import type { Handler, Route } from '../http/router.js';
 import { authOf, ingestEvents } from '../ingest/routes.js';
 import type { ScoreRecord } from '../records.js';
@@ -313,8 +313,7 @@ const listV3: Handler = (request, tx, context) => {
   // the indexes serve) goes out whole, with its length.
   const first = nextSlice(tx) ?? [];
   if (done) return { status: 200, body: { data: first, meta: meta() } };
-  let given = false;
-  const body = { data: new SlicedArray((slice) => (given ? nextSlice(slice) : ((given = true), first))), meta: new LateValue(meta, meta) };
+  const body = { data: slicesAfter(first, nextSlice), meta: new LateValue(meta, meta) };
   return { status: 200, body: context.inProcess ? wholeBody(body, tx) : body };
 };
 

@@ -4,7 +4,7 @@
 import { Decimal } from 'decimal.js';
 import { z } from 'zod';
 import { notFound } from '../http/errors.js';
-import { inPieces, LateValue, RawJson, type ReadSlice, readSlices, SlicedArray, SlicedObject, wholeBody } from '../http/json-stream.js';
+import { breathe, inPieces, LateValue, RawJson, type ReadSlice, readSlices, SlicedArray, SlicedObject, wholeBody } from '../http/json-stream.js';
 import { DeferredReply, type Handler, type HandlerContext, type Route, type ServerReply } from '../http/router.js';
 import { rowsToRead, slicesOfIds } from '../http/slice-size.js';
 import type { TraceRecord } from '../records.js';
@@ -257,7 +257,7 @@ function deleteTraces(tx: Tx, context: HandlerContext, ids: readonly string[], m
   return new DeferredReply(async () => {
     while (done.at < unique.length) {
       // A turn of the event loop between steps: requests that came in meanwhile are answered.
-      await new Promise((resolve) => setImmediate(resolve));
+      await breathe();
       done = context.store.write((later) => later.traces.deleteStep(unique, done, DELETE_ROWS));
     }
     return reply;

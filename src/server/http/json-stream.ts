@@ -19,6 +19,12 @@ export class SlicedArray {
   constructor(readonly next: (tx: Tx) => readonly unknown[] | undefined) {}
 }
 
+/** Slices that start with one already read (a handler's first, read in its own transaction). */
+export function slicesAfter(first: readonly unknown[], next: (tx: Tx) => readonly unknown[] | undefined): SlicedArray {
+  let given = false;
+  return new SlicedArray((tx) => (given ? next(tx) : ((given = true), first)));
+}
+
 /** An array already read, written `size` items at a time (a long list of ids). */
 export function inPieces(items: readonly unknown[], size: number): SlicedArray {
   let at = 0;
@@ -95,7 +101,7 @@ export function isSliced(body: unknown): body is Record<string, unknown> {
 class ClientGone extends Error {}
 
 /** Lets the event loop run what is waiting (I/O callbacks first) before going on. */
-const breathe = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+export const breathe = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** Sends `text`; resolves when the client may take more (at once, or after 'drain'); rejects when it is gone. */
 function send(res: ServerResponse, text: string | Uint8Array): Promise<void> {

@@ -15,6 +15,7 @@ import { projectDefinitions } from '../handlers/models.js';
 import { type BodyBudget, bodiesBusy } from '../http/body.js';
 import { gunzipBody } from '../http/inflate.js';
 import { HttpError } from '../http/errors.js';
+import { breathe } from '../http/json-stream.js';
 import { DeferredReply, type HandlerContext, type Route, type ServerReply, type ServerRequest } from '../http/router.js';
 import type { ObservationRecord } from '../records.js';
 import type { Tx, WithEvents } from '../store/index.js';
@@ -62,9 +63,6 @@ function inParts<T>(items: readonly T[], events: (item: T) => number, most: numb
   return parts;
 }
 
-/** Lets the event loop run what is waiting (I/O callbacks first) before going on. */
-const breathe = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
 /**
  * Applies the first part in the request's transaction and, when there are more, each of the
  * others in a write of its own after the event loop's turn; answers `reply` once all are written.
@@ -80,12 +78,17 @@ function applyInParts<T>(parts: readonly T[][], tx: Tx, context: HandlerContext,
   if (parts.length > 0) apply(tx, parts[0]!);
   if (parts.length <= 1) return reply;
   return new DeferredReply(async () => {
-    for (const part of parts.slice(1)) {
-      await breathe();
-      context.store.write((later) => apply(later, part));
-    }
+    await writeInTurns(parts.slice(1), context, apply);
     return reply;
   });
+}
+
+/** Each part in a write of its own, after the event loop's turn. */
+async function writeInTurns<T>(parts: readonly T[][], context: HandlerContext, apply: (tx: Tx, part: readonly T[]) => void): Promise<void> {
+  for (const part of parts) {
+    await breathe();
+    context.store.write((partTx) => apply(partTx, part));
+  }
 }
 
 function lookupsFor(tx: Tx): IngestLookups {
@@ -161,10 +164,7 @@ function ingestBatch(request: ServerRequest, tx: Tx, context: HandlerContext): S
       checked = checkEvents(accepted.slice(at, at + most), auth, checked);
     }
     const { parts, reply } = answer(checked!);
-    for (const part of parts) {
-      await breathe();
-      context.store.write((partTx) => apply(partTx, part));
-    }
+    await writeInTurns(parts, context, apply);
     return reply;
   });
 }
@@ -257,10 +257,7 @@ function ingestOtel(request: ServerRequest, tx: Tx, context: HandlerContext): Se
   return new DeferredReply(async () => {
     do await breathe();
     while (!context.store.read((readTx) => convert(readTx, most)));
-    for (const part of partsOf()) {
-      await breathe();
-      context.store.write((partTx) => apply(partTx, part));
-    }
+    await writeInTurns(partsOf(), context, apply);
     return ok;
   });
 }

@@ -8,7 +8,7 @@
 //     tx.observations.withEvents(ids)             // Map id -> { record, events }: what ingestion merges into
 //     tx.events.seen(eventIds) / .record(eventIds, at)  // event ids no record log holds, for de-duplication
 //     tx.traces.delete(ids)                       // with their observations and scores
-//     tx.models.all(), tx.prompts.get(name, version) ...
+//     tx.models.allTexts(read), tx.prompts.get(name, version) ...
 //   });
 //
 // The function passed to read/write is synchronous; anything it throws rolls the whole request

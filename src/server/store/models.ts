@@ -2,10 +2,10 @@
 import type { ModelRecord } from '../records.js';
 import type { Statements } from './sqlite.js';
 
-const parse = (row: { record: string }): ModelRecord => JSON.parse(row.record) as ModelRecord;
-
 /** A definition's stored text read back. */
 const modelOfText = (text: string): ModelRecord => JSON.parse(text) as ModelRecord;
+
+const parse = (row: { record: string }): ModelRecord => modelOfText(row.record);
 
 /** Records written and not yet read back that a store keeps (see `allTexts`). */
 const WRITTEN_KEPT = 20_000;
@@ -18,11 +18,6 @@ export class ModelStore {
    * derived from the definitions can be kept while it stays the same.
    */
   changes = 0;
-
-  /** Every definition of the project, oldest first. */
-  all(): ModelRecord[] {
-    return this.sql.rows<{ record: string }>('SELECT record FROM models ORDER BY rowid').map(parse);
-  }
 
   /**
    * Every definition of the project as its stored text, oldest first, each given to `read` with a
@@ -53,7 +48,7 @@ export class ModelStore {
     return row && parse(row);
   }
 
-  /** Creates a definition, or replaces the one with the same id (keeping its place in `all`). */
+  /** Creates a definition, or replaces the one with the same id (keeping its place in `allTexts`). */
   put(record: ModelRecord): void {
     this.changes++;
     const text = JSON.stringify(record);

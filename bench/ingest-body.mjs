@@ -72,3 +72,37 @@ export function otlpBody(kind = 'provided') {
   const resource = { attributes: [attr('service.name', str('bench')), attr('telemetry.sdk.language', str('nodejs'))] };
   return JSON.stringify({ resourceSpans: [{ resource, scopeSpans: [{ scope: { name: 'langfuse-sdk', version: '5.0.0' }, spans }] }] });
 }
+
+/** The messages of opentelemetry-proto's trace export that `otlpBody`'s spans use, as .proto text. */
+const OTLP_PROTO = `
+syntax = "proto3";
+package bench;
+message AnyValue { oneof value { string string_value = 1; bool bool_value = 2; int64 int_value = 3; double double_value = 4; } }
+message KeyValue { string key = 1; AnyValue value = 2; }
+message Resource { repeated KeyValue attributes = 1; }
+message InstrumentationScope { string name = 1; string version = 2; }
+message Status { string message = 2; int32 code = 3; }
+message Span {
+  bytes trace_id = 1; bytes span_id = 2; bytes parent_span_id = 4; string name = 5; int32 kind = 6;
+  fixed64 start_time_unix_nano = 7; fixed64 end_time_unix_nano = 8; repeated KeyValue attributes = 9; Status status = 15;
+}
+message ScopeSpans { InstrumentationScope scope = 1; repeated Span spans = 2; }
+message ResourceSpans { Resource resource = 1; repeated ScopeSpans scope_spans = 2; }
+message ExportTraceServiceRequest { repeated ResourceSpans resource_spans = 1; }
+`;
+
+let exportRequest;
+
+/**
+ * An OTLP/JSON export (`otlpBody`'s, parsed) as OTLP/protobuf, the encoding of the Python SDK's
+ * and the Collector's exporters: ids as bytes, encoded by protobufjs from the .proto text above.
+ */
+export async function otlpProtobuf(json) {
+  if (!exportRequest) {
+    const { default: protobuf } = await import('protobufjs');
+    exportRequest = protobuf.parse(OTLP_PROTO, { keepCase: false }).root.lookupType('bench.ExportTraceServiceRequest');
+  }
+  const ids = (span) => ({ ...span, traceId: Buffer.from(span.traceId, 'hex'), spanId: Buffer.from(span.spanId, 'hex'), ...(span.parentSpanId ? { parentSpanId: Buffer.from(span.parentSpanId, 'hex') } : {}) });
+  const request = { resourceSpans: json.resourceSpans.map((r) => ({ ...r, scopeSpans: r.scopeSpans.map((s) => ({ ...s, spans: s.spans.map(ids) })) })) };
+  return Buffer.from(exportRequest.encode(exportRequest.fromObject(request)).finish());
+}

@@ -657,43 +657,49 @@ async function scoreLists() {
 
 /**
  * Ingestion requests of growing size, each twice: batches of 1, 10 and 40 times bench/ingest.mjs's
- * request (a trace and 100 generations) to llmobs server in dual, and the same as OTLP exports
- * (up to 80 times: 8,080 spans, about the Collector's default batch of 8,192) in events_only;
- * each request's time and the event loop's longest hold during it, after 20 requests of the
+ * request (a trace and 100 generations) to llmobs server in dual, and the same as OTLP/JSON exports
+ * (up to 80 times: 8,080 spans, about the Collector's default batch of 8,192) and as
+ * OTLP/protobuf exports (up to 198 times: 19,998 spans, under the route's limit of 20,000) in
+ * events_only; each request's time and the event loop's longest hold during it, after 20 requests of the
  * everyday size.
  */
 async function requests() {
-  const { batchBody, otlpBody } = await import('./ingest-body.mjs');
+  const { batchBody, otlpBody, otlpProtobuf } = await import('./ingest-body.mjs');
   console.log('\ningestion requests of growing size, each twice');
+  const otlpJson = (bodies) => ({ resourceSpans: bodies.flatMap((b) => JSON.parse(b).resourceSpans) });
   const routes = [
-    ['dual', '/api/public/ingestion', batchBody, (bodies) => JSON.stringify({ batch: bodies.flatMap((b) => JSON.parse(b).batch) }), [1, 10, 40]],
-    ['events_only', '/api/public/otel/v1/traces', otlpBody, (bodies) => JSON.stringify({ resourceSpans: bodies.flatMap((b) => JSON.parse(b).resourceSpans) }), [1, 10, 40, 80]],
+    ['dual', '/api/public/ingestion', 'application/json', batchBody, async (bodies) => JSON.stringify({ batch: bodies.flatMap((b) => JSON.parse(b).batch) }), [1, 10, 40]],
+    ['events_only', '/api/public/otel/v1/traces', 'application/json', otlpBody, async (bodies) => JSON.stringify(otlpJson(bodies)), [1, 10, 40, 80]],
+    ['events_only', '/api/public/otel/v1/traces', 'application/x-protobuf', otlpBody, (bodies) => otlpProtobuf(otlpJson(bodies)), [1, 10, 40, 80, 198]],
   ];
-  for (const [writeMode, path, make, join_, sizes] of routes) {
-    const server = await spawnLlmobs({ dataDir: join(work, `requests-${writeMode}`), writeMode });
-    const post = async (body) => {
-      const response = await request(`${server.url}${path}`, { method: 'POST', dispatcher: agent, headers: { authorization: server.auth, 'content-type': 'application/json' }, body });
-      await response.body.text();
-      if (response.statusCode >= 300 && response.statusCode !== 207) throw new Error(`${path} answered ${response.statusCode}`);
-    };
-    try {
-      for (let i = 0; i < 20; i++) await post(make('provided'));
-      for (const n of sizes) {
-        const body = join_(Array.from({ length: n }, () => make('provided')));
-        const results = [];
-        for (let k = 0; k < 2; k++) {
-          await server.resetLoop();
-          await sleep(50);
-          const started = performance.now();
-          await post(body);
-          const took = performance.now() - started;
-          await sleep(50);
-          results.push(`${ms(took)} (loop max ${ms((await server.stats()).loopMaxMs)})`);
+  const builds = [['this build', undefined], ...(compareDist ? [[compareLabel, resolve(compareDist)]] : [])];
+  for (const [writeMode, path, type, make, join_, sizes] of routes) {
+    for (const [label, dist] of builds) {
+      const server = await spawnLlmobs({ dataDir: join(work, `requests-${label.replace(/\W/g, '')}-${writeMode}-${type.split('/')[1]}`), writeMode, ...(dist ? { dist } : {}) });
+      const post = async (body) => {
+        const response = await request(`${server.url}${path}`, { method: 'POST', dispatcher: agent, headers: { authorization: server.auth, 'content-type': type }, body });
+        await response.body.text();
+        if (response.statusCode >= 300 && response.statusCode !== 207) throw new Error(`${path} answered ${response.statusCode}`);
+      };
+      try {
+        for (let i = 0; i < 20; i++) await post(await join_([make('provided')]));
+        for (const n of sizes) {
+          const body = await join_(Array.from({ length: n }, () => make('provided')));
+          const results = [];
+          for (let k = 0; k < 2; k++) {
+            await server.resetLoop();
+            await sleep(50);
+            const started = performance.now();
+            await post(body);
+            const took = performance.now() - started;
+            await sleep(50);
+            results.push(`${ms(took)} (loop max ${ms((await server.stats()).loopMaxMs)})`);
+          }
+          console.log(`  ${builds.length > 1 ? `${label.padEnd(10)} ` : ''}${writeMode.padEnd(12)} ${path.padEnd(28)} ${type.split('/')[1].padEnd(10)} ${fmt(n * 101).padStart(6)} events, ${(Buffer.byteLength(body) / 1e6).toFixed(1)} MB: ${results.join(', ')}`);
         }
-        console.log(`  ${writeMode.padEnd(12)} ${path.padEnd(28)} ${fmt(n * 101).padStart(6)} events, ${(Buffer.byteLength(body) / 1e6).toFixed(1)} MB: ${results.join(', ')}`);
+      } finally {
+        await server.stop();
       }
-    } finally {
-      await server.stop();
     }
   }
   console.log(`load average ${loadAverage()}`);

@@ -62,7 +62,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, r
     if (raw) await read();
     const early = route.prepare ? await route.prepare(request, options.bodyBudget) : undefined;
     if (early) {
-      sendJson(res, early, extra);
+      sendJson(res, early, { 'x-llmobs-server': VERSION, ...extra });
       return;
     }
     await dispatch(res, { route, handler, params }, request, context, { 'x-llmobs-server': VERSION, ...extra });

@@ -25,6 +25,7 @@ import { splitForEventsOnly } from './events-only.js';
 import { noteModelUse } from './model-use.js';
 import { packObservationLog, unpackObservationLog } from './log-pack.js';
 import { applyOtelSpans, applyOtelTraces, checkSpans, decodeOtlpBody, OtelConversion, type RawEvent, rejectionMessage, spansById } from './otel/index.js';
+import { type DecodedBody, decodeInParts } from './otel/decode.js';
 import { batchRequest } from './schemas.js';
 import type { BatchResponse, IngestAuth, IngestLookups, IngestWrites, Stored } from './types.js';
 
@@ -35,8 +36,8 @@ import type { BatchResponse, IngestAuth, IngestLookups, IngestWrites, Stored } f
 export const OTLP_MAX_INFLATED_BYTES = 32 * 1024 * 1024;
 
 /**
- * The most spans one OTLP export may carry. Requests are processed whole and synchronously, and a
- * 32 MB protobuf body holds a million tiny spans: minutes of work and gigabytes of memory for one
+ * The most spans one OTLP export may carry. A request's spans are all decoded before any is
+ * written, and a 32 MB protobuf body holds a million tiny spans: gigabytes of memory for one
  * request. Exporters send far fewer per request (the SDKs' batch processors 512, the Collector's
  * batch processor 8,192 by default).
  */
@@ -175,26 +176,37 @@ function header(request: ServerRequest, name: string): string | undefined {
 }
 
 /**
- * A gzip body is inflated before the request's transaction, on the thread pool and within the
- * limit (the service inflates it in its route, without one). The handler then sees the body as
- * if it had been sent plain.
+ * The body is read before the request's transaction: a gzip body inflated on the thread pool and
+ * within the limit (the service inflates it in its route, without one), then decoded a part at a
+ * time with the event loop's turn between (otel/decode.ts). The handler takes the decoded body
+ * from `request.body`; its failures are answered here, as the handler would.
  */
-async function inflateOtel(request: ServerRequest, budget: BodyBudget | undefined): Promise<ServerReply | undefined> {
-  if (!header(request, 'content-encoding')?.includes('gzip')) return undefined;
-  const inflated = await gunzipBody(request.rawBody, OTLP_MAX_INFLATED_BYTES, budget);
-  if (inflated.ok) {
+async function readOtel(request: ServerRequest, budget: BodyBudget | undefined): Promise<ServerReply | undefined> {
+  if (header(request, 'content-encoding')?.includes('gzip')) {
+    const inflated = await gunzipBody(request.rawBody, OTLP_MAX_INFLATED_BYTES, budget);
+    if (!inflated.ok) {
+      if (inflated.reason === 'busy') throw bodiesBusy();
+      if (inflated.reason === 'too-large') return { status: 413, body: { error: `Decompressed request body exceeds ${OTLP_MAX_INFLATED_BYTES} bytes` } };
+      return { status: 400, body: { error: 'Failed to decompress request body' } };
+    }
     request.rawBody = inflated.body;
     request.headers = { ...request.headers, 'content-encoding': undefined };
-    return undefined;
   }
-  if (inflated.reason === 'busy') throw bodiesBusy();
-  if (inflated.reason === 'too-large') return { status: 413, body: { error: `Decompressed request body exceeds ${OTLP_MAX_INFLATED_BYTES} bytes` } };
-  return { status: 400, body: { error: 'Failed to decompress request body' } };
+  const steps = decodeInParts(request.rawBody, header(request, 'content-type'));
+  let step = steps.next();
+  while (!step.done) {
+    await breathe();
+    step = steps.next();
+  }
+  if (!step.value.ok) return { status: step.value.status, body: { error: step.value.error } };
+  request.body = step.value;
+  return undefined;
 }
 
 function ingestOtel(request: ServerRequest, tx: Tx, context: HandlerContext): ServerReply | DeferredReply {
   const contentType = header(request, 'content-type');
-  const decoded = decodeOtlpBody(request.rawBody, contentType, header(request, 'content-encoding'), { maxInflatedBytes: OTLP_MAX_INFLATED_BYTES });
+  // Decoded already by the route's `prepare` (readOtel), or here for a caller in the same process.
+  const decoded = (request.body as DecodedBody | undefined) ?? decodeOtlpBody(request.rawBody, contentType, header(request, 'content-encoding'), { maxInflatedBytes: OTLP_MAX_INFLATED_BYTES });
   if (!decoded.ok) return { status: decoded.status, body: { error: decoded.error } };
   // An OTLP/protobuf client expects an ExportTraceServiceResponse in protobuf: empty is a valid one.
   const ok: ServerReply = contentType?.toLowerCase().includes('application/x-protobuf') ? { status: 200 } : { status: 200, body: {} };
@@ -282,7 +294,7 @@ export const ingestRoutes: Route[] = [
     // The service reads the body itself (no body parser, no size limit); this server bounds it.
     bodyParser: 'raw',
     bodyLimit: '32mb',
-    prepare: inflateOtel,
+    prepare: readOtel,
     groupCommit: true,
     methods: { POST: ingestOtel },
   },

@@ -1,11 +1,15 @@
 // The body of POST /api/public/otel/v1/traces as resourceSpans: gzip first when the content
 // encoding says so, then OTLP/JSON or OTLP/protobuf by content type, with the Langfuse route's
 // 400 answers. Protobuf is decoded with protobufjs over the OTLP schema, loaded on first use.
-// Synchronous: it runs inside the request's store transaction, like every handler.
+// The server decodes a part at a time before the handler runs (decodeInParts); a caller in the
+// same process decodes in one call (decodeOtlpBody).
 import { createRequire } from 'node:module';
 import { gunzipSync } from 'node:zlib';
-import { jsonDepth, MAX_JSON_DEPTH } from '../../http/body.js';
+import type { Type } from 'protobufjs/light.js';
+import { MAX_JSON_DEPTH } from '../../http/body.js';
+import { parseJsonInParts } from './json-parts.js';
 import { OTLP_TRACE_DESCRIPTOR } from './otlp-schema.js';
+import { decodeProtobufInParts, type SpanTypes } from './protobuf-parts.js';
 
 export type DecodedBody = { ok: true; resourceSpans: unknown } | { ok: false; status: 400 | 413; error: string };
 
@@ -14,22 +18,27 @@ export interface DecodeLimits {
   maxInflatedBytes: number;
 }
 
-interface TraceRequestType {
-  decode(bytes: Uint8Array): unknown;
-  toObject(message: unknown, options: { longs: StringConstructor }): { resourceSpans?: unknown };
+interface OtlpTypes extends SpanTypes {
+  request: Type;
 }
 
-let requestType: TraceRequestType | undefined;
+let types: OtlpTypes | undefined;
 
-function traceRequestType(): TraceRequestType {
-  if (!requestType) {
+function otlpTypes(): OtlpTypes {
+  if (!types) {
     const protobuf = createRequire(import.meta.url)('protobufjs/light.js') as typeof import('protobufjs/light.js');
     const root = protobuf.Root.fromJSON(OTLP_TRACE_DESCRIPTOR as unknown as Parameters<typeof protobuf.Root.fromJSON>[0]);
-    requestType = root.lookupType('otlp.ExportTraceServiceRequest') as unknown as TraceRequestType;
+    types = {
+      request: root.lookupType('otlp.ExportTraceServiceRequest'),
+      resourceSpans: root.lookupType('otlp.ResourceSpans'),
+      scopeSpans: root.lookupType('otlp.ScopeSpans'),
+      span: root.lookupType('otlp.Span'),
+    };
   }
-  return requestType;
+  return types;
 }
 
+/** The body whole: gzip inflated (within the limit), then decoded in one call of `decodeInParts`. */
 export function decodeOtlpBody(body: Buffer, contentType: string | undefined, contentEncoding: string | undefined, limits: DecodeLimits): DecodedBody {
   if (contentEncoding?.includes('gzip')) {
     try {
@@ -41,6 +50,17 @@ export function decodeOtlpBody(body: Buffer, contentType: string | undefined, co
       return { ok: false, status: 400, error: 'Failed to decompress request body' };
     }
   }
+  const steps = decodeInParts(body, contentType);
+  let step = steps.next();
+  while (!step.done) step = steps.next();
+  return step.value;
+}
+
+/**
+ * A body already inflated, decoded a part at a time (json-parts.ts, protobuf-parts.ts): the
+ * generator yields between parts, and returns what one decode of the whole body gives.
+ */
+export function* decodeInParts(body: Buffer, contentType: string | undefined): Generator<void, DecodedBody, undefined> {
   const type = contentType?.toLowerCase();
   if (!type || (!type.includes('application/json') && !type.includes('application/x-protobuf'))) {
     return { ok: false, status: 400, error: 'Invalid content type' };
@@ -48,23 +68,21 @@ export function decodeOtlpBody(body: Buffer, contentType: string | undefined, co
   let resourceSpans: unknown;
   if (type.includes('application/x-protobuf')) {
     try {
-      const request = traceRequestType();
+      const { request, ...spanTypes } = otlpTypes();
+      const walked = yield* decodeProtobufInParts(body, spanTypes);
       // As OTLP/JSON does, 64-bit integers come out as decimal strings; ids stay bytes.
-      resourceSpans = request.toObject(request.decode(body), { longs: String }).resourceSpans;
+      resourceSpans = walked ? walked.value : request.toObject(request.decode(body), { longs: String }).resourceSpans;
     } catch {
       return { ok: false, status: 400, error: 'Failed to parse OTel Protobuf Trace' };
     }
   }
   if (type.includes('application/json')) {
-    const text = body.toString('utf8');
     // Nothing that deep is OTLP; refused before the parse and the walk over it could overflow.
-    const depth = jsonDepth(text);
-    if (depth > MAX_JSON_DEPTH) return { ok: false, status: 400, error: `JSON body is nested ${depth} levels deep; at most ${MAX_JSON_DEPTH} are accepted` };
-    try {
-      resourceSpans = (JSON.parse(text) as { resourceSpans?: unknown }).resourceSpans;
-    } catch {
-      return { ok: false, status: 400, error: 'Failed to parse OTel JSON Trace' };
-    }
+    const parsed = yield* parseJsonInParts(body);
+    if (!parsed.ok && parsed.depth !== undefined) return { ok: false, status: 400, error: `JSON body is nested ${parsed.depth} levels deep; at most ${MAX_JSON_DEPTH} are accepted` };
+    // `null` has no resourceSpans to read either.
+    if (!parsed.ok || parsed.value === null) return { ok: false, status: 400, error: 'Failed to parse OTel JSON Trace' };
+    resourceSpans = (parsed.value as { resourceSpans?: unknown }).resourceSpans;
   }
   return { ok: true, resourceSpans };
 }

@@ -1,7 +1,9 @@
 // A large ingestion request is written a part at a time (each part in a transaction of its own,
 // with the event loop's turn between): what it stores and answers are those of one go, on both
 // routes, and sending it again changes nothing.
+import protobuf from 'protobufjs/light.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { OTLP_TRACE_DESCRIPTOR } from '../../../../src/server/ingest/otel/otlp-schema.js';
 import { type RunningServer, startServer } from '../../../../src/server/index.js';
 import { Store } from '../../../../src/server/store/index.js';
 import { basicAuth } from '../../../helpers/server-api.js';
@@ -30,17 +32,18 @@ function batch(): unknown[] {
   return events;
 }
 
-/** An OTLP/JSON export: 6 traces of a root span and 10 children, one child sent twice. */
-function otlp(): unknown {
+/** An OTLP/JSON export: 6 traces of a root span and 10 children (`children`), one child sent twice, each span's input `inputBytes` long. */
+function otlp(children = 10, inputBytes = 0): { resourceSpans: Array<{ resource: unknown; scopeSpans: Array<{ scope: unknown; spans: unknown[] }> }> } {
   const hex = (n: number, width: number) => n.toString(16).padStart(width, '0');
   const attr = (key: string, value: string) => ({ key, value: { stringValue: value } });
   const resourceSpans = [];
   for (let t = 0; t < 6; t++) {
     const traceId = hex(t + 1, 32);
     const spans = [];
-    for (let s = 0; s < 11; s++) {
+    for (let s = 0; s < children + 1; s++) {
       const start = BigInt(T0 + t * 1000 + s) * 1_000_000n;
-      spans.push({ traceId, spanId: hex(t * 100 + s + 1, 16), ...(s > 0 ? { parentSpanId: hex(t * 100 + 1, 16) } : {}), name: `span-${s}`, startTimeUnixNano: String(start), endTimeUnixNano: String(start + 1_000_000n), attributes: [attr('user.id', `u-${t}`), ...(s > 0 ? [attr('langfuse.observation.type', 'generation'), attr('gen_ai.request.model', 'gpt-4o')] : [])] });
+      const input = inputBytes > 0 ? [attr('langfuse.observation.input', `${s} ${'x'.repeat(inputBytes)}`)] : [];
+      spans.push({ traceId, spanId: hex(t * 1000 + s + 1, 16), ...(s > 0 ? { parentSpanId: hex(t * 1000 + 1, 16) } : {}), name: `span-${s}`, startTimeUnixNano: String(start), endTimeUnixNano: String(start + 1_000_000n), attributes: [attr('user.id', `u-${t}`), ...(s > 0 ? [attr('langfuse.observation.type', 'generation'), attr('gen_ai.request.model', 'gpt-4o')] : []), ...input] });
     }
     spans.push({ ...spans[3]!, attributes: [...spans[3]!.attributes, attr('langfuse.observation.output', 'later')] });
     resourceSpans.push({ resource: { attributes: [attr('service.name', 'app')] }, scopeSpans: [{ scope: { name: 'langfuse-sdk' }, spans }] });
@@ -54,14 +57,16 @@ beforeAll(async () => {
     servers[`${mode}-parts`] = await startServer({ port: 0, ephemeral: true, writeMode: mode, now: () => NOW, ingestPartEvents: 7 });
     servers[`${mode}-whole`] = await startServer({ port: 0, ephemeral: true, writeMode: mode, now: () => NOW });
   }
+  for (const name of ['json', 'protobuf', 'small']) servers[name] = await startServer({ port: 0, ephemeral: true, writeMode: 'events_only', now: () => NOW });
 });
 afterAll(async () => {
   for (const server of Object.values(servers)) await server.close();
 });
 afterEach(() => vi.restoreAllMocks());
 
-async function post(server: RunningServer, path: string, body: unknown): Promise<{ status: number; text: string }> {
-  const answer = await fetch(`${server.url}${path}`, { method: 'POST', headers: { authorization: basicAuth(server), 'content-type': 'application/json' }, body: JSON.stringify(body) });
+async function post(server: RunningServer, path: string, body: unknown, type = 'application/json'): Promise<{ status: number; text: string }> {
+  const sent = type === 'application/json' ? JSON.stringify(body) : (body as Buffer);
+  const answer = await fetch(`${server.url}${path}`, { method: 'POST', headers: { authorization: basicAuth(server), 'content-type': type }, body: sent });
   return { status: answer.status, text: await answer.text() };
 }
 
@@ -110,5 +115,28 @@ describe('a large ingestion request written a part at a time', () => {
     const stored = await held(servers['events_only-parts']!, 'events_only');
     expect(stored).toBe(await held(servers['events_only-whole']!, 'events_only'));
     expect(stored).toContain('"output":"later"');
+  });
+
+  it('decodes a large OTLP export a part at a time, as JSON and as protobuf, and stores what small exports do', async () => {
+    const spans = otlp(140, 1_500);
+    const json = JSON.stringify(spans);
+    // More than one part of each: 1 MB of JSON, 256 kB of protobuf.
+    expect(json.length).toBeGreaterThan(1.2 * 1024 * 1024);
+    const request = protobuf.Root.fromJSON(OTLP_TRACE_DESCRIPTOR as never).lookupType('otlp.ExportTraceServiceRequest');
+    const withBytes = JSON.parse(json, (key, value: unknown) => (['traceId', 'spanId', 'parentSpanId'].includes(key) ? Buffer.from(value as string, 'hex') : value));
+    const encoded = Buffer.from(request.encode(request.fromObject(withBytes)).finish());
+    expect((await post(servers.json!, '/api/public/otel/v1/traces', spans)).status).toBe(200);
+    expect((await post(servers.protobuf!, '/api/public/otel/v1/traces', encoded, 'application/x-protobuf')).status).toBe(200);
+    for (const resource of spans.resourceSpans) {
+      const scope = resource.scopeSpans[0]!;
+      for (let at = 0; at < scope.spans.length; at += 50) {
+        const small = { resourceSpans: [{ ...resource, scopeSpans: [{ ...scope, spans: scope.spans.slice(at, at + 50) }] }] };
+        expect((await post(servers.small!, '/api/public/otel/v1/traces', small)).status).toBe(200);
+      }
+    }
+    const stored = await held(servers.small!, 'events_only');
+    expect(stored).toContain('"input":"140 xxx');
+    expect(await held(servers.json!, 'events_only')).toBe(stored);
+    expect(await held(servers.protobuf!, 'events_only')).toBe(stored);
   });
 });

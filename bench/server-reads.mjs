@@ -23,8 +23,9 @@
 //   definitions  10,000 custom model definitions: ingestion of a generation with a new model
 //            name after they are written, after a restart, and after one more is written
 //   scores   the v3 scores list with filters that match few scores, over 1,000,000 scores
-//   requests ingestion requests of growing size (batch events and OTLP spans), each one's time
-//            and the event loop's longest hold
+//   requests ingestion requests of growing size (batch events, OTLP/JSON and OTLP/protobuf
+//            spans), each one's time and the event loop's longest hold
+//   burst    72 ingestion requests sent at once, 12 of them large, while health checks run
 //
 //   node bench/server-reads.mjs --only metrics [--observations 100000,1000000] [--runs 7]
 //   node bench/server-reads.mjs --only pages [--observations 1000000] [--exports 1] [--compare DIST[=LABEL]]
@@ -37,7 +38,8 @@
 //   node bench/server-reads.mjs --only spans [--spans 20000] [--compare DIST[=LABEL]]
 //   node bench/server-reads.mjs --only definitions [--definitions 10000] [--compare DIST[=LABEL]]
 //   node bench/server-reads.mjs --only scores [--scores 1000000] [--compare DIST[=LABEL]]
-//   node bench/server-reads.mjs --only requests
+//   node bench/server-reads.mjs --only requests [--compare DIST[=LABEL]]
+//   node bench/server-reads.mjs --only burst [--compare DIST[=LABEL]]
 //
 // Both stores are seeded in child processes, with the same events (bench/generations.mjs): llmobs
 // server's through its store and ingestion pipeline (dist/store.mjs and dist/ingest-routes.mjs:
@@ -542,6 +544,62 @@ async function spans() {
 }
 
 /**
+ * A burst of ingestion requests sent at once to llmobs server in dual: 6 batches of 30 times
+ * bench/ingest.mjs's request (3,030 events each), the same 6 as OTLP/JSON exports, and 60 batches
+ * of the everyday size (101 events), while a health check runs every 10 ms; three times. The
+ * time until every request is answered, whether every observation is stored once, health
+ * latencies and the event loop's longest hold.
+ */
+async function burst() {
+  const { batchBody, otlpBody } = await import('./ingest-body.mjs');
+  console.log('\n72 ingestion requests at once (6 batches and 6 OTLP exports of 3,030 events, 60 batches of 101), three times, while a health check runs every 10 ms');
+  const builds = [['llmobs server', undefined], ...(compareDist ? [[compareLabel, resolve(compareDist)]] : [])];
+  for (const [label, dist] of builds) {
+    const server = await spawnLlmobs({ dataDir: join(work, `burst-${label.replace(/\W/g, '')}`), writeMode: 'dual', ...(dist ? { dist } : {}) });
+    const post = async (path, body) => {
+      const response = await request(`${server.url}${path}`, { method: 'POST', dispatcher: agent, headers: { authorization: server.auth, 'content-type': 'application/json' }, body });
+      await response.body.text();
+      if (response.statusCode !== 200 && response.statusCode !== 207) throw new Error(`${path} answered ${response.statusCode}`);
+    };
+    try {
+      for (let i = 0; i < 10; i++) await post('/api/public/ingestion', batchBody('provided'));
+      let expected = 1_000;
+      const rounds = [];
+      const allHealth = [];
+      let loopMax = 0;
+      for (let round = 0; round < 3; round++) {
+        const bodies = [];
+        for (let i = 0; i < 6; i++) bodies.push(['/api/public/ingestion', JSON.stringify({ batch: Array.from({ length: 30 }, () => JSON.parse(batchBody('provided')).batch).flat() })]);
+        for (let i = 0; i < 6; i++) bodies.push(['/api/public/otel/v1/traces', JSON.stringify({ resourceSpans: Array.from({ length: 30 }, () => JSON.parse(otlpBody('provided')).resourceSpans).flat() })]);
+        for (let i = 0; i < 60; i++) bodies.push(['/api/public/ingestion', batchBody('provided')]);
+        expected += 6 * 3_000 + 6 * 3_030 + 60 * 100;
+        await server.resetLoop();
+        const checks = healthChecks(server);
+        await sleep(100);
+        const started = performance.now();
+        await Promise.all(bodies.map(([path, body]) => post(path, body)));
+        rounds.push(performance.now() - started);
+        await sleep(100);
+        allHealth.push(...(await checks.stop()));
+        loopMax = Math.max(loopMax, (await server.stats()).loopMaxMs);
+      }
+      let stored = 0;
+      let cursor;
+      do {
+        const response = await request(`${server.url}/api/public/v2/observations?limit=1000&fields=core${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { dispatcher: agent, headers: { authorization: server.auth } });
+        const page = await response.body.json();
+        stored += page.data.length;
+        cursor = page.meta.cursor;
+      } while (cursor);
+      console.log(`${label}: answered in ${rounds.map(ms).join(', ')}; observations ${fmt(stored)} of ${fmt(expected)}; health (${allHealth.length}) p50 ${ms(percentile(allHealth, 50))}, p99 ${ms(percentile(allHealth, 99))}, max ${ms(Math.max(...allHealth))}; event loop max ${ms(loopMax)}`);
+    } finally {
+      await server.stop();
+    }
+  }
+  console.log(`load average ${loadAverage()}`);
+}
+
+/**
  * `--definitions` custom model definitions of Langfuse's form (`(?i)^(name)$`), written through
  * POST /api/public/models; then a generation with a model name no definition matches is
  * ingested (the definitions are read and every pattern is checked): once right after the
@@ -827,7 +885,7 @@ async function large() {
 
 console.log(`Node ${process.version}; load average ${loadAverage()}`);
 try {
-  for (const part of args.only.split(',')) await { metrics, pages, trace, sums, inflate, large, delete: deletion, filters, spans, definitions, scores: scoreLists, requests }[part]();
+  for (const part of args.only.split(',')) await { metrics, pages, trace, sums, inflate, large, delete: deletion, filters, spans, definitions, scores: scoreLists, requests, burst }[part]();
 } finally {
   await agent.close();
   rmSync(work, { recursive: true, force: true });

@@ -6,6 +6,7 @@
 import type { IncomingMessage } from 'node:http';
 import { decode as decodeForm } from 'node:querystring';
 import { frameworkError, HttpError } from './errors.js';
+import { ownTurn } from './json-stream.js';
 
 export const MAX_JSON_DEPTH = 512;
 
@@ -55,6 +56,8 @@ export async function readBody(req: IncomingMessage, limit: number, label: strin
   const encoding = CHARSETS.get(charset ?? 'utf-8');
   const bytes = await collect(req, limit, label, budget);
   if (raw) return { raw: bytes, parsed: undefined };
+  // Bodies read in the same turn are parsed in turns (json-stream.ts).
+  if (bytes.length > 0) await ownTurn();
   if (!encoding) throw frameworkError(400, 'Invalid body');
   const text = bytes.toString(encoding);
   if (type === 'application/json' || type === 'application/ld+json') {

@@ -100,8 +100,63 @@ export function isSliced(body: unknown): body is Record<string, unknown> {
 /** The client closed the connection before the answer was whole: nothing more to do. */
 class ClientGone extends Error {}
 
-/** Lets the event loop run what is waiting (I/O callbacks first) before going on. */
-export const breathe = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+// The event loop's turns, shared by the steps of the requests that run side by side: a large
+// request's steps (its parts, its answer's slices) and the ingestion requests that arrive together
+// (their bodies read in one turn). A step that waits for a turn (breathe, or ownTurn once this
+// turn's steps have run for TURN_MS) joins one queue; each turn lets steps of the queue run, first
+// come first, until the turn's TURN_MS are spent. I/O callbacks (new connections, health checks)
+// and timers run between turns, and no request's steps keep the others waiting. Requests that
+// cost little (health, reads of a page) run as they come.
+
+/** How long the steps of one turn may run before the next ones wait for a later turn. */
+const TURN_MS = 20;
+
+/** When this turn's steps began; undefined before any has run. */
+let turnStart: number | undefined;
+
+/** The steps waiting for a turn, first come first; one `letIn` is pending for each. */
+const waiting: Array<() => void> = [];
+
+const endTurn = (): void => {
+  turnStart = undefined;
+};
+
+/** Whether this turn's steps have run for TURN_MS; starts a turn when none has begun. */
+function spent(): boolean {
+  if (turnStart === undefined) {
+    turnStart = performance.now();
+    setImmediate(endTurn);
+    return false;
+  }
+  return performance.now() - turnStart >= TURN_MS;
+}
+
+/**
+ * Lets the first waiting step run if this turn has time left, else waits for the next turn. Each
+ * runs as an immediate of its own, so the step let in has run (its promise callbacks included)
+ * before the next `letIn` looks at the time.
+ */
+function letIn(): void {
+  if (spent()) setImmediate(letIn);
+  else waiting.shift()?.();
+}
+
+function queue(): Promise<void> {
+  return new Promise((resolve) => {
+    waiting.push(resolve);
+    setImmediate(letIn);
+  });
+}
+
+/** Lets the event loop run what is waiting (I/O callbacks first) before going on: a turn later at the earliest, behind the steps already waiting. */
+export function breathe(): Promise<void> {
+  return queue();
+}
+
+/** Resolves at once while nothing waits and this turn's steps have run for less than TURN_MS, else in the queue. */
+export function ownTurn(): Promise<void> {
+  return waiting.length > 0 || spent() ? queue() : Promise.resolve();
+}
 
 /** Sends `text`; resolves when the client may take more (at once, or after 'drain'); rejects when it is gone. */
 function send(res: ServerResponse, text: string | Uint8Array): Promise<void> {

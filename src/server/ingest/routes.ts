@@ -15,7 +15,7 @@ import { projectDefinitions } from '../handlers/models.js';
 import { type BodyBudget, bodiesBusy } from '../http/body.js';
 import { gunzipBody } from '../http/inflate.js';
 import { HttpError } from '../http/errors.js';
-import { breathe } from '../http/json-stream.js';
+import { breathe, ownTurn } from '../http/json-stream.js';
 import { DeferredReply, type HandlerContext, type Route, type ServerReply, type ServerRequest } from '../http/router.js';
 import type { ObservationRecord } from '../records.js';
 import type { Tx, WithEvents } from '../store/index.js';
@@ -193,6 +193,7 @@ async function readOtel(request: ServerRequest, budget: BodyBudget | undefined):
     request.headers = { ...request.headers, 'content-encoding': undefined };
   }
   const steps = decodeInParts(request.rawBody, header(request, 'content-type'));
+  await ownTurn();
   let step = steps.next();
   while (!step.done) {
     await breathe();

@@ -179,7 +179,7 @@ function header(request: ServerRequest, name: string): string | undefined {
  * The body is read before the request's transaction: a gzip body inflated on the thread pool and
  * within the limit (the service inflates it in its route, without one), then decoded a part at a
  * time with the event loop's turn between (otel/decode.ts). The handler takes the decoded body
- * from `request.body`; its failures are answered here, as the handler would.
+ * from `decodedBodies`; its failures are answered here, as the handler would.
  */
 async function readOtel(request: ServerRequest, budget: BodyBudget | undefined): Promise<ServerReply | undefined> {
   if (header(request, 'content-encoding')?.includes('gzip')) {
@@ -200,14 +200,17 @@ async function readOtel(request: ServerRequest, budget: BodyBudget | undefined):
     step = steps.next();
   }
   if (!step.value.ok) return { status: step.value.status, body: { error: step.value.error } };
-  request.body = step.value;
+  decodedBodies.set(request, step.value);
   return undefined;
 }
+
+/** The OTLP bodies `readOtel` decoded, for their handler. */
+const decodedBodies = new WeakMap<ServerRequest, DecodedBody>();
 
 function ingestOtel(request: ServerRequest, tx: Tx, context: HandlerContext): ServerReply | DeferredReply {
   const contentType = header(request, 'content-type');
   // Decoded already by the route's `prepare` (readOtel), or here for a caller in the same process.
-  const decoded = (request.body as DecodedBody | undefined) ?? decodeOtlpBody(request.rawBody, contentType, header(request, 'content-encoding'), { maxInflatedBytes: OTLP_MAX_INFLATED_BYTES });
+  const decoded = decodedBodies.get(request) ?? decodeOtlpBody(request.rawBody, contentType, header(request, 'content-encoding'), { maxInflatedBytes: OTLP_MAX_INFLATED_BYTES });
   if (!decoded.ok) return { status: decoded.status, body: { error: decoded.error } };
   // An OTLP/protobuf client expects an ExportTraceServiceResponse in protobuf: empty is a valid one.
   const ok: ServerReply = contentType?.toLowerCase().includes('application/x-protobuf') ? { status: 200 } : { status: 200, body: {} };

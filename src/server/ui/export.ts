@@ -4,6 +4,7 @@
 // the next page back (the socket's drain).
 import type { ServerResponse } from 'node:http';
 import { csvRow } from '../../core/csv.js';
+import { breathe as nextTurn } from '../http/json-stream.js';
 import type { ServerReply } from '../http/router.js';
 import type { InternalApi } from './internal-api.js';
 import { listTraces } from './traces-list.js';
@@ -83,13 +84,13 @@ export async function exportList(api: InternalApi, res: ServerResponse, kind: st
 }
 
 /**
- * Writes, waits for the socket when its buffer is full, then lets the event loop run what waits
- * before the next page is read (a 'drain' alone can chain page after page inside one turn of
- * the loop); false when the client went away.
+ * Writes, waits for the socket when its buffer is full, then waits for a turn of the event loop
+ * shared with the other requests' steps (json-stream.ts) before the next page is read (a 'drain'
+ * alone can chain page after page inside one turn of the loop); false when the client went away.
  */
 function write(res: ServerResponse, text: string): Promise<boolean> {
   if (res.destroyed) return Promise.resolve(false);
-  const breathe = () => new Promise<boolean>((resolve) => setImmediate(() => resolve(!res.destroyed)));
+  const breathe = () => nextTurn().then(() => !res.destroyed);
   if (text === '' || res.write(text)) return breathe();
   return new Promise((resolve) => {
     const done = (ok: boolean) => {

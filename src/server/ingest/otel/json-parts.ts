@@ -2,7 +2,7 @@
 // event loop for its whole parse. A scan over the bytes finds every scope's `spans` array (the
 // value of `resourceSpans[i].scopeSpans[j].spans`); the rest of the body (resources, scopes,
 // any other key) is parsed in one go with a number in place of each array's content, and each
-// array's content is parsed about PART_BYTES at a time, cut between two spans. The generator
+// array's content is parsed about JSON_PART_BYTES at a time, cut between two spans. The generator
 // yields between slices of the scan and between parts.
 //
 // The value and the failures are JSON.parse's over the whole body: a body is valid exactly when
@@ -13,7 +13,7 @@
 import { MAX_JSON_DEPTH } from '../../http/body.js';
 
 /** About how many bytes of spans one part parses. */
-export const JSON_PART_BYTES = 1024 * 1024;
+const JSON_PART_BYTES = 1024 * 1024;
 
 export type JsonOutcome = { ok: true; value: unknown } | { ok: false; depth?: number };
 

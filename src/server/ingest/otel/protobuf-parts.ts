@@ -2,7 +2,7 @@
 // the event loop for its whole decode. The wire format gives every message's length: the
 // request's resource spans, their scope spans and the scopes' spans are found by walking the
 // fields, each resource and scope is decoded without its list (the fields it holds besides), and
-// the spans about PART_BYTES at a time. The generator yields between parts.
+// the spans about PROTOBUF_PART_BYTES at a time. The generator yields between parts.
 //
 // The value is the one decoder's over the whole body (`toObject` with `longs: String`), which
 // reads a message field as length-delimited whatever its wire type says. A body whose lists are
@@ -13,7 +13,7 @@
 import type { Type } from 'protobufjs/light.js';
 
 /** About how many bytes of spans one part decodes. */
-export const PROTOBUF_PART_BYTES = 256 * 1024;
+const PROTOBUF_PART_BYTES = 256 * 1024;
 
 const OPTIONS = { longs: String };
 

@@ -60,7 +60,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, r
 
     if (route.auth !== 'none') authenticate(request, route, context, options);
     if (raw) await read();
-    const early = route.prepare ? await route.prepare(request, options.bodyBudget) : undefined;
+    const early = route.prepare ? await route.prepare(request, options.bodyBudget, context) : undefined;
     if (early) {
       sendJson(res, early, { 'x-llmobs-server': VERSION, ...extra });
       return;

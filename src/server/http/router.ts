@@ -101,9 +101,10 @@ export interface Route {
   removedInEventsOnly?: readonly string[];
   /**
    * Work on the request that may wait, after authentication and before the transaction (inflating
-   * a compressed body): a reply answers instead of the handler; undefined goes on to it.
+   * a compressed body, decoding it a part at a time): a reply answers instead of the handler;
+   * undefined goes on to it.
    */
-  prepare?: (request: ServerRequest, budget: BodyBudget | undefined) => Promise<ServerReply | undefined>;
+  prepare?: (request: ServerRequest, budget: BodyBudget | undefined, context: HandlerContext) => Promise<ServerReply | undefined>;
   /** The write modes this route exists in (all when not set). */
   writeModes?: readonly WriteMode[];
   /**

@@ -25,7 +25,7 @@ import { splitForEventsOnly } from './events-only.js';
 import { noteModelUse } from './model-use.js';
 import { packObservationLog, unpackObservationLog } from './log-pack.js';
 import { applyOtelSpans, applyOtelTraces, checkSpans, decodeOtlpBody, OtelConversion, type RawEvent, rejectionMessage, spansById } from './otel/index.js';
-import { type DecodedBody, decodeInParts } from './otel/decode.js';
+import { type DecodedBody, decodeInParts, tooManySpans } from './otel/decode.js';
 import { batchRequest } from './schemas.js';
 import type { BatchResponse, IngestAuth, IngestLookups, IngestWrites, Stored } from './types.js';
 
@@ -181,7 +181,7 @@ function header(request: ServerRequest, name: string): string | undefined {
  * time with the event loop's turn between (otel/decode.ts). The handler takes the decoded body
  * from `decodedBodies`; its failures are answered here, as the handler would.
  */
-async function readOtel(request: ServerRequest, budget: BodyBudget | undefined): Promise<ServerReply | undefined> {
+async function readOtel(request: ServerRequest, budget: BodyBudget | undefined, context: HandlerContext): Promise<ServerReply | undefined> {
   if (header(request, 'content-encoding')?.includes('gzip')) {
     const inflated = await gunzipBody(request.rawBody, OTLP_MAX_INFLATED_BYTES, budget);
     if (!inflated.ok) {
@@ -192,7 +192,8 @@ async function readOtel(request: ServerRequest, budget: BodyBudget | undefined):
     request.rawBody = inflated.body;
     request.headers = { ...request.headers, 'content-encoding': undefined };
   }
-  const steps = decodeInParts(request.rawBody, header(request, 'content-type'));
+  // An export of too many spans is refused once they are counted, before they are decoded.
+  const steps = decodeInParts(request.rawBody, header(request, 'content-type'), context.maxSpansPerExport ?? OTLP_MAX_SPANS);
   await ownTurn();
   let step = steps.next();
   while (!step.done) {
@@ -220,14 +221,7 @@ function ingestOtel(request: ServerRequest, tx: Tx, context: HandlerContext): Se
   const rejection = rejectionMessage(check);
   if (rejection) return { status: 400, body: { error: rejection } };
   const maxSpans = context.maxSpansPerExport ?? OTLP_MAX_SPANS;
-  if (check.totalSpans > maxSpans) {
-    return {
-      status: 413,
-      body: {
-        error: `The export has ${check.totalSpans} spans; llmobs server takes at most ${maxSpans} per request, and none of these was ingested. Send smaller batches (OTEL_BSP_MAX_EXPORT_BATCH_SIZE in the SDKs, send_batch_max_size in the Collector).`,
-      },
-    };
-  }
+  if (check.totalSpans > maxSpans) return { status: 413, body: { error: tooManySpans(check.totalSpans, maxSpans) } };
   const version = header(request, 'x-langfuse-ingestion-version') ?? header(request, 'x_langfuse_ingestion_version');
   if (version) {
     const parsed = parseInt(version, 10);

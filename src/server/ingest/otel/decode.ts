@@ -56,11 +56,18 @@ export function decodeOtlpBody(body: Buffer, contentType: string | undefined, co
   return step.value;
 }
 
+/** The 413 answer's text for an export of `spans` spans, more than `most`. */
+export function tooManySpans(spans: number, most: number): string {
+  return `The export has ${spans} spans; llmobs server takes at most ${most} per request, and none of these was ingested. Send smaller batches (OTEL_BSP_MAX_EXPORT_BATCH_SIZE in the SDKs, send_batch_max_size in the Collector).`;
+}
+
 /**
  * A body already inflated, decoded a part at a time (json-parts.ts, protobuf-parts.ts): the
- * generator yields between parts, and returns what one decode of the whole body gives.
+ * generator yields between parts, and returns what one decode of the whole body gives. An
+ * export of more than `maxSpans` spans is answered 413 once they are counted, before any is
+ * decoded (a JSON body counts the objects in its `spans` arrays).
  */
-export function* decodeInParts(body: Buffer, contentType: string | undefined): Generator<void, DecodedBody, undefined> {
+export function* decodeInParts(body: Buffer, contentType: string | undefined, maxSpans = Infinity): Generator<void, DecodedBody, undefined> {
   const type = contentType?.toLowerCase();
   if (!type || (!type.includes('application/json') && !type.includes('application/x-protobuf'))) {
     return { ok: false, status: 400, error: 'Invalid content type' };
@@ -69,7 +76,8 @@ export function* decodeInParts(body: Buffer, contentType: string | undefined): G
   if (type.includes('application/x-protobuf')) {
     try {
       const { request, ...spanTypes } = otlpTypes();
-      const walked = yield* decodeProtobufInParts(body, spanTypes);
+      const walked = yield* decodeProtobufInParts(body, spanTypes, undefined, maxSpans);
+      if (walked && 'spans' in walked) return { ok: false, status: 413, error: tooManySpans(walked.spans, maxSpans) };
       // As OTLP/JSON does, 64-bit integers come out as decimal strings; ids stay bytes.
       resourceSpans = walked ? walked.value : request.toObject(request.decode(body), { longs: String }).resourceSpans;
     } catch {
@@ -78,8 +86,9 @@ export function* decodeInParts(body: Buffer, contentType: string | undefined): G
   }
   if (type.includes('application/json')) {
     // Nothing that deep is OTLP; refused before the parse and the walk over it could overflow.
-    const parsed = yield* parseJsonInParts(body);
+    const parsed = yield* parseJsonInParts(body, undefined, maxSpans);
     if (!parsed.ok && parsed.depth !== undefined) return { ok: false, status: 400, error: `JSON body is nested ${parsed.depth} levels deep; at most ${MAX_JSON_DEPTH} are accepted` };
+    if (!parsed.ok && parsed.spans !== undefined) return { ok: false, status: 413, error: tooManySpans(parsed.spans, maxSpans) };
     // `null` has no resourceSpans to read either.
     if (!parsed.ok || parsed.value === null) return { ok: false, status: 400, error: 'Failed to parse OTel JSON Trace' };
     resourceSpans = (parsed.value as { resourceSpans?: unknown }).resourceSpans;

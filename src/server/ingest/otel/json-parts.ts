@@ -15,7 +15,8 @@ import { MAX_JSON_DEPTH } from '../../http/body.js';
 /** About how many bytes of spans one part parses. */
 const JSON_PART_BYTES = 1024 * 1024;
 
-export type JsonOutcome = { ok: true; value: unknown } | { ok: false; depth?: number };
+/** The value; or a failure: nested too deeply (`depth`), more span objects than asked for (`spans`), or not JSON. */
+export type JsonOutcome = { ok: true; value: unknown } | { ok: false; depth?: number; spans?: number };
 
 const QUOTE = 34;
 const BACKSLASH = 92;
@@ -42,28 +43,25 @@ const NEXT: Record<number, { key: string; role: number } | undefined> = {
   [SCOPE]: { key: 'spans', role: SPANS },
 };
 
-/** One `spans` array: its brackets' offsets and the commas where its parts are cut. */
-interface SpansArray {
-  open: number;
-  close: number;
-  cuts: number[];
-}
-
-/** The body's value; yields between slices of work. */
-export function* parseJsonInParts(body: Buffer, partBytes = JSON_PART_BYTES): Generator<void, JsonOutcome, undefined> {
+/**
+ * The body's value; yields between slices of work. With more than `maxSpans` objects in the
+ * `spans` arrays, fails (`spans`) before parsing anything.
+ */
+export function* parseJsonInParts(body: Buffer, partBytes = JSON_PART_BYTES, maxSpans = Infinity): Generator<void, JsonOutcome, undefined> {
   const scan = new Scan(body, partBytes);
   // A slice of the scan reads four parts' worth of bytes: it costs less than one part's parse.
   while (!scan.step(4 * partBytes)) yield;
   if (scan.deepest > MAX_JSON_DEPTH) return { ok: false, depth: scan.deepest };
   // Brackets that do not pair up or a string that does not end: not JSON.
   if (scan.broken || scan.depth !== 0) return { ok: false };
-  const arrays = scan.arrays;
+  if (scan.spanObjects > maxSpans) return { ok: false, spans: scan.spanObjects };
+  const { opens, closes, cuts } = scan;
   let rest = '';
   let from = 0;
-  arrays.forEach((array, k) => {
-    rest += `${body.toString('utf8', from, array.open + 1)}${k}`;
-    from = array.close;
-  });
+  for (let k = 0; k < opens.length; k++) {
+    rest += `${body.toString('utf8', from, opens[k]! + 1)}${k}`;
+    from = closes[k]!;
+  }
   rest += body.toString('utf8', from);
   let value: unknown;
   try {
@@ -71,12 +69,12 @@ export function* parseJsonInParts(body: Buffer, partBytes = JSON_PART_BYTES): Ge
   } catch {
     return { ok: false };
   }
-  if (arrays.length > 0) yield;
+  if (opens.length > 0) yield;
   const contents: unknown[][] = [];
   let work = 0;
-  for (const array of arrays) {
+  for (let k = 0; k < opens.length; k++) {
     const spans: unknown[] = [];
-    const bounds = [array.open, ...array.cuts, array.close];
+    const bounds = [opens[k]!, ...(cuts.get(k) ?? []), closes[k]!];
     for (let p = 1; p < bounds.length; p++) {
       let part: unknown[];
       try {
@@ -95,7 +93,7 @@ export function* parseJsonInParts(body: Buffer, partBytes = JSON_PART_BYTES): Ge
     }
     contents.push(spans);
   }
-  if (arrays.length > 0) fill(value, contents);
+  if (opens.length > 0) fill(value, contents);
   return { ok: true, value };
 }
 
@@ -121,7 +119,12 @@ class Scan {
   deepest = 0;
   /** Brackets closed below the top, or a string left open. */
   broken = false;
-  readonly arrays: SpansArray[] = [];
+  /** Objects opened right inside a `spans` array. */
+  spanObjects = 0;
+  /** Each `spans` array's brackets, and the commas where its parts are cut (by the array's number). */
+  readonly opens: number[] = [];
+  readonly closes: number[] = [];
+  readonly cuts = new Map<number, number[]>();
   private readonly roles: number[] = [];
   /** For the path's objects: whether the next string is a key, and the last key read. */
   private readonly keyNext: boolean[] = [];
@@ -152,8 +155,9 @@ class Scan {
       } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
         if (++depth > deepest) deepest = depth;
         if (depth <= SPANS_DEPTH && !this.broken) this.open(depth, c, i);
+        else if (depth === SPANS_DEPTH + 1 && c === OPEN_OBJECT && this.roles[SPANS_DEPTH] === SPANS) this.spanObjects++;
       } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
-        if (depth === SPANS_DEPTH && this.roles[depth] === SPANS) this.arrays[this.arrays.length - 1]!.close = i;
+        if (depth === SPANS_DEPTH && this.roles[depth] === SPANS) this.closes[this.opens.length - 1] = i;
         if (--depth < 0) this.broken = true;
       } else if (c === COMMA && depth >= 1 && depth <= SPANS_DEPTH && !this.broken) this.comma(depth, i);
     }
@@ -173,7 +177,8 @@ class Scan {
     this.keyNext[depth] = role === ROOT || role === RESOURCE || role === SCOPE;
     this.keys[depth] = '';
     if (role === SPANS) {
-      this.arrays.push({ open: at, close: -1, cuts: [] });
+      this.opens.push(at);
+      this.closes.push(-1);
       this.partStart = at + 1;
     }
   }
@@ -182,7 +187,10 @@ class Scan {
     const role = this.roles[depth];
     if (role === ROOT || role === RESOURCE || role === SCOPE) this.keyNext[depth] = true;
     else if (role === SPANS && at - this.partStart >= this.partBytes) {
-      this.arrays[this.arrays.length - 1]!.cuts.push(at);
+      const array = this.opens.length - 1;
+      const cuts = this.cuts.get(array);
+      if (cuts) cuts.push(at);
+      else this.cuts.set(array, [at]);
       this.partStart = at + 1;
     }
   }

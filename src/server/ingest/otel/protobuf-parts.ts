@@ -30,12 +30,16 @@ interface Fields {
   rest: Buffer[];
 }
 
-/** The request's `resourceSpans`, or undefined when the body is not plain enough to walk; throws what the decoder throws. */
-export function* decodeProtobufInParts(body: Buffer, types: SpanTypes, partBytes = PROTOBUF_PART_BYTES): Generator<void, { value: unknown } | undefined, undefined> {
+/**
+ * The request's `resourceSpans`; or, with more than `maxSpans` spans, their number, before any is
+ * decoded; or undefined when the body is not plain enough to walk. Throws what the decoder throws.
+ */
+export function* decodeProtobufInParts(body: Buffer, types: SpanTypes, partBytes = PROTOBUF_PART_BYTES, maxSpans = Infinity): Generator<void, { value: unknown } | { spans: number } | undefined, undefined> {
   // ExportTraceServiceRequest: resource_spans = 1.
   const request = fields(body, 0, body.length, 1);
   if (!request) return undefined;
   const walked: Array<{ rest: Buffer[]; scopes: Array<{ rest: Buffer[]; spans: Array<[number, number]> }> }> = [];
+  let spanCount = 0;
   for (const [start, end] of request.list) {
     // ResourceSpans and ScopeSpans: the list is field 2; resource or scope 1 and schema_url 3.
     const resource = fields(body, start, end, 2, [1, 3]);
@@ -45,9 +49,11 @@ export function* decodeProtobufInParts(body: Buffer, types: SpanTypes, partBytes
       const scope = fields(body, scopeStart, scopeEnd, 2, [1, 3]);
       if (!scope) return undefined;
       scopes.push({ rest: scope.rest, spans: scope.list });
+      spanCount += scope.list.length;
     }
     walked.push({ rest: resource.rest, scopes });
   }
+  if (spanCount > maxSpans) return { spans: spanCount };
   if (walked.length === 0) return { value: undefined };
   const resourceSpans: unknown[] = [];
   let work = 0;

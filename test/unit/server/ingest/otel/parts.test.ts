@@ -1,13 +1,16 @@
 // OTLP bodies decoded a part at a time give what one decode of the whole body gives: JSON.parse's
 // value and failures (and jsonDepth's depth) for OTLP/JSON, the protobuf decoder's value for
-// OTLP/protobuf, over seeded random bodies cut into parts of a few bytes.
+// OTLP/protobuf, over seeded random bodies cut into parts of a few bytes; and an export of too
+// many spans refused once they are counted, before they are decoded.
 import protobuf from 'protobufjs/light.js';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jsonDepth, MAX_JSON_DEPTH } from '../../../../../src/server/http/body.js';
 import { decodeInParts, decodeOtlpBody } from '../../../../../src/server/ingest/otel/decode.js';
 import { parseJsonInParts } from '../../../../../src/server/ingest/otel/json-parts.js';
 import { OTLP_TRACE_DESCRIPTOR } from '../../../../../src/server/ingest/otel/otlp-schema.js';
 import { decodeProtobufInParts } from '../../../../../src/server/ingest/otel/protobuf-parts.js';
+
+afterEach(() => vi.restoreAllMocks());
 
 /** A generator's value, and how many times it yielded. */
 function run<T>(steps: Generator<void, T, undefined>): { value: T; yields: number } {
@@ -141,6 +144,34 @@ describe('OTLP/JSON in parts', () => {
     // The scan's slices, the rest's parse, and then a turn after each part of 10,000 bytes.
     expect(yields).toBeGreaterThanOrEqual(Math.floor(text.length / 10_000));
     expect(yields).toBeLessThan(text.length / 10_000 + text.length / 40_000 + 4);
+  });
+});
+
+describe('an export of too many spans', () => {
+  const spans = (n: number) => Array.from({ length: n }, (_, i) => ({ spanId: `${i}`, attributes: [{ key: 'k', value: { kvlistValue: { values: [] } } }] }));
+  const json = (n: number) => JSON.stringify({ resourceSpans: [{ resource: { attributes: [{ key: 'a', value: {} }] }, scopeSpans: [{ spans: spans(n) }, { spans: [1, 'two', ['an array']] }] }] });
+
+  it('is counted in the scan of a JSON body, its spans arrays’ objects and nothing else, before anything is parsed', () => {
+    expect(run(parseJsonInParts(Buffer.from(json(5)), 64, 4)).value).toEqual({ ok: false, spans: 5 });
+    expect(run(parseJsonInParts(Buffer.from(json(5)), 64, 5)).value).toEqual({ ok: true, value: JSON.parse(json(5)) });
+    // Counted only once the body is known to be well formed and not too deep.
+    expect(run(parseJsonInParts(Buffer.from(json(5).slice(0, -1)), 64, 4)).value).toEqual({ ok: false });
+  });
+
+  it('is counted in the walk of a protobuf body, before any span is decoded, and answered 413', () => {
+    const root = protobuf.Root.fromJSON(OTLP_TRACE_DESCRIPTOR as never);
+    const request = root.lookupType('otlp.ExportTraceServiceRequest');
+    const types = { resourceSpans: root.lookupType('otlp.ResourceSpans'), scopeSpans: root.lookupType('otlp.ScopeSpans'), span: root.lookupType('otlp.Span') };
+    const body = Buffer.from(request.encode(request.fromObject({ resourceSpans: [{ scopeSpans: [{ spans: [{ name: 'a' }, { name: 'b' }] }, { spans: [{ name: 'c' }] }] }, { scopeSpans: [{ spans: [{ name: 'd' }] }] }] })).finish());
+    const decode = vi.spyOn(types.span, 'decode');
+    expect(run(decodeProtobufInParts(body, types, 1, 3)).value).toEqual({ spans: 4 });
+    expect(decode).not.toHaveBeenCalled();
+    expect(run(decodeProtobufInParts(body, types, 1, 4)).value).toMatchObject({ value: [{}, {}] });
+    expect(decode).toHaveBeenCalledTimes(4);
+    const answer = run(decodeInParts(body, 'application/x-protobuf', 3)).value;
+    expect(answer).toMatchObject({ ok: false, status: 413 });
+    expect(!answer.ok && answer.error).toMatch(/^The export has 4 spans; llmobs server takes at most 3 per request, and none of these was ingested\. Send smaller batches/);
+    expect(run(decodeInParts(Buffer.from(json(5)), 'application/json', 4)).value).toMatchObject({ ok: false, status: 413 });
   });
 });
 

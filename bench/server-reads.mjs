@@ -718,7 +718,7 @@ async function scoreLists() {
  * request (a trace and 100 generations) to llmobs server in dual, and the same as OTLP/JSON exports
  * (up to 80 times: 8,080 spans, about the Collector's default batch of 8,192) and as
  * OTLP/protobuf exports (up to 198 times: 19,998 spans, under the route's limit of 20,000) in
- * events_only; each request's time and the event loop's longest hold during it, after 20 requests of the
+ * events_only, and both OTLP encodings once over the limit (25,250 spans, a 413); each request's time and the event loop's longest hold during it, after 20 requests of the
  * everyday size.
  */
 async function requests() {
@@ -727,17 +727,17 @@ async function requests() {
   const otlpJson = (bodies) => ({ resourceSpans: bodies.flatMap((b) => JSON.parse(b).resourceSpans) });
   const routes = [
     ['dual', '/api/public/ingestion', 'application/json', batchBody, async (bodies) => JSON.stringify({ batch: bodies.flatMap((b) => JSON.parse(b).batch) }), [1, 10, 40]],
-    ['events_only', '/api/public/otel/v1/traces', 'application/json', otlpBody, async (bodies) => JSON.stringify(otlpJson(bodies)), [1, 10, 40, 80]],
-    ['events_only', '/api/public/otel/v1/traces', 'application/x-protobuf', otlpBody, (bodies) => otlpProtobuf(otlpJson(bodies)), [1, 10, 40, 80, 198]],
+    ['events_only', '/api/public/otel/v1/traces', 'application/json', otlpBody, async (bodies) => JSON.stringify(otlpJson(bodies)), [1, 10, 40, 80], 250],
+    ['events_only', '/api/public/otel/v1/traces', 'application/x-protobuf', otlpBody, (bodies) => otlpProtobuf(otlpJson(bodies)), [1, 10, 40, 80, 198], 250],
   ];
   const builds = [['this build', undefined], ...(compareDist ? [[compareLabel, resolve(compareDist)]] : [])];
-  for (const [writeMode, path, type, make, join_, sizes] of routes) {
+  for (const [writeMode, path, type, make, join_, sizes, over] of routes) {
     for (const [label, dist] of builds) {
       const server = await spawnLlmobs({ dataDir: join(work, `requests-${label.replace(/\W/g, '')}-${writeMode}-${type.split('/')[1]}`), writeMode, ...(dist ? { dist } : {}) });
-      const post = async (body) => {
+      const post = async (body, expected = [200, 207]) => {
         const response = await request(`${server.url}${path}`, { method: 'POST', dispatcher: agent, headers: { authorization: server.auth, 'content-type': type }, body });
         await response.body.text();
-        if (response.statusCode >= 300 && response.statusCode !== 207) throw new Error(`${path} answered ${response.statusCode}`);
+        if (!expected.includes(response.statusCode)) throw new Error(`${path} answered ${response.statusCode}`);
       };
       try {
         for (let i = 0; i < 20; i++) await post(await join_([make('provided')]));
@@ -754,6 +754,17 @@ async function requests() {
             results.push(`${ms(took)} (loop max ${ms((await server.stats()).loopMaxMs)})`);
           }
           console.log(`  ${builds.length > 1 ? `${label.padEnd(10)} ` : ''}${writeMode.padEnd(12)} ${path.padEnd(28)} ${type.split('/')[1].padEnd(10)} ${fmt(n * 101).padStart(6)} events, ${(Buffer.byteLength(body) / 1e6).toFixed(1)} MB: ${results.join(', ')}`);
+        }
+        if (over) {
+          // More spans than the route takes: refused with a 413; its time and the event loop's longest hold.
+          const body = await join_(Array.from({ length: over }, () => make('provided')));
+          await server.resetLoop();
+          await sleep(50);
+          const started = performance.now();
+          await post(body, [413]);
+          const took = performance.now() - started;
+          const stats = await server.stats();
+          console.log(`  ${builds.length > 1 ? `${label.padEnd(10)} ` : ''}${writeMode.padEnd(12)} ${path.padEnd(28)} ${type.split('/')[1].padEnd(10)} ${fmt(over * 101).padStart(6)} events, ${(Buffer.byteLength(body) / 1e6).toFixed(1)} MB: 413 in ${ms(took)} (loop max ${ms(stats.loopMaxMs)})`);
         }
       } finally {
         await server.stop();

@@ -26,6 +26,7 @@
 //   requests ingestion requests of growing size (batch events, OTLP/JSON and OTLP/protobuf
 //            spans), each one's time and the event loop's longest hold
 //   burst    72 ingestion requests sent at once, 12 of them large, while health checks run
+//   updates  one generation and one trace updated 2,000 times, each update a new metadata key
 //
 //   node bench/server-reads.mjs --only metrics [--observations 100000,1000000] [--runs 7]
 //   node bench/server-reads.mjs --only pages [--observations 1000000] [--exports 1] [--compare DIST[=LABEL]]
@@ -40,6 +41,7 @@
 //   node bench/server-reads.mjs --only scores [--scores 1000000] [--compare DIST[=LABEL]]
 //   node bench/server-reads.mjs --only requests [--compare DIST[=LABEL]]
 //   node bench/server-reads.mjs --only burst [--compare DIST[=LABEL]]
+//   node bench/server-reads.mjs --only updates [--updates 2000] [--compare DIST[=LABEL]]
 //
 // Both stores are seeded in child processes, with the same events (bench/generations.mjs): llmobs
 // server's through its store and ingestion pipeline (dist/store.mjs and dist/ingest-routes.mjs:
@@ -77,6 +79,7 @@ const { values: args } = parseArgs({
     spans: { type: 'string', default: '20000' },
     definitions: { type: 'string', default: '10000' },
     scores: { type: 'string', default: '1000000' },
+    updates: { type: 'string', default: '2000' },
   },
 });
 const [compareDist, compareLabel = 'compare'] = (args.compare ?? '').split('=');
@@ -544,6 +547,50 @@ async function spans() {
 }
 
 /**
+ * One generation, then one trace, updated `--updates` times (2,000) through the batch route, a
+ * request per update, each update with a metadata key of its own (the log keeps every one, and
+ * each request merges them all), in dual: the median time of a request by quarter, and the event
+ * loop's longest hold.
+ */
+async function updates() {
+  const total = Number(args.updates);
+  console.log(`\none generation, then one trace, updated ${fmt(total)} times, a request per update, each with a new metadata key`);
+  const builds = [['llmobs server', undefined], ...(compareDist ? [[compareLabel, resolve(compareDist)]] : [])];
+  const t0 = Date.parse('2026-11-01T00:00:00.000Z');
+  const at = (i) => new Date(t0 + i).toISOString();
+  const kinds = [
+    ['generation', { id: 'c', type: 'generation-create', timestamp: at(0), body: { id: 'g1', traceId: 't1', name: 'stream', model: 'gpt-4o', startTime: at(0) } }, (i) => ({ id: `g${i}`, type: 'generation-update', timestamp: at(i + 1), body: { id: 'g1', traceId: 't1', output: `partial ${i}`, metadata: { [`k${i}`]: i } } })],
+    ['trace', { id: 'tc', type: 'trace-create', timestamp: at(0), body: { id: 't2', name: 'agent' } }, (i) => ({ id: `t${i}`, type: 'trace-create', timestamp: at(i + 1), body: { id: 't2', metadata: { [`k${i}`]: i } } })],
+  ];
+  for (const [label, dist] of builds) {
+    const server = await spawnLlmobs({ dataDir: join(work, `updates-${label.replace(/\W/g, '')}`), writeMode: 'dual', ...(dist ? { dist } : {}) });
+    const post = async (event) => {
+      const response = await request(`${server.url}/api/public/ingestion`, { method: 'POST', dispatcher: agent, headers: { authorization: server.auth, 'content-type': 'application/json' }, body: JSON.stringify({ batch: [event] }) });
+      await response.body.text();
+      if (response.statusCode !== 207 && response.statusCode !== 200) throw new Error(`the batch answered ${response.statusCode}`);
+    };
+    try {
+      for (const [kind, create, update] of kinds) {
+        await post(create);
+        await server.resetLoop();
+        const times = [];
+        for (let i = 0; i < total; i++) {
+          const started = performance.now();
+          await post(update(i));
+          times.push(performance.now() - started);
+        }
+        const quarter = Math.max(1, Math.floor(total / 4));
+        const quarters = [0, 1, 2, 3].map((q) => median(times.slice(q * quarter, (q + 1) * quarter)));
+        console.log(`${label}, ${kind}: request time, median by quarter ${quarters.map(ms).join(', ')}; event loop max ${ms((await server.stats()).loopMaxMs)}`);
+      }
+    } finally {
+      await server.stop();
+    }
+  }
+  console.log(`load average ${loadAverage()}`);
+}
+
+/**
  * A burst of ingestion requests sent at once to llmobs server in dual: 6 batches of 30 times
  * bench/ingest.mjs's request (3,030 events each), the same 6 as OTLP/JSON exports, and 60 batches
  * of the everyday size (101 events), while a health check runs every 10 ms; three times. The
@@ -896,7 +943,7 @@ async function large() {
 
 console.log(`Node ${process.version}; load average ${loadAverage()}`);
 try {
-  for (const part of args.only.split(',')) await { metrics, pages, trace, sums, inflate, large, delete: deletion, filters, spans, definitions, scores: scoreLists, requests, burst }[part]();
+  for (const part of args.only.split(',')) await { metrics, pages, trace, sums, inflate, large, delete: deletion, filters, spans, definitions, scores: scoreLists, requests, burst, updates }[part]();
 } finally {
   await agent.close();
   rmSync(work, { recursive: true, force: true });

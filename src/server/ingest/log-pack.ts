@@ -43,24 +43,37 @@ interface PackedEvent extends Omit<LoggedEvent, 'timestamp'> {
 
 const json = (value: unknown): string | undefined => JSON.stringify(value);
 
-/** Whether two JSON values are the same, keys in the same order (stringified only when both are objects). */
-function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  return json(a) === json(b);
+/**
+ * The record's fields as JSON, each stringified once however many events are compared with it:
+ * a long log is packed in time that grows with the log, not with the log times the record.
+ */
+function recordJson(record: ObservationRecord): (field: keyof ObservationRecord) => string | undefined {
+  const texts = new Map<keyof ObservationRecord, string | undefined>();
+  return (field) => {
+    if (!texts.has(field)) texts.set(field, json(record[field]));
+    return texts.get(field);
+  };
+}
+
+/** Whether an event's value is the record's field's, keys in the same order (stringified only when both are objects). */
+function sameJson(value: unknown, record: ObservationRecord, field: keyof ObservationRecord, fieldJson: (field: keyof ObservationRecord) => string | undefined): boolean {
+  const other = record[field];
+  if (value === other) return true;
+  if (typeof value !== 'object' || typeof other !== 'object' || value === null || other === null) return false;
+  return json(value) === fieldJson(field);
 }
 
 /** The log to store with `record` (null stays null). */
 export function packObservationLog(log: EventLog | null, record: ObservationRecord): unknown {
   if (!log) return null;
-  const fields = record as unknown as Record<string, unknown>;
+  const fieldJson = recordJson(record);
   const events = log.events.map((event): PackedEvent => {
     const body: Record<string, unknown> = {};
     let same = 0;
     for (const key of Object.keys(event.body)) {
       const value = event.body[key];
       const bit = SAME_BIT.get(key);
-      if (bit !== undefined && value !== undefined && sameJson(value, fields[SAME_AS[bit]![1]])) same |= 1 << bit;
+      if (bit !== undefined && value !== undefined && sameJson(value, record, SAME_AS[bit]![1], fieldJson)) same |= 1 << bit;
       else body[key] = value;
     }
     const packed: PackedEvent = { type: event.type, body };
@@ -77,14 +90,14 @@ export function packObservationLog(log: EventLog | null, record: ObservationReco
 export function unpackObservationLog(stored: unknown, record: ObservationRecord): EventLog | null {
   const log = asEventLog(stored);
   if (!log) return null;
-  const fields = record as unknown as Record<string, unknown>;
+  const fieldJson = recordJson(record);
   const events = (log.events as PackedEvent[]).map((packed): LoggedEvent => {
     const { same = 0, timestamp = record.startTime, ...rest } = packed;
     if (!same && packed.timestamp !== undefined) return packed as LoggedEvent;
     const body: Record<string, unknown> = { ...rest.body };
     SAME_AS.forEach(([key, field], bit) => {
       // A copy: the merge must not share objects with the stored record.
-      if (same & (1 << bit)) body[key] = JSON.parse(json(fields[field])!) as unknown;
+      if (same & (1 << bit)) body[key] = JSON.parse(fieldJson(field)!) as unknown;
     });
     return { ...rest, timestamp, body };
   });

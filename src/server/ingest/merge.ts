@@ -32,30 +32,43 @@ function clone(value: unknown): unknown {
  * (null included) replaces, and undefined leaves the target alone. Returns a new value.
  */
 export function deepMerge(target: unknown, source: unknown): unknown {
-  if (source === undefined) return clone(target);
+  return mergeInto(clone(target), source);
+}
+
+/**
+ * deepMerge into `target`, a value the caller owns (made by clone or by mergeInto): changed in
+ * place where `source` merges into it, else replaced by a copy of `source`. Nothing of `source`
+ * is kept by reference, so a later merge never writes into it.
+ */
+function mergeInto(target: unknown, source: unknown): unknown {
+  if (source === undefined) return target;
   if (Array.isArray(source)) {
-    const out = Array.isArray(target) ? (clone(target) as unknown[]) : [];
+    const out = Array.isArray(target) ? target : [];
     source.forEach((item, index) => {
-      if (item !== undefined || !(index in out)) out[index] = deepMerge(out[index], item);
+      if (item !== undefined || !(index in out)) out[index] = mergeInto(out[index], item);
     });
     return out;
   }
   if (isPlainObject(source)) {
-    const out = isPlainObject(target) ? (clone(target) as Record<string, unknown>) : {};
+    const out = isPlainObject(target) ? target : {};
     for (const key of Object.keys(source)) {
       if (key === '__proto__' || key === 'constructor' || key === 'prototype') continue;
       const value = source[key];
       if (value === undefined) continue;
-      out[key] = deepMerge(out[key], value);
+      out[key] = mergeInto(out[key], value);
     }
     return out;
   }
   return source;
 }
 
-/** Folds partial records into one, oldest first. */
+/**
+ * Folds partial records into one, oldest first. The metadata is merged into one value of its own
+ * (mergeInto), not copied again at each record: a long log of events merges in time that grows
+ * with the metadata it brings, not with the log's length times the metadata's size.
+ */
 export function mergeRecords(records: readonly Partial[], immutable: ReadonlySet<string>, options: { tags?: boolean } = {}): Partial {
-  let result: Partial = {};
+  let result: Partial = { metadata: {} };
   for (const record of records) {
     const next: Partial = { ...result };
     for (const key of Object.keys(record)) {
@@ -67,7 +80,7 @@ export function mergeRecords(records: readonly Partial[], immutable: ReadonlySet
       next[key] = value;
     }
     // Records carry {} when an event had no metadata, so this is a deep merge every time.
-    next['metadata'] = deepMerge(result['metadata'] ?? {}, record['metadata'] ?? {});
+    next['metadata'] = mergeInto(result['metadata'], record['metadata'] ?? {});
     if (options.tags) {
       const union = new Set<string>([...((result['tags'] as string[] | undefined) ?? []), ...((record['tags'] as string[] | undefined) ?? [])]);
       next['tags'] = [...union].sort();

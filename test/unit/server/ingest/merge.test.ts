@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { processBatch } from '../../../../src/server/ingest/batch.js';
-import { deepMerge, eventMetadata, rowMetadata, storedMetadata } from '../../../../src/server/ingest/merge.js';
+import { deepMerge, eventMetadata, mergeRecords, rowMetadata, storedMetadata } from '../../../../src/server/ingest/merge.js';
 import type { IngestAuth } from '../../../../src/server/ingest/types.js';
 import { engineCounter } from '../../../../src/tokenizer/index.js';
 import { MemoryStore } from './support/memory-store.js';
@@ -183,5 +183,28 @@ describe('metadata as stored and read back', () => {
   it('merges deeply like lodash: objects by key, arrays by index, null replaces', () => {
     expect(deepMerge({ a: { x: 1, y: 2 }, l: [1, 2, 3], k: 1 }, { a: { y: 3 }, l: [9], k: null })).toEqual({ a: { x: 1, y: 3 }, l: [9, 2, 3], k: null });
     expect(deepMerge({ a: 'text' }, { a: { y: 1 } })).toEqual({ a: { y: 1 } });
+  });
+
+  it('folds the metadata of many records as merging them one by one does, and changes none of them', () => {
+    const freeze = <T>(value: T): T => {
+      if (typeof value === 'object' && value !== null) for (const inner of Object.values(value)) freeze(inner);
+      return Object.freeze(value);
+    };
+    const records = freeze([
+      { id: 'x', metadata: { a: { x: 1, l: [1, { deep: true }] }, s: 'one' } },
+      { id: 'x', metadata: { a: { y: 2, l: [7] }, t: [1, 2] } },
+      { id: 'x', metadata: { a: 'replaced', t: [{ o: 1 }] } },
+      { id: 'x', metadata: { a: { z: 3 }, t: [{ p: 2 }, 5], s: null } },
+      { id: 'x' },
+      { id: 'x', metadata: { n: { [`k`]: { m: [1] } } } },
+    ]);
+    let oneByOne: unknown = {};
+    for (const record of records) oneByOne = deepMerge(oneByOne, (record as { metadata?: unknown }).metadata ?? {});
+    const merged = mergeRecords(records, new Set(['id']));
+    expect(merged['metadata']).toEqual(oneByOne);
+    expect(merged['metadata']).toEqual({ a: { z: 3 }, s: null, t: [{ o: 1, p: 2 }, 5], n: { k: { m: [1] } } });
+    // The result holds none of the records' objects: changing it changes none of them.
+    (merged['metadata'] as { n: { k: { m: number[] } } }).n.k.m.push(2);
+    expect(records[5]!.metadata).toEqual({ n: { k: { m: [1] } } });
   });
 });

@@ -25,7 +25,7 @@ import { splitForEventsOnly } from './events-only.js';
 import { noteModelUse } from './model-use.js';
 import { packObservationLog, unpackObservationLog } from './log-pack.js';
 import { applyOtelSpans, applyOtelTraces, checkSpans, decodeOtlpBody, OtelConversion, type RawEvent, rejectionMessage, spansById } from './otel/index.js';
-import { type DecodedBody, decodeInParts, tooManySpans } from './otel/decode.js';
+import { type DecodedBody, decodeInParts, inflateFailure, tooManySpans } from './otel/decode.js';
 import { batchRequest } from './schemas.js';
 import type { BatchResponse, IngestAuth, IngestLookups, IngestWrites, Stored } from './types.js';
 
@@ -186,24 +186,28 @@ async function readOtel(request: ServerRequest, budget: BodyBudget | undefined, 
     const inflated = await gunzipBody(request.rawBody, OTLP_MAX_INFLATED_BYTES, budget);
     if (!inflated.ok) {
       if (inflated.reason === 'busy') throw bodiesBusy();
-      if (inflated.reason === 'too-large') return { status: 413, body: { error: `Decompressed request body exceeds ${OTLP_MAX_INFLATED_BYTES} bytes` } };
-      return { status: 400, body: { error: 'Failed to decompress request body' } };
+      return failureReply(inflateFailure(inflated.reason, OTLP_MAX_INFLATED_BYTES));
     }
     request.rawBody = inflated.body;
     request.headers = { ...request.headers, 'content-encoding': undefined };
   }
   // An export of too many spans is refused once they are counted, before they are decoded.
-  const steps = decodeInParts(request.rawBody, header(request, 'content-type'), context.maxSpansPerExport ?? OTLP_MAX_SPANS);
+  const steps = decodeInParts(request.rawBody, header(request, 'content-type'), maxSpansOf(context));
   await ownTurn();
   let step = steps.next();
   while (!step.done) {
     await breathe();
     step = steps.next();
   }
-  if (!step.value.ok) return { status: step.value.status, body: { error: step.value.error } };
+  if (!step.value.ok) return failureReply(step.value);
   decodedBodies.set(request, step.value);
   return undefined;
 }
+
+/** A body the route refuses, as the route answers it. */
+const failureReply = (failed: DecodedBody & { ok: false }): ServerReply => ({ status: failed.status, body: { error: failed.error } });
+
+const maxSpansOf = (context: HandlerContext): number => context.maxSpansPerExport ?? OTLP_MAX_SPANS;
 
 /** The OTLP bodies `readOtel` decoded, for their handler. */
 const decodedBodies = new WeakMap<ServerRequest, DecodedBody>();
@@ -212,7 +216,7 @@ function ingestOtel(request: ServerRequest, tx: Tx, context: HandlerContext): Se
   const contentType = header(request, 'content-type');
   // Decoded already by the route's `prepare` (readOtel), or here for a caller in the same process.
   const decoded = decodedBodies.get(request) ?? decodeOtlpBody(request.rawBody, contentType, header(request, 'content-encoding'), { maxInflatedBytes: OTLP_MAX_INFLATED_BYTES });
-  if (!decoded.ok) return { status: decoded.status, body: { error: decoded.error } };
+  if (!decoded.ok) return failureReply(decoded);
   // An OTLP/protobuf client expects an ExportTraceServiceResponse in protobuf: empty is a valid one.
   const ok: ServerReply = contentType?.toLowerCase().includes('application/x-protobuf') ? { status: 200 } : { status: 200, body: {} };
   const spans = decoded.resourceSpans as { length?: unknown } | null | undefined;
@@ -220,7 +224,7 @@ function ingestOtel(request: ServerRequest, tx: Tx, context: HandlerContext): Se
   const check = checkSpans(spans);
   const rejection = rejectionMessage(check);
   if (rejection) return { status: 400, body: { error: rejection } };
-  const maxSpans = context.maxSpansPerExport ?? OTLP_MAX_SPANS;
+  const maxSpans = maxSpansOf(context);
   if (check.totalSpans > maxSpans) return { status: 413, body: { error: tooManySpans(check.totalSpans, maxSpans) } };
   const version = header(request, 'x-langfuse-ingestion-version') ?? header(request, 'x_langfuse_ingestion_version');
   if (version) {
@@ -234,14 +238,7 @@ function ingestOtel(request: ServerRequest, tx: Tx, context: HandlerContext): Se
   // The spans are converted to events a part at a time too (reading only which traces are
   // stored); nothing is written until every span is.
   const conversion = new OtelConversion(spans, auth, options);
-  const convert = (readTx: Tx, spanCount: number) => {
-    try {
-      return conversion.step(lookupsFor(readTx), spanCount);
-    } catch (error) {
-      if (error instanceof RangeError) throw TOO_DEEP;
-      throw error;
-    }
-  };
+  const convert = (readTx: Tx, spanCount: number) => orTooDeep(() => conversion.step(lookupsFor(readTx), spanCount));
   // Then the trace events, then each observation id's spans, a part at a time.
   type Part = { kind: 'traces'; groups: Group[] } | { kind: 'spans'; spans: RawEvent[] };
   const partsOf = (): Part[][] => {
@@ -252,17 +249,13 @@ function ingestOtel(request: ServerRequest, tx: Tx, context: HandlerContext): Se
       most,
     );
   };
-  const apply = (partTx: Tx, part: readonly Part[]) => {
-    const lookups = lookupsFor(partTx);
-    try {
+  const apply = (partTx: Tx, part: readonly Part[]) =>
+    orTooDeep(() => {
+      const lookups = lookupsFor(partTx);
       const writes = applyOtelTraces(part.flatMap((p) => (p.kind === 'traces' ? p.groups : [])), auth, lookups, options);
       writes.observations = applyOtelSpans(part.flatMap((p) => (p.kind === 'spans' ? p.spans : [])), auth, lookups, options).observations;
       write(partTx, writes, now);
-    } catch (error) {
-      if (error instanceof RangeError) throw TOO_DEEP;
-      throw error;
-    }
-  };
+    });
   if (convert(tx, context.inProcess ? Infinity : most)) return applyInParts(partsOf(), tx, context, apply, ok);
   return new DeferredReply(async () => {
     do await breathe();
@@ -274,6 +267,16 @@ function ingestOtel(request: ServerRequest, tx: Tx, context: HandlerContext): Se
 
 /** Attribute values nested deeply enough (protobuf allows it) to exhaust the stack. */
 const TOO_DEEP = new HttpError(400, { error: 'Invalid OTLP trace export: attribute values are nested too deeply' });
+
+/** `fn`'s result, with a stack exhausted by nested attribute values answered as TOO_DEEP. */
+function orTooDeep<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (error) {
+    if (error instanceof RangeError) throw TOO_DEEP;
+    throw error;
+  }
+}
 
 export const ingestRoutes: Route[] = [
   {

@@ -38,16 +38,19 @@ function otlpTypes(): OtlpTypes {
   return types;
 }
 
+/** The answer to a gzip body that inflates to more than `limit` bytes, or that is not gzip. */
+export function inflateFailure(reason: 'too-large' | 'corrupt', limit: number): DecodedBody & { ok: false } {
+  if (reason === 'too-large') return { ok: false, status: 413, error: `Decompressed request body exceeds ${limit} bytes` };
+  return { ok: false, status: 400, error: 'Failed to decompress request body' };
+}
+
 /** The body whole: gzip inflated (within the limit), then decoded in one call of `decodeInParts`. */
 export function decodeOtlpBody(body: Buffer, contentType: string | undefined, contentEncoding: string | undefined, limits: DecodeLimits): DecodedBody {
   if (contentEncoding?.includes('gzip')) {
     try {
       body = gunzipSync(body, { maxOutputLength: limits.maxInflatedBytes });
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
-        return { ok: false, status: 413, error: `Decompressed request body exceeds ${limits.maxInflatedBytes} bytes` };
-      }
-      return { ok: false, status: 400, error: 'Failed to decompress request body' };
+      return inflateFailure((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' ? 'too-large' : 'corrupt', limits.maxInflatedBytes);
     }
   }
   const steps = decodeInParts(body, contentType);

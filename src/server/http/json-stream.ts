@@ -141,21 +141,17 @@ function letIn(): void {
   else waiting.shift()?.();
 }
 
-function queue(): Promise<void> {
+/** Lets the event loop run what is waiting (I/O callbacks first) before going on: a turn later at the earliest, behind the steps already waiting. */
+export function breathe(): Promise<void> {
   return new Promise((resolve) => {
     waiting.push(resolve);
     setImmediate(letIn);
   });
 }
 
-/** Lets the event loop run what is waiting (I/O callbacks first) before going on: a turn later at the earliest, behind the steps already waiting. */
-export function breathe(): Promise<void> {
-  return queue();
-}
-
-/** Resolves at once while nothing waits and this turn's steps have run for less than TURN_MS, else in the queue. */
+/** Resolves at once while nothing waits and this turn's steps have run for less than TURN_MS, else in the queue (breathe). */
 export function ownTurn(): Promise<void> {
-  return waiting.length > 0 || spent() ? queue() : Promise.resolve();
+  return waiting.length > 0 || spent() ? breathe() : Promise.resolve();
 }
 
 /** Sends `text`; resolves when the client may take more (at once, or after 'drain'); rejects when it is gone. */

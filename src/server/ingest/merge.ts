@@ -8,7 +8,7 @@ import { parseJsonPrioritised } from '../../tokenizer/count-rules.js';
 
 export type Partial = Record<string, unknown>;
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 

@@ -6,7 +6,7 @@
 import type { TraceRecord } from '../records.js';
 import { byTime, freshItems, lastTruthy, loggedItems, toLogged } from './event-log.js';
 import { metadataRecord } from '../../core/metadata.js';
-import { eventMetadata, mergeRecords, type Partial, storedMetadata } from './merge.js';
+import { eventMetadata, isPlainObject, mergeRecords, type Partial, storedMetadata } from './merge.js';
 import { DEFAULT_ENVIRONMENT, type TraceEvent } from './schemas.js';
 import type { LoggedEvent, Stored } from './types.js';
 
@@ -70,8 +70,6 @@ export function buildTrace(id: string, events: readonly TraceEvent[], stored: St
 
 /** Trace fields an event replaces when it sets them (the immutable ones, `public`, set by every event, and tags, only ever added, aside). */
 const REPLACED = ['name', 'userId', 'sessionId', 'release', 'version'] as const;
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Whether a metadata value merged later leaves nothing of an earlier one, whatever lies between

@@ -83,6 +83,8 @@ const { values: args } = parseArgs({
   },
 });
 const [compareDist, compareLabel = 'compare'] = (args.compare ?? '').split('=');
+/** This build and, with --compare, the other one: a label and a dist/ each. */
+const BUILDS = [['llmobs server', join(root, 'dist')], ...(compareDist ? [[compareLabel, resolve(compareDist)]] : [])];
 const runs = Number(args.runs);
 const exportRounds = Number(args.exports);
 const fmt = (n) => Math.round(n).toLocaleString('en-US');
@@ -421,6 +423,26 @@ const FILTERED = [
 ];
 
 /**
+ * `path` asked of `server` three times: prints the median time and the event loop's longest hold
+ * under `label`, and checks the answer (without the servers' own project and times) against the
+ * other build's, kept in `answers` by label.
+ */
+async function askThreeTimes(server, path, label, answers, width) {
+  await server.resetLoop();
+  const times = [];
+  let text = '';
+  for (let run = 0; run < 3; run++) ({ ms: times[run], text } = await get(server, path));
+  const { loopMaxMs } = await server.stats();
+  const key = JSON.stringify(JSON.parse(text, (k, value) => (['projectId', 'createdAt', 'updatedAt'].includes(k) ? undefined : value)));
+  if (answers.has(label) && answers.get(label) !== key) {
+    console.log(`  ${label}: the two builds' answers DIFFER`);
+    process.exitCode = 1;
+  }
+  answers.set(label, key);
+  console.log(`  ${label.padEnd(width)} ${ms(median(times)).padStart(10)}   event loop max ${ms(loopMaxMs)}`);
+}
+
+/**
  * The observation lists with filters over `--observations` observations (one number, 1,000,000 by
  * default), each request three times in turn on llmobs server and the compared build: the
  * median time and the event loop's longest hold. A filter that matches few rows, or a page far
@@ -434,22 +456,7 @@ async function filters() {
   try {
     for (const [label, server] of [['llmobs server', servers.llmobs], ...(servers.compare ? [[compareLabel, servers.compare]] : [])]) {
       console.log(`${label}; load average ${loadAverage()}`);
-      for (const path of FILTERED) {
-        await server.resetLoop();
-        const times = [];
-        let text = '';
-        for (let run = 0; run < 3; run++) ({ ms: times[run], text } = await get(server, path));
-        const { loopMaxMs } = await server.stats();
-        // Without the servers' own project and times.
-        const data = JSON.parse(text, (key, value) => (['projectId', 'createdAt', 'updatedAt'].includes(key) ? undefined : value));
-        const key = JSON.stringify(data);
-        if (answers.has(path) && answers.get(path) !== key) {
-          console.log(`  ${path}: the two builds' answers DIFFER`);
-          process.exitCode = 1;
-        }
-        answers.set(path, key);
-        console.log(`  ${path.padEnd(56)} ${ms(median(times)).padStart(10)}   event loop max ${ms(loopMaxMs)}`);
-      }
+      for (const path of FILTERED) await askThreeTimes(server, path, path, answers, 56);
     }
   } finally {
     await servers.llmobs.stop();
@@ -555,15 +562,14 @@ async function spans() {
 async function updates() {
   const total = Number(args.updates);
   console.log(`\none generation, then one trace, updated ${fmt(total)} times, a request per update, each with a new metadata key`);
-  const builds = [['llmobs server', undefined], ...(compareDist ? [[compareLabel, resolve(compareDist)]] : [])];
   const t0 = Date.parse('2026-11-01T00:00:00.000Z');
   const at = (i) => new Date(t0 + i).toISOString();
   const kinds = [
     ['generation', { id: 'c', type: 'generation-create', timestamp: at(0), body: { id: 'g1', traceId: 't1', name: 'stream', model: 'gpt-4o', startTime: at(0) } }, (i) => ({ id: `g${i}`, type: 'generation-update', timestamp: at(i + 1), body: { id: 'g1', traceId: 't1', output: `partial ${i}`, metadata: { [`k${i}`]: i } } })],
     ['trace', { id: 'tc', type: 'trace-create', timestamp: at(0), body: { id: 't2', name: 'agent' } }, (i) => ({ id: `t${i}`, type: 'trace-create', timestamp: at(i + 1), body: { id: 't2', metadata: { [`k${i}`]: i } } })],
   ];
-  for (const [label, dist] of builds) {
-    const server = await spawnLlmobs({ dataDir: join(work, `updates-${label.replace(/\W/g, '')}`), writeMode: 'dual', ...(dist ? { dist } : {}) });
+  for (const [label, dist] of BUILDS) {
+    const server = await spawnLlmobs({ dataDir: join(work, `updates-${label.replace(/\W/g, '')}`), writeMode: 'dual', dist });
     const post = async (event) => {
       const response = await request(`${server.url}/api/public/ingestion`, { method: 'POST', dispatcher: agent, headers: { authorization: server.auth, 'content-type': 'application/json' }, body: JSON.stringify({ batch: [event] }) });
       await response.body.text();
@@ -600,9 +606,8 @@ async function updates() {
 async function burst() {
   const { batchBody, otlpBody } = await import('./ingest-body.mjs');
   console.log('\n72 ingestion requests at once (6 batches and 6 OTLP exports of 3,030 events, 60 batches of 101), three times, while a health check runs every 10 ms');
-  const builds = [['llmobs server', undefined], ...(compareDist ? [[compareLabel, resolve(compareDist)]] : [])];
-  for (const [label, dist] of builds) {
-    const server = await spawnLlmobs({ dataDir: join(work, `burst-${label.replace(/\W/g, '')}`), writeMode: 'dual', ...(dist ? { dist } : {}) });
+  for (const [label, dist] of BUILDS) {
+    const server = await spawnLlmobs({ dataDir: join(work, `burst-${label.replace(/\W/g, '')}`), writeMode: 'dual', dist });
     const post = async (path, body) => {
       const response = await request(`${server.url}${path}`, { method: 'POST', dispatcher: agent, headers: { authorization: server.auth, 'content-type': 'application/json' }, body });
       await response.body.text();
@@ -656,7 +661,6 @@ async function burst() {
 async function definitions() {
   const total = Number(args.definitions);
   console.log(`\n${fmt(total)} custom model definitions; ingestion of a generation with a new model name`);
-  const builds = [['llmobs server', join(root, 'dist')], ...(compareDist ? [[compareLabel, resolve(compareDist)]] : [])];
   const post = async (server, path, body) => {
     const response = await request(`${server.url}${path}`, { method: 'POST', dispatcher: agent, headers: { authorization: server.auth, 'content-type': 'application/json' }, body: JSON.stringify(body) });
     const text = await response.body.text();
@@ -675,7 +679,7 @@ async function definitions() {
     await sleep(50);
     return `${ms(took)} (loop max ${ms((await server.stats()).loopMaxMs)})`;
   };
-  for (const [label, dist] of builds) {
+  for (const [label, dist] of BUILDS) {
     const dataDir = join(work, `definitions-${label.replace(/\W/g, '-')}`);
     let server = await spawnLlmobs({ dataDir, dist });
     try {
@@ -709,10 +713,9 @@ const SCORE_QUERIES = ['limit=100', 'name=helpfulness&limit=100', 'traceId=trace
 async function scoreLists() {
   const total = Number(args.scores);
   console.log(`\nthe v3 scores list with filters over ${fmt(total)} scores, three times each`);
-  const builds = [['llmobs server', join(root, 'dist')], ...(compareDist ? [[compareLabel, resolve(compareDist)]] : [])];
   const started = performance.now();
   await Promise.all(
-    builds.map(
+    BUILDS.map(
       ([label, dist]) =>
         new Promise((done, reject) => {
           const script = `
@@ -735,24 +738,11 @@ async function scoreLists() {
   );
   console.log(`seeded in ${((performance.now() - started) / 1000).toFixed(0)} s; load average ${loadAverage()}`);
   const answers = new Map();
-  for (const [label, dist] of builds) {
+  for (const [label, dist] of BUILDS) {
     const server = await spawnLlmobs({ dataDir: join(work, `scores-${label.replace(/\W/g, '-')}`), dist });
     try {
       console.log(`${label}; load average ${loadAverage()}`);
-      for (const query of SCORE_QUERIES) {
-        await server.resetLoop();
-        const times = [];
-        let text = '';
-        for (let run = 0; run < 3; run++) ({ ms: times[run], text } = await get(server, `/api/public/v3/scores?${query}`));
-        const { loopMaxMs } = await server.stats();
-        const key = JSON.stringify(JSON.parse(text, (k, value) => (['projectId', 'createdAt', 'updatedAt'].includes(k) ? undefined : value)));
-        if (answers.has(query) && answers.get(query) !== key) {
-          console.log(`  ${query}: the two builds' answers DIFFER`);
-          process.exitCode = 1;
-        }
-        answers.set(query, key);
-        console.log(`  ${query.padEnd(48)} ${ms(median(times)).padStart(10)}   event loop max ${ms(loopMaxMs)}`);
-      }
+      for (const query of SCORE_QUERIES) await askThreeTimes(server, `/api/public/v3/scores?${query}`, query, answers, 48);
     } finally {
       await server.stop();
     }
@@ -777,10 +767,9 @@ async function requests() {
     ['events_only', '/api/public/otel/v1/traces', 'application/json', otlpBody, async (bodies) => JSON.stringify(otlpJson(bodies)), [1, 10, 40, 80], 250],
     ['events_only', '/api/public/otel/v1/traces', 'application/x-protobuf', otlpBody, (bodies) => otlpProtobuf(otlpJson(bodies)), [1, 10, 40, 80, 198], 250],
   ];
-  const builds = [['this build', undefined], ...(compareDist ? [[compareLabel, resolve(compareDist)]] : [])];
   for (const [writeMode, path, type, make, join_, sizes, over] of routes) {
-    for (const [label, dist] of builds) {
-      const server = await spawnLlmobs({ dataDir: join(work, `requests-${label.replace(/\W/g, '')}-${writeMode}-${type.split('/')[1]}`), writeMode, ...(dist ? { dist } : {}) });
+    for (const [label, dist] of BUILDS) {
+      const server = await spawnLlmobs({ dataDir: join(work, `requests-${label.replace(/\W/g, '')}-${writeMode}-${type.split('/')[1]}`), writeMode, dist });
       const post = async (body, expected = [200, 207]) => {
         const response = await request(`${server.url}${path}`, { method: 'POST', dispatcher: agent, headers: { authorization: server.auth, 'content-type': type }, body });
         await response.body.text();
@@ -800,7 +789,7 @@ async function requests() {
             await sleep(50);
             results.push(`${ms(took)} (loop max ${ms((await server.stats()).loopMaxMs)})`);
           }
-          console.log(`  ${builds.length > 1 ? `${label.padEnd(10)} ` : ''}${writeMode.padEnd(12)} ${path.padEnd(28)} ${type.split('/')[1].padEnd(10)} ${fmt(n * 101).padStart(6)} events, ${(Buffer.byteLength(body) / 1e6).toFixed(1)} MB: ${results.join(', ')}`);
+          console.log(`  ${BUILDS.length > 1 ? `${label.padEnd(10)} ` : ''}${writeMode.padEnd(12)} ${path.padEnd(28)} ${type.split('/')[1].padEnd(10)} ${fmt(n * 101).padStart(6)} events, ${(Buffer.byteLength(body) / 1e6).toFixed(1)} MB: ${results.join(', ')}`);
         }
         if (over) {
           // More spans than the route takes: refused with a 413; its time and the event loop's longest hold.
@@ -811,7 +800,7 @@ async function requests() {
           await post(body, [413]);
           const took = performance.now() - started;
           const stats = await server.stats();
-          console.log(`  ${builds.length > 1 ? `${label.padEnd(10)} ` : ''}${writeMode.padEnd(12)} ${path.padEnd(28)} ${type.split('/')[1].padEnd(10)} ${fmt(over * 101).padStart(6)} events, ${(Buffer.byteLength(body) / 1e6).toFixed(1)} MB: 413 in ${ms(took)} (loop max ${ms(stats.loopMaxMs)})`);
+          console.log(`  ${BUILDS.length > 1 ? `${label.padEnd(10)} ` : ''}${writeMode.padEnd(12)} ${path.padEnd(28)} ${type.split('/')[1].padEnd(10)} ${fmt(over * 101).padStart(6)} events, ${(Buffer.byteLength(body) / 1e6).toFixed(1)} MB: 413 in ${ms(took)} (loop max ${ms(stats.loopMaxMs)})`);
         }
       } finally {
         await server.stop();

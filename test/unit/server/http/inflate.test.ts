@@ -4,6 +4,7 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { BodyBudget } from '../../../../src/server/http/body.js';
 import { gunzipBody } from '../../../../src/server/http/inflate.js';
+import { turnCounter } from '../../../helpers/turn-counter.js';
 
 describe('gunzipBody', () => {
   it('inflates within the limit and gives the budget back', async () => {
@@ -25,17 +26,11 @@ describe('gunzipBody', () => {
 
   it('leaves the event loop free while it inflates', async () => {
     const bomb = gzipSync(Buffer.alloc(32 * 1024 * 1024, 0x20), { level: 9 });
-    let turns = 0;
-    let inflating = true;
-    const tick = () => {
-      turns++;
-      if (inflating) setImmediate(tick);
-    };
-    setImmediate(tick);
+    const turns = turnCounter();
     const inflated = await gunzipBody(bomb, 64 * 1024 * 1024);
-    inflating = false;
+    turns.stop();
     expect(inflated.ok && inflated.body.length).toBe(32 * 1024 * 1024);
     // A synchronous inflation would let the loop turn once or twice; chunk by chunk it turns many times.
-    expect(turns).toBeGreaterThan(20);
+    expect(turns.now()).toBeGreaterThan(20);
   });
 });

@@ -3,25 +3,9 @@
 // its budget, and a request's chain of steps does not keep the others waiting.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { breathe, ownTurn } from '../../../../src/server/http/json-stream.js';
+import { turnCounter } from '../../../helpers/turn-counter.js';
 
 afterEach(() => vi.restoreAllMocks());
-
-/** Counts the event loop's turns: one immediate a turn, each scheduling the next. */
-function turnCounter() {
-  let turn = 0;
-  let running = true;
-  const tick = () => {
-    turn++;
-    if (running) setImmediate(tick);
-  };
-  setImmediate(tick);
-  return {
-    now: () => turn,
-    stop: () => {
-      running = false;
-    },
-  };
-}
 
 /** A clock that only moves when a step says it worked. */
 function fakeClock() {

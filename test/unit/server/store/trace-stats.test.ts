@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ObservationRecord, ScoreRecord, TraceRecord } from '../../../../src/server/records.js';
 import { Store, type TraceFilter, traceStatsInSlices, type Tx } from '../../../../src/server/store/index.js';
 import { observationRecord } from '../../../helpers/store-records.js';
+import { turnCounter } from '../../../helpers/turn-counter.js';
 
 const T0 = Date.parse('2026-03-01T10:00:00.000Z');
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -114,18 +115,11 @@ describe('traceStatsInSlices', () => {
 
   it('lets the event loop run between its slices', async () => {
     const read = slices();
-    let turns = 0;
-    let finished = false;
-    const tick = (): void => {
-      if (finished) return;
-      turns++;
-      setImmediate(tick);
-    };
-    setImmediate(tick);
+    const turns = turnCounter();
     await traceStatsInSlices(read, ['long'], {}, { ids: true, metrics: true });
-    finished = true;
+    turns.stop();
     expect(read.count).toBeGreaterThan(3);
     // The loop ran something else between every two slices.
-    expect(turns).toBeGreaterThanOrEqual(read.count - 1);
+    expect(turns.now()).toBeGreaterThanOrEqual(read.count - 1);
   });
 });
